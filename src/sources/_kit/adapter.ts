@@ -1,0 +1,95 @@
+/**
+ * The source adapter contract (DESIGN.md principle 2): adapters are pure.
+ *
+ * A web adapter turns one query into steps (`plan`) and one fetched response into records plus
+ * further steps (`parse`). Neither does I/O, so both are tested on captured responses alone.
+ * A local adapter (lookups that need no third-party site) computes records from shipped data or
+ * protocol probes through the `LookupContext` it is handed; it still never opens sockets itself
+ * except through that context.
+ *
+ * @example
+ *   const steps = adapter.plan('coffee berlin', params);
+ *   const out = adapter.parse(steps[0], { status: 200, url, headers: {}, body }, params);
+ *   out.records; out.next; out.cursor
+ */
+import type { SourceErrorType } from './errors.ts';
+
+/** What kind of body a step expects back; the executor decodes accordingly. */
+export type Expect = 'json' | 'xssi-json' | 'html' | 'text';
+
+/** One fetch a source adapter asks for. Plain data: it is stored with the work item. */
+export interface Step {
+  /** Adapter-defined name of the response kind (e.g. 'search', 'place', 'reviews-page'). */
+  kind: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  expect: Expect;
+  /** True when the URL (or a part of it) came from the user: the executor applies the SSRF guard. */
+  userUrl?: boolean;
+  /** Needs a real browser (no HTTP path). */
+  browser?: boolean;
+  /** Adapter state carried to `parse` (page number, cell, counts so far). JSON-serialisable. */
+  state?: Record<string, unknown>;
+}
+
+/** What the executor hands to `parse`. */
+export interface FetchedResponse {
+  status: number;
+  /** Final URL after redirects. */
+  url: string;
+  headers: Record<string, string>;
+  /** Decoded body text. */
+  body: string;
+}
+
+/** What `parse` returns. */
+export interface ParseResult<R = Record<string, unknown>> {
+  records: R[];
+  /** Further steps of the same query (next page, place details, map cells). */
+  next?: Step[];
+  /** Pagination cursor that continues after this chunk (decision 23); null when there is no more. */
+  cursor?: string | null;
+}
+
+/** Context of one query: its parameters (validated, with defaults) and the request's options. */
+export interface QueryContext<P = Record<string, unknown>> {
+  query: string;
+  params: P;
+}
+
+export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unknown>> {
+  kind: 'web';
+  /** The endpoint path this adapter serves, e.g. '/maps/search'. */
+  endpoint: string;
+  /** Billing unit of its records (decision 20). */
+  unit: string;
+  /** Query → first steps. Throws `SourceError('invalid_query')` for a query it cannot understand. */
+  plan(ctx: QueryContext<P>): Step[];
+  /** Step + response → records and further steps. Never throws on an unexpected shape: a missing
+   *  branch is a null field; a missing everything is `SourceError('layout_changed')`. */
+  parse(step: Step, response: FetchedResponse, ctx: QueryContext<P>): ParseResult<R>;
+  /** Optional: merge/finish the records of all steps of one query (dedupe cells, apply limits). */
+  finish?(records: R[], ctx: QueryContext<P>): R[];
+}
+
+/** Services a local adapter may use; tests substitute loopback peers. */
+export interface LookupContext {
+  /** Settings (resolver addresses, SMTP port, geocoding engine URL...). */
+  settings: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface LocalAdapter<P = Record<string, unknown>, R = Record<string, unknown>> {
+  kind: 'local';
+  endpoint: string;
+  unit: string;
+  /** One query → its records. May be async (protocol probes). */
+  lookup(ctx: QueryContext<P>, lookup: LookupContext): Promise<R[]>;
+  /** Loads shipped data once per process; optional. */
+  warmUp?(): Promise<void>;
+}
+
+export type SourceAdapter<P = any, R = any> = WebAdapter<P, R> | LocalAdapter<P, R>;
+export type { SourceErrorType };

@@ -1,0 +1,44 @@
+/**
+ * Typed source errors. They steer the engine (retry or not, back off or not) and the metrics;
+ * thrown by the executor (transport-level) and by parsers (`layout_changed`, `not_found`).
+ */
+export type SourceErrorType =
+  | 'blocked' // the site refuses us (403, bot wall)
+  | 'captcha'
+  | 'consent' // a cookie-consent wall instead of content
+  | 'rate_limited' // 429 or the site's own throttle page
+  | 'not_found' // the thing the query names does not exist
+  | 'layout_changed' // the page came back but none of the expected data is in it
+  | 'network' // connection, DNS, TLS, timeout, too large
+  | 'invalid_query' // the query cannot be understood by this source
+  | 'forbidden_target'; // the SSRF guard refused a user-given URL
+
+const RETRYABLE: Record<SourceErrorType, boolean> = {
+  blocked: true,
+  captcha: true,
+  consent: true,
+  rate_limited: true,
+  network: true,
+  not_found: false,
+  layout_changed: false,
+  invalid_query: false,
+  forbidden_target: false,
+};
+
+export class SourceError extends Error {
+  readonly type: SourceErrorType;
+  readonly retryable: boolean;
+  /** Suggested delay before a retry, e.g. from Retry-After. */
+  readonly retryAfterMs?: number;
+  constructor(type: SourceErrorType, message: string, opts: { retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'SourceError';
+    this.type = type;
+    this.retryable = RETRYABLE[type];
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+}
+
+export function isSourceError(e: unknown): e is SourceError {
+  return e instanceof SourceError;
+}
