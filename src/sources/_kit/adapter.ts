@@ -59,12 +59,19 @@ export interface QueryContext<P = Record<string, unknown>> {
   params: P;
 }
 
-export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unknown>> {
-  kind: 'web';
+/** Shared by both adapter kinds. */
+interface AdapterBase {
   /** The endpoint path this adapter serves, e.g. '/maps/search'. */
   endpoint: string;
   /** Billing unit of its records (decision 20). */
   unit: string;
+  /** Checked at submit time for every query: a message (e.g. `query "91,200" is not a coordinate
+   *  pair: latitude must be from -90 to 90`) makes the whole request a 422; undefined accepts it. */
+  checkQuery?(query: string): string | undefined;
+}
+
+export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unknown>> extends AdapterBase {
+  kind: 'web';
   /** Query → first steps. Throws `SourceError('invalid_query')` for a query it cannot understand. */
   plan(ctx: QueryContext<P>): Step[];
   /** Step + response → records and further steps. Never throws on an unexpected shape: a missing
@@ -81,10 +88,8 @@ export interface LookupContext {
   signal?: AbortSignal;
 }
 
-export interface LocalAdapter<P = Record<string, unknown>, R = Record<string, unknown>> {
+export interface LocalAdapter<P = Record<string, unknown>, R = Record<string, unknown>> extends AdapterBase {
   kind: 'local';
-  endpoint: string;
-  unit: string;
   /** One query → its records. May be async (protocol probes). */
   lookup(ctx: QueryContext<P>, lookup: LookupContext): Promise<R[]>;
   /** Loads shipped data once per process; optional. */
