@@ -1,0 +1,198 @@
+/**
+ * The store conformance suite: every backend runs it (see sqlite/store.test.ts, postgres/store.test.ts).
+ * It pins the behaviour the engine relies on: exactly-once item completion and billing, fan-in,
+ * leases, cancellation, webhook deliveries, history, tasks.
+ *
+ * @example
+ *   storeConformance('sqlite', async () => openSqliteStore(':memory:'));
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Account, NewRequest, Store } from './contract.ts';
+
+export function storeConformance(name: string, open: () => Promise<Store>, opts: { skip?: string | false } = {}): void {
+  const t = (title: string, fn: (s: Store) => Promise<void>) =>
+    test(`store conformance [${name}]: ${title}`, { skip: opts.skip || false }, async () => {
+      const s = await open();
+      try { await fn(s); } finally { await s.close(); }
+    });
+
+  const account = async (s: Store, balance = 100, patch: Partial<Account> = {}) =>
+    s.createAccount({ id: randomUUID(), name: 'a', balance, creditLimit: 0, currency: 'usd', pastDue: false,
+      webhookSecret: 'secret', webhookUrl: null, ratePerSec: 20, burst: 40, ...patch, createdAt: 1_000 });
+
+  const request = (accountId: string, queries: string[], patch: Partial<NewRequest> = {}): NewRequest => ({
+    id: randomUUID(), accountId, endpoint: '/test', params: { limit: 3 }, queries, webhook: null, product: 'test_service',
+    unit: 'record', unitPrice: 0.5, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 10_000, ...patch,
+  });
+
+  t('accounts, keys and prices', async (s) => {
+    const a = await account(s, 5);
+    assert.equal((await s.getAccount(a.id))?.balance, 5);
+    assert.equal(await s.addBalance(a.id, 2.5), 7.5);
+    const k = await s.addApiKey(a.id, 'hash-1', 'trw_abcd', 1);
+    assert.equal((await s.findKey('hash-1'))?.account.id, a.id);
+    assert.equal(await s.findKey('hash-2'), null);
+    assert.equal(await s.revokeApiKey(k.id, 2), true);
+    assert.equal(await s.findKey('hash-1'), null);
+    assert.equal((await s.listApiKeys(a.id))[0].revokedAt, 2);
+    await s.updateAccount(a.id, { pastDue: true, ratePerSec: 5, webhookUrl: 'http://x' });
+    const b = await s.getAccount(a.id);
+    assert.equal(b?.pastDue, true);
+    assert.equal(b?.ratePerSec, 5);
+    assert.equal(b?.webhookUrl, 'http://x');
+    await s.setPrice('p', 0.002);
+    await s.setPrice('p', 0.001, a.id);
+    assert.equal(await s.getPrice('p', a.id), 0.001);
+    assert.equal(await s.getPrice('p', 'other'), 0.002);
+    assert.equal(await s.getPrice('q', a.id), null);
+    assert.ok((await s.countAccounts()) >= 1);
+  });
+
+  t('an item completes once, bills once, and the last one ends the request', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['q0', 'q1']);
+    await s.createRequest(r);
+    const items = await s.claimItems('w1', 10, 60_000, 10_000);
+    assert.equal(items.length, 2);
+    assert.deepEqual(items.map((i) => i.query).sort(), ['q0', 'q1']);
+    assert.deepEqual(items[0].params, { limit: 3 });
+    assert.equal((await s.claimItems('w2', 10, 60_000, 10_001)).length, 0, 'leased items are not handed out twice');
+    const first = items.find((i) => i.queryIndex === 0)!;
+    const second = items.find((i) => i.queryIndex === 1)!;
+    const done1 = await s.completeItem({ itemId: first.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, now: 11_000 });
+    assert.deepEqual(done1, { applied: true, finished: null });
+    const again = await s.completeItem({ itemId: first.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, now: 11_000 });
+    assert.equal(again.applied, false, 'a re-delivered completion writes nothing');
+    const stale = await s.completeItem({ itemId: second.id, owner: 'w9', recordsJson: '[]', count: 0, now: 11_000 });
+    assert.equal(stale.applied, false, 'only the lease owner may complete');
+    const done2 = await s.completeItem({ itemId: second.id, owner: 'w1', recordsJson: '[]', count: 0, now: 12_000 });
+    assert.equal(done2.finished?.status, 'Success');
+    assert.equal(done2.finished?.finishedAt, 12_000);
+    assert.equal(done2.finished?.usage, 3, '2 records + 1 for the empty query');
+    assert.equal((await s.getAccount(a.id))?.balance, 10 - 3 * 0.5);
+    const results = [];
+    for await (const x of s.readResults(r.id)) results.push(x);
+    assert.deepEqual(results.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count]), [[0, 'q0', '[{"a":1},{"a":2}]', 2], [1, 'q1', '[]', 0]]);
+    const lines = await s.usageForPeriod(a.id, 0, 20_000);
+    assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 }]);
+  });
+
+  t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {
+    const a = await account(s);
+    const r = request(a.id, ['only']);
+    await s.createRequest(r);
+    const [it] = await s.claimItems('w', 1, 1_000, 10_000);
+    assert.deepEqual(await s.failItem(it.id, 'w', 'network', 20_000, 10_100), { applied: true, finished: null });
+    assert.equal((await s.claimItems('w', 1, 1_000, 15_000)).length, 0, 'not before run_after');
+    const [again] = await s.claimItems('w', 1, 1_000, 20_000);
+    assert.equal(again.attempts, 2);
+    const end = await s.failItem(again.id, 'w', 'layout_changed: no places', null, 20_500);
+    assert.equal(end.finished?.status, 'Failure');
+    assert.equal(end.finished?.usage, 0, 'a failed query is free');
+    const results = [];
+    for await (const x of s.readResults(r.id)) results.push(x);
+    assert.equal(results[0].error, 'layout_changed: no places');
+  });
+
+  t('expired leases are taken over; release hands items back', async (s) => {
+    const a = await account(s);
+    await s.createRequest(request(a.id, ['a', 'b']));
+    const got = await s.claimItems('dead', 2, 1_000, 10_000);
+    assert.equal(got.length, 2);
+    await s.heartbeat('dead', [got[0].id], 30_000);
+    const taken = await s.claimItems('alive', 5, 1_000, 12_000);
+    assert.deepEqual(taken.map((i) => i.id), [got[1].id], 'only the item whose lease expired');
+    const late = await s.completeItem({ itemId: got[1].id, owner: 'dead', recordsJson: '[]', count: 0, now: 12_500 });
+    assert.equal(late.applied, false, 'the old owner lost the item');
+    assert.equal(await s.releaseItems('alive', 13_000), 1);
+    assert.equal((await s.claimItems('x', 5, 1_000, 13_000, [got[1].id])).length, 1, 'claim by id');
+    const counts = await s.itemCounts();
+    assert.equal(counts.leased, 2);
+    assert.ok((await s.queuedItemIds(10)).length >= 2);
+  });
+
+  t('cancel ends the request as Failure and bills only finished items', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['a', 'b', 'c'], { webhook: 'http://127.0.0.1:1/hook' });
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 2, 60_000, 10_000);
+    await s.completeItem({ itemId: items[0].id, owner: 'w', recordsJson: '[{"x":1}]', count: 1, now: 10_100 });
+    const c = await s.cancelRequest(r.id, 10_200);
+    assert.equal(c.finished?.status, 'Failure');
+    assert.equal(c.finished?.cancelled, true);
+    assert.equal((await s.cancelRequest(r.id, 10_300)).applied, false);
+    const late = await s.completeItem({ itemId: items[1].id, owner: 'w', recordsJson: '[{"x":2}]', count: 1, now: 10_400 });
+    assert.equal(late.applied, false);
+    assert.equal((await s.getRequest(r.id))?.usage, 1);
+    const hooks = await s.claimDueWebhooks(10_500, 10, 5_000);
+    assert.deepEqual(hooks.map((h) => [h.requestId, h.url]), [[r.id, 'http://127.0.0.1:1/hook']]);
+  });
+
+  t('dropDuplicates bills only new keys', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['a', 'b'], { dropDuplicates: true, unitPrice: 1 });
+    await s.createRequest(r);
+    const [x, y] = await s.claimItems('w', 2, 60_000, 10_000);
+    await s.completeItem({ itemId: x.id, owner: 'w', recordsJson: '[1,2,3]', count: 3, dedupeKeys: ['k1', 'k2', 'k3'], now: 10_001 });
+    const end = await s.completeItem({ itemId: y.id, owner: 'w', recordsJson: '[2,3,4]', count: 3, dedupeKeys: ['k2', 'k3', 'k4'], now: 10_002 });
+    assert.equal(end.finished?.usage, 4);
+    assert.equal(end.finished?.records, 6);
+  });
+
+  t('webhook deliveries: due, leased, attempts logged as failed calls', async (s) => {
+    const a = await account(s, 10, { webhookUrl: 'http://127.0.0.1:9/integration' });
+    const r = request(a.id, ['a']);
+    await s.createRequest(r);
+    const [it] = await s.claimItems('w', 1, 60_000, 10_000);
+    await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[]', count: 0, now: 10_000 });
+    const [d] = await s.claimDueWebhooks(10_000, 5, 5_000);
+    assert.equal(d.url, 'http://127.0.0.1:9/integration', 'the account integration webhook is used when the request has none');
+    assert.equal((await s.claimDueWebhooks(10_001, 5, 5_000)).length, 0, 'leased');
+    await s.recordWebhookAttempt(d.id, 500, false, 70_000, 10_002);
+    await s.recordWebhookAttempt(d.id, 0, false, null, 70_001);
+    assert.equal((await s.claimDueWebhooks(80_000, 5, 5_000)).length, 0, 'failed for good');
+    const calls = await s.listWebhookCalls(a.id, 0, 100);
+    assert.deepEqual(calls, [{ status: 'Status code: 0', date: 70 }, { status: 'Status code: 500', date: 10 }]);
+  });
+
+  t('history lists running and finished requests newest first; purge drops old results', async (s) => {
+    const a = await account(s);
+    const r1 = request(a.id, ['a'], { createdAt: 1_000 });
+    const r2 = request(a.id, ['b'], { createdAt: 2_000 });
+    await s.createRequest(r1);
+    await s.createRequest(r2);
+    const running = await s.listRequests(a.id, { finished: false, since: 0, skip: 0, limit: 10 });
+    assert.deepEqual(running.map((r) => r.id), [r2.id, r1.id]);
+    assert.deepEqual((await s.listRequests(a.id, { finished: false, since: 0, skip: 1, limit: 10 })).map((r) => r.id), [r1.id]);
+    const [it] = await s.claimItems('w', 1, 60_000, 3_000, [`${r1.id}:0`]);
+    await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{"v":1}]', count: 1, now: 3_000 });
+    assert.deepEqual((await s.listRequests(a.id, { finished: true, since: 0, skip: 0, limit: 10 })).map((r) => r.id), [r1.id]);
+    assert.equal(await s.purge(4_000, 0), 1);
+    const left = [];
+    for await (const x of s.readResults(r1.id)) left.push(x);
+    assert.equal(left.length, 0);
+    await s.purge(0, 5_000);
+    assert.equal(await s.getRequest(r1.id), null, 'finished requests older than the history window are removed');
+    assert.ok(await s.getRequest(r2.id), 'running requests stay');
+  });
+
+  t('tasks: create, find by request and file token, list by tag with paging', async (s) => {
+    const a = await account(s);
+    const base = { accountId: a.id, requestId: null, spec: {}, status: 'PENDING' as const, format: 'csv', fileToken: null, filePath: null,
+      results: [], created: 1, updated: 1, queueTaskId: randomUUID() };
+    await s.createTask({ ...base, id: '20260101000000aaaa', serviceName: 'engine_maps_service_v2', queries: ['pizza'], tags: ['food'] });
+    await s.createTask({ ...base, id: '20260101000001bbbb', serviceName: 'engine_maps_reviews_service_v3', queries: ['x'], tags: ['other'] });
+    await s.createTask({ ...base, id: '20260101000002cccc', serviceName: 'engine_maps_service_v2', queries: ['sushi'], tags: ['food'], requestId: 'req-1' });
+    assert.deepEqual((await s.listTasks(a.id, { limit: 2 })).map((t) => t.id), ['20260101000002cccc', '20260101000001bbbb']);
+    assert.deepEqual((await s.listTasks(a.id, { limit: 2, lastId: '20260101000001bbbb' })).map((t) => t.id), ['20260101000000aaaa']);
+    assert.deepEqual((await s.listTasks(a.id, { limit: 10, tag: 'food' })).map((t) => t.id), ['20260101000002cccc', '20260101000000aaaa']);
+    assert.deepEqual((await s.listTasks('nobody', { limit: 10 })).length, 0);
+    assert.equal((await s.getTaskByRequest('req-1'))?.id, '20260101000002cccc');
+    await s.updateTask('20260101000000aaaa', { status: 'SUCCESS', fileToken: 'tok', results: [{ product_name: 'p', quantity: 2, file_url: 'u' }], updated: 5 });
+    const t1 = await s.getTaskByFileToken('tok');
+    assert.equal(t1?.status, 'SUCCESS');
+    assert.deepEqual(t1?.results, [{ product_name: 'p', quantity: 2, file_url: 'u' }]);
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * The storage contract (DESIGN.md principle 5). Every backend (SQLite embedded, PostgreSQL at scale)
+ * implements it and passes the same conformance suite (src/store/conformance.ts).
+ *
+ * All times are Unix milliseconds passed in by the caller (`now`), so a test clock can drive expiry,
+ * leases and retries. Methods are async so a networked backend fits the same shape.
+ *
+ * Exactly-once effects (principle 6): `completeItem` and `failItem` succeed only for the lease owner
+ * of a leased item; results and usage are written in the same transaction as the item's state change,
+ * so a re-delivered item can never write or bill twice.
+ */
+
+export type RequestStatus = 'Pending' | 'Success' | 'Failure';
+export type ItemState = 'queued' | 'leased' | 'done' | 'failed' | 'cancelled';
+export type TaskStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILURE' | 'CANCELED';
+
+export interface Account {
+  id: string;
+  name: string;
+  balance: number;
+  creditLimit: number;
+  currency: string;
+  pastDue: boolean;
+  webhookSecret: string;
+  /** Integration webhook used when a request gives none. */
+  webhookUrl: string | null;
+  /** Token bucket: average requests per second and burst (decision 21). */
+  ratePerSec: number;
+  burst: number;
+  createdAt: number;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  accountId: string;
+  /** First characters of the key, to tell keys apart in listings; never enough to use it. */
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface NewRequest {
+  id: string;
+  accountId: string;
+  endpoint: string;
+  /** Validated parameters, query excluded. */
+  params: Record<string, unknown>;
+  queries: string[];
+  webhook: string | null;
+  /** Billing product (e.g. 'engine_maps_search') and unit (e.g. 'place'). */
+  product: string;
+  unit: string;
+  unitPrice: number;
+  /** A query with no record still costs one unit. */
+  emptyCostsOne: boolean;
+  /** Records equal across queries are dropped; each item then reports the keys of its records and is
+   *  billed only for keys not seen before in the request (decision 20). */
+  dropDuplicates: boolean;
+  taskId: string | null;
+  maxAttempts: number;
+  createdAt: number;
+}
+
+export interface RequestRow {
+  id: string;
+  accountId: string;
+  endpoint: string;
+  params: Record<string, unknown>;
+  status: RequestStatus;
+  queriesTotal: number;
+  queriesDone: number;
+  records: number;
+  /** Units billed so far. */
+  usage: number;
+  webhook: string | null;
+  product: string;
+  unit: string;
+  unitPrice: number;
+  emptyCostsOne: boolean;
+  dropDuplicates: boolean;
+  cancelled: boolean;
+  taskId: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export interface WorkItem {
+  id: string;
+  requestId: string;
+  accountId: string;
+  endpoint: string;
+  queryIndex: number;
+  query: string;
+  params: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface QueryResult {
+  queryIndex: number;
+  query: string;
+  /** The records of this query as a JSON array text, exactly as stored. */
+  recordsJson: string;
+  count: number;
+  /** Set when the query ended in failure. */
+  error: string | null;
+}
+
+export interface ItemOutcome {
+  itemId: string;
+  owner: string;
+  /** JSON array text of the records. */
+  recordsJson: string;
+  count: number;
+  /** With dropDuplicates: one identity key per record (same order as the records). */
+  dedupeKeys?: string[];
+  now: number;
+}
+
+/** What a state change of an item did to its request. */
+export interface FanIn {
+  /** False when the item was not leased by this owner any more (a stale worker): nothing was written. */
+  applied: boolean;
+  /** The request, when this change ended it. */
+  finished: RequestRow | null;
+}
+
+export interface UsageLine {
+  product: string;
+  unit: string;
+  quantity: number;
+  amount: number;
+  unitPrice: number;
+}
+
+/** A pending webhook call. Created in the same transaction that ends its request, so a crash cannot
+ *  lose it; the body is composed at send time from the request (decision 15). */
+export interface WebhookDelivery {
+  id: string;
+  accountId: string;
+  requestId: string;
+  url: string;
+  attempts: number;
+}
+
+export interface WebhookCall {
+  status: string;
+  date: number;
+}
+
+export interface TaskRow {
+  id: string;
+  accountId: string;
+  requestId: string | null;
+  serviceName: string;
+  queries: string[];
+  tags: string[];
+  /** The POST /tasks body as received (settings, enrichments ...). */
+  spec: Record<string, unknown>;
+  status: TaskStatus;
+  format: string;
+  /** Unguessable token that makes up the file URL. */
+  fileToken: string | null;
+  filePath: string | null;
+  results: { product_name: string; quantity: number; file_url?: string }[];
+  created: number;
+  updated: number;
+  queueTaskId: string;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Cheap reachability check for /ready. */
+  ping(): Promise<void>;
+
+  // accounts and keys
+  createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  countAccounts(): Promise<number>;
+  updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void>;
+  addBalance(id: string, amount: number): Promise<number>;
+  addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow>;
+  /** Returns the account and the stored hash; the caller compares in constant time. */
+  findKey(keyHash: string): Promise<{ account: Account; keyHash: string; keyId: string } | null>;
+  listApiKeys(accountId: string): Promise<ApiKeyRow[]>;
+  revokeApiKey(keyId: string, now: number): Promise<boolean>;
+
+  // prices
+  setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void>;
+  /** Account price, else the default price, else null. */
+  getPrice(product: string, accountId: string): Promise<number | null>;
+
+  // requests and work items
+  createRequest(r: NewRequest): Promise<void>;
+  getRequest(id: string): Promise<RequestRow | null>;
+  /** Newest first, created at or after `since`. */
+  listRequests(accountId: string, opts: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]>;
+  /** Results in query order. */
+  readResults(requestId: string): AsyncIterable<QueryResult>;
+  /** Deletes results and items of requests finished before `resultsBefore`, and whole requests
+   *  created before `requestsBefore`; returns how many requests lost their results. */
+  purge(resultsBefore: number, requestsBefore: number): Promise<number>;
+
+  /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
+  claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
+  heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
+  completeItem(o: ItemOutcome): Promise<FanIn>;
+  /** retryAt null: the item fails for good (its query ends with no records and the error). */
+  failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn>;
+  /** Graceful shutdown: hands leased items back to the queue. */
+  releaseItems(owner: string, now: number): Promise<number>;
+  /** Cancels unfinished items; the request ends as Failure (decision 14). */
+  cancelRequest(requestId: string, now: number): Promise<FanIn>;
+  /** Number of items per state (metrics). */
+  itemCounts(): Promise<Record<ItemState, number>>;
+  /** Ids of queued items of running requests (used by queue backends to re-enqueue after a restart). */
+  queuedItemIds(limit: number): Promise<string[]>;
+
+  // billing
+  usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]>;
+
+  // webhooks (deliveries are created when a request with a webhook ends)
+  claimDueWebhooks(now: number, max: number, leaseMs: number): Promise<WebhookDelivery[]>;
+  /** statusCode 0 = connection error or timeout; nextAt null = no more attempts. */
+  recordWebhookAttempt(id: string, statusCode: number, ok: boolean, nextAt: number | null, now: number): Promise<void>;
+  listWebhookCalls(accountId: string, since: number, limit: number): Promise<WebhookCall[]>;
+
+  // tasks
+  createTask(t: TaskRow): Promise<void>;
+  getTask(id: string): Promise<TaskRow | null>;
+  getTaskByRequest(requestId: string): Promise<TaskRow | null>;
+  getTaskByFileToken(token: string): Promise<TaskRow | null>;
+  updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void>;
+  /** Newest first; `tag` matches a tag exactly or a substring of the service name / queries; `lastId` pages. */
+  listTasks(accountId: string, opts: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]>;
+}

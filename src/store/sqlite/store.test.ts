@@ -1,0 +1,4 @@
+import { storeConformance } from '../conformance.ts';
+import { openSqliteStore } from './store.ts';
+
+storeConformance('sqlite', () => openSqliteStore(':memory:'));

@@ -1,0 +1,432 @@
+/**
+ * The embedded store: one SQLite file (WAL) through better-sqlite3. Synchronous calls wrapped in the
+ * async contract; every multi-row change is one transaction, which is what makes billing and result
+ * writes exactly-once (see src/store/contract.ts).
+ *
+ * @example
+ *   const store = await openSqliteStore('./data/trawl.db');
+ *   await store.createAccount({...});
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type {
+  Account, ApiKeyRow, FanIn, ItemOutcome, ItemState, NewRequest, QueryResult, RequestRow, Store, TaskRow,
+  UsageLine, WebhookCall, WebhookDelivery, WorkItem,
+} from '../contract.ts';
+import { migrationsIn } from '../migrations.ts';
+import { randomUUID } from 'node:crypto';
+
+type Row = Record<string, any>;
+
+const toAccount = (r: Row): Account => ({
+  id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
+  pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
+  ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
+});
+
+const toRequest = (r: Row): RequestRow => ({
+  id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: JSON.parse(r.params), status: r.status,
+  queriesTotal: r.queries_total, queriesDone: r.queries_done, records: r.records, usage: r.usage,
+  webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPrice: r.unit_price,
+  emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
+  taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
+});
+
+const toTask = (r: Row): TaskRow => ({
+  id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
+  queries: JSON.parse(r.queries), tags: JSON.parse(r.tags), spec: JSON.parse(r.spec), status: r.status,
+  format: r.format, fileToken: r.file_token ?? null, filePath: r.file_path ?? null, results: JSON.parse(r.results),
+  created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
+});
+
+const ACCOUNT_COLUMNS: Record<string, string> = {
+  name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
+  webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
+};
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly db: Database.Database;
+  private st: Record<string, Database.Statement> = {};
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode is durable across process crashes (only an OS crash may lose the last commits).
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  private s(sql: string): Database.Statement {
+    return (this.st[sql] ??= this.db.prepare(sql));
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    const done = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => r.version));
+    for (const m of migrationsIn(new URL('./migrations/', import.meta.url))) {
+      if (done.has(m.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        this.db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+      })();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.s('SELECT 1').get();
+  }
+
+  // ---------------------------------------------------------------- accounts and keys
+  async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
+    const createdAt = a.createdAt ?? Date.now();
+    this.s(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(a.id, a.name, a.balance, a.creditLimit, a.currency, a.pastDue ? 1 : 0, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt);
+    return { ...a, createdAt };
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const r = this.s('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (this.s('SELECT * FROM accounts ORDER BY created_at').all() as Row[]).map(toAccount);
+  }
+
+  async countAccounts(): Promise<number> {
+    return (this.s('SELECT COUNT(*) AS n FROM accounts').get() as Row).n;
+  }
+
+  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void> {
+    for (const [k, v] of Object.entries(patch)) {
+      const col = ACCOUNT_COLUMNS[k];
+      if (!col || v === undefined) continue;
+      this.db.prepare(`UPDATE accounts SET ${col} = ? WHERE id = ?`).run(typeof v === 'boolean' ? (v ? 1 : 0) : v, id);
+    }
+  }
+
+  async addBalance(id: string, amount: number): Promise<number> {
+    const r = this.s('UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance').get(amount, id) as Row | undefined;
+    if (!r) throw new Error(`no account ${id}`);
+    return r.balance;
+  }
+
+  async addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow> {
+    const id = randomUUID();
+    this.s('INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)').run(id, accountId, keyHash, prefix, now);
+    return { id, accountId, prefix, createdAt: now, revokedAt: null };
+  }
+
+  async findKey(keyHash: string) {
+    const r = this.s(`SELECT k.id AS key_id, k.key_hash, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+                      WHERE k.key_hash = ? AND k.revoked_at IS NULL`).get(keyHash) as Row | undefined;
+    return r ? { account: toAccount(r), keyHash: r.key_hash as string, keyId: r.key_id as string } : null;
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return (this.s('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId) as Row[]).map((r) => ({
+      id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at ?? null,
+    }));
+  }
+
+  async revokeApiKey(keyId: string, now: number): Promise<boolean> {
+    return this.s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, keyId).changes > 0;
+  }
+
+  // ---------------------------------------------------------------- prices
+  async setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void> {
+    this.s('INSERT INTO prices (account_id, product, unit_price) VALUES (?, ?, ?) ON CONFLICT (account_id, product) DO UPDATE SET unit_price = excluded.unit_price')
+      .run(accountId ?? '', product, unitPrice);
+  }
+
+  async getPrice(product: string, accountId: string): Promise<number | null> {
+    const r = this.s(`SELECT unit_price FROM prices WHERE product = ? AND account_id IN (?, '') ORDER BY account_id DESC LIMIT 1`).get(product, accountId) as Row | undefined;
+    return r ? r.unit_price : null;
+  }
+
+  // ---------------------------------------------------------------- requests
+  async createRequest(r: NewRequest): Promise<void> {
+    const ins = this.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price,
+                        empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const item = this.s('INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after) VALUES (?, ?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPrice,
+        r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
+      r.queries.forEach((q, i) => item.run(`${r.id}:${i}`, r.id, i, q, r.maxAttempts, r.createdAt));
+    })();
+  }
+
+  async getRequest(id: string): Promise<RequestRow | null> {
+    const r = this.s('SELECT * FROM requests WHERE id = ?').get(id) as Row | undefined;
+    return r ? toRequest(r) : null;
+  }
+
+  async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
+    const cond = o.finished ? 'finished_at IS NOT NULL' : 'finished_at IS NULL';
+    return (this.s(`SELECT * FROM requests WHERE account_id = ? AND created_at >= ? AND ${cond} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
+      .all(accountId, o.since, o.limit, o.skip) as Row[]).map(toRequest);
+  }
+
+  async *readResults(requestId: string): AsyncIterable<QueryResult> {
+    // Iterated in pages so a 1000 x 500 result never sits in memory whole.
+    const page = this.s(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+                         JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
+                         WHERE r.request_id = ? AND r.query_index > ? ORDER BY r.query_index LIMIT 20`);
+    let after = -1;
+    for (;;) {
+      const rows = page.all(requestId, after) as Row[];
+      for (const r of rows) yield { queryIndex: r.query_index, query: r.query, recordsJson: r.records, count: r.count, error: r.error ?? null };
+      if (rows.length < 20) return;
+      after = rows[rows.length - 1].query_index;
+    }
+  }
+
+  async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
+    return this.db.transaction(() => {
+      const ids = (this.s('SELECT id FROM requests WHERE finished_at IS NOT NULL AND finished_at < ? AND id IN (SELECT DISTINCT request_id FROM results)')
+        .all(resultsBefore) as Row[]).map((r) => r.id as string);
+      for (const id of ids) {
+        this.s('DELETE FROM results WHERE request_id = ?').run(id);
+        this.s('DELETE FROM request_keys WHERE request_id = ?').run(id);
+      }
+      const old = (this.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL').all(requestsBefore) as Row[]).map((r) => r.id as string);
+      for (const id of old) {
+        this.s('DELETE FROM results WHERE request_id = ?').run(id);
+        this.s('DELETE FROM work_items WHERE request_id = ?').run(id);
+        this.s('DELETE FROM requests WHERE id = ?').run(id);
+      }
+      return ids.length;
+    })();
+  }
+
+  // ---------------------------------------------------------------- work items
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+    return this.db.transaction(() => {
+      let rows: Row[];
+      if (ids) {
+        const q = this.s(`SELECT id FROM work_items WHERE id = ? AND ((state = 'queued' AND run_after <= ?) OR (state = 'leased' AND lease_until < ?))`);
+        rows = ids.map((id) => q.get(id, now, now) as Row | undefined).filter((r): r is Row => !!r).slice(0, max);
+      } else {
+        rows = this.s(`SELECT id FROM work_items WHERE state = 'queued' AND run_after <= ? ORDER BY run_after LIMIT ?`).all(now, max) as Row[];
+        if (rows.length < max) {
+          rows = rows.concat(this.s(`SELECT id FROM work_items WHERE state = 'leased' AND lease_until < ? LIMIT ?`).all(now, max - rows.length) as Row[]);
+        }
+      }
+      const lease = this.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
+      const get = this.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.params
+                          FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+      return rows.map((r) => {
+        lease.run(owner, now + leaseMs, r.id);
+        const x = get.get(r.id) as Row;
+        return {
+          id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
+          query: x.query, params: JSON.parse(x.params), attempts: x.attempts, maxAttempts: x.max_attempts,
+        };
+      });
+    })();
+  }
+
+  async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {
+    const u = this.s(`UPDATE work_items SET lease_until = ? WHERE id = ? AND lease_owner = ? AND state = 'leased'`);
+    this.db.transaction(() => { for (const id of itemIds) u.run(leaseUntil, id, owner); })();
+  }
+
+  /** The leased item of this owner with its request, or null when the lease was lost. */
+  private ownedItem(itemId: string, owner: string): Row | null {
+    const r = this.s(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one,
+                        r.drop_duplicates, r.status
+                      FROM work_items w JOIN requests r ON r.id = w.request_id
+                      WHERE w.id = ? AND w.state = 'leased' AND w.lease_owner = ?`).get(itemId, owner) as Row | undefined;
+    return r ?? null;
+  }
+
+  private bill(accountId: string, requestId: string, key: string, r: Row, quantity: number, now: number): void {
+    if (quantity <= 0) return;
+    const amount = quantity * r.unit_price;
+    const ins = this.s(`INSERT OR IGNORE INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(accountId, requestId, key, r.product, r.unit, quantity, r.unit_price, amount, now);
+    if (ins.changes === 0) return;
+    this.s('UPDATE accounts SET balance = balance - ? WHERE id = ?').run(amount, accountId);
+    this.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
+  }
+
+  /** Ends the request when its last item ended; called inside the item's transaction. */
+  private maybeFinish(requestId: string, now: number): RequestRow | null {
+    const r = this.s(`UPDATE requests SET status = CASE WHEN queries_ok > 0 THEN 'Success' ELSE 'Failure' END, finished_at = ?
+                      WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
+    if (!r) return null;
+    if (r.drop_duplicates) {
+      // Dropped duplicates are free unless they exceed 50 times the kept records (decision 20).
+      const kept = (this.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
+      const dropped = r.records - kept;
+      if (dropped > 50 * kept) this.bill(r.account_id, requestId, `dup:${requestId}`, r, dropped, now);
+    }
+    this.onFinished(r, now);
+    return toRequest(this.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
+  }
+
+  private onFinished(r: Row, now: number): void {
+    const url = r.webhook ?? (this.s('SELECT webhook_url FROM accounts WHERE id = ?').get(r.account_id) as Row | undefined)?.webhook_url;
+    if (url) {
+      this.s(`INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at) VALUES (?, ?, ?, ?, ?)`)
+        .run(r.id, r.account_id, r.id, url, now);
+    }
+  }
+
+  async completeItem(o: ItemOutcome): Promise<FanIn> {
+    return this.db.transaction((): FanIn => {
+      const it = this.ownedItem(o.itemId, o.owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, ?, ?, NULL)')
+        .run(it.request_id, it.query_index, o.recordsJson, o.count);
+      this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
+      let quantity = o.count;
+      if (it.drop_duplicates && o.dedupeKeys) {
+        const ins = this.s('INSERT OR IGNORE INTO request_keys (request_id, key) VALUES (?, ?)');
+        quantity = 0;
+        for (const k of o.dedupeKeys) quantity += ins.run(it.request_id, k).changes;
+      }
+      if (o.count === 0 && it.empty_costs_one) quantity = 1;
+      this.bill(it.account_id, it.request_id, o.itemId, it, quantity, o.now);
+      this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
+      return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
+    })();
+  }
+
+  async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
+    return this.db.transaction((): FanIn => {
+      const it = this.ownedItem(itemId, owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      if (retryAt !== null) {
+        this.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, error = ? WHERE id = ?`).run(retryAt, error, itemId);
+        return { applied: true, finished: null };
+      }
+      this.s(`INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, '[]', 0, ?)`).run(it.request_id, it.query_index, error);
+      this.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
+      this.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
+      return { applied: true, finished: this.maybeFinish(it.request_id, now) };
+    })();
+  }
+
+  async releaseItems(owner: string, now: number): Promise<number> {
+    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
+    return this.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, attempts = MAX(attempts - 1, 0)
+                   WHERE state = 'leased' AND lease_owner = ?`).run(now, owner).changes;
+  }
+
+  async cancelRequest(requestId: string, now: number): Promise<FanIn> {
+    return this.db.transaction((): FanIn => {
+      const r = this.s(`SELECT status FROM requests WHERE id = ?`).get(requestId) as Row | undefined;
+      if (!r || r.status !== 'Pending') return { applied: false, finished: null };
+      const open = this.s(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                           WHERE request_id = ? AND state IN ('queued', 'leased')`).run(requestId).changes;
+      const row = this.s(`UPDATE requests SET cancelled = 1, status = 'Failure', finished_at = ?, queries_done = queries_done + ?
+                          WHERE id = ? RETURNING *`).get(now, open, requestId) as Row;
+      this.onFinished(row, now);
+      return { applied: true, finished: toRequest(row) };
+    })();
+  }
+
+  async itemCounts(): Promise<Record<ItemState, number>> {
+    const out: Record<ItemState, number> = { queued: 0, leased: 0, done: 0, failed: 0, cancelled: 0 };
+    for (const r of this.s('SELECT state, COUNT(*) AS n FROM work_items GROUP BY state').all() as Row[]) out[r.state as ItemState] = r.n;
+    return out;
+  }
+
+  async queuedItemIds(limit: number): Promise<string[]> {
+    return (this.s(`SELECT id FROM work_items WHERE state IN ('queued', 'leased') ORDER BY run_after LIMIT ?`).all(limit) as Row[]).map((r) => r.id);
+  }
+
+  // ---------------------------------------------------------------- billing
+  async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
+    return (this.s(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
+                    WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY product, unit, unit_price ORDER BY product`)
+      .all(accountId, start, end) as Row[]).map((r) => ({ product: r.product, unit: r.unit, quantity: r.quantity, amount: r.amount, unitPrice: r.unit_price }));
+  }
+
+  // ---------------------------------------------------------------- webhooks
+  async claimDueWebhooks(now: number, max: number, leaseMs: number): Promise<WebhookDelivery[]> {
+    return this.db.transaction(() => {
+      const rows = this.s(`SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+                           ORDER BY next_at LIMIT ?`).all(now, now, max) as Row[];
+      const lease = this.s('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?');
+      return rows.map((r) => {
+        lease.run(now + leaseMs, r.id);
+        return { id: r.id, accountId: r.account_id, requestId: r.request_id, url: r.url, attempts: r.attempts };
+      });
+    })();
+  }
+
+  async recordWebhookAttempt(id: string, statusCode: number, ok: boolean, nextAt: number | null, now: number): Promise<void> {
+    this.db.transaction(() => {
+      const d = this.s('SELECT account_id FROM webhook_deliveries WHERE id = ?').get(id) as Row | undefined;
+      if (!d) return;
+      const state = ok ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+      this.s('UPDATE webhook_deliveries SET attempts = attempts + 1, state = ?, next_at = ?, lease_until = NULL WHERE id = ?').run(state, nextAt, id);
+      if (!ok) this.s('INSERT INTO webhook_calls (account_id, delivery_id, status_code, created_at) VALUES (?, ?, ?, ?)').run(d.account_id, id, statusCode, now);
+    })();
+  }
+
+  async listWebhookCalls(accountId: string, since: number, limit: number): Promise<WebhookCall[]> {
+    return (this.s('SELECT status_code, created_at FROM webhook_calls WHERE account_id = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?')
+      .all(accountId, since, limit) as Row[]).map((r) => ({ status: `Status code: ${r.status_code}`, date: Math.floor(r.created_at / 1000) }));
+  }
+
+  // ---------------------------------------------------------------- tasks
+  async createTask(t: TaskRow): Promise<void> {
+    this.s(`INSERT INTO tasks (id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags), JSON.stringify(t.spec), t.status,
+        t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId);
+  }
+
+  async getTask(id: string): Promise<TaskRow | null> {
+    const r = this.s('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    return r ? toTask(r) : null;
+  }
+
+  async getTaskByRequest(requestId: string): Promise<TaskRow | null> {
+    const r = this.s('SELECT * FROM tasks WHERE request_id = ?').get(requestId) as Row | undefined;
+    return r ? toTask(r) : null;
+  }
+
+  async getTaskByFileToken(token: string): Promise<TaskRow | null> {
+    const r = this.s('SELECT * FROM tasks WHERE file_token = ?').get(token) as Row | undefined;
+    return r ? toTask(r) : null;
+  }
+
+  async updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void> {
+    const cols: Record<string, string> = { status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id' };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) continue;
+      this.db.prepare(`UPDATE tasks SET ${cols[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
+    }
+  }
+
+  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]> {
+    const where = ['account_id = ?'];
+    const args: unknown[] = [accountId];
+    if (o.lastId) { where.push('id < ?'); args.push(o.lastId); }
+    if (o.tag) {
+      where.push(`(EXISTS (SELECT 1 FROM json_each(tasks.tags) WHERE value = ?) OR instr(lower(service_name), lower(?)) > 0 OR instr(lower(queries), lower(?)) > 0)`);
+      args.push(o.tag, o.tag, o.tag);
+    }
+    args.push(o.limit);
+    return (this.db.prepare(`SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as Row[]).map(toTask);
+  }
+}
+
+export async function openSqliteStore(file: string): Promise<SqliteStore> {
+  const s = new SqliteStore(file);
+  await s.migrate();
+  return s;
+}
