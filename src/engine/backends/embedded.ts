@@ -1,0 +1,91 @@
+/**
+ * The embedded queue: workers claim runnable items straight from the store. New submissions wake the
+ * loop at once; a slow poll picks up retries whose backoff ended and leases that expired (a crashed
+ * process's items, after a restart).
+ */
+import type { Store, WorkItem } from '../../store/contract.ts';
+import type { ConsumeOptions, WorkQueue } from '../queue.ts';
+
+export class EmbeddedQueue implements WorkQueue {
+  readonly kind = 'embedded' as const;
+  private running = 0;
+  private stopped = true;
+  private timer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private again = false;
+  private idle: (() => void)[] = [];
+  private run: ((item: WorkItem) => Promise<void>) | null = null;
+  private opts: ConsumeOptions | null = null;
+
+  constructor(private readonly store: Store, private readonly pollMs = 200, private readonly now: () => number = Date.now) {}
+
+  async enqueue(items: { id: string; delayMs?: number }[]): Promise<void> {
+    if (this.stopped) return;
+    const soonest = Math.min(...items.map((i) => i.delayMs ?? 0));
+    if (soonest <= 0) this.pump();
+    else setTimeout(() => this.pump(), soonest).unref();
+  }
+
+  start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void {
+    this.run = run;
+    this.opts = opts;
+    this.stopped = false;
+    this.timer = setInterval(() => this.pump(), this.pollMs);
+    this.timer.unref();
+    this.pump();
+  }
+
+  /** Fills free slots; re-entrant calls collapse into one more round. */
+  private pump(): void {
+    if (this.stopped || !this.run || !this.opts) return;
+    if (this.pumping) { this.again = true; return; }
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          const free = this.opts!.concurrency - this.running;
+          if (free <= 0) break;
+          const items = await this.store.claimItems(this.opts!.owner, free, this.opts!.leaseMs, this.now());
+          for (const it of items) this.launch(it);
+          if (items.length === free) this.again = true;
+        } while (this.again && !this.stopped);
+      } catch (e) {
+        // A store outage must not kill the loop: the poll timer tries again.
+        process.emitWarning(`embedded queue: claim failed: ${(e as Error).message}`);
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  private launch(item: WorkItem): void {
+    this.running++;
+    this.run!(item)
+      .catch((e) => process.emitWarning(`embedded queue: run failed: ${(e as Error).message}`))
+      .finally(() => {
+        this.running--;
+        if (this.running === 0) for (const f of this.idle.splice(0)) f();
+        this.pump();
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.running > 0) await new Promise<void>((r) => this.idle.push(r));
+  }
+
+  async depth(): Promise<number> {
+    return (await this.store.itemCounts()).queued;
+  }
+
+  async ping(): Promise<void> {
+    await this.store.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+  }
+}

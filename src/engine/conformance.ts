@@ -1,0 +1,120 @@
+/**
+ * The work-queue conformance suite: every backend runs it (embedded.test.ts, redis and postgres
+ * backends' tests). Modelled on BullMQ's own adapter suites: delivery exactly once per item across
+ * consumers, delays, graceful stop, and take-over of a dead worker's items.
+ *
+ * @example
+ *   queueConformance('embedded', async () => { const store = await openSqliteStore(':memory:');
+ *     return { store, queue: new EmbeddedQueue(store, 50), queue2: new EmbeddedQueue(store, 50) }; });
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Store, WorkItem } from '../store/contract.ts';
+import type { WorkQueue } from './queue.ts';
+
+export interface QueueFixture {
+  store: Store;
+  /** Two queue instances over the same backend, standing for two worker processes. */
+  queue: WorkQueue;
+  queue2: WorkQueue;
+  cleanup?(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+export function queueConformance(name: string, open: () => Promise<QueueFixture>, opts: { skip?: string | false } = {}): void {
+  const t = (title: string, fn: (f: QueueFixture) => Promise<void>) =>
+    test(`queue conformance [${name}]: ${title}`, { skip: opts.skip || false, timeout: 60_000 }, async () => {
+      const f = await open();
+      try { await fn(f); } finally {
+        await f.queue.close();
+        await f.queue2.close();
+        await f.cleanup?.();
+        await f.store.close();
+      }
+    });
+
+  const submit = async (store: Store, n: number) => {
+    const accountId = randomUUID();
+    await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
+      webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+    const id = randomUUID();
+    await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`),
+      webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
+  };
+
+  const completer = (store: Store, owner: string, seen: Map<string, number>, delayMs = 0) => async (item: WorkItem) => {
+    seen.set(item.id, (seen.get(item.id) ?? 0) + 1);
+    if (delayMs) await sleep(delayMs);
+    await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
+  };
+
+  t('every enqueued item runs exactly once across two consumers', async ({ store, queue, queue2 }) => {
+    const seen = new Map<string, number>();
+    queue.start(completer(store, 'w1', seen, 2), { concurrency: 4, owner: 'w1', leaseMs: 30_000 });
+    queue2.start(completer(store, 'w2', seen, 2), { concurrency: 4, owner: 'w2', leaseMs: 30_000 });
+    const { id, itemIds } = await submit(store, 60);
+    await queue.enqueue(itemIds.map((i) => ({ id: i })));
+    await until(async () => (await store.getRequest(id))?.status === 'Success', 30_000, 'request to finish');
+    assert.equal(seen.size, 60);
+    assert.ok([...seen.values()].every((n) => n === 1), 'no item ran twice');
+  });
+
+  t('a delayed item does not run before its delay', async ({ store, queue }) => {
+    const seen = new Map<string, number>();
+    const at: number[] = [];
+    queue.start(async (item) => { at.push(Date.now()); await completer(store, 'w1', seen)(item); }, { concurrency: 2, owner: 'w1', leaseMs: 30_000 });
+    const { itemIds } = await submit(store, 1);
+    // The store's run_after is the authority for retries: set it as a failed attempt would.
+    const [claimed] = await store.claimItems('setup', 1, 30_000, Date.now(), itemIds);
+    const t0 = Date.now();
+    await store.failItem(claimed.id, 'setup', 'network: test', t0 + 400, t0);
+    await queue.enqueue([{ id: claimed.id, delayMs: 400 }]);
+    await until(() => seen.size === 1, 10_000, 'the delayed item');
+    assert.ok(at[0] - t0 >= 380, `ran after ${at[0] - t0} ms`);
+  });
+
+  t('stop waits for running items and takes no more', async ({ store, queue }) => {
+    const seen = new Map<string, number>();
+    let finished = 0;
+    queue.start(async (item) => { await completer(store, 'w1', seen, 200)(item); finished++; }, { concurrency: 2, owner: 'w1', leaseMs: 30_000 });
+    const { itemIds } = await submit(store, 6);
+    await queue.enqueue(itemIds.map((i) => ({ id: i })));
+    await until(() => seen.size >= 1, 10_000, 'work to start');
+    await queue.stop();
+    const atStop = finished;
+    assert.equal(atStop, seen.size, 'every started item finished before stop returned');
+    await sleep(300);
+    assert.equal(seen.size, atStop, 'nothing started after stop');
+    assert.ok(atStop < 6);
+  });
+
+  t("a dead worker's leased items are taken over after the lease", async ({ store, queue }) => {
+    const { id, itemIds } = await submit(store, 3);
+    await queue.enqueue(itemIds.map((i) => ({ id: i })));
+    // A worker that leased everything and died: nothing completes, the lease runs out.
+    const dead = await store.claimItems('dead', 3, 300, Date.now());
+    assert.equal(dead.length, 3);
+    const seen = new Map<string, number>();
+    queue.start(completer(store, 'alive', seen), { concurrency: 3, owner: 'alive', leaseMs: 30_000 });
+    await until(async () => (await store.getRequest(id))?.status === 'Success', 20_000, 'take-over');
+    assert.equal(seen.size, 3);
+  });
+
+  t('depth and ping answer', async ({ store, queue }) => {
+    await queue.ping();
+    const { itemIds } = await submit(store, 2);
+    await queue.enqueue(itemIds.map((i) => ({ id: i })));
+    assert.ok((await queue.depth()) >= 0);
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * The identity of a record for `dropDuplicates` (decision 20): equal organisations across queries.
+ * Places carry stable ids; other records fall back to their whole JSON.
+ *
+ * @example dedupeKey({ engine_id: '0x1:0x2', name: 'A' }) // 'engine_id:0x1:0x2'
+ */
+const ID_FIELDS = ['engine_id', 'place_id', 'cid', 'os_id', 'review_id', 'id'];
+
+export function dedupeKey(r: Record<string, unknown>): string {
+  for (const f of ID_FIELDS) {
+    const v = r[f];
+    if (typeof v === 'string' && v) return `${f}:${v}`;
+  }
+  const { query: _q, ...rest } = r;
+  return `json:${JSON.stringify(rest)}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * The work-queue contract (DESIGN.md principle 4). The store holds every work item's state; a queue
+ * only decides which worker runs which runnable item and when. Backends: embedded (polls the store,
+ * in process), Redis through BullMQ, PostgreSQL. All pass src/engine/conformance.ts.
+ *
+ * A backend hands a worker an item only after `store.claimItems` leased it to that worker, so the
+ * store's lease is the single source of truth and a queue that delivers twice is harmless.
+ *
+ * @example
+ *   const q = new EmbeddedQueue(store);
+ *   q.start(async (item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
+ *   await q.enqueue([{ id: 'req:0' }]);
+ */
+import type { WorkItem } from '../store/contract.ts';
+
+export interface ConsumeOptions {
+  /** Items run at once by this process. */
+  concurrency: number;
+  /** Lease owner name: unique per worker process. */
+  owner: string;
+  leaseMs: number;
+}
+
+export interface WorkQueue {
+  readonly kind: 'embedded' | 'redis' | 'postgres';
+  /** Announces runnable items; `delayMs` for a retry with backoff. */
+  enqueue(items: { id: string; delayMs?: number }[]): Promise<void>;
+  /** Starts handing leased items to `run` (which completes or fails them in the store). */
+  start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void;
+  /** Stops taking items and waits for the running ones (graceful shutdown). */
+  stop(): Promise<void>;
+  /** Items waiting to run (metrics). */
+  depth(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
