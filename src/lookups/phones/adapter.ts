@@ -1,0 +1,37 @@
+/**
+ * `/directory-phones` as a local adapter: one record per query, computed from shipped data only.
+ */
+import type { LocalAdapter, QueryContext } from '../../sources/_kit/adapter.ts';
+import { phoneRecord, type PhoneRecord } from './record.ts';
+import { preloadPrefixData } from './prefix-data.ts';
+
+/** Request parameters this endpoint reads (both optional). */
+export interface DirectoryPhonesParams {
+  /** Country for numbers written without '+'. */
+  region?: string;
+  /** Language of area names. */
+  language?: string;
+}
+
+/**
+ * @example
+ *   const [rec] = await directoryPhonesAdapter.lookup({ query: '+44 20 1234 5678', params: {} }, { settings: {} });
+ *   rec.line_type // 'fixed_line'
+ */
+export const directoryPhonesAdapter: LocalAdapter<DirectoryPhonesParams, PhoneRecord> = {
+  kind: 'local',
+  endpoint: '/directory-phones',
+  unit: 'phone',
+  checkQuery(query: string): string | undefined {
+    // Unreadable numbers still get a record (status NOT_A_NUMBER); only an empty query is refused.
+    return query.trim() === '' ? 'query is empty: expected a phone number' : undefined;
+  },
+  async lookup(ctx: QueryContext<DirectoryPhonesParams>): Promise<PhoneRecord[]> {
+    const params = ctx.params ?? {};
+    return [phoneRecord(ctx.query, { region: params.region, language: params.language })];
+  },
+  async warmUp(): Promise<void> {
+    preloadPrefixData();
+    phoneRecord('+12127365000');
+  },
+};
