@@ -1,0 +1,203 @@
+/**
+ * `/maps/reviews` parse (pure) and finish. `parse` turns each response into intermediate items
+ * (a place header, reviews) plus the next steps; `finish` folds one query's items into one element
+ * per place (decision 24).
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { arr, at, str } from '../_kit/positional.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { initStateOf, placeBodyFromHtml, placeNodeOf, placeSummaryOf, searchNodesOf, type PlaceSummary } from './place.ts';
+import { PAGE_SIZE, effectiveSort, mapSearchUrl, reviewsStep, type ReviewsPageState } from './plan.ts';
+import { reviewOf } from './review.ts';
+import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
+
+type Item = ReviewsItem | { item: 'none' };
+type Ctx = QueryContext<ReviewsParams>;
+
+export const DEFAULT_REVIEWS_LIMIT = 100;
+
+function reviewsLimitOf(p: ReviewsParams): number {
+  return p.reviewsLimit === undefined || p.reviewsLimit === null ? DEFAULT_REVIEWS_LIMIT : p.reviewsLimit;
+}
+
+function placeKey(s: PlaceSummary): string {
+  return s.engine_id ?? s.place_id ?? s.name ?? '';
+}
+
+/** Place header item plus its first reviews page (none when the place has no reviews). */
+function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams): { item: Item; next: Step[] } {
+  const key = placeKey(s);
+  const next: Step[] = [];
+  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p));
+  return { item: { item: 'place', key, place: s }, next };
+}
+
+function pageSizeFor(p: ReviewsParams, got: number): number {
+  const limit = reviewsLimitOf(p);
+  // Ask for no more than still wanted, so the page token after the last kept review is exact.
+  if (limit > 0 && !p.ignoreEmpty && !p.cutoff && p.cutoffRating === undefined) return Math.max(1, Math.min(PAGE_SIZE, limit - got));
+  return PAGE_SIZE;
+}
+
+function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams): Step {
+  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token }, p, pageSizeFor(p, 0));
+}
+
+function parsePlace(res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  let body: unknown = placeBodyFromHtml(res.body);
+  if (!body) {
+    const json = parseMaybeXssiJson(res.body);
+    if (placeNodeOf(json)) body = json;
+  }
+  const node = placeNodeOf(body);
+  if (!node) {
+    // A well-formed map page without a place: the id names nothing (billed as one, decision 20).
+    if (initStateOf(res.body)) return { records: [{ item: 'none' }] };
+    throw new SourceError('layout_changed', 'place page holds no APP_INITIALIZATION_STATE place body');
+  }
+  const { item, next } = startPlace(placeSummaryOf(node), ctx.params.lastPaginationId || null, ctx.params);
+  return { records: [item], next };
+}
+
+function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const body = parseMaybeXssiJson(res.body);
+  if (!Array.isArray(body)) throw new SourceError('layout_changed', 'map search answer is not a JSON array');
+  const nodes = searchNodesOf(body);
+  const taken = Number(step.state?.taken ?? 0);
+  const offset = Number(step.state?.offset ?? 0);
+  if (nodes.length === 0) {
+    // `[0]` is the search's own header: present means a well-formed answer that found nothing.
+    if (arr(body, 0) !== null) return { records: taken > 0 ? [] : [{ item: 'none' }] };
+    throw new SourceError('layout_changed', 'map search answer holds no result list');
+  }
+  const want = Math.max(1, ctx.params.limit ?? 1);
+  const records: Item[] = [];
+  const next: Step[] = [];
+  let n = taken;
+  for (const node of nodes) {
+    if (n >= want) break;
+    // Only the first place of a query can resume from a given page token.
+    const token = n === 0 ? ctx.params.lastPaginationId || null : null;
+    const started = startPlace(placeSummaryOf(node), token, ctx.params);
+    records.push(started.item);
+    next.push(...started.next);
+    n++;
+  }
+  if (n < want && nodes.length >= 20) {
+    const phrase = new URL(step.url).searchParams.get('q') ?? ctx.query;
+    next.push({
+      kind: 'search',
+      url: mapSearchUrl(phrase, { ...ctx.params, offset: offset + nodes.length }),
+      expect: 'xssi-json',
+      state: { offset: offset + nodes.length, taken: n },
+    });
+  }
+  return { records, next };
+}
+
+/**
+ * One reviews page → review items, and the next page while more is wanted: stops at
+ * `reviewsLimit`, at the first review older than `cutoff`, at the first rating past
+ * `cutoffRating` (highest/lowest order), or when the page has no next token.
+ */
+function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const body = parseMaybeXssiJson(res.body);
+  if (!Array.isArray(body) || body.length < 2) throw new SourceError('layout_changed', 'reviews page is not a JSON array of [?, token, reviews]');
+  const entries = arr(body, 2);
+  const rawToken = at(body, 1);
+  if ((entries === null && at(body, 2) !== null) || (rawToken !== null && typeof rawToken !== 'string')) {
+    throw new SourceError('layout_changed', 'reviews page has neither a review list at [2] nor a page token at [1]');
+  }
+  const token = str(body, 1) || null;
+  const st = (step.state ?? {}) as Partial<ReviewsPageState>;
+  const key = String(st.key ?? '');
+  const p = ctx.params;
+  const sort = effectiveSort(p);
+  const limit = reviewsLimitOf(p);
+  let got = Number(st.got ?? 0);
+  let stop = false;
+  const records: Item[] = [];
+  for (const entry of entries ?? []) {
+    const r = reviewOf(entry, token);
+    if (!r) continue;
+    if (limit > 0 && got >= limit) {
+      stop = true;
+      break;
+    }
+    if (p.cutoff && r.review_timestamp !== null && r.review_timestamp < p.cutoff) {
+      stop = true;
+      break;
+    }
+    if (p.cutoffRating !== undefined && p.cutoffRating !== null && r.review_rating !== null) {
+      if ((sort === 'highest_rating' && r.review_rating < p.cutoffRating) || (sort === 'lowest_rating' && r.review_rating > p.cutoffRating)) {
+        stop = true;
+        break;
+      }
+    }
+    if (p.ignoreEmpty && !r.review_text) continue;
+    records.push({ item: 'review', key, review: r });
+    got++;
+  }
+  if (limit > 0 && got >= limit) stop = true;
+  // A token equal to the one just used would loop forever.
+  const more = !stop && token !== null && token !== (st.token ?? null) && (entries?.length ?? 0) > 0;
+  const next: Step[] = [];
+  if (more) {
+    const engineId = String(st.engineId ?? key);
+    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token }, p, pageSizeFor(p, got)));
+  }
+  return { records, next, cursor: more ? token : null };
+}
+
+/**
+ * Step + response → items. Never throws on a shape it half-knows; a response with none of the
+ * expected data is `SourceError('layout_changed')`.
+ * @example parse(step, { status: 200, url, headers: {}, body }, { query, params: {} }).records
+ */
+export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  switch (step.kind) {
+    case 'place':
+      return parsePlace(res, ctx);
+    case 'search':
+      return parseSearch(step, res, ctx);
+    case 'reviews-page':
+      return parseReviewsPage(step, res, ctx);
+    default:
+      throw new SourceError('layout_changed', `maps-reviews: unknown step kind ${step.kind}`);
+  }
+}
+
+/**
+ * One query's items → one element per place (in order found), reviews deduplicated by id and
+ * capped at `reviewsLimit`; a query that found no place → one `{query, no_result: true}`.
+ * @example finish(items, ctx)[0].reviews_data.length
+ */
+export function finish(items: Array<Item | ReviewsOutput>, ctx: Ctx): ReviewsOutput[] {
+  const limit = reviewsLimitOf(ctx.params);
+  const byKey = new Map<string, { el: ReviewsElement; seen: Set<string> }>();
+  const pending: Array<{ key: string; review: ReviewRecord }> = [];
+  const passthrough: ReviewsOutput[] = [];
+  for (const it of items) {
+    if (!it || typeof it !== 'object') continue;
+    if (!('item' in it)) {
+      passthrough.push(it); // already finished (finish applied twice)
+      continue;
+    }
+    if (it.item === 'place' && !byKey.has(it.key)) byKey.set(it.key, { el: { query: ctx.query, ...it.place, reviews_data: [] }, seen: new Set() });
+    else if (it.item === 'review') pending.push({ key: it.key, review: it.review });
+  }
+  for (const { key, review } of pending) {
+    const slot = byKey.get(key);
+    if (!slot) continue;
+    const id = review.review_id ?? '';
+    if (id && slot.seen.has(id)) continue;
+    if (limit > 0 && slot.el.reviews_data.length >= limit) continue;
+    if (id) slot.seen.add(id);
+    slot.el.reviews_data.push(review);
+  }
+  const out: ReviewsOutput[] = [...passthrough, ...[...byKey.values()].map((s) => s.el)];
+  return out.length ? out : [{ query: ctx.query, no_result: true }];
+}
+
+export type { Item as ReviewsParseItem };

@@ -1,0 +1,88 @@
+/**
+ * Records of `/maps/reviews` (decision 24): one element per place, its reviews in `reviews_data`.
+ * Parsing happens page by page, so `parse` emits intermediate items (a place header, reviews) and
+ * `finish` folds them into elements.
+ */
+import type { PlaceSummary } from './place.ts';
+
+export type ReviewSort = 'most_relevant' | 'newest' | 'highest_rating' | 'lowest_rating';
+
+export interface ReviewsParams {
+  /** Reviews per place; 0 = all. Default 100. */
+  reviewsLimit?: number;
+  /** Places per query (search phrases). Default 1. */
+  limit?: number;
+  sort?: ReviewSort;
+  /** Unix seconds; forces `newest`; paging stops at the first older review. */
+  cutoff?: number;
+  /** With highest/lowest sort: stop at the first rating below / above it. */
+  cutoffRating?: number;
+  /** Drop reviews without text. */
+  ignoreEmpty?: boolean;
+  /** Page token to resume from (a `review_pagination_id`). */
+  lastPaginationId?: string;
+  language?: string;
+  region?: string;
+}
+
+export interface ReviewRecord {
+  review_id: string | null;
+  author_id: string | null;
+  author_title: string | null;
+  author_link: string | null;
+  author_image: string | null;
+  review_text: string | null;
+  review_rating: number | null;
+  /** Unix seconds. */
+  review_timestamp: number | null;
+  /** ISO-8601 UTC, e.g. `2026-02-27T10:02:02Z`. */
+  review_datetime_utc: string | null;
+  review_likes: number | null;
+  review_link: string | null;
+  review_img_urls: string[] | null;
+  owner_answer: string | null;
+  owner_answer_timestamp: number | null;
+  owner_answer_timestamp_datetime_utc: string | null;
+  /** Page token that continues after the page this review came from (null: none left). */
+  review_pagination_id: string | null;
+  // Extras the source offers (allowed by decision 10/24).
+  review_translated_text: string | null;
+  review_language: string | null;
+  review_updated_timestamp: number | null;
+  owner_answer_translated: string | null;
+  review_source: string | null;
+}
+
+/** One `/maps/reviews` element. */
+export interface ReviewsElement extends PlaceSummary {
+  query: string;
+  reviews_data: ReviewRecord[];
+}
+
+/** A query whose place could not be found: billed as one item (decision 20). */
+export interface NoResult {
+  query: string;
+  no_result: true;
+}
+
+/** Intermediate items between `parse` and `finish`. */
+export type PlaceItem = { item: 'place'; key: string; place: PlaceSummary };
+export type ReviewItem = { item: 'review'; key: string; review: ReviewRecord };
+export type ReviewsItem = PlaceItem | ReviewItem;
+export type ReviewsOutput = ReviewsElement | NoResult;
+
+/**
+ * Unix seconds → ISO-8601 UTC without milliseconds; null stays null.
+ * @example isoUtc(1772186522) // '2026-02-27T10:02:02Z'
+ */
+export function isoUtc(sec: number | null): string | null {
+  if (sec === null || !Number.isFinite(sec)) return null;
+  const d = new Date(sec * 1000);
+  if (Number.isNaN(d.getTime())) return null;
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** @example isNoResult({ query: 'x', no_result: true }) // true */
+export function isNoResult(r: unknown): r is NoResult {
+  return typeof r === 'object' && r !== null && (r as NoResult).no_result === true;
+}
