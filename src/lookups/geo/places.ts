@@ -1,0 +1,153 @@
+/**
+ * The nearest-place index over GeoNames cities500 (populated places with at least 500 inhabitants),
+ * kept as parallel arrays rather than one object per place so 190k places cost a few MB of heap.
+ */
+import { readFileSync } from 'node:fs';
+import KDBush from 'kdbush';
+import { CITIES500_TXT } from './data-files.ts';
+import { forEachRow, fieldIs, num, text } from './tsv.ts';
+import { forEachWithin, nearestWithin } from './nearby.ts';
+import type { AdminNames } from './admin-names.ts';
+
+/** GeoNames feature codes left out: neighbourhoods (PPLX) and places that no longer exist. */
+const DROPPED_FEATURES = ['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'];
+
+export interface PlaceIndex {
+  count: number;
+  name: string[];
+  lat: Float64Array;
+  lng: Float64Array;
+  population: Float64Array;
+  /** log10(population + 10), the population half of `cityScore`, computed once. */
+  logPopulation: Float64Array;
+  maxLogPopulation: number;
+  /** ISO-2 country code (interned). */
+  country: string[];
+  /** GeoNames admin1 code, e.g. `NY` (interned; '' when absent). */
+  admin1Code: string[];
+  /** Resolved names; null when GeoNames has no name for the code. */
+  admin1Name: (string | null)[];
+  admin2Name: (string | null)[];
+  index: KDBush;
+}
+
+/**
+ * Reads cities500.txt and builds the spatial index. Takes about a second; call once per process.
+ *
+ * @example
+ *   const places = loadPlaces(loadAdminNames());
+ *   places.name[nearestPlace(places, 2.35, 48.85, 50)!]; // 'Paris'
+ */
+export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex {
+  const buf = readFileSync(file);
+  const intern = new Map<string, string>();
+  const keep = (s: string): string => {
+    const hit = intern.get(s);
+    if (hit !== undefined) return hit;
+    intern.set(s, s);
+    return s;
+  };
+  const nameArr: string[] = [];
+  const latArr: number[] = [];
+  const lngArr: number[] = [];
+  const popArr: number[] = [];
+  const countryArr: string[] = [];
+  const a1Arr: string[] = [];
+  const a1Name: (string | null)[] = [];
+  const a2Name: (string | null)[] = [];
+  forEachRow(buf, 15, (r) => {
+    if (r.count < 15) return;
+    for (const f of DROPPED_FEATURES) if (fieldIs(r, 7, f)) return;
+    const lat = num(r, 4);
+    const lng = num(r, 5);
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) return;
+    const cc = keep(r.buf.toString('latin1', r.start[8], r.end[8]));
+    const a1 = keep(r.buf.toString('latin1', r.start[10], r.end[10]));
+    const a2 = r.buf.toString('latin1', r.start[11], r.end[11]);
+    const k1 = `${cc}.${a1}`;
+    nameArr.push(text(r, 1));
+    latArr.push(lat);
+    lngArr.push(lng);
+    popArr.push(num(r, 14) || 0);
+    countryArr.push(cc);
+    a1Arr.push(a1);
+    a1Name.push(a1 ? names.admin1.get(k1) ?? null : null);
+    a2Name.push(a1 && a2 ? names.admin2.get(`${k1}.${a2}`) ?? null : null);
+  });
+  const count = nameArr.length;
+  const lat = Float64Array.from(latArr);
+  const lng = Float64Array.from(lngArr);
+  const population = Float64Array.from(popArr);
+  const logPopulation = population.map((n) => Math.log10(n + 10));
+  const index = new KDBush(count);
+  for (let i = 0; i < count; i++) index.add(lng[i], lat[i]);
+  index.finish();
+  return {
+    count,
+    name: nameArr,
+    lat,
+    lng,
+    population,
+    logPopulation,
+    maxLogPopulation: logPopulation.reduce((m, v) => Math.max(m, v), 0),
+    country: countryArr,
+    admin1Code: a1Arr,
+    admin1Name: a1Name,
+    admin2Name: a2Name,
+    index,
+  };
+}
+
+/** Which places may answer: same country (and, for the US, same state) as the point. */
+export type PlaceFilter = (id: number) => boolean;
+
+/**
+ * Id of the nearest place within `maxKm`, or undefined.
+ *
+ * @example nearestPlace(places, -73.97, 40.76, 100, (i) => places.country[i] === 'US')
+ */
+export function nearestPlace(p: PlaceIndex, lng: number, lat: number, maxKm: number, filter?: PlaceFilter): number | undefined {
+  return nearestWithin(p.index, p, lng, lat, maxKm, filter);
+}
+
+/** Kilometres of distance that cost as much as a tenfold population (see `cityScore`). */
+const KM_PER_DECADE = 3;
+
+/**
+ * The place a person would name for a point: higher population wins unless it lies farther away,
+ * each 3 km costing one order of magnitude of population. Plain nearest-neighbour would answer
+ * villages and districts inside big cities; population alone would answer the metropolis 25 km off.
+ *
+ * @example cityScore(2_100_000, 4.2) // 6.32 - 1.4 = 4.92
+ */
+export function cityScore(population: number, km: number): number {
+  return Math.log10(population + 10) - km / KM_PER_DECADE;
+}
+
+/** First radius of `bestCity`; its best score bounds how far a better place can lie. */
+const CITY_FIRST_KM = 5;
+
+/**
+ * Id of the best-scored place (`cityScore`) within `maxKm`, or undefined. Every place that could
+ * win is scored, so a big city is found however many suburbs lie closer: after scoring the places
+ * within 5 km, a place farther than d can only win if even the most populous place of the index
+ * at d would, which bounds the second, wider search.
+ *
+ * @example places.name[bestCity(places, 2.2945, 48.8584, 30)!] // 'Paris'
+ */
+export function bestCity(p: PlaceIndex, lng: number, lat: number, maxKm: number, filter?: PlaceFilter): number | undefined {
+  let best: number | undefined;
+  let bestScore = -Infinity;
+  const visit = (id: number, km: number): void => {
+    const s = p.logPopulation[id] - km / KM_PER_DECADE;
+    if (s > bestScore && (!filter || filter(id))) {
+      bestScore = s;
+      best = id;
+    }
+  };
+  const first = Math.min(CITY_FIRST_KM, maxKm);
+  forEachWithin(p.index, p, lng, lat, first, visit);
+  const reach = Math.min(maxKm, (p.maxLogPopulation - bestScore) * KM_PER_DECADE);
+  if (reach > first) forEachWithin(p.index, p, lng, lat, reach, visit);
+  return best;
+}
