@@ -1,0 +1,91 @@
+/** Request management, tasks, business database and account operations (interface 4.6-4.9). */
+import { Type, bool, int, list, oneOf, str, type TSchema } from './dsl.ts';
+import * as R from './records.ts';
+
+export interface AccountOperation {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  summary: string;
+  params?: Record<string, TSchema>;
+  required?: string[];
+  body?: TSchema;
+  /** Status → schema (undefined schema: no body / plain text). */
+  answers: Record<number, TSchema | 'text' | 'none' | 'file'>;
+  /** Needs no API key (the file URL is the secret). */
+  public?: boolean;
+}
+
+const requestId = str({ doc: 'The id of the submit answer.' });
+
+export const businessesBody = Type.Object({
+  filters: Type.Optional(Type.Object({
+    os_ids: Type.Optional(Type.Array(Type.String())), country_code: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+    states: Type.Optional(Type.Array(Type.String())), cities: Type.Optional(Type.Array(Type.String())), counties: Type.Optional(Type.Array(Type.String())),
+    postal_codes: Type.Optional(Type.Array(Type.String())), types: Type.Optional(Type.Array(Type.String())), ignore_types: Type.Optional(Type.Array(Type.String())),
+    attributes: Type.Optional(Type.Array(Type.String())), name: Type.Optional(Type.String()), name_exclude: Type.Optional(Type.Boolean()),
+    rating: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?\\+?$' })), reviews: Type.Optional(Type.String({ pattern: '^\\d+\\+?$' })),
+    has_website: Type.Optional(Type.Boolean()), has_phone: Type.Optional(Type.Boolean()), area_service: Type.Optional(Type.Boolean()),
+    verified: Type.Optional(Type.Boolean()), broad_match: Type.Optional(Type.Boolean()), business_only: Type.Optional(Type.Boolean()),
+    domain: Type.Optional(Type.String()), phone: Type.Optional(Type.String()),
+    business_statuses: Type.Optional(Type.Array(Type.Unsafe<string>({ type: 'string', enum: ['operational', 'closed_temporarily', 'closed_permanently'] }))),
+    geo_filters: Type.Optional(Type.Array(Type.Object({ type: Type.Literal('circle'), lat: Type.Number({ minimum: -90, maximum: 90 }),
+      lng: Type.Number({ minimum: -180, maximum: 180 }), radius_m: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }))),
+    located_os_id: Type.Optional(Type.String()),
+  }, { additionalProperties: true })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+  cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  query: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  include_total: Type.Optional(Type.Boolean({ default: false })),
+  fields: Type.Optional(Type.Array(Type.String())),
+}, { additionalProperties: true });
+
+export const taskBody = Type.Object({
+  service_name: Type.Optional(Type.String({ maxLength: 200 })), queries: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 1000 })),
+  enrichments: Type.Optional(Type.Array(Type.String())), tags: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  enrich: Type.Optional(Type.Boolean()),
+  settings: Type.Optional(Type.Object({ output_extension: Type.Optional(Type.String()), output_columns: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true })),
+  categories: Type.Optional(Type.Array(Type.String())), locations: Type.Optional(Type.Array(Type.String())),
+  language: Type.Optional(Type.String()), region: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
+  organizationsPerQueryLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), filters: Type.Optional(Type.Array(Type.Unknown())),
+  exactMatch: Type.Optional(Type.Boolean()), useZipCodes: Type.Optional(Type.Boolean()), dropDuplicates: Type.Optional(Type.Boolean()),
+  dropEmailDuplicates: Type.Optional(Type.Boolean()), ignoreWithoutEmails: Type.Optional(Type.Boolean()), enrichLocations: Type.Optional(Type.Boolean()),
+  UISettings: Type.Optional(Type.Object({ isCustomQueries: Type.Optional(Type.Boolean()), isCustomCategories: Type.Optional(Type.Boolean()),
+    isCustomLocations: Type.Optional(Type.Boolean()) }, { additionalProperties: true })),
+}, { additionalProperties: true });
+
+const E = R.errorBody;
+export const accountOperations: AccountOperation[] = [
+  { method: 'GET', path: '/requests', summary: 'Up to 100 latest requests of the last 24 hours.',
+    params: { type: oneOf(['running', 'finished'] as const, { def: 'running' }), skip: int({ min: 0, max: 100, def: 0 }), pageSize: int({ min: 1, max: 100, def: 20 }) },
+    answers: { 200: Type.Array(R.historyItem), 401: E, 422: E } },
+  { method: 'GET', path: '/requests/{requestId}', summary: 'Result of a request (kept 4 hours after it ends).',
+    params: { requestId, flat: bool({ def: false, doc: 'Combines all query results into one array.' }),
+      fields: str({ doc: 'Comma-separated field names to keep.' }),
+      convertFileResult: bool({ def: true, doc: 'false: only the link to the file result of a UI task.' }) },
+    answers: { 200: Type.Object({ id: Type.String(), status: Type.Literal('Success'), data: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
+      202: R.pending, 204: 'none', 401: E, 404: E } },
+  { method: 'DELETE', path: '/requests/{requestId}', summary: 'Terminates a request: unfinished queries are cancelled, it ends as Failure.',
+    params: { requestId }, answers: { 200: 'text', 401: E, 404: E } },
+  { method: 'GET', path: '/tasks', summary: 'UI tasks, newest first.',
+    params: { query: str({ doc: 'Tag (or text of the service name or queries) to search.' }), lastId: str({ doc: 'Last task id of the previous page.' }),
+      pageSize: int({ min: 1, max: 100, def: 10 }) },
+    answers: { 200: Type.Object({ tasks: Type.Array(R.task), has_more: Type.Boolean() }), 401: E, 422: E } },
+  { method: 'POST', path: '/tasks', summary: 'Creates a UI task.', body: taskBody,
+    answers: { 200: Type.Object({ id: Type.String() }), 401: E, 402: E, 422: E } },
+  { method: 'GET', path: '/tasks/files/{token}/{name}', summary: 'Downloads a task result file (the unguessable URL is the credential).',
+    params: { token: str(), name: str() }, answers: { 200: 'file', 404: E }, public: true },
+  { method: 'POST', path: '/businesses', summary: 'Business database search with cursor pagination.', body: businessesBody,
+    answers: { 200: R.businessesAnswer, 401: E, 402: E, 422: E } },
+  { method: 'GET', path: '/profile/balance', summary: 'Balance and the upcoming invoice.', answers: { 200: R.balance, 401: E } },
+  { method: 'GET', path: '/profile/webhook-secret', summary: 'The webhook signing secret (decision 15).',
+    answers: { 200: Type.Object({ webhook_secret: Type.String() }), 401: E } },
+  { method: 'POST', path: '/profile/webhook-secret', summary: 'Rotates the webhook signing secret.',
+    answers: { 200: Type.Object({ webhook_secret: Type.String() }), 401: E } },
+  { method: 'GET', path: '/locations', summary: 'Country locations (states and cities) usable in map searches.',
+    params: { country: str({ pattern: '^[A-Za-z]{2}$', doc: 'Two-letter country code (ISO 3166-1 alpha-2), any case.' }) }, required: ['country'],
+    answers: { 200: R.locations, 401: E, 422: E } },
+  { method: 'GET', path: '/webhook-calls', summary: 'Latest 100 failed webhook calls of the last 24 hours.',
+    answers: { 200: Type.Array(R.webhookCall), 401: E } },
+];
+
+export { list };

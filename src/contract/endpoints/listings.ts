@@ -1,0 +1,32 @@
+/** Listing, price and video endpoints (interface 4.4). */
+import type { DataEndpoint } from '../endpoint.ts';
+import { bool, int, oneOf } from '../dsl.ts';
+import { FULL_SET } from '../shared.ts';
+import { genericRecord } from '../records.ts';
+
+const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
+
+export const listingEndpoints: DataEndpoint[] = [
+  {
+    path: '/hotels-search', family: 'listings', summary: 'Hotels from hotel-search result pages.', queryDoc: 'Hotel-search result page links.',
+    params: { limit }, shared: FULL_SET, record: genericRecord, unit: 'hotel', service: 'hotels_search_service',
+  },
+  {
+    path: '/realestate-search', family: 'listings', summary: 'Property listings.', queryDoc: 'Location text or search links.',
+    params: { mainFilter: oneOf(['for_sale', 'for_rent', 'sold'] as const, { def: 'for_sale' }), limit, skip: int({ min: 0, max: 100_000, def: 0 }) },
+    shared: FULL_SET, record: genericRecord, unit: 'property', service: 'realestate_search_service',
+  },
+  {
+    path: '/lodging-prices', family: 'listings', summary: 'Hotel prices.', queryDoc: 'Hotel links or ids.',
+    params: {}, shared: FULL_SET, record: genericRecord, unit: 'price', service: 'lodging_prices_service',
+  },
+  {
+    path: '/delivery', family: 'listings', summary: 'Food-delivery menu items.', queryDoc: 'Menu-item URLs.',
+    params: {}, shared: FULL_SET, record: genericRecord, unit: 'listing', service: 'delivery_service',
+  },
+  {
+    path: '/videosite-videos', family: 'listings', summary: 'Videos of channels.', queryDoc: 'Channel handles or URLs.',
+    params: { shorts: bool({ doc: 'true: only short videos; false: only regular ones.' }), limit }, required: ['shorts'],
+    shared: FULL_SET, record: genericRecord, unit: 'video', service: 'videosite_videos_service', answers204: true,
+  },
+];

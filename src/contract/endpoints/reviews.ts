@@ -1,0 +1,47 @@
+/** Review, comment and post endpoints (interface 4.3). */
+import type { DataEndpoint } from '../endpoint.ts';
+import { int, oneOf, str } from '../dsl.ts';
+import { FULL_SET, language, region } from '../shared.ts';
+import { bizdirReviewRecord, genericRecord } from '../records.ts';
+
+const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
+const cutoff = int({ min: 0, zeroIsAbsent: true, doc: 'Oldest timestamp kept (Unix seconds); overrides sort (newest first).' });
+const cursor = str({ doc: 'The next_page_cursor of the previous chunk.' });
+const NO_FORMAT = FULL_SET.filter((n) => n !== 'format');
+
+export const reviewEndpoints: DataEndpoint[] = [
+  {
+    path: '/bizdir-reviews', family: 'reviews', summary: 'Business directory reviews.', queryDoc: 'Directory business links or ids.',
+    params: { limit, cursor, sort: oneOf(['relevance_desc', 'date_desc', 'date_asc', 'rating_desc', 'rating_asc', 'elites_desc'] as const, { def: 'relevance_desc' }), cutoff },
+    shared: FULL_SET, record: bizdirReviewRecord, unit: 'review', service: 'bizdir_reviews_service', emptyCostsOne: true,
+  },
+  {
+    path: '/launchsite-reviews', family: 'reviews', summary: 'Product-launch site reviews.', queryDoc: 'Product page links or ids.',
+    params: { limit, cursor, sort: oneOf(['BEST', 'LATEST', 'FAVORABLE', 'CRITICAL'] as const, { def: 'BEST' }), cutoff, language, region },
+    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'launchsite_reviews_service', emptyCostsOne: true,
+  },
+  {
+    path: '/rentals-reviews', family: 'reviews', summary: 'Home-rental reviews.', queryDoc: 'Accommodation links or ids.',
+    params: { limit, sort: oneOf(['MOST_RECENT', 'RATING_DESC', 'RATING_ASC'] as const, { def: 'MOST_RECENT' }), cutoff },
+    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'rentals_reviews_service', emptyCostsOne: true,
+  },
+  {
+    path: '/forum-comments', family: 'reviews', summary: 'Discussion-site comments.', queryDoc: 'Post URLs.',
+    params: { sort: oneOf(['best', 'top', 'new', 'controversial', 'old', 'qa'] as const, { def: 'best' }) },
+    shared: NO_FORMAT, record: genericRecord, unit: 'comment', service: 'forum_comments_service',
+  },
+  {
+    path: '/delivery-reviews', family: 'reviews', summary: 'Food-delivery reviews.', queryDoc: 'Menu-item URLs.',
+    params: { limit, sort: oneOf(['highest_rated', 'lowest_rated', 'newest', 'oldest'] as const, { def: 'highest_rated' }), cutoff },
+    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'delivery_reviews_service', emptyCostsOne: true,
+  },
+  {
+    path: '/shortvideo-comments', family: 'reviews', summary: 'Short-video comments.', queryDoc: 'Video links or ids.',
+    params: { limit_per_query: int({ min: 1, max: 100_000, def: 100, doc: 'Comments per video.' }) },
+    shared: FULL_SET, record: genericRecord, unit: 'comment', service: 'shortvideo_comments_service', answers204: true,
+  },
+  {
+    path: '/network-posts', family: 'reviews', summary: 'Professional-network company posts.', queryDoc: 'Company URLs or ids.',
+    params: { limit }, shared: FULL_SET, record: genericRecord, unit: 'post', service: 'network_posts_service', answers204: true,
+  },
+];

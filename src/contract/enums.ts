@@ -1,0 +1,14 @@
+/** The shared enumerations of interface section 4.1, exactly as listed there. */
+export const LANGUAGES = ['en', 'de', 'es', 'es-419', 'fr', 'hr', 'it', 'nl', 'pl', 'pt-BR', 'pt-PT', 'vi', 'tr', 'ru', 'ar', 'th', 'ko', 'zh-CN', 'zh-TW', 'ja', 'ach', 'af', 'ak', 'ig', 'az', 'ban', 'ceb', 'xx-bork', 'bs', 'br', 'ca', 'cs', 'sn', 'co', 'cy', 'da', 'yo', 'et', 'xx-elmer', 'eo', 'eu', 'ee', 'tl', 'fil', 'fo', 'fy', 'gaa', 'ga', 'gd', 'gl', 'gn', 'xx-hacker', 'ht', 'ha', 'haw', 'bem', 'rn', 'id', 'ia', 'xh', 'zu', 'is', 'jw', 'rw', 'sw', 'tlh', 'kg', 'mfe', 'kri', 'la', 'lv', 'to', 'lt', 'ln', 'loz', 'lua', 'lg', 'hu', 'mg', 'mt', 'mi', 'ms', 'pcm', 'no', 'nso', 'ny', 'nn', 'uz', 'oc', 'om', 'xx-pirate', 'ro', 'rm', 'qu', 'nyn', 'crs', 'sq', 'sk', 'sl', 'so', 'st', 'sr-ME', 'sr-Latn', 'su', 'fi', 'sv', 'tn', 'tum', 'tk', 'tw', 'wo', 'el', 'be', 'bg', 'ky', 'kk', 'mk', 'mn', 'sr', 'tt', 'tg', 'uk', 'ka', 'hy', 'yi', 'iw', 'ug', 'ur', 'ps', 'sd', 'fa', 'ckb', 'ti', 'am', 'ne', 'mr', 'hi', 'bn', 'pa', 'gu', 'or', 'ta', 'te', 'kn', 'ml', 'si', 'lo', 'my', 'km', 'chr'] as const;
+
+export const REGIONS = ['AF', 'AL', 'DZ', 'AS', 'AD', 'AO', 'AI', 'AG', 'AR', 'AM', 'AU', 'AT', 'AZ', 'BS', 'BH', 'BD', 'BY', 'BE', 'BZ', 'BJ', 'BT', 'BO', 'BA', 'BW', 'BR', 'VG', 'BN', 'BG', 'BF', 'BI', 'KH', 'CM', 'CA', 'CV', 'CF', 'TD', 'CL', 'CN', 'CO', 'CG', 'CD', 'CK', 'CR', 'CI', 'HR', 'CU', 'CY', 'CZ', 'DK', 'DJ', 'DM', 'DO', 'EC', 'EG', 'SV', 'EE', 'ET', 'FJ', 'FI', 'FR', 'GA', 'GM', 'GE', 'DE', 'GH', 'GI', 'GR', 'GL', 'GT', 'GG', 'GY', 'HT', 'HN', 'HK', 'HU', 'IS', 'IN', 'ID', 'IQ', 'IE', 'IM', 'IL', 'IT', 'JM', 'JP', 'JE', 'JO', 'KZ', 'KE', 'KI', 'KW', 'KG', 'LA', 'LV', 'LB', 'LS', 'LY', 'LI', 'LT', 'LU', 'MG', 'MW', 'MY', 'MV', 'ML', 'MT', 'MU', 'MX', 'FM', 'MD', 'MN', 'ME', 'MS', 'MA', 'MQ', 'MZ', 'MM', 'NA', 'NR', 'NP', 'NL', 'NZ', 'NI', 'NE', 'NG', 'NU', 'MK', 'NO', 'OM', 'PK', 'PS', 'PA', 'PG', 'PY', 'PE', 'PH', 'PN', 'PL', 'PT', 'PR', 'QA', 'RO', 'RU', 'RW', 'WS', 'SM', 'ST', 'SA', 'SN', 'RS', 'SC', 'SL', 'SG', 'SK', 'SI', 'SB', 'SO', 'ZA', 'KR', 'ES', 'LK', 'SH', 'VC', 'SR', 'SE', 'CH', 'TW', 'TJ', 'TZ', 'TH', 'TL', 'TG', 'TO', 'TT', 'TN', 'TR', 'TM', 'VI', 'UG', 'UA', 'AE', 'GB', 'US', 'UY', 'UZ', 'VU', 'VE', 'VN', 'ZM', 'ZW'] as const;
+
+/** Decision 16. */
+export const FORMATS = ['xlsx', 'csv', 'json', 'parquet'] as const;
+
+/** Interface 4.2 `/maps/search` enrichment values. */
+export const MAPS_ENRICHMENTS = ['contacts_n_leads', 'emails_validator_service', 'company_websites_finder', 'disposable_email_checker',
+  'company_insights_service', 'phones_enricher_service', 'reviewsite_service', 'directory_phones', 'ai_chain_info'] as const;
+
+/** Decision 2: accepted spellings that mean an enum value. */
+export const ENUM_SYNONYMS: Record<string, string> = { leads_n_contacts: 'contacts_n_leads' };

@@ -1,0 +1,101 @@
+/**
+ * Every record kind the interface shows (section 2), as schemas. Extra fields are allowed anywhere
+ * (decision 10); the named ones never change meaning or type. A value the source lacks is null.
+ */
+import { Type, nullable, type TSchema } from './dsl.ts';
+
+const S = Type.String();
+const NS = nullable(Type.String());
+const NN = nullable(Type.Number());
+const NI = nullable(Type.Integer());
+const NB = nullable(Type.Boolean());
+const open = (props: Record<string, TSchema>, description: string) => Type.Object(props, { additionalProperties: true, description });
+const dayHours = Type.Record(Type.String(), Type.String(), { description: 'Day name → time ranges, or "Closed".' });
+
+/** 2.3 */
+export const placeRecord = open({
+  query: S, name: NS, place_id: NS, engine_id: nullable(Type.String({ description: 'Two hexadecimal parts joined by a colon.' })),
+  full_address: NS, borough: NS, street: NS, postal_code: NS, city: NS, us_state: NS, state: NS, country: NS, country_code: NS,
+  area_service: NB, plus_code: NS, latitude: NN, longitude: NN, time_zone: NS, popular_times: Type.Unknown(),
+  site: NS, logo: NS, photo: NS, street_view: NS, reviews_link: NS, location_link: NS, booking_appointment_link: NS, owner_link: NS,
+  phone: NS, type: NS, category: NS, subtypes: NS, description: NS, located_in: NS, located_engine_id: NS,
+  posts: Type.Unknown(), reviews_tags: Type.Unknown(), order_links: Type.Unknown(),
+  rating: NN, reviews: NI, photos_count: NI, cid: NS, reviews_id: NS, owner_id: NS,
+  working_hours_old_format: NS, working_hours: nullable(dayHours),
+  other_hours: nullable(Type.Array(Type.Record(Type.String(), dayHours))),
+  business_status: NS, about: nullable(Type.Record(Type.String(), Type.Record(Type.String(), Type.Boolean()))),
+  range: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
+  reservation_links: nullable(Type.Array(S)), menu_link: NS, verified: NB, owner_title: NS,
+}, 'Place (interface 2.3).');
+
+/** 2.4 */
+export const bizdirReviewRecord = open({
+  query: S, business_name: NS, review_rating: NI, review_text: NS, review_photos: Type.Array(S), review_tags: Type.Array(S),
+  owner_replies: Type.Array(Type.Unknown()), review_id: NS, next_page_cursor: NS,
+}, 'Business directory review (interface 2.4); next_page_cursor per decision 23.');
+
+/** 2.5 plus decision 24. */
+export const emailRecord = open({
+  query: S,
+  status: Type.Unsafe<string>({ type: 'string', enum: ['RECEIVING', 'NOT_RECEIVING', 'CATCH_ALL', 'UNKNOWN', 'INVALID_FORMAT', 'DISPOSABLE'] }),
+  status_details: S, valid_format: Type.Boolean(), in_blacklist: Type.Boolean(), valid_dns: NB, valid_smtp: NB,
+}, 'E-mail verification (interface 2.5, decision 24).');
+
+/** 2.6 */
+export const reverseGeocodingRecord = open({
+  query: S, address: NS, city: NS, country_code: NS, county: NS, photo: NS, plus_code: NS, postal_code: NS, state: NS, street: NS, time_zone: NS,
+}, 'Reverse geocoding (interface 2.6).');
+
+/** Decision 24: map reviews, one element per place. */
+export const mapsReviewsRecord = open({
+  query: S, name: NS, full_address: NS, engine_id: NS, place_id: NS, location_link: NS, rating: NN, reviews: NI, reviews_id: NS,
+  reviews_link: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
+  reviews_data: Type.Array(open({
+    review_id: NS, author_id: NS, author_title: NS, author_link: NS, author_image: NS, review_text: NS, review_rating: NI,
+    review_timestamp: NI, review_datetime_utc: NS, review_likes: NI, review_link: NS, review_img_urls: Type.Array(S),
+    owner_answer: NS, owner_answer_timestamp: NI, owner_answer_timestamp_datetime_utc: NS, review_pagination_id: NS,
+  }, 'One review.')),
+}, 'Map reviews of one place (decision 24).');
+
+/** Decision 24: business database record. */
+export const businessRecord = open({
+  os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, full_address: NS, city: NS, state: NS, postal_code: NS,
+  country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), business_status: NS, verified: NB, area_service: NB,
+}, 'Business database record (decision 24).');
+
+export const phoneRecord = open({ query: S }, 'Phone identity: numbering-plan facts (E.164 forms, validity, country, region, line type, original carrier, time zones).');
+
+/** Records of kinds the interface does not show (decision 24): snake_case, documented per source in docs/sources.md. */
+export const genericRecord = open({ query: S }, 'Record as the source offers it (decision 24).');
+
+// ------------------------------------------------------------------ account-level shapes
+export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { description: 'Error body (interface 2.12).' });
+export const accepted = Type.Object({ id: S, status: Type.Literal('Pending'), results_location: S }, { description: '202: request accepted.' });
+export const pending = Type.Object({
+  id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
+  progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
+}, { description: 'Still running (decision 10), or expired (decision 9).' });
+export const historyItem = Type.Object({ id: S, usage: S }, { description: 'Request history item (interface 2.8).' });
+export const task = Type.Object({
+  id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
+  user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
+  results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S) })),
+}, { additionalProperties: true, description: 'Task (interface 2.7, decision 17).' });
+export const balance = Type.Object({
+  balance: Type.Number(), account_status: S,
+  upcoming_invoice: Type.Object({
+    amount_due: Type.Number(), applied_balance: Type.Number(), total: Type.Number(), subtotal: Type.Number(), total_discount: Type.Number(),
+    currency: S, period_start: Type.Integer(), period_end: Type.Integer(), collection_method: S, subscription_id: S,
+    products_lines: Type.Array(Type.Object({
+      product_name: S, unit: S, quantity: Type.Integer(), amount: Type.Number(),
+      lines: Type.Array(Type.Object({ quantity: Type.Integer(), amount: Type.Number(), currency: S, unit_price: S })),
+    })),
+  }),
+  coupon: Type.Object({}, { additionalProperties: true }), id: S,
+}, { description: 'Balance (interface 2.9).' });
+export const locationItem: TSchema = Type.Recursive((Self) => Type.Object({ title: S, value: S, children: Type.Array(Self) }), { $id: 'LocationItem' });
+export const locations = Type.Object({ items: Type.Array(locationItem), supports_zip_codes: Type.Boolean() }, { description: 'Locations (interface 2.10).' });
+export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { description: 'Failed webhook call (interface 2.11).' });
+export const businessesAnswer = Type.Object({
+  items: Type.Array(businessRecord), next_cursor: NS, has_more: Type.Boolean(), total: Type.Optional(Type.Integer()),
+}, { description: 'Business database page (decision 24).' });
