@@ -1,0 +1,123 @@
+/**
+ * Response bodies: read with a byte limit, undo content-encoding (gzip, br, deflate), decode the
+ * charset. The limit applies to the wire bytes and again to the decompressed bytes, so neither a
+ * huge page nor a small zip bomb can fill memory.
+ */
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+import { SourceError } from '../sources/_kit/errors.ts';
+import { markFinal } from './retry.ts';
+
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotli = promisify(zlib.brotliDecompress);
+
+/** The size-limit error; final: the same URL will be as large next time. */
+export const tooLarge = (max: number, url: string) =>
+  markFinal(new SourceError('network', `too large: response from ${new URL(url).host} exceeds ${max} bytes`));
+
+/**
+ * Collects a body stream, aborting past `maxBytes`.
+ *
+ * @example
+ *   const buf = await readLimited(res.body, 20e6, url);
+ */
+export async function readLimited(body: AsyncIterable<Buffer> & { destroy?(e?: Error): void; on?(ev: 'error', fn: () => void): unknown }, maxBytes: number, url: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of body) {
+    n += chunk.length;
+    if (n > maxBytes) {
+      const err = tooLarge(maxBytes, url);
+      body.on?.('error', () => undefined);
+      body.destroy?.(err);
+      throw err;
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n);
+}
+
+/**
+ * Undoes `content-encoding` (a comma list is applied right to left); identity passes through.
+ *
+ * @example
+ *   await decompress(gzipped, 'gzip', 20e6, url)
+ */
+export async function decompress(buf: Buffer, encoding: string | undefined, maxBytes: number, url: string): Promise<Buffer> {
+  if (!encoding) return buf;
+  const codings = encoding.toLowerCase().split(',').map((s) => s.trim()).filter((s) => s && s !== 'identity');
+  let out = buf;
+  const opts = { maxOutputLength: maxBytes };
+  for (const c of codings.reverse()) {
+    try {
+      if (c === 'gzip' || c === 'x-gzip') out = await gunzip(out, opts);
+      else if (c === 'br') out = await brotli(out, opts);
+      // "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
+      else if (c === 'deflate') out = (out[0] & 0x0f) === 8 && ((out[0] << 8) | out[1]) % 31 === 0 ? await inflate(out, opts) : await inflateRaw(out, opts);
+      else throw new SourceError('network', `unsupported content-encoding ${c} from ${new URL(url).host}`);
+    } catch (e) {
+      if (e instanceof SourceError) throw e;
+      if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(maxBytes, url);
+      throw new SourceError('network', `bad ${c} body from ${new URL(url).host}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  return out;
+}
+
+const WIN1252_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'latin1', 'iso-8859-1', 'iso8859-1', 'iso_8859-1', 'l1', 'cp819', 'ibm819', 'us-ascii', 'ascii']);
+// Code points of bytes 0x80..0x9F in windows-1252 (undefined bytes map to themselves, as WHATWG says).
+const C1 = [0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178];
+
+/**
+ * windows-1252 bytes → text.
+ *
+ * @example
+ *   decodeWindows1252(Buffer.from([0x80])) // '€'
+ */
+export function decodeWindows1252(buf: Buffer): string {
+  const s = buf.toString('latin1');
+  return /[\x80-\x9f]/.test(s) ? s.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(C1[c.charCodeAt(0) - 0x80])) : s;
+}
+
+/** charset parameter of a content-type header. */
+function headerCharset(contentType: string | undefined): string | undefined {
+  const m = contentType && /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return m ? m[1].toLowerCase() : undefined;
+}
+
+/** <meta charset> / http-equiv in the first KB of an HTML document. */
+function sniffMetaCharset(buf: Buffer): string | undefined {
+  const head = buf.subarray(0, 1024).toString('latin1');
+  const m = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head);
+  return m ? m[1].toLowerCase() : undefined;
+}
+
+/**
+ * Bytes → text: a BOM wins, then the header charset, then (for HTML) a <meta> charset, else UTF-8.
+ * An unknown label falls back to UTF-8 rather than failing the request.
+ *
+ * @example
+ *   decodeText(buf, 'text/html; charset=windows-1252')
+ */
+export function decodeText(buf: Buffer, contentType: string | undefined): string {
+  let label: string | undefined;
+  let start = 0;
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) (label = 'utf-8'), (start = 3);
+  else if (buf[0] === 0xff && buf[1] === 0xfe) (label = 'utf-16le'), (start = 2);
+  else if (buf[0] === 0xfe && buf[1] === 0xff) (label = 'utf-16be'), (start = 2);
+  label ??= headerCharset(contentType) ?? (/html/i.test(contentType ?? '') || !contentType ? sniffMetaCharset(buf) : undefined);
+  if (!label || label === 'utf-8' || label === 'utf8') {
+    // Buffer#toString is the fast path; ASCII is a subset of UTF-8.
+    return buf.toString('utf8', start);
+  }
+  // WHATWG maps latin1/iso-8859-1/windows-1252 to one decoder; Node 20's TextDecoder reads them as
+  // plain ISO-8859-1 and gets 0x80-0x9F (€, “, ”, …) wrong.
+  if (WIN1252_LABELS.has(label)) return decodeWindows1252(buf.subarray(start));
+  try {
+    return new TextDecoder(label).decode(buf.subarray(start));
+  } catch {
+    return buf.toString('utf8', start);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Executor settings: one typed object with defaults, and the reader of the environment variables
+ * that set it. A malformed value is a startup error naming the variable, never a silent default.
+ */
+
+export type ProxyRotation = 'round_robin' | 'sticky';
+export type ReplayFallback = 'none' | 'volatile' | 'path';
+
+export interface ExecutorSettings {
+  /** Proxy URLs: http://, https://, socks4://, socks5:// (credentials as user:pass@). Empty: direct. */
+  proxyUrls: string[];
+  /** round_robin: every request takes the next proxy. sticky: a session keeps one proxy until retired. */
+  proxyRotation: ProxyRotation;
+  /** Requests in flight per host (host:port). */
+  perHostConcurrency: number;
+  /** Requests started per second per host; 0 = no rate limit. */
+  perHostRps: number;
+  /** Token-bucket burst per host (default: max(1, perHostRps)). */
+  perHostBurst: number;
+  /** Time limit of one attempt: every redirect hop and the whole body. */
+  timeoutMs: number;
+  /** Time limit of one `run` including retries and backoff waits. */
+  totalTimeoutMs: number;
+  /** A body (decoded) larger than this aborts with SourceError('network', 'too large'). */
+  maxResponseBytes: number;
+  /** Extra attempts after a retryable failure (network, 5xx, rate_limited, blocks when proxies rotate). */
+  retries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A Retry-After longer than this is not waited for here: the error goes back to the engine. */
+  maxRetryAfterMs: number;
+  maxRedirects: number;
+  /** Write every exchange to HAR: a `.har` file path, or a directory (one file per run). */
+  recordHar?: string;
+  /** Serve responses from HAR files (a file or a directory of *.har): no network at all. */
+  replayHar?: string;
+  /** Replay matching after exact method+URL fails: ignore volatile params, or the whole query. */
+  replayFallback: ReplayFallback;
+  chromiumPath: string;
+  /** Pages open at once in the headless browser. */
+  browserMaxPages: number;
+  /** ALLOW_PRIVATE_TARGETS=true: user URLs may reach loopback/private addresses. */
+  allowPrivateTargets: boolean;
+  /** ALLOW_PRIVATE_TARGETS=<list>: these CIDRs / host names are allowed even though private. */
+  allowedTargets: string[];
+  /** Accept-Language locales for generated browser headers. */
+  locales: string[];
+  /** Sessions kept at once (LRU): bounds memory in a long-running server. */
+  maxSessions: number;
+}
+
+export const DEFAULT_SETTINGS: ExecutorSettings = {
+  proxyUrls: [],
+  proxyRotation: 'round_robin',
+  perHostConcurrency: 10,
+  perHostRps: 0,
+  perHostBurst: 1,
+  timeoutMs: 30_000,
+  totalTimeoutMs: 120_000,
+  maxResponseBytes: 20 * 1024 * 1024,
+  retries: 2,
+  retryBaseMs: 500,
+  retryMaxMs: 10_000,
+  maxRetryAfterMs: 30_000,
+  maxRedirects: 10,
+  recordHar: undefined,
+  replayHar: undefined,
+  replayFallback: 'volatile',
+  chromiumPath: '/usr/bin/chromium',
+  browserMaxPages: 2,
+  allowPrivateTargets: false,
+  allowedTargets: [],
+  locales: ['en-US', 'en'],
+  maxSessions: 10_000,
+};
+
+function int(env: Record<string, string | undefined>, name: string, min: number, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw.trim());
+  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min) {
+    throw new Error(`setting ${name}=${JSON.stringify(raw)} must be an integer >= ${min}`);
+  }
+  return n;
+}
+
+function num(env: Record<string, string | undefined>, name: string, min: number, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw.trim());
+  if (!Number.isFinite(n) || n < min) throw new Error(`setting ${name}=${JSON.stringify(raw)} must be a number >= ${min}`);
+  return n;
+}
+
+const list = (raw: string | undefined): string[] => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks4:', 'socks4a:', 'socks5:', 'socks5h:']);
+
+/**
+ * Reads the executor settings from environment variables (names in docs/executor.md).
+ *
+ * @example
+ *   const s = executorSettingsFromEnv({ PROXY_URLS: 'http://u:p@10.0.0.2:3128,socks5://10.0.0.3:1080', PER_HOST_RPS: '5' });
+ *   s.proxyUrls.length // 2
+ */
+export function executorSettingsFromEnv(env: Record<string, string | undefined> = process.env): ExecutorSettings {
+  const d = DEFAULT_SETTINGS;
+  const proxyUrls = list(env.PROXY_URLS);
+  for (const p of proxyUrls) {
+    let u: URL;
+    try {
+      u = new URL(p);
+    } catch {
+      throw new Error(`setting PROXY_URLS: ${JSON.stringify(p.replace(/\/\/[^@/]*@/, '//***@'))} is not a URL`);
+    }
+    if (!PROXY_SCHEMES.has(u.protocol)) throw new Error(`setting PROXY_URLS: scheme ${u.protocol} is not supported (http, https, socks4, socks5)`);
+  }
+  const rotation = (env.PROXY_ROTATION ?? '').trim() || d.proxyRotation;
+  if (rotation !== 'round_robin' && rotation !== 'sticky') {
+    throw new Error(`setting PROXY_ROTATION=${JSON.stringify(rotation)} must be round_robin or sticky`);
+  }
+  const fallback = (env.REPLAY_FALLBACK ?? '').trim() || d.replayFallback;
+  if (fallback !== 'none' && fallback !== 'volatile' && fallback !== 'path') {
+    throw new Error(`setting REPLAY_FALLBACK=${JSON.stringify(fallback)} must be none, volatile or path`);
+  }
+  const privRaw = (env.ALLOW_PRIVATE_TARGETS ?? '').trim();
+  let allowPrivateTargets = false;
+  let allowedTargets: string[] = [];
+  if (/^(true|1|yes|on)$/i.test(privRaw)) allowPrivateTargets = true;
+  else if (privRaw !== '' && !/^(false|0|no|off)$/i.test(privRaw)) allowedTargets = list(privRaw);
+
+  const perHostRps = num(env, 'PER_HOST_RPS', 0, d.perHostRps);
+  const timeoutMs = int(env, 'FETCH_TIMEOUT_MS', 1, d.timeoutMs);
+  const retries = int(env, 'RETRIES', 0, d.retries);
+  return {
+    ...d,
+    proxyUrls,
+    proxyRotation: rotation,
+    perHostConcurrency: int(env, 'PER_HOST_CONCURRENCY', 1, d.perHostConcurrency),
+    perHostRps,
+    perHostBurst: int(env, 'PER_HOST_BURST', 1, Math.max(1, Math.ceil(perHostRps))),
+    timeoutMs,
+    // Default: room for every attempt plus backoff waits.
+    totalTimeoutMs: int(env, 'FETCH_TOTAL_TIMEOUT_MS', 1, Math.max(d.totalTimeoutMs, timeoutMs * (retries + 1) + d.retryMaxMs * retries)),
+    maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 1, d.maxResponseBytes),
+    retries,
+    recordHar: env.RECORD_HAR?.trim() || undefined,
+    replayHar: env.REPLAY_HAR?.trim() || undefined,
+    replayFallback: fallback,
+    chromiumPath: env.CHROMIUM_PATH?.trim() || d.chromiumPath,
+    browserMaxPages: int(env, 'BROWSER_MAX_PAGES', 1, d.browserMaxPages),
+    allowPrivateTargets,
+    allowedTargets,
+    locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
+  };
+}
