@@ -1,0 +1,46 @@
+/**
+ * Map place details: the place-node → 2.3 record mapper shared by `/maps/search` (search results and
+ * id/URL queries) and the place-details parsers. `mapsPlaceAdapter` resolves one place from an id or
+ * a place URL; it is a building block, NOT an interface endpoint: do not put it in the registry
+ * (`/maps/search` already accepts these queries).
+ */
+import type { WebAdapter } from '../_kit/adapter.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { parsePlaceStep } from './parse.ts';
+import { placeStep } from './plan.ts';
+import { classifyQuery } from './query.ts';
+import type { PlaceRecord } from './record.ts';
+
+export interface MapsPlaceParams {
+  language?: string;
+  region?: string;
+}
+
+export const mapsPlaceAdapter: WebAdapter<MapsPlaceParams, PlaceRecord> = {
+  kind: 'web',
+  endpoint: '/maps/place',
+  unit: 'place',
+  checkQuery(query) {
+    const f = classifyQuery(query);
+    if (f.form === 'invalid') return f.reason;
+    if (f.form === 'phrase') return `"${query}" is not a place id, CID, feature id or place URL`;
+    return undefined;
+  },
+  plan(ctx) {
+    const f = classifyQuery(ctx.query);
+    if (f.form === 'invalid' || f.form === 'phrase') throw new SourceError('invalid_query', f.form === 'invalid' ? f.reason : 'not a place id or place URL');
+    return [placeStep(f, { language: ctx.params?.language || 'en', region: ctx.params?.region ?? null })];
+  },
+  parse(step, response, ctx) {
+    return parsePlaceStep(step, response, { query: ctx.query, language: ctx.params?.language ?? 'en', region: ctx.params?.region ?? null });
+  },
+};
+
+export { parseCapture, type CaptureKind } from './capture.ts';
+export { appInitState } from './html.ts';
+export { cidFromEngineId, reviewsIdFromCid, isCid, isEngineId, isPlaceId } from './ids.ts';
+export { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
+export { extractPlaceFromHtml, parsePlaceBody, placeFromData, parseJsonBody } from './parse.ts';
+export { placeStep } from './plan.ts';
+export { classifyQuery, parseCamera, type QueryForm, type Camera } from './query.ts';
+export { placeRecordFields, recordShapeErrors, type PlaceRecord } from './record.ts';

@@ -1,0 +1,100 @@
+/**
+ * Place-details parsers: the `/maps/preview/place` JSON body (= `APP_INITIALIZATION_STATE[3][6]` of a
+ * place page) and the place page HTML. Pure; they never throw on an odd shape (null fields), only
+ * `SourceError('layout_changed')` when there is no place at all or the body is not JSON.
+ */
+import { SourceError } from '../_kit/errors.ts';
+import type { FetchedResponse, ParseResult, Step } from '../_kit/adapter.ts';
+import { stripXssi } from '../_kit/xssi.ts';
+import { appInitState, placeBodyCandidates } from './html.ts';
+import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
+import type { PlaceRecord } from './record.ts';
+
+/**
+ * JSON of a body that may carry the `)]}'` line; throws `layout_changed` when it is not JSON.
+ *
+ * @example
+ *   parseJsonBody(")]}'\n[1]") // [1]
+ */
+export function parseJsonBody(text: string, what = 'response'): unknown {
+  if (typeof text !== 'string' || text.trim() === '') throw new SourceError('layout_changed', `empty ${what} body`);
+  try {
+    return JSON.parse(stripXssi(text));
+  } catch {
+    throw new SourceError('layout_changed', `${what} body is not JSON (starts ${JSON.stringify(text.slice(0, 40))})`);
+  }
+}
+
+/**
+ * The place node of a place-details array (`[6]`), or null.
+ *
+ * @example
+ *   placeNodeOf(JSON.parse(body)) // data[6]
+ */
+export function placeNodeOf(data: unknown): unknown[] | null {
+  if (!Array.isArray(data)) return null;
+  return isPlaceNode(data[6]) ? (data[6] as unknown[]) : null;
+}
+
+/**
+ * A parsed place-details array → its record; `layout_changed` when it holds no place.
+ *
+ * @example
+ *   placeFromData(JSON.parse(body), { query: 'x' }).place_id
+ */
+export function placeFromData(data: unknown, opts: NodeOptions = {}): PlaceRecord {
+  const node = placeNodeOf(data);
+  if (!node) throw new SourceError('layout_changed', 'place details body holds no place at [6] (no name at [6][11])');
+  return placeFromNode(node, opts);
+}
+
+/**
+ * The place-details body (with or without the `)]}'` line) → one complete place record.
+ *
+ * @example
+ *   parsePlaceBody(fs.readFileSync('place.json', 'utf8')).name // 'Kipriakon'
+ */
+export function parsePlaceBody(text: string, opts: NodeOptions = {}): PlaceRecord {
+  return placeFromData(parseJsonBody(text, 'place details'), opts);
+}
+
+/**
+ * A place page's HTML → its place record, from the inline `APP_INITIALIZATION_STATE`.
+ *
+ * @example
+ *   extractPlaceFromHtml(html).name // 'Tipsy Sticks'
+ */
+export function extractPlaceFromHtml(html: string, opts: NodeOptions = {}): PlaceRecord {
+  if (typeof html !== 'string' || html.trim() === '') throw new SourceError('layout_changed', 'empty place page');
+  const state = appInitState(html);
+  if (!state) throw new SourceError('layout_changed', 'place page has no APP_INITIALIZATION_STATE literal');
+  for (const body of placeBodyCandidates(state)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(stripXssi(body));
+    } catch {
+      continue;
+    }
+    const node = placeNodeOf(data);
+    if (node) return placeFromNode(node, opts);
+  }
+  throw new SourceError('layout_changed', 'APP_INITIALIZATION_STATE holds no place body (looked at [3][6], [3][5] and the rest of [3])');
+}
+
+/** True when a body is HTML rather than JSON (first non-blank character is `<`). */
+export function looksLikeHtml(text: string): boolean {
+  for (let i = 0; i < text.length && i < 4096; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) continue;
+    return c === 60;
+  }
+  return false;
+}
+
+/**
+ * The `parse` of a place-details step: the body may be the page HTML or the JSON body.
+ */
+export function parsePlaceStep(_step: Step, response: FetchedResponse, opts: NodeOptions): ParseResult<PlaceRecord> {
+  const rec = looksLikeHtml(response.body) ? extractPlaceFromHtml(response.body, opts) : parsePlaceBody(response.body, opts);
+  return { records: [rec] };
+}

@@ -1,0 +1,106 @@
+/**
+ * Small string helpers for values as the map product serves them.
+ */
+
+const LEFTOVER_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
+
+/**
+ * Some captures hold strings that were escaped twice (`placeid\u003dChIJ...` with a literal
+ * backslash, seen in pages whose state was copied out of inline script). Decode what is left.
+ *
+ * @example
+ *   unescapeLeftovers('a\\u003db') // 'a=b'
+ */
+export function unescapeLeftovers(s: string): string {
+  return s.indexOf('\\u') < 0 ? s : s.replace(LEFTOVER_ESCAPE, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/**
+ * A URL field: leftover escapes decoded, Google's `/url?q=<target>` redirect unwrapped, and
+ * anything that is not an absolute http(s) URL dropped (null).
+ *
+ * @example
+ *   cleanUrl('/url?q=https://example.com/&opi=1') // 'https://example.com/'
+ */
+export function cleanUrl(v: unknown): string | null {
+  if (typeof v !== 'string' || v === '') return null;
+  let s = unescapeLeftovers(v);
+  if (s.startsWith('/url?')) {
+    try {
+      const q = new URLSearchParams(s.slice(5)).get('q');
+      if (q) s = q;
+    } catch {
+      return null;
+    }
+  }
+  if (s.startsWith('//')) s = 'https:' + s;
+  return /^https?:\/\//i.test(s) ? s : null;
+}
+
+/** A non-empty trimmed string or null. */
+export function text(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  return t === '' ? null : t;
+}
+
+/**
+ * Form encoding the way the interface's product writes names into map links: spaces as `+`, and
+ * every character outside `A-Za-z0-9_.-~` percent-encoded (so `'` is `%27` and `!`, which
+ * separates the `data=` parameters, is `%21`).
+ *
+ * @example
+ *   formEncode("Cremini's Pizza") // 'Cremini%27s+Pizza'
+ */
+export function formEncode(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, '+');
+}
+
+let regionNames: Intl.DisplayNames | null = null;
+
+/**
+ * English country name of a two-letter code; null when the code is unknown.
+ *
+ * @example
+ *   countryName('CY') // 'Cyprus'
+ */
+export function countryName(code: string | null): string | null {
+  if (!code || !/^[A-Z]{2}$/.test(code)) return null;
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    const n = regionNames.of(code);
+    return n && n !== code ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+const US_STATES: Record<string, string> = {
+  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
+  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia',
+  HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky',
+  LA: 'Louisiana', ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota',
+  MS: 'Mississippi', MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire',
+  NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota',
+  OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island',
+  SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont',
+  VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  PR: 'Puerto Rico', GU: 'Guam', VI: 'U.S. Virgin Islands', AS: 'American Samoa',
+  MP: 'Northern Mariana Islands',
+};
+
+/**
+ * Full US state name from a state field or, failing that, from the `City, ST 12345` tail of an
+ * address. Null outside the US or when neither holds a state.
+ *
+ * @example
+ *   usStateName('US', null, '127 Atlantic Ave, Brooklyn, NY 11201') // 'New York'
+ */
+export function usStateName(countryCode: string | null, state: string | null, address: string | null): string | null {
+  if (countryCode !== 'US') return null;
+  if (state) return US_STATES[state.toUpperCase()] ?? state;
+  const m = address ? /,\s*([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/.exec(address) : null;
+  return m ? (US_STATES[m[1]] ?? null) : null;
+}

@@ -1,0 +1,22 @@
+/**
+ * `trawl parse /maps/search <file>`: any response this endpoint fetches (search JSON, place JSON,
+ * place page HTML; `)]}'` line optional) → records.
+ */
+import { captureJson, parseCapture as parsePlaceCapture } from '../maps-place/capture.ts';
+import { looksLikeHtml } from '../maps-place/parse.ts';
+import type { PlaceRecord } from '../maps-place/record.ts';
+import { isSearchShape, parseSearchData } from './search-body.ts';
+
+/**
+ * @example
+ *   parseCapture(fs.readFileSync('search.json', 'utf8')).length // 20
+ */
+export function parseCapture(text: string): PlaceRecord[] {
+  if (typeof text !== 'string' || text.trim() === '') throw new Error('capture is empty');
+  if (looksLikeHtml(text)) return parsePlaceCapture(text);
+  const data = captureJson(text);
+  if (data === undefined) throw new Error('capture is neither HTML nor JSON (with or without the )]}\' line)');
+  if (isSearchShape(data)) return parseSearchData(data);
+  if (Array.isArray(data) && Array.isArray(data[6])) return parsePlaceCapture(text);
+  throw new Error('capture is JSON but neither a map search body ([0][0] query echo) nor a place-details body (place at [6])');
+}

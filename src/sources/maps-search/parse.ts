@@ -1,0 +1,75 @@
+/**
+ * `/maps/search` parse: one fetched response → records and further steps.
+ * - `search`: a search page → its places (+ next page or sub-cells, see paging.ts)
+ * - `place`: a place page (HTML) or place-details body (JSON) → one place
+ * - `resolve`: a followed short link → the place on the final page, or the step its final URL names
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { appInitState, placeBodyCandidates } from '../maps-place/html.ts';
+import type { NodeOptions } from '../maps-place/node.ts';
+import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../maps-place/parse.ts';
+import { placeStep } from '../maps-place/plan.ts';
+import { classifyQuery } from '../maps-place/query.ts';
+import type { PlaceRecord } from '../maps-place/record.ts';
+import { afterSearchPage } from './paging.ts';
+import { searchSettings, type MapsSearchParams } from './params.ts';
+import { firstSearchStep } from './plan.ts';
+import { parseSearchBody } from './search-body.ts';
+import { readState } from './state.ts';
+
+function nodeOptions(ctx: QueryContext<MapsSearchParams>): NodeOptions {
+  return { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null };
+}
+
+function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
+  const opts = nodeOptions(ctx);
+  if (looksLikeHtml(response.body)) {
+    const state = appInitState(response.body);
+    if (state && placeBodyCandidates(state).length) {
+      try {
+        return { records: [extractPlaceFromHtml(response.body, opts)] };
+      } catch {
+        // Not a place page (a search page, say): fall through to the final URL.
+      }
+    }
+  }
+  const form = classifyQuery(response.url);
+  const s = searchSettings(ctx.params);
+  switch (form.form) {
+    case 'phrase':
+      return { records: [], next: [firstSearchStep(form.q, s, form.camera ?? null)] };
+    case 'place_id':
+    case 'cid':
+    case 'engine_id':
+      return { records: [], next: [placeStep(form, { language: s.language, region: s.region })] };
+    case 'place_url':
+      if (response.url === step.url) break;
+      return { records: [], next: [placeStep(form, { language: s.language, region: s.region })] };
+    default:
+      break;
+  }
+  throw new SourceError('layout_changed', `short link ${step.url} led to ${response.url}, which names no place or search`);
+}
+
+/**
+ * @example
+ *   const out = parseMapsSearch(step, { status: 200, url: step.url, headers: {}, body }, ctx);
+ *   out.records; out.next
+ */
+export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
+  switch (step.kind) {
+    case 'search': {
+      const state = readState(step.state);
+      if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
+      const page = parseSearchBody(response.body, nodeOptions(ctx));
+      return afterSearchPage(state, page);
+    }
+    case 'place':
+      return parsePlaceStep(step, response, nodeOptions(ctx));
+    case 'resolve':
+      return parseResolve(step, response, ctx);
+    default:
+      throw new SourceError('invalid_query', `unknown step kind for /maps/search: ${step.kind}`);
+  }
+}
