@@ -24,6 +24,16 @@ export function isEngineId(s: string): boolean {
 }
 
 /**
+ * The `reviews_id` of a place: its CID read as a signed 64-bit number, the form the place records
+ * of maps-search use too.
+ * @example reviewsIdOfEngineId('0x14e732fd76f0d90d:0xe5415928d6702b47') // '-1927161133606622393'
+ */
+export function reviewsIdOfEngineId(engineId: string | null | undefined): string | null {
+  const cid = cidOfEngineId(engineId);
+  return cid === null || cid === '0' ? null : BigInt.asIntN(64, BigInt(cid)).toString();
+}
+
+/**
  * The CID (decimal of the feature id's second half), or null.
  * @example cidOfEngineId('0x14e732fd76f0d90d:0xe5415928d6702b47') // '16519582940102929223'
  */

@@ -6,7 +6,7 @@
  */
 import { arr, at, num, int, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { cidOfEngineId, isEngineId } from './ids.ts';
+import { isEngineId, reviewsIdOfEngineId } from './ids.ts';
 
 /** Place fields of a `/maps/reviews` element (decision 24), minus `query`. */
 export interface PlaceSummary {
@@ -138,7 +138,7 @@ export function placeSummaryOf(node: unknown[]): PlaceSummary {
     location_link: link,
     rating: num(node, 4, 7),
     reviews: int(node, 4, 8),
-    reviews_id: cidOfEngineId(engineId),
+    reviews_id: reviewsIdOfEngineId(engineId),
     reviews_link: str(node, 4, 3, 0),
     reviews_per_score: scoreCounts(node),
   };

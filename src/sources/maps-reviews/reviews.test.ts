@@ -115,7 +115,7 @@ test('real place body: place fields of the reviews element', { skip }, () => {
   assert.equal(el.place_id, 'ChIJDdnwdv0y5xQRRytw1ihZQeU');
   assert.equal(el.rating, 4.2);
   assert.equal(el.reviews, 396);
-  assert.equal(el.reviews_id, '16519582940102929223');
+  assert.equal(el.reviews_id, '-1927161133606622393');
   assert.match(el.reviews_link!, /^https:\/\/search\.google\.com\/local\/reviews\?placeid=ChIJDdnwdv0y5xQRRytw1ihZQeU/);
   assert.match(el.location_link!, /0x14e732fd76f0d90d:0xe5415928d6702b47/);
   assert.deepEqual(el.reviews_per_score, { '1': 37, '2': 16, '3': 27, '4': 60, '5': 256 });
