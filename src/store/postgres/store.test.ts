@@ -1,0 +1,195 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
+import pg from 'pg';
+import { storeConformance } from '../conformance.ts';
+import type { NewRequest, Store } from '../contract.ts';
+import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
+import { PostgresStore, openPostgresStore } from './store.ts';
+import { StoreUnavailableError, isStoreUnavailable } from './errors.ts';
+import { privatePostgresUnavailable, startPrivatePostgres } from './private-server.ts';
+
+const url = pgTestUrl();
+const skip = url ? false : PG_SKIP;
+
+storeConformance('postgres', () => openScratchPostgresStore(url!), { skip });
+
+const account = (s: Store, balance = 1_000) => s.createAccount({ id: randomUUID(), name: 'a', balance, creditLimit: 0, currency: 'usd',
+  pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 20, burst: 40, createdAt: 1 });
+const request = (accountId: string, queries: string[], patch: Partial<NewRequest> = {}): NewRequest => ({
+  id: randomUUID(), accountId, endpoint: '/t', params: {}, queries, webhook: null, product: 'p', unit: 'record', unitPrice: 1,
+  emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 1_000, ...patch,
+});
+
+test('postgres store: concurrent claimers never share an item; concurrent completions bill once and end the request once', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!, { max: 12 });
+  try {
+    const a = await account(s);
+    const r = request(a.id, Array.from({ length: 200 }, (_, i) => `q${i}`));
+    await s.createRequest(r);
+    const owners = Array.from({ length: 8 }, (_, i) => `w${i}`);
+    const claimed = await Promise.all(owners.map(async (o) => {
+      const got: string[] = [];
+      for (;;) {
+        const items = await s.claimItems(o, 7, 60_000, 2_000);
+        if (!items.length) return got;
+        got.push(...items.map((i) => i.id));
+        // Each owner completes what it got, twice over, to race repeated deliveries too.
+        const fans = await Promise.all(items.flatMap((i) => [0, 1].map(() =>
+          s.completeItem({ itemId: i.id, owner: o, recordsJson: '[1,2]', count: 2, now: 3_000 }))));
+        assert.equal(fans.filter((f) => f.applied).length, items.length, 'exactly one of two completions applies');
+      }
+    }));
+    const all = claimed.flat();
+    assert.equal(all.length, 200);
+    assert.equal(new Set(all).size, 200, 'no item was claimed twice');
+    const req = await s.getRequest(r.id);
+    assert.equal(req?.status, 'Success');
+    assert.equal(req?.queriesDone, 200);
+    assert.equal(req?.records, 400);
+    assert.equal(req?.usage, 400);
+    assert.equal((await s.getAccount(a.id))?.balance, 1_000 - 400);
+  } finally { await s.close(); }
+});
+
+test('postgres store: cancel racing completions leaves consistent counters', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!, { max: 12 });
+  try {
+    const a = await account(s);
+    for (let round = 0; round < 10; round++) {
+      const r = request(a.id, ['a', 'b', 'c', 'd'], { webhook: 'http://127.0.0.1:1/h' });
+      await s.createRequest(r);
+      const items = await s.claimItems(`w${round}`, 4, 60_000, 2_000, [0, 1, 2, 3].map((i) => `${r.id}:${i}`));
+      const fans = await Promise.all([
+        ...items.map((i) => s.completeItem({ itemId: i.id, owner: `w${round}`, recordsJson: '[]', count: 0, now: 3_000 })),
+        s.cancelRequest(r.id, 3_000),
+      ]);
+      const ended = fans.filter((f) => f.finished);
+      assert.equal(ended.length, 1, 'the request ended exactly once');
+      const row = await s.getRequest(r.id);
+      assert.equal(row?.queriesDone, 4);
+      assert.notEqual(row?.status, 'Pending');
+      assert.equal(row?.usage, fans.slice(0, 4).filter((f) => f.applied).length, 'billed once per applied completion');
+    }
+    assert.equal((await s.claimDueWebhooks(10_000, 100, 1_000)).length, 10, 'one webhook delivery per ended request');
+  } finally { await s.close(); }
+});
+
+test('postgres store: records text and params key order come back exactly as written', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const a = await account(s);
+    const r = request(a.id, ['x'], { params: { zeta: 1, alpha: { b: 2, a: 1 } } });
+    await s.createRequest(r);
+    const [it] = await s.claimItems('w', 1, 60_000, 2_000);
+    assert.deepEqual(Object.keys(it.params), ['zeta', 'alpha']);
+    const text = '[ {"b": 1, "a": "é\\u0000"} ]';
+    await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: text, count: 1, now: 3_000 });
+    for await (const x of s.readResults(r.id)) assert.equal(x.recordsJson, text);
+    assert.deepEqual(Object.keys((await s.getRequest(r.id))!.params), ['zeta', 'alpha']);
+  } finally { await s.close(); }
+});
+
+test('postgres store: results page through a large request in query order', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const a = await account(s);
+    const r = request(a.id, Array.from({ length: 45 }, (_, i) => `q${i}`));
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 100, 60_000, 2_000);
+    for (const it of items.reverse()) await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: `[${it.queryIndex}]`, count: 1, now: 3_000 });
+    const seen: number[] = [];
+    for await (const x of s.readResults(r.id)) { assert.equal(x.recordsJson, `[${x.queryIndex}]`); assert.equal(x.query, `q${x.queryIndex}`); seen.push(x.queryIndex); }
+    assert.deepEqual(seen, Array.from({ length: 45 }, (_, i) => i));
+  } finally { await s.close(); }
+});
+
+test('postgres store: processes starting at once migrate once', { skip }, async () => {
+  const first = await openScratchPostgresStore(url!);
+  const others = Array.from({ length: 4 }, () => new PostgresStore(url!, { schema: first.schema! }));
+  try {
+    await first.pool.query('DROP SCHEMA ' + first.schema + ' CASCADE');
+    await Promise.all(others.map((o) => o.migrate()));
+    const { rows } = await first.pool.query('SELECT version, name FROM schema_migrations');
+    assert.deepEqual(rows, [{ version: 1, name: '001_init.sql' }]);
+    await others[0].migrate();
+    assert.equal((await first.pool.query('SELECT COUNT(*)::int AS n FROM schema_migrations')).rows[0].n, 1, 'a second run applies nothing');
+  } finally {
+    await Promise.all(others.map((o) => o.close()));
+    await first.close();
+  }
+});
+
+test('postgres store: a refused connection is StoreUnavailableError', async () => {
+  const s = new PostgresStore('postgres://postgres@127.0.0.1:1/none', { connectTimeoutMs: 2_000 });
+  try {
+    await assert.rejects(s.ping(), (e: unknown) => e instanceof StoreUnavailableError && isStoreUnavailable(e));
+    await assert.rejects(s.getRequest('x'), StoreUnavailableError);
+    await assert.rejects(s.completeItem({ itemId: 'x', owner: 'w', recordsJson: '[]', count: 0, now: 1 }), StoreUnavailableError);
+    await assert.rejects(openPostgresStore('postgres://postgres@127.0.0.1:1/none', { connectTimeoutMs: 2_000 }), StoreUnavailableError);
+  } finally { await s.close(); }
+});
+
+test('postgres store: a server that accepts but never answers times out as StoreUnavailableError', async () => {
+  const sockets: Socket[] = [];
+  const silent = createServer((sock) => { sockets.push(sock); });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const port = (silent.address() as { port: number }).port;
+  const s = new PostgresStore(`postgres://postgres@127.0.0.1:${port}/x`, { connectTimeoutMs: 300 });
+  try {
+    const t0 = Date.now();
+    await assert.rejects(s.ping(), StoreUnavailableError);
+    assert.ok(Date.now() - t0 < 3_000, 'bounded by the connect timeout');
+  } finally {
+    await s.close();
+    for (const x of sockets) x.destroy();
+    silent.close();
+  }
+});
+
+test('postgres store: connections killed by the server are replaced; an interrupted query is StoreUnavailableError', { skip }, async () => {
+  const app = `trawl-kill-${randomUUID().slice(0, 8)}`;
+  const s = await openScratchPostgresStore(url!, { max: 3, applicationName: app });
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await Promise.all([s.ping(), s.ping(), s.ping()]);
+    const slow = s.pool.query('SELECT pg_sleep(10)').catch((e) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                                      WHERE application_name = $1 AND pid <> pg_backend_pid()`, [app]);
+    assert.ok(killed.rowCount! >= 1);
+    const e = await slow;
+    assert.equal(isStoreUnavailable(e), true, `interrupted query error: ${e?.code} ${e?.message}`);
+    // The pool dropped the dead connections; the next calls open new ones.
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 5; i++) await s.ping();
+    const a = await account(s);
+    assert.ok(await s.getAccount(a.id));
+  } finally {
+    await admin.end();
+    await s.close();
+  }
+});
+
+const privateSkip = privatePostgresUnavailable();
+test('postgres store: survives the database stopping and starting again', { skip: privateSkip ? `no private PostgreSQL server: ${privateSkip}` : false, timeout: 60_000 }, async () => {
+  const server = await startPrivatePostgres();
+  const s = await openPostgresStore(server!.url, { connectTimeoutMs: 1_000 });
+  try {
+    const a = await account(s);
+    await server!.stop('fast');
+    await assert.rejects(s.getAccount(a.id), StoreUnavailableError);
+    await assert.rejects(s.ping(), (e: unknown) => isStoreUnavailable(e));
+    await server!.start();
+    assert.equal((await s.getAccount(a.id))?.id, a.id, 'the same store answers once the server is back');
+    await server!.stop('immediate');
+    await assert.rejects(s.ping(), StoreUnavailableError);
+    await server!.start();
+    await s.ping();
+  } finally {
+    await s.close();
+    await server!.destroy();
+  }
+});

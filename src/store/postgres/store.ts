@@ -1,0 +1,591 @@
+/**
+ * The store at scale: PostgreSQL through a `pg` Pool, same contract and same behaviour as the SQLite
+ * store (src/store/sqlite/store.ts). What SQLite gets from running one statement at a time, this store
+ * gets from row locks, always taken in the same order so two transactions never wait on each other in
+ * a circle: work item, then account, then request.
+ *
+ * - A claim picks rows with `FOR UPDATE SKIP LOCKED`, so any number of workers claim without blocking.
+ * - Completing or failing an item locks the item row and checks it is still leased by the caller; the
+ *   result, the usage line (unique item_key) and the request's counters change in that transaction,
+ *   so a stale or repeated completion writes and bills nothing.
+ * - The request's fan-in is one conditional UPDATE under the request's row lock: the transaction that
+ *   ends the last item ends the request and creates its webhook delivery row.
+ *
+ * Connection loss surfaces as StoreUnavailableError (see errors.ts); the pool reconnects by itself.
+ *
+ * @example
+ *   const store = await openPostgresStore('postgres://postgres@127.0.0.1:5432/trawl');
+ *   const acct = await store.getAccount('a1');
+ */
+import pg from 'pg';
+import { createHash, randomUUID } from 'node:crypto';
+import type {
+  Account, ApiKeyRow, FanIn, ItemOutcome, ItemState, NewRequest, QueryResult, RequestRow, Store, TaskRow,
+  UsageLine, WebhookCall, WebhookDelivery, WorkItem,
+} from '../contract.ts';
+import { migrationsIn } from '../migrations.ts';
+import { asStoreError } from './errors.ts';
+
+type Row = Record<string, any>;
+type Client = pg.PoolClient;
+
+export interface PostgresStoreOptions {
+  /** Schema to live in (set as search_path; created by migrate()). Default: the server's default (public). */
+  schema?: string;
+  /** Pool size. Default 10. */
+  max?: number;
+  /** How long to wait for a connection before failing with StoreUnavailableError. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** Server-side limit per statement, so a stuck query frees its connection. Default 30000 ms. */
+  statementTimeoutMs?: number;
+  /** Shown in pg_stat_activity. Default 'trawl'. */
+  applicationName?: string;
+}
+
+// bigint (20) and numeric (1700, what SUM over bigint returns) come back as strings by default. Every
+// such value here is a count, a millisecond time or an amount, all far below 2^53.
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser(oid: number, format?: string): any {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format);
+  },
+};
+
+const toAccount = (r: Row): Account => ({
+  id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
+  pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
+  ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
+});
+
+const toRequest = (r: Row): RequestRow => ({
+  id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: r.params, status: r.status,
+  queriesTotal: r.queries_total, queriesDone: r.queries_done, records: r.records, usage: r.usage,
+  webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPrice: r.unit_price,
+  emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
+  taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
+});
+
+const toTask = (r: Row): TaskRow => ({
+  id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
+  queries: r.queries, tags: r.tags, spec: r.spec, status: r.status, format: r.format, fileToken: r.file_token ?? null,
+  filePath: r.file_path ?? null, results: r.results, created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
+});
+
+const ACCOUNT_COLUMNS: Record<string, string> = {
+  name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
+  webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
+};
+const TASK_COLUMNS: Record<string, string> = {
+  status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id',
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+// Deadlocks cannot arise from this store's own lock order, but a hand-run statement could cause one.
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+  readonly schema: string | null;
+  private names = new Map<string, string>();
+
+  constructor(readonly url: string, o: PostgresStoreOptions = {}) {
+    if (o.schema !== undefined && !SCHEMA_NAME.test(o.schema)) throw new Error(`invalid schema name ${JSON.stringify(o.schema)}: use lower-case letters, digits and _`);
+    this.schema = o.schema ?? null;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: o.max ?? 10,
+      connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      statement_timeout: o.statementTimeoutMs ?? 30_000,
+      application_name: o.applicationName ?? 'trawl',
+      options: this.schema ? `-c search_path=${this.schema}` : undefined,
+      types,
+    } as pg.PoolConfig);
+    // An idle connection that dies (server restart) is reported here; without a listener the process
+    // would crash. The pool has already discarded it and opens a new one on the next query.
+    this.pool.on('error', (e) => process.emitWarning(`postgres store: idle connection lost: ${e.message}`));
+  }
+
+  /** Connection settings for a dedicated client (LISTEN) on the same database and schema. */
+  clientConfig(): pg.ClientConfig {
+    return { connectionString: this.url, keepAlive: true, application_name: 'trawl', options: this.schema ? `-c search_path=${this.schema}` : undefined, types } as pg.ClientConfig;
+  }
+
+  /** A named prepared statement per distinct SQL text: parsed once per connection. */
+  private stmt(text: string, values: unknown[]): pg.QueryConfig {
+    let name = this.names.get(text);
+    if (!name) this.names.set(text, (name = 't' + createHash('sha1').update(text).digest('hex').slice(0, 20)));
+    return { name, text, values };
+  }
+
+  private async q(sql: string, args: unknown[] = [], c?: Client): Promise<Row[]> {
+    try {
+      return (await (c ?? this.pool).query(this.stmt(sql, args))).rows;
+    } catch (e) {
+      throw asStoreError(e);
+    }
+  }
+
+  private async n(sql: string, args: unknown[] = [], c?: Client): Promise<number> {
+    try {
+      return (await (c ?? this.pool).query(this.stmt(sql, args))).rowCount ?? 0;
+    } catch (e) {
+      throw asStoreError(e);
+    }
+  }
+
+  /** Runs fn in one transaction (READ COMMITTED plus explicit row locks). */
+  private async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let c: Client;
+      try { c = await this.pool.connect(); } catch (e) { throw asStoreError(e); }
+      let broken: Error | undefined;
+      try {
+        await c.query('BEGIN');
+        const out = await fn(c);
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch((r: Error) => { broken = r; });
+        const code = (e as { code?: string }).code;
+        if (code && RETRYABLE.has(code) && attempt < 4) continue;
+        throw asStoreError(e);
+      } finally {
+        // A connection whose ROLLBACK failed is destroyed rather than handed to the next caller.
+        c.release(broken);
+      }
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const all = migrationsIn(new URL('./migrations/', import.meta.url));
+    await this.tx(async (c) => {
+      // Several processes may start at once: the first applies, the others wait here and find it done.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`trawl:migrate:${this.schema ?? ''}`]);
+      if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      const done = new Set((await c.query('SELECT version FROM schema_migrations')).rows.map((r: Row) => r.version));
+      for (const m of all) {
+        if (done.has(m.version)) continue;
+        await c.query(m.sql);
+        await c.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async ping(): Promise<void> {
+    await this.q('SELECT 1');
+  }
+
+  // ---------------------------------------------------------------- accounts and keys
+  async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
+    const createdAt = a.createdAt ?? Date.now();
+    await this.q(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [a.id, a.name, a.balance, a.creditLimit, a.currency, a.pastDue, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt]);
+    return { ...a, createdAt };
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const [r] = await this.q('SELECT * FROM accounts WHERE id = $1', [id]);
+    return r ? toAccount(r) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (await this.q('SELECT * FROM accounts ORDER BY created_at')).map(toAccount);
+  }
+
+  async countAccounts(): Promise<number> {
+    return (await this.q('SELECT COUNT(*) AS n FROM accounts'))[0].n;
+  }
+
+  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void> {
+    const sets: string[] = [];
+    const args: unknown[] = [id];
+    for (const [k, v] of Object.entries(patch)) {
+      const col = ACCOUNT_COLUMNS[k];
+      if (!col || v === undefined) continue;
+      args.push(v);
+      sets.push(`${col} = $${args.length}`);
+    }
+    if (sets.length) await this.q(`UPDATE accounts SET ${sets.join(', ')} WHERE id = $1`, args);
+  }
+
+  async addBalance(id: string, amount: number): Promise<number> {
+    const [r] = await this.q('UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance', [amount, id]);
+    if (!r) throw new Error(`no account ${id}`);
+    return r.balance;
+  }
+
+  async addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow> {
+    const id = randomUUID();
+    await this.q('INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [id, accountId, keyHash, prefix, now]);
+    return { id, accountId, prefix, createdAt: now, revokedAt: null };
+  }
+
+  async findKey(keyHash: string) {
+    const [r] = await this.q(`SELECT k.id AS key_id, k.key_hash, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+                              WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, [keyHash]);
+    return r ? { account: toAccount(r), keyHash: r.key_hash as string, keyId: r.key_id as string } : null;
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return (await this.q('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at', [accountId])).map((r) => ({
+      id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at ?? null,
+    }));
+  }
+
+  async revokeApiKey(keyId: string, now: number): Promise<boolean> {
+    return (await this.n('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, keyId])) > 0;
+  }
+
+  // ---------------------------------------------------------------- prices
+  async setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void> {
+    await this.q(`INSERT INTO prices (account_id, product, unit_price) VALUES ($1, $2, $3)
+                  ON CONFLICT (account_id, product) DO UPDATE SET unit_price = excluded.unit_price`, [accountId ?? '', product, unitPrice]);
+  }
+
+  async getPrice(product: string, accountId: string): Promise<number | null> {
+    const [r] = await this.q(`SELECT unit_price FROM prices WHERE product = $1 AND account_id IN ($2, '') ORDER BY account_id DESC LIMIT 1`, [product, accountId]);
+    return r ? r.unit_price : null;
+  }
+
+  // ---------------------------------------------------------------- requests
+  async createRequest(r: NewRequest): Promise<void> {
+    // One statement, so one round trip and atomic without an explicit transaction.
+    await this.q(`WITH req AS (
+                    INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price,
+                                          empty_costs_one, drop_duplicates, task_id, created_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id)
+                  INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+                  SELECT req.id || ':' || (q.ord - 1), req.id, q.ord - 1, q.query, $14, $13
+                  FROM req, unnest($15::text[]) WITH ORDINALITY AS q(query, ord)`,
+    [r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPrice,
+      r.emptyCostsOne, r.dropDuplicates, r.taskId, r.createdAt, r.maxAttempts, r.queries]);
+  }
+
+  async getRequest(id: string): Promise<RequestRow | null> {
+    const [r] = await this.q('SELECT * FROM requests WHERE id = $1', [id]);
+    return r ? toRequest(r) : null;
+  }
+
+  async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
+    const cond = o.finished ? 'finished_at IS NOT NULL' : 'finished_at IS NULL';
+    return (await this.q(`SELECT * FROM requests WHERE account_id = $1 AND created_at >= $2 AND ${cond}
+                          ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [accountId, o.since, o.limit, o.skip])).map(toRequest);
+  }
+
+  async *readResults(requestId: string): AsyncIterable<QueryResult> {
+    // Pages by query index so a 1000 x 500 result never sits in memory whole and no connection is
+    // held while the consumer writes to a slow socket.
+    let after = -1;
+    for (;;) {
+      const rows = await this.q(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+                                 JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
+                                 WHERE r.request_id = $1 AND r.query_index > $2 ORDER BY r.query_index LIMIT 20`, [requestId, after]);
+      for (const r of rows) yield { queryIndex: r.query_index, query: r.query, recordsJson: r.records, count: r.count, error: r.error ?? null };
+      if (rows.length < 20) return;
+      after = rows[rows.length - 1].query_index;
+    }
+  }
+
+  async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
+    return this.tx(async (c) => {
+      const ids = (await this.q(`SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < $1
+                                 AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id)`, [resultsBefore], c)).map((r) => r.id as string);
+      if (ids.length) {
+        await this.q('DELETE FROM results WHERE request_id = ANY($1::text[])', [ids], c);
+        await this.q('DELETE FROM request_keys WHERE request_id = ANY($1::text[])', [ids], c);
+      }
+      const old = (await this.q('SELECT id FROM requests WHERE created_at < $1 AND finished_at IS NOT NULL', [requestsBefore], c)).map((r) => r.id as string);
+      if (old.length) {
+        await this.q('DELETE FROM results WHERE request_id = ANY($1::text[])', [old], c);
+        await this.q('DELETE FROM request_keys WHERE request_id = ANY($1::text[])', [old], c);
+        await this.q('DELETE FROM work_items WHERE request_id = ANY($1::text[])', [old], c);
+        await this.q('DELETE FROM requests WHERE id = ANY($1::text[])', [old], c);
+      }
+      return ids.length;
+    });
+  }
+
+  // ---------------------------------------------------------------- work items
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+    if (max <= 0 || (ids && !ids.length)) return [];
+    // Queued items first (oldest due first), then items whose lease ran out; rows another claimer
+    // holds are skipped, not waited for. The outer LIMIT stops the second scan when the first sufficed.
+    const ctes = ids
+      ? `pick AS (SELECT id FROM work_items WHERE id = ANY($5::text[])
+                    AND ((state = 'queued' AND run_after <= $1) OR (state = 'leased' AND lease_until < $1))
+                  LIMIT $2 FOR UPDATE SKIP LOCKED)`
+      : `q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
+         l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
+         pick AS (SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)`;
+    const rows = await this.q(`WITH ${ctes}
+                               UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
+                               FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
+                               RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
+                                         r.account_id, r.endpoint, r.params`,
+    ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs]);
+    if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    else rows.sort((a, b) => a.run_after - b.run_after);
+    return rows.map((x) => ({
+      id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
+      query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts,
+    }));
+  }
+
+  async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {
+    if (!itemIds.length) return;
+    await this.q(`UPDATE work_items SET lease_until = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 AND state = 'leased'`, [leaseUntil, itemIds, owner]);
+  }
+
+  /** Locks the item if this owner still leases it; returns it with its request's billing terms. */
+  private async ownedItem(c: Client, itemId: string, owner: string): Promise<Row | null> {
+    const [r] = await this.q(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one,
+                                     r.drop_duplicates, r.status
+                              FROM work_items w JOIN requests r ON r.id = w.request_id
+                              WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 FOR UPDATE OF w`, [itemId, owner], c);
+    return r ?? null;
+  }
+
+  /** Writes the usage line unless this key was billed already, and charges the account. Returns the
+   *  quantity billed now (0 for a repeat), which the caller adds to the request's usage. */
+  private async bill(c: Client, r: Row, requestId: string, key: string, quantity: number, now: number): Promise<number> {
+    if (quantity <= 0) return 0;
+    const [x] = await this.q(`WITH u AS (
+                                INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (item_key) DO NOTHING RETURNING amount),
+                              a AS (UPDATE accounts SET balance = balance - u.amount FROM u WHERE accounts.id = $1 RETURNING 1)
+                              SELECT COUNT(*) AS n FROM u`,
+    [r.account_id, requestId, key, r.product, r.unit, quantity, r.unit_price, quantity * r.unit_price, now], c);
+    return x.n > 0 ? quantity : 0;
+  }
+
+  /**
+   * Counts one ended item on its request and, when it was the last, ends the request in the same
+   * statement (the request's row lock orders concurrent enders). Returns the request when it ended.
+   */
+  private async countItem(c: Client, requestId: string, ok: boolean, records: number, billed: number, now: number): Promise<RequestRow | null> {
+    const [r] = await this.q(`UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + $2, records = records + $3, usage = usage + $4,
+                                status = CASE WHEN status = 'Pending' AND finished_at IS NULL AND queries_done + 1 >= queries_total
+                                         THEN CASE WHEN queries_ok + $2 > 0 THEN 'Success' ELSE 'Failure' END ELSE status END,
+                                finished_at = CASE WHEN status = 'Pending' AND finished_at IS NULL AND queries_done + 1 >= queries_total
+                                              THEN $5 ELSE finished_at END
+                              WHERE id = $1 RETURNING *`, [requestId, ok ? 1 : 0, records, billed, now], c);
+    if (!r || r.status === 'Pending') return null;
+    return this.finished(c, r, now);
+  }
+
+  /** What ending a request entails beyond its status: the duplicate surcharge and the webhook row. */
+  private async finished(c: Client, r: Row, now: number): Promise<RequestRow> {
+    if (r.drop_duplicates) {
+      // Dropped duplicates are free unless they exceed 50 times the kept records (decision 20).
+      const kept = (await this.q('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = $1', [r.id], c))[0].n as number;
+      const dropped = r.records - kept;
+      if (dropped > 50 * kept) {
+        const billed = await this.bill(c, r, r.id, `dup:${r.id}`, dropped, now);
+        if (billed) [r] = await this.q('UPDATE requests SET usage = usage + $2 WHERE id = $1 RETURNING *', [r.id, billed], c);
+      }
+    }
+    await this.onFinished(c, r, now);
+    return toRequest(r);
+  }
+
+  private async onFinished(c: Client, r: Row, now: number): Promise<void> {
+    await this.q(`INSERT INTO webhook_deliveries (id, account_id, request_id, url, next_at)
+                  SELECT $1, $2, $1, u.url, $4 FROM (SELECT COALESCE($3::text, (SELECT webhook_url FROM accounts WHERE id = $2)) AS url) u
+                  WHERE u.url IS NOT NULL ON CONFLICT (id) DO NOTHING`, [r.id, r.account_id, r.webhook, now], c);
+  }
+
+  async completeItem(o: ItemOutcome): Promise<FanIn> {
+    return this.tx(async (c): Promise<FanIn> => {
+      const it = await this.ownedItem(c, o.itemId, o.owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      await this.q(`WITH res AS (INSERT INTO results (request_id, query_index, records, count, error) VALUES ($2, $3, $4, $5, NULL)
+                                 ON CONFLICT DO NOTHING)
+                    UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = $1`,
+      [o.itemId, it.request_id, it.query_index, o.recordsJson, o.count], c);
+      let quantity = o.count;
+      if (it.drop_duplicates && o.dedupeKeys) {
+        // DISTINCT: a key repeated within one item counts once, as it does in the SQLite store.
+        quantity = await this.n(`INSERT INTO request_keys (request_id, key) SELECT DISTINCT $1::text, k FROM unnest($2::text[]) AS k
+                                 ON CONFLICT DO NOTHING`, [it.request_id, o.dedupeKeys], c);
+      }
+      if (o.count === 0 && it.empty_costs_one) quantity = 1;
+      const billed = await this.bill(c, it, it.request_id, o.itemId, quantity, o.now);
+      return { applied: true, finished: await this.countItem(c, it.request_id, true, o.count, billed, o.now) };
+    });
+  }
+
+  async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
+    return this.tx(async (c): Promise<FanIn> => {
+      const it = await this.ownedItem(c, itemId, owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      if (retryAt !== null) {
+        await this.q(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $2, error = $3 WHERE id = $1`, [itemId, retryAt, error], c);
+        return { applied: true, finished: null };
+      }
+      await this.q(`WITH res AS (INSERT INTO results (request_id, query_index, records, count, error) VALUES ($2, $3, '[]', 0, $4)
+                                 ON CONFLICT DO NOTHING)
+                    UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = $4 WHERE id = $1`,
+      [itemId, it.request_id, it.query_index, error], c);
+      return { applied: true, finished: await this.countItem(c, it.request_id, false, 0, 0, now) };
+    });
+  }
+
+  async releaseItems(owner: string, now: number): Promise<number> {
+    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
+    return this.n(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $1, attempts = GREATEST(attempts - 1, 0)
+                   WHERE state = 'leased' AND lease_owner = $2`, [now, owner]);
+  }
+
+  async cancelRequest(requestId: string, now: number): Promise<FanIn> {
+    return this.tx(async (c): Promise<FanIn> => {
+      const [cur] = await this.q('SELECT status FROM requests WHERE id = $1', [requestId], c);
+      if (!cur || cur.status !== 'Pending') return { applied: false, finished: null };
+      // Items first, request last: the same lock order as completeItem, so the two never deadlock, and a
+      // completion that holds an item commits before the cancel counts what is still open.
+      const open = await this.n(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                                 WHERE request_id = $1 AND state IN ('queued', 'leased')`, [requestId], c);
+      // Conditional: a completion that ended the request meanwhile wins (its items were all ended, so
+      // the update above changed nothing).
+      const [row] = await this.q(`UPDATE requests SET cancelled = true, status = 'Failure', finished_at = $2, queries_done = queries_done + $3
+                                  WHERE id = $1 AND status = 'Pending' RETURNING *`, [requestId, now, open], c);
+      if (!row) return { applied: false, finished: null };
+      await this.onFinished(c, row, now);
+      return { applied: true, finished: toRequest(row) };
+    });
+  }
+
+  async itemCounts(): Promise<Record<ItemState, number>> {
+    const out: Record<ItemState, number> = { queued: 0, leased: 0, done: 0, failed: 0, cancelled: 0 };
+    for (const r of await this.q('SELECT state, COUNT(*) AS n FROM work_items GROUP BY state')) out[r.state as ItemState] = r.n;
+    return out;
+  }
+
+  async queuedItemIds(limit: number): Promise<string[]> {
+    return (await this.q(`SELECT id FROM work_items WHERE state IN ('queued', 'leased') ORDER BY run_after LIMIT $1`, [limit])).map((r) => r.id);
+  }
+
+  /**
+   * Items a worker could claim right now (queued and due, or leased with an expired lease), with their
+   * attempt count. Not in the Store contract: queue backends use it when present (see
+   * src/engine/backends/runnable.ts) to re-announce only what is runnable.
+   *
+   * @example await store.runnableItems(Date.now(), 500) // [{ id: 'req:0', attempts: 1 }]
+   */
+  async runnableItems(now: number, limit: number): Promise<{ id: string; attempts: number }[]> {
+    return (await this.q(`(SELECT id, attempts FROM work_items WHERE state = 'queued' AND run_after <= $1 ORDER BY run_after LIMIT $2)
+                          UNION ALL
+                          (SELECT id, attempts FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2)
+                          LIMIT $2`, [now, limit])).map((r) => ({ id: r.id, attempts: r.attempts }));
+  }
+
+  // ---------------------------------------------------------------- billing
+  async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
+    return (await this.q(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
+                          WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY product, unit, unit_price ORDER BY product`,
+    [accountId, start, end])).map((r) => ({ product: r.product, unit: r.unit, quantity: r.quantity, amount: r.amount, unitPrice: r.unit_price }));
+  }
+
+  // ---------------------------------------------------------------- webhooks
+  async claimDueWebhooks(now: number, max: number, leaseMs: number): Promise<WebhookDelivery[]> {
+    const rows = await this.q(`WITH pick AS (
+                                 SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+                                 ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                               UPDATE webhook_deliveries d SET lease_until = $3 FROM pick WHERE d.id = pick.id
+                               RETURNING d.id, d.account_id, d.request_id, d.url, d.attempts, d.next_at`, [now, max, now + leaseMs]);
+    return rows.sort((a, b) => a.next_at - b.next_at)
+      .map((r) => ({ id: r.id, accountId: r.account_id, requestId: r.request_id, url: r.url, attempts: r.attempts }));
+  }
+
+  async recordWebhookAttempt(id: string, statusCode: number, ok: boolean, nextAt: number | null, now: number): Promise<void> {
+    const state = ok ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+    await this.q(`WITH d AS (UPDATE webhook_deliveries SET attempts = attempts + 1, state = $2, next_at = $3, lease_until = NULL
+                             WHERE id = $1 RETURNING account_id)
+                  INSERT INTO webhook_calls (account_id, delivery_id, status_code, created_at)
+                  SELECT account_id, $1, $4, $5 FROM d WHERE NOT $6::boolean`, [id, state, nextAt, statusCode, now, ok]);
+  }
+
+  async listWebhookCalls(accountId: string, since: number, limit: number): Promise<WebhookCall[]> {
+    return (await this.q(`SELECT status_code, created_at FROM webhook_calls WHERE account_id = $1 AND created_at >= $2
+                          ORDER BY created_at DESC, id DESC LIMIT $3`, [accountId, since, limit]))
+      .map((r) => ({ status: `Status code: ${r.status_code}`, date: Math.floor(r.created_at / 1000) }));
+  }
+
+  // ---------------------------------------------------------------- tasks
+  async createTask(t: TaskRow): Promise<void> {
+    await this.q(`INSERT INTO tasks (id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags), JSON.stringify(t.spec), t.status,
+      t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId]);
+  }
+
+  async getTask(id: string): Promise<TaskRow | null> {
+    const [r] = await this.q('SELECT * FROM tasks WHERE id = $1', [id]);
+    return r ? toTask(r) : null;
+  }
+
+  async getTaskByRequest(requestId: string): Promise<TaskRow | null> {
+    const [r] = await this.q('SELECT * FROM tasks WHERE request_id = $1 LIMIT 1', [requestId]);
+    return r ? toTask(r) : null;
+  }
+
+  async getTaskByFileToken(token: string): Promise<TaskRow | null> {
+    const [r] = await this.q('SELECT * FROM tasks WHERE file_token = $1', [token]);
+    return r ? toTask(r) : null;
+  }
+
+  async updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void> {
+    const sets: string[] = [];
+    const args: unknown[] = [id];
+    for (const [k, v] of Object.entries(patch)) {
+      const col = TASK_COLUMNS[k];
+      if (!col || v === undefined) continue;
+      args.push(k === 'results' ? JSON.stringify(v) : v);
+      sets.push(`${col} = $${args.length}`);
+    }
+    if (sets.length) await this.q(`UPDATE tasks SET ${sets.join(', ')} WHERE id = $1`, args);
+  }
+
+  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]> {
+    const where = ['account_id = $1'];
+    const args: unknown[] = [accountId];
+    if (o.lastId) { args.push(o.lastId); where.push(`id < $${args.length}`); }
+    if (o.tag) {
+      args.push(o.tag);
+      const p = `$${args.length}`;
+      // Same match as SQLite: an exact tag, or a case-insensitive substring of the service name or of
+      // the queries' JSON text.
+      where.push(`(tags @> jsonb_build_array(${p}::text) OR strpos(lower(service_name), lower(${p}::text)) > 0
+                   OR strpos(lower(queries::text), lower(${p}::text)) > 0)`);
+    }
+    args.push(o.limit);
+    return (await this.q(`SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args)).map(toTask);
+  }
+}
+
+/**
+ * Opens the PostgreSQL store and applies pending migrations.
+ *
+ * @example
+ *   const store = await openPostgresStore(process.env.DATABASE_URL!, { schema: 'trawl' });
+ */
+export async function openPostgresStore(url: string, o: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const s = new PostgresStore(url, o);
+  try {
+    await s.migrate();
+  } catch (e) {
+    await s.close().catch(() => {});
+    throw e;
+  }
+  return s;
+}

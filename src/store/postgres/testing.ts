@@ -1,0 +1,44 @@
+/**
+ * Test support for the PostgreSQL store: where the test database is, and a store living in a fresh
+ * schema of its own that is dropped on close, so parallel test runs never see each other's rows.
+ *
+ * @example
+ *   const url = pgTestUrl();
+ *   storeConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
+ */
+import { randomBytes } from 'node:crypto';
+import { PostgresStore, type PostgresStoreOptions } from './store.ts';
+
+/** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set. */
+export function pgTestUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.TEST_DATABASE_URL || env.DATABASE_URL || undefined;
+}
+
+export const PG_SKIP = 'PostgreSQL not configured: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run this suite';
+
+/** A PostgresStore whose schema is dropped when it closes. */
+export class ScratchPostgresStore extends PostgresStore {
+  override async close(): Promise<void> {
+    try {
+      await this.pool.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+    } finally {
+      await super.close();
+    }
+  }
+}
+
+/**
+ * Opens a migrated store in a new schema `trawl_test_<random>`.
+ *
+ * @example const s = await openScratchPostgresStore('postgres://postgres@127.0.0.1:5432/test');
+ */
+export async function openScratchPostgresStore(url: string, o: Omit<PostgresStoreOptions, 'schema'> = {}): Promise<ScratchPostgresStore> {
+  const s = new ScratchPostgresStore(url, { ...o, schema: `trawl_test_${randomBytes(6).toString('hex')}` });
+  try {
+    await s.migrate();
+  } catch (e) {
+    await s.close().catch(() => {});
+    throw e;
+  }
+  return s;
+}
