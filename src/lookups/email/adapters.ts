@@ -1,0 +1,51 @@
+/**
+ * `/email-validator` and `/emails-finder` as local adapters. Settings (resolver, SMTP port, timeouts,
+ * limits) come from `LookupContext.settings`; see settings.ts.
+ */
+import type { LocalAdapter, LookupContext, QueryContext } from '../../sources/_kit/adapter.ts';
+import { parseFinderQuery, findWith, type FinderRecord } from './finder.ts';
+import { preloadLists } from './lists.ts';
+import { validateWith, type EmailRecord } from './validate.ts';
+import { verifierFor } from './verifier.ts';
+
+/**
+ * @example
+ *   const [rec] = await emailValidatorAdapter.lookup({ query: 'jane@example.com', params: {} }, { settings: { smtpPort: 2525 } });
+ *   rec.status // 'RECEIVING'
+ */
+export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailRecord> = {
+  kind: 'local',
+  endpoint: '/email-validator',
+  unit: 'email',
+  checkQuery(query: string): string | undefined {
+    // A malformed address is an answer (INVALID_FORMAT), not a request error; only nothing is refused.
+    return query.trim() === '' ? 'query is empty: expected an e-mail address' : undefined;
+  },
+  async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<EmailRecord[]> {
+    return [await validateWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
+  },
+  async warmUp(): Promise<void> {
+    preloadLists();
+  },
+};
+
+/**
+ * @example
+ *   const [rec] = await emailsFinderAdapter.lookup({ query: 'Jane Doe example.com', params: {} }, { settings: {} });
+ *   rec.email // 'jane.doe@example.com' when the server accepts it
+ */
+export const emailsFinderAdapter: LocalAdapter<Record<string, unknown>, FinderRecord> = {
+  kind: 'local',
+  endpoint: '/emails-finder',
+  unit: 'email',
+  checkQuery(query: string): string | undefined {
+    const q = parseFinderQuery(query);
+    return q.ok ? undefined : q.message;
+  },
+  async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<FinderRecord[]> {
+    return [await findWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
+  },
+  async warmUp(): Promise<void> {
+    preloadLists();
+  },
+};
