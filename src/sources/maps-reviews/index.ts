@@ -7,24 +7,24 @@
  *   const elements = mapsReviews.finish!(allItems, ctx);
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
+import { str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { parsePlaceRef } from './ids.ts';
+import { looksLikeHtml, placeNodeOf } from '../maps-place/parse.ts';
+import { placeFromNode } from '../maps-place/node.ts';
+import { checkMapsQuery } from '../maps-search/plan.ts';
+import { parseSearchData } from '../maps-search/search-body.ts';
 import { finish, parse, type ReviewsParseItem } from './parse.ts';
-import { placeBodyFromHtml, placeNodeOf, placeSummaryOf, searchNodesOf, type PlaceSummary } from './place.ts';
+import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
 import { plan } from './plan.ts';
 import { isNoResult, type ReviewRecord, type ReviewsOutput, type ReviewsParams } from './record.ts';
 import { reviewNodeOf, reviewOf } from './review.ts';
-import { str } from '../_kit/positional.ts';
 
 export const mapsReviews: WebAdapter<ReviewsParams, any> = {
   kind: 'web',
   endpoint: '/maps/reviews',
   unit: 'review',
-  checkQuery(query: string): string | undefined {
-    const ref = parsePlaceRef(query);
-    if (ref.kind === 'phrase' && !ref.text) return `query "${query}" is empty: give a place id, CID, map URL or search phrase`;
-    return undefined;
-  },
+  // Same query forms as /maps/search: phrase, place id, CID, feature id, map URL, short link.
+  checkQuery: checkMapsQuery,
   plan,
   parse: parse as WebAdapter<ReviewsParams, any>['parse'],
   finish: finish as WebAdapter<ReviewsParams, any>['finish'],
@@ -52,25 +52,32 @@ function isEntryList(v: unknown): v is unknown[] {
  * @example parseCapture(readFileSync('reviews_page.json', 'utf8'))[0].review_id
  */
 export function parseCapture(text: string): Array<ReviewRecord | (PlaceSummary & { reviews_data: [] })> {
-  const fromHtml = placeBodyFromHtml(text);
-  if (fromHtml) return [{ ...placeSummaryOf(placeNodeOf(fromHtml)!), reviews_data: [] }];
+  const asElement = (p: PlaceSummary) => ({ ...p, reviews_data: [] as [] });
+  if (looksLikeHtml(text)) {
+    const rec = placeOfResponse({ body: text }, {});
+    if (!rec) throw new Error('maps-reviews: the map page holds no place');
+    return [asElement(summaryOf(rec))];
+  }
   const json = parseMaybeXssiJson(text);
   if (!Array.isArray(json)) throw new Error('maps-reviews: the file is neither JSON nor a map place page');
   if (isEntryList(json)) return json.map((e) => reviewOf(e, null)!);
-  if (json.length >= 3 && (json[2] === null || isEntryList(json[2])) && (json[1] === null || typeof json[1] === 'string') && !placeNodeOf(json)) {
+  const node = placeNodeOf(json);
+  if (node) return [asElement(summaryOf(placeFromNode(node)))];
+  if (json.length >= 3 && (json[2] === null || isEntryList(json[2])) && (json[1] === null || typeof json[1] === 'string')) {
     const token = str(json, 1);
     return ((json[2] as unknown[] | null) ?? []).map((e) => reviewOf(e, token)!).filter(Boolean);
   }
-  const node = placeNodeOf(json);
-  if (node) return [{ ...placeSummaryOf(node), reviews_data: [] }];
-  const nodes = searchNodesOf(json);
-  if (nodes.length) return nodes.map((n) => ({ ...placeSummaryOf(n), reviews_data: [] as [] }));
+  try {
+    const places = parseSearchData(json);
+    if (places.length) return places.map((p) => asElement(summaryOf(p)));
+  } catch {
+    /* not a search body either */
+  }
   throw new Error('maps-reviews: expected a listugcposts reviews page, a review entry list, a place page/body or a map search body');
 }
 
 export { plan, parse, finish, isNoResult };
 export type { ReviewsParams, ReviewRecord, ReviewsOutput, ReviewsParseItem };
 export { reviewOf } from './review.ts';
-export { reviewsPageUrl, mapSearchUrl, placeStep, SORT_CODE } from './plan.ts';
-export { parsePlaceRef, cidOfEngineId } from './ids.ts';
-export { placeSummaryOf, searchNodesOf, placeBodyFromHtml, siteOf } from './place.ts';
+export { reviewsPageUrl, SORT_CODE } from './plan.ts';
+export { summaryOf, placeOfResponse } from './place.ts';

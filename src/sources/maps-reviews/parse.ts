@@ -7,8 +7,16 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { arr, at, str } from '../_kit/positional.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { initStateOf, placeBodyFromHtml, placeNodeOf, placeSummaryOf, searchNodesOf, type PlaceSummary } from './place.ts';
-import { PAGE_SIZE, effectiveSort, mapSearchUrl, reviewsStep, type ReviewsPageState } from './plan.ts';
+import { appInitState } from '../maps-place/html.ts';
+import type { NodeOptions } from '../maps-place/node.ts';
+import { looksLikeHtml } from '../maps-place/parse.ts';
+import { placeStep } from '../maps-place/plan.ts';
+import { classifyQuery } from '../maps-place/query.ts';
+import { firstSearchStep } from '../maps-search/plan.ts';
+import { parseSearchBody } from '../maps-search/search-body.ts';
+import { readState, searchStep } from '../maps-search/state.ts';
+import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
+import { PAGE_SIZE, effectiveSort, localeOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
 import { reviewOf } from './review.ts';
 import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
 
@@ -44,55 +52,51 @@ function firstPage(engineId: string, key: string, token: string | null, p: Revie
   return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token }, p, pageSizeFor(p, 0));
 }
 
+function nodeOptions(ctx: Ctx): NodeOptions {
+  return { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null };
+}
+
 function parsePlace(res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
-  let body: unknown = placeBodyFromHtml(res.body);
-  if (!body) {
-    const json = parseMaybeXssiJson(res.body);
-    if (placeNodeOf(json)) body = json;
-  }
-  const node = placeNodeOf(body);
-  if (!node) {
-    // A well-formed map page without a place: the id names nothing (billed as one, decision 20).
-    if (initStateOf(res.body)) return { records: [{ item: 'none' }] };
-    throw new SourceError('layout_changed', 'place page holds no APP_INITIALIZATION_STATE place body');
-  }
-  const { item, next } = startPlace(placeSummaryOf(node), ctx.params.lastPaginationId || null, ctx.params);
+  const rec = placeOfResponse(res, nodeOptions(ctx));
+  // A well-formed map page without a place: the id names nothing (billed as one, decision 20).
+  if (!rec) return { records: [{ item: 'none' }] };
+  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params);
   return { records: [item], next };
 }
 
-function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
-  const body = parseMaybeXssiJson(res.body);
-  if (!Array.isArray(body)) throw new SourceError('layout_changed', 'map search answer is not a JSON array');
-  const nodes = searchNodesOf(body);
-  const taken = Number(step.state?.taken ?? 0);
-  const offset = Number(step.state?.offset ?? 0);
-  if (nodes.length === 0) {
-    // `[0]` is the search's own header: present means a well-formed answer that found nothing.
-    if (arr(body, 0) !== null) return { records: taken > 0 ? [] : [{ item: 'none' }] };
-    throw new SourceError('layout_changed', 'map search answer holds no result list');
+/** A followed short link: the place on the final page, or the step its final URL names. */
+function parseResolve(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  if (looksLikeHtml(res.body) && appInitState(res.body)) {
+    const rec = placeOfResponse(res, nodeOptions(ctx));
+    if (rec) return parsePlace(res, ctx);
   }
+  const form = classifyQuery(res.url);
+  if (form.form === 'phrase') return { records: [], next: [firstSearchStep(form.q, settingsOf(ctx.params), form.camera ?? null)] };
+  if ((form.form === 'place_id' || form.form === 'cid' || form.form === 'engine_id' || form.form === 'place_url') && res.url !== step.url) {
+    return { records: [], next: [placeStep(form, localeOf(ctx.params))] };
+  }
+  throw new SourceError('layout_changed', `short link ${step.url} led to ${res.url}, which names no place or search`);
+}
+
+function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const state = readState(step.state);
+  if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
+  const places = parseSearchBody(res.body, nodeOptions(ctx)); // layout_changed when not a search answer
   const want = Math.max(1, ctx.params.limit ?? 1);
+  if (places.length === 0) return { records: state.got > 0 ? [] : [{ item: 'none' }] };
   const records: Item[] = [];
   const next: Step[] = [];
-  let n = taken;
-  for (const node of nodes) {
+  let n = state.got;
+  for (const rec of places) {
     if (n >= want) break;
     // Only the first place of a query can resume from a given page token.
     const token = n === 0 ? ctx.params.lastPaginationId || null : null;
-    const started = startPlace(placeSummaryOf(node), token, ctx.params);
+    const started = startPlace(summaryOf(rec), token, ctx.params);
     records.push(started.item);
     next.push(...started.next);
     n++;
   }
-  if (n < want && nodes.length >= 20) {
-    const phrase = new URL(step.url).searchParams.get('q') ?? ctx.query;
-    next.push({
-      kind: 'search',
-      url: mapSearchUrl(phrase, { ...ctx.params, offset: offset + nodes.length }),
-      expect: 'xssi-json',
-      state: { offset: offset + nodes.length, taken: n },
-    });
-  }
+  if (n < want && places.length >= PAGE_SIZE) next.push(searchStep({ ...state, offset: state.offset + places.length, got: n }));
   return { records, next };
 }
 
@@ -161,6 +165,8 @@ export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<I
       return parsePlace(res, ctx);
     case 'search':
       return parseSearch(step, res, ctx);
+    case 'resolve':
+      return parseResolve(step, res, ctx);
     case 'reviews-page':
       return parseReviewsPage(step, res, ctx);
     default:

@@ -12,7 +12,10 @@
 import { createHash } from 'node:crypto';
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { parsePlaceRef, type PlaceRef } from './ids.ts';
+import { placeStep } from '../maps-place/plan.ts';
+import { classifyQuery } from '../maps-place/query.ts';
+import { MAX_LIMIT, searchSettings, type SearchSettings } from '../maps-search/params.ts';
+import { firstSearchStep } from '../maps-search/plan.ts';
 import type { ReviewSort, ReviewsParams } from './record.ts';
 
 export const PAGE_SIZE = 20;
@@ -75,47 +78,25 @@ export function reviewsStep(engineId: string, token: string | null, state: Revie
 }
 
 /**
- * The place page for an id. All three answer with the HTML page whose APP_INITIALIZATION_STATE
- * holds the place body (see place.ts).
- * @example placeStep({ kind: 'cid', id: '16519582940102929223' }, {}).url
+ * Query → first step: a place step for a place id, CID, feature id or place URL (maps-place),
+ * a short-link `resolve` step, or the first map search page for a phrase (maps-search).
+ * Throws `SourceError('invalid_query')` for a query none of these accept.
+ * @example plan({ query: '0x14e732fd76f0d90d:0xe5415928d6702b47', params: {} })[0].url
  *   // 'https://www.google.com/maps?cid=16519582940102929223&hl=en'
  */
-export function placeStep(ref: Exclude<PlaceRef, { kind: 'phrase' }>, p: ReviewsParams): Step {
-  const lp = langParams(p);
-  const url =
-    ref.kind === 'engine_id'
-      ? `https://www.google.com/maps/place/data=!4m2!3m1!1s${encodeURIComponent(ref.id)}?authuser=0&${lp}`
-      : ref.kind === 'place_id'
-        ? `https://www.google.com/maps/place/?q=place_id:${encodeURIComponent(ref.id)}&authuser=0&${lp}`
-        : `https://www.google.com/maps?cid=${ref.id}&${lp}`;
-  return { kind: 'place', url, expect: 'html', state: { ref: ref.kind, id: ref.id } };
-}
-
-/**
- * A map search (`tbm=map`) for a phrase: `!7i` is the page size and `!8i` the offset; the
- * remaining flags ask for the business nodes at `[0][1][i][14]`.
- * @example mapSearchUrl('coffee athens', { offset: 20 }) // '...&q=coffee%20athens&pb=!7i20!8i20...'
- */
-export function mapSearchUrl(phrase: string, o: { offset?: number; language?: string; region?: string } = {}): string {
-  const pb =
-    `!7i20!8i${o.offset ?? 0}!10b1!12m22!1m3!18b1!30b1!34e1!2m3!5m1!6e2!20e3!4b0!10b1!12b1!13b1!16b1` +
-    `!17m1!3e1!20m3!5e2!6b1!14b1!46m1!1b0!96b1!19m4!2m3!1i360!2i120!4i8`;
-  return `https://www.google.com/search?tbm=map&authuser=0&${langParams(o)}&q=${encodeURIComponent(phrase)}&pb=${pb}`;
-}
-
-export function searchStep(phrase: string, p: ReviewsParams): Step {
-  return { kind: 'search', url: mapSearchUrl(phrase, p), expect: 'xssi-json', state: { offset: 0 } };
-}
-
-/**
- * Query → first step. Throws `SourceError('invalid_query')` for an empty query.
- * @example plan({ query: '0x14e732fd76f0d90d:0xe5415928d6702b47', params: {} })[0].kind // 'place'
- */
 export function plan(ctx: QueryContext<ReviewsParams>): Step[] {
-  const ref = parsePlaceRef(ctx.query);
-  if (ref.kind === 'phrase') {
-    if (!ref.text) throw new SourceError('invalid_query', 'query is empty');
-    return [searchStep(ref.text, ctx.params)];
-  }
-  return [placeStep(ref, ctx.params)];
+  const p = ctx.params ?? {};
+  const form = classifyQuery(ctx.query);
+  if (form.form === 'invalid') throw new SourceError('invalid_query', form.reason);
+  if (form.form === 'phrase') return [firstSearchStep(form.q, settingsOf(p), form.camera ?? null)];
+  return [placeStep(form, localeOf(p))];
+}
+
+/** maps-search settings for the place search of a reviews query (`limit` places). */
+export function settingsOf(p: ReviewsParams): SearchSettings {
+  return searchSettings({ limit: Math.min(Math.max(1, p.limit ?? 1), MAX_LIMIT), language: p.language, region: p.region });
+}
+
+export function localeOf(p: ReviewsParams): { language: string; region: string | null } {
+  return { language: p.language || 'en', region: p.region ? p.region.toUpperCase() : null };
 }

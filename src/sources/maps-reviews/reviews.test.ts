@@ -7,7 +7,6 @@ import { isSourceError } from '../_kit/errors.ts';
 import { mapsReviews, parseCapture, billableUnits, reviewOf } from './index.ts';
 import { parse, finish, type ReviewsParseItem } from './parse.ts';
 import { plan, reviewsPageUrl } from './plan.ts';
-import { parsePlaceRef, cidOfEngineId } from './ids.ts';
 import { constructedEntry, constructedPage, type ConstructedReview } from './constructed-page.ts';
 import type { ReviewsParams, ReviewsElement } from './record.ts';
 
@@ -90,7 +89,7 @@ test('real captures wrapped in a page: the page token becomes review_pagination_
 test('real place page (HTML) → place item and first reviews page of its feature id', { skip }, () => {
   const [step] = plan(ctx({ sort: 'newest', language: 'de', region: 'CY' }, '0x14de1786bd2659b9:0xb7f6e65826fa9ddb'));
   assert.equal(step.kind, 'place');
-  assert.match(step.url, /\/maps\/place\/data=!4m2!3m1!1s0x14de1786bd2659b9%3A0xb7f6e65826fa9ddb\?authuser=0&hl=de&gl=cy$/);
+  assert.equal(step.url, 'https://www.google.com/maps?cid=13256035819497102811&hl=de&gl=CY');
   const out = parse(step, res(fx('place_page_tipsy-sticks_2023-04.html')), ctx({ sort: 'newest' }));
   const place = (out.records[0] as any).place;
   assert.equal(place.name, 'Tipsy Sticks');
@@ -133,7 +132,7 @@ test('real map search: limit places, each with its reviews step', { skip }, () =
   const more = parse(step, res(fx('search_tbm-map_coffee_2024-12.json')), ctx({ limit: 25 }, 'coffee athens'));
   const nextSearch = more.next!.filter((s) => s.kind === 'search');
   assert.equal(nextSearch.length, 1);
-  assert.match(nextSearch[0].url, /!8i20!/);
+  assert.equal((nextSearch[0].state as any).offset, 20);
 });
 
 // ---- constructed pages: paging and filters ----
@@ -254,20 +253,18 @@ test('finish: dedupes reviews, keeps places in order, marks a query without a pl
 
 // ---- query forms ----
 
-test('query forms: feature id, place id, CID, map URLs, phrases', () => {
-  assert.deepEqual(parsePlaceRef('0x14E732fd76f0d90d:0xe5415928d6702b47'), { kind: 'engine_id', id: '0x14e732fd76f0d90d:0xe5415928d6702b47' });
-  assert.deepEqual(parsePlaceRef('ChIJDdnwdv0y5xQRRytw1ihZQeU'), { kind: 'place_id', id: 'ChIJDdnwdv0y5xQRRytw1ihZQeU' });
-  assert.deepEqual(parsePlaceRef('16519582940102929223'), { kind: 'cid', id: '16519582940102929223' });
-  assert.deepEqual(parsePlaceRef('10115'), { kind: 'phrase', text: '10115' });
-  assert.deepEqual(parsePlaceRef('https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2'), { kind: 'engine_id', id: '0x89c259ab3c1ef289:0x3b67a41175949f55' });
-  assert.deepEqual(parsePlaceRef('https://maps.google.com/?cid=16519582940102929223'), { kind: 'cid', id: '16519582940102929223' });
-  assert.deepEqual(parsePlaceRef('https://www.google.com/maps/search/?api=1&query=x&query_place_id=ChIJDdnwdv0y5xQRRytw1ihZQeU'), { kind: 'place_id', id: 'ChIJDdnwdv0y5xQRRytw1ihZQeU' });
-  assert.deepEqual(parsePlaceRef('https://www.google.com/maps/search/pizza+in+Brooklyn'), { kind: 'phrase', text: 'pizza in Brooklyn' });
-  assert.deepEqual(parsePlaceRef('https://evil.example/maps?cid=16519582940102929223'), { kind: 'phrase', text: 'https://evil.example/maps?cid=16519582940102929223' });
-  assert.equal(cidOfEngineId('0x14e732fd76f0d90d:0xe5415928d6702b47'), '16519582940102929223');
+test('query forms: ids become place steps, phrases a map search, junk a 422 message', () => {
+  assert.equal(plan(ctx({}, '0x14e732fd76f0d90d:0xe5415928d6702b47'))[0].url, 'https://www.google.com/maps?cid=16519582940102929223&hl=en');
   assert.equal(plan(ctx({}, '16519582940102929223'))[0].url, 'https://www.google.com/maps?cid=16519582940102929223&hl=en');
-  assert.match(plan(ctx({}, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))[0].url, /\/maps\/place\/\?q=place_id:ChIJDdnwdv0y5xQRRytw1ihZQeU&/);
-  assert.equal(mapsReviews.checkQuery!('   '), 'query "   " is empty: give a place id, CID, map URL or search phrase');
+  assert.match(plan(ctx({ language: 'de', region: 'cy' }, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))[0].url, /\/maps\/place\/\?q=place_id:ChIJDdnwdv0y5xQRRytw1ihZQeU&hl=de&gl=CY$/);
+  const url = plan(ctx({}, 'https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2'))[0];
+  assert.equal(url.kind, 'place');
+  const s = plan(ctx({ limit: 3 }, 'pizza in Brooklyn'))[0];
+  assert.equal(s.kind, 'search');
+  assert.match(s.url, /^https:\/\/www\.google\.com\/search\?tbm=map&.*q=pizza%20in%20Brooklyn/);
+  assert.equal(plan(ctx({}, 'https://maps.app.goo.gl/abc'))[0].kind, 'resolve');
+  assert.equal(mapsReviews.checkQuery!('   '), 'query is empty');
+  assert.match(mapsReviews.checkQuery!('https://example.com/menu')!, /another site/);
   assert.throws(() => plan(ctx({}, ' ')), (e) => isSourceError(e) && e.type === 'invalid_query');
 });
 
@@ -295,8 +292,9 @@ test('place and search steps: foreign bodies are layout_changed, a page without 
   expectLayout(() => parse({ kind: 'place', url: 'u', expect: 'html' }, res('<html><body>nothing</body></html>'), ctx()));
   const empty = parse({ kind: 'place', url: 'u', expect: 'html' }, res('<script>window.APP_INITIALIZATION_STATE=[[1],null,null,[null,null,null,null,null,null,null]];</script>'), ctx());
   assert.deepEqual(empty.records, [{ item: 'none' }]);
-  expectLayout(() => parse({ kind: 'search', url: 'https://www.google.com/search?q=x', expect: 'xssi-json' }, res('<html>'), ctx()));
-  const noHits = parse({ kind: 'search', url: 'https://www.google.com/search?q=x', expect: 'xssi-json' }, res(")]}'\n[[\"x\",[[null]]]]"), ctx());
+  expectLayout(() => parse({ kind: 'search', url: 'https://www.google.com/search?q=x', expect: 'xssi-json', state: plan(ctx({}, 'x'))[0].state }, res('<html>'), ctx()));
+  const searchState = plan(ctx({}, 'x'))[0].state;
+  const noHits = parse({ kind: 'search', url: 'https://www.google.com/search?q=x', expect: 'xssi-json', state: searchState }, res(")]}'\n[[\"x\",[[null]]]]"), ctx());
   assert.deepEqual(noHits.records, [{ item: 'none' }]);
 });
 

@@ -1,0 +1,74 @@
+/**
+ * `/engine-places-by-domain` parse (pure): read the places of one map search page, keep those whose
+ * website belongs to the domain, ask for the next page while it may still hold matches.
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { readState, type SearchState } from '../maps-search/state.ts';
+import { siteMatches } from './domain.ts';
+import { maxPages, nextDomainStep, perQueryOf, type DomainState } from './plan.ts';
+import { SEARCH_PAGE, type NoResult, type PlacesByDomainParams, type SiteRecord } from './record.ts';
+
+/** Turns a map search response text into place records (maps-search's `parseSearchBody`). */
+export type SearchBodyParser = (text: string, opts: { query: string; language?: string | null; region?: string | null }) => SiteRecord[];
+
+type Ctx = QueryContext<PlacesByDomainParams>;
+
+/**
+ * Keeps the records whose `site` is on `domain`.
+ * @example filterByDomain([{ site: 'https://a.com/x' }, { site: null }], 'a.com').length // 1
+ */
+export function filterByDomain<R extends SiteRecord>(records: R[], domain: string): R[] {
+  return records.filter((r) => siteMatches(r.site, domain));
+}
+
+/**
+ * Builds the adapter's `parse` around a search-body parser.
+ * @example const parse = makeParse(parseSearchBody); parse(step, res, ctx).records
+ */
+export function makeParse(parseBody: SearchBodyParser) {
+  return function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<SiteRecord> {
+    if (step.kind !== 'search') throw new SourceError('layout_changed', `places-by-domain: unknown step kind ${step.kind}`);
+    const search = readState(step.state);
+    const st = step.state as unknown as Partial<DomainState>;
+    if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
+    const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
+    // layout_changed when the body is not a map search answer
+    const all = parseBody(res.body, { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null });
+    const kept = filterByDomain(all, cur.domain).map((r) => ({ ...r, query: ctx.query }));
+    const perQuery = perQueryOf(ctx.params);
+    const total = cur.kept + kept.length;
+    const next: Step[] = [];
+    // A full page may be followed by more; a page without any match after the first means the
+    // search has drifted to places that only mention the domain.
+    if (all.length >= SEARCH_PAGE && total < perQuery && cur.page + 1 < maxPages(perQuery) && (cur.page === 0 || kept.length > 0)) {
+      next.push(nextDomainStep(cur, all.length, total));
+    }
+    return { records: kept, next };
+  };
+}
+
+function keyOf(r: SiteRecord): string | null {
+  return (r.place_id as string | null) ?? (r.engine_id as string | null) ?? null;
+}
+
+/**
+ * One query's records → deduplicated by place, capped at `perQuery`; none → the no-result marker.
+ * @example finish([], { query: 'a.com', params: {} }) // [{ query: 'a.com', no_result: true }]
+ */
+export function finish(records: Array<SiteRecord | NoResult>, ctx: Ctx): Array<SiteRecord | NoResult> {
+  const perQuery = perQueryOf(ctx.params);
+  const seen = new Set<string>();
+  const out: SiteRecord[] = [];
+  for (const r of records) {
+    if ((r as NoResult).no_result === true) continue;
+    const rec = r as SiteRecord;
+    const k = keyOf(rec);
+    if (k) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+    }
+    if (out.length < perQuery) out.push(rec);
+  }
+  return out.length ? out : [{ query: ctx.query, no_result: true }];
+}

@@ -1,0 +1,35 @@
+/**
+ * Records of `/engine-places-by-domain`: place records (interface 2.3) whose website belongs to
+ * the queried domain. A query that finds none yields one `{query, no_result: true}` marker, billed
+ * as one place (decision 20).
+ */
+export interface PlacesByDomainParams {
+  /** Places per query; default 100. */
+  perQuery?: number;
+  region?: string;
+  language?: string;
+}
+
+/** The least a place record must carry for the domain filter and deduplication. */
+export interface SiteRecord {
+  query?: string | null;
+  site: string | null;
+  place_id?: string | null;
+  engine_id?: string | null;
+  name?: string | null;
+  [k: string]: unknown;
+}
+
+export interface NoResult {
+  query: string;
+  no_result: true;
+}
+
+export const DEFAULT_PER_QUERY = 100;
+/** The map search answers 20 places a page. */
+export const SEARCH_PAGE = 20;
+
+/** @example isNoResult({ query: 'a.com', no_result: true }) // true */
+export function isNoResult(r: unknown): r is NoResult {
+  return typeof r === 'object' && r !== null && (r as NoResult).no_result === true;
+}
