@@ -71,7 +71,7 @@ export function countryName(code: string | null): string | null {
   try {
     regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
     const n = regionNames.of(code);
-    return n && n !== code ? n : null;
+    return n && n !== code && n !== 'Unknown Region' ? n : null;
   } catch {
     return null;
   }
