@@ -5,13 +5,13 @@
  * - US state/county: Census polygons (exact); US postal_code: nearest ZIP centroid (approximate);
  * - elsewhere state/county: GeoNames admin1/admin2 of the nearest place in the same country;
  * - city: the best-scored GeoNames place (population against distance) in the same country/state;
- * - time_zone: tz-lookup; plus_code: open-location-code, full 10-digit code.
+ * - time_zone: tz-lookup; plus_code: full 10-digit code by the OLC integer method (plus-code.ts).
  */
 import tzlookup from '@photostructure/tz-lookup';
-import olc from 'open-location-code';
 import { loadAdminNames } from './admin-names.ts';
 import { countryAt, countryName } from './country.ts';
 import { bestCity, loadPlaces, nearestPlace, type PlaceIndex } from './places.ts';
+import { plusCode } from './plus-code.ts';
 import { composeAddress, type ReverseGeocodingRecord } from './record.ts';
 import { loadUsCounties, type UsCountyLookup } from './us-counties.ts';
 import { loadUsZips, nearestZip, type ZipIndex } from './us-zips.ts';
@@ -22,8 +22,6 @@ export const CITY_MAX_KM = 30;
 export const STATE_MAX_KM = 100;
 /** County (admin2) only from a place this close; admin2 areas are small. */
 export const COUNTY_MAX_KM = 30;
-
-const plusCodes = new olc.OpenLocationCode();
 
 export interface ReverseGeocoder {
   /**
@@ -66,9 +64,11 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
         if (km <= COUNTY_MAX_KM) county = places.admin2Name[near];
       }
     }
-    // The city must lie in the state already named, so the record never contradicts itself.
-    const sameArea = stateCode ? (i: number): boolean => inCountry(i) && places.admin1Code[i] === stateCode : inCountry;
-    const best = bestCity(places, lng, lat, CITY_MAX_KM, sameArea);
+    // In the US the state is exact, so the city must lie in it. Elsewhere the state is itself the
+    // nearest place's guess, and GeoNames splits some capitals from their region (Lima city is in
+    // "Lima Province", its districts in "Lima region"), so only the country is required.
+    const area = us ? (i: number): boolean => inCountry(i) && places.admin1Code[i] === us.stateCode : inCountry;
+    const best = bestCity(places, lng, lat, CITY_MAX_KM, area);
     if (best !== undefined) city = places.name[best];
     if (code === 'US') {
       const z = nearestZip(zips, lng, lat, stateCode);
@@ -86,7 +86,7 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
     country_code: code,
     county,
     photo: null,
-    plus_code: plusCodes.encode(lat, lng),
+    plus_code: plusCode(lat, lng),
     postal_code: postal,
     state,
     street: null,

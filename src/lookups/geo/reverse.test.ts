@@ -1,0 +1,136 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import olc from 'open-location-code';
+import { loadReverseGeocoder } from './reverse.ts';
+import { KNOWN_POINTS } from './known-points.ts';
+import { composeAddress, type ReverseGeocodingRecord } from './record.ts';
+
+const FIELDS = ['query', 'address', 'city', 'country_code', 'county', 'photo', 'plus_code', 'postal_code', 'state', 'street', 'time_zone'];
+const codec = new olc.OpenLocationCode();
+const geo = await loadReverseGeocoder();
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+test('the known-point table covers six continents and at least 50 points', () => {
+  assert.ok(KNOWN_POINTS.length >= 50);
+  const continents = new Set(KNOWN_POINTS.map((p) => {
+    if (['US', 'CA', 'MX', 'CU', 'PR'].includes(p.country)) return 'NA';
+    if (['BR', 'AR', 'CL', 'CO', 'VE', 'EC'].includes(p.country)) return 'SA';
+    if (['EG', 'NG', 'KE', 'ZA', 'MA', 'ET', 'CD', 'SN'].includes(p.country)) return 'AF';
+    if (['AU', 'NZ', 'FJ', 'PG'].includes(p.country)) return 'OC';
+    if (['JP', 'CN', 'IN', 'KR', 'TH', 'ID', 'AE', 'IR', 'NP'].includes(p.country)) return 'AS';
+    return 'EU';
+  }));
+  assert.equal(continents.size, 6);
+});
+
+for (const p of KNOWN_POINTS) {
+  test(`known point: ${p.name}`, () => {
+    const r = geo.reverse(p.lat, p.lng);
+    assert.equal(r.country_code, p.country, 'country_code');
+    assert.equal(r.state, p.state, 'state');
+    assert.equal(r.time_zone, p.tz, 'time_zone');
+    if (p.city) assert.equal(r.city, p.city, 'city');
+    if (p.county) assert.equal(r.county, p.county, 'county');
+    // A full 10-digit code whose cell (decoded by open-location-code) contains the point; a point
+    // on a cell edge is that cell's low edge.
+    assert.match(r.plus_code ?? '', /^[2-9CFGHJMPQRVWX]{8}\+[2-9CFGHJMPQRVWX]{2}$/, 'plus_code form');
+    const area = codec.decode(r.plus_code!);
+    assert.ok(area.latitudeLo - 1e-9 <= p.lat && p.lat < area.latitudeHi, 'plus_code latitude cell');
+    assert.ok(area.longitudeLo - 1e-9 <= p.lng && p.lng < area.longitudeHi, 'plus_code longitude cell');
+    assert.ok(area.latitudeHi - area.latitudeLo < 0.000126 && area.longitudeHi - area.longitudeLo < 0.000126, 'plus_code size');
+    if (p.country === 'US') assert.match(r.postal_code ?? '', /^\d{5}$/, 'US postal_code');
+    else assert.equal(r.postal_code, null, 'postal_code outside the US');
+    assert.equal(r.street, null);
+    assert.equal(r.photo, null);
+  });
+}
+
+test('US: the ZIP is in the same state and the record is consistent', () => {
+  const r = geo.reverse(40.7624284, -73.973794);
+  assert.deepEqual(r, {
+    query: '40.7624284,-73.973794',
+    address: 'Manhattan, New York 10151, United States',
+    city: 'Manhattan',
+    country_code: 'US',
+    county: 'New York County',
+    photo: null,
+    plus_code: '87G8Q26G+XF',
+    postal_code: '10151',
+    state: 'New York',
+    street: null,
+    time_zone: 'America/New_York',
+  });
+  // Across the Hudson, New Jersey ZIPs are nearer for some points; the state rule keeps NY ones.
+  const jc = geo.reverse(40.7178, -74.0431);
+  assert.equal(jc.state, 'New Jersey');
+  assert.equal(jc.county, 'Hudson County');
+  assert.match(jc.postal_code!, /^07\d{3}$/);
+});
+
+test('open sea and poles: only what is known, never a guessed city', () => {
+  const sea = geo.reverse(0, -30);
+  assert.equal(sea.country_code, 'BR'); // Brazilian maritime area in country-coder
+  assert.equal(sea.city, null);
+  assert.equal(sea.state, null);
+  assert.equal(sea.time_zone, 'Etc/GMT+2');
+  assert.equal(sea.address, 'Brazil');
+  const north = geo.reverse(90, 0);
+  assert.equal(north.country_code, null);
+  assert.equal(north.address, null);
+  assert.equal(north.time_zone, 'Etc/GMT');
+  const lake = geo.reverse(43.8, -87.0); // middle of Lake Michigan: US waters, no county polygon
+  assert.equal(lake.country_code, 'US');
+  assert.equal(lake.county, null);
+  assert.equal(lake.city, null);
+  assert.equal(lake.postal_code, null);
+});
+
+test('points beside the antimeridian find places on the other side', () => {
+  // Taveuni, Fiji, straddles 180°: a point just west of it must still see places east of it.
+  const r = geo.reverse(-16.85, -179.95);
+  assert.equal(r.country_code, 'FJ');
+  assert.equal(r.state, 'Northern');
+  assert.equal(r.time_zone, 'Pacific/Fiji');
+});
+
+test('2,000 seeded points anywhere: never throws, every field a string or null, query kept', () => {
+  const rnd = seeded(7);
+  for (let i = 0; i < 2000; i++) {
+    const lat = rnd() * 180 - 90;
+    const lng = rnd() * 360 - 180;
+    const r: ReverseGeocodingRecord = geo.reverse(lat, lng, `q${i}`);
+    assert.deepEqual(Object.keys(r), FIELDS);
+    for (const k of FIELDS) {
+      const v = (r as unknown as Record<string, unknown>)[k];
+      assert.ok(v === null || (typeof v === 'string' && v.length > 0), `${k} at ${lat},${lng}`);
+    }
+    assert.equal(r.query, `q${i}`);
+    assert.ok(r.time_zone && r.plus_code);
+    if (r.country_code === null) {
+      assert.deepEqual([r.state, r.county, r.city, r.postal_code, r.address], [null, null, null, null, null]);
+    }
+    if (r.country_code !== 'US') assert.equal(r.postal_code, null);
+  }
+});
+
+test('loadReverseGeocoder is memoised and reports its load', async () => {
+  assert.equal(await loadReverseGeocoder(), geo);
+  assert.ok(geo.stats.places > 190_000, `places ${geo.stats.places}`);
+  assert.ok(geo.stats.zips > 40_000, `zips ${geo.stats.zips}`);
+  assert.ok(geo.stats.loadMs < 3000, `load ${geo.stats.loadMs} ms`);
+});
+
+test('composeAddress writes known parts once', () => {
+  assert.equal(composeAddress({ city: 'Manhattan', state: 'New York', postal_code: '10151', country: 'United States' }), 'Manhattan, New York 10151, United States');
+  assert.equal(composeAddress({ city: 'Singapore', country: 'Singapore' }), 'Singapore');
+  assert.equal(composeAddress({ city: 'Berlin', state: 'Berlin', postal_code: '10117', country: 'Germany' }), 'Berlin, 10117, Germany');
+  assert.equal(composeAddress({ street: '51 West 52nd Street', city: 'Manhattan', country: 'United States' }), '51 West 52nd Street, Manhattan, United States');
+  assert.equal(composeAddress({}), null);
+});
