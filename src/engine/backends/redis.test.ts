@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { queueConformance } from '../conformance.ts';
+import { RedisQueue, jobIdFor } from './redis.ts';
+import { REDIS_SKIP, deleteKeys, privateRedisUnavailable, redisTestUrl, startPrivateRedis, uniquePrefix } from './redis-testing.ts';
+import { openSqliteStore } from '../../store/sqlite/store.ts';
+import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from '../../store/postgres/testing.ts';
+import type { Store, WorkItem } from '../../store/contract.ts';
+
+const url = redisTestUrl();
+const pgUrl = pgTestUrl();
+
+const fixture = (openStore: () => Promise<Store>) => async () => {
+  const store = await openStore();
+  const prefix = uniquePrefix('q');
+  const o = { url: url!, prefix, sweepMs: 300 };
+  return {
+    store, queue: new RedisQueue(store, o), queue2: new RedisQueue(store, o),
+    cleanup: async () => { await deleteKeys(url!, prefix); },
+  };
+};
+
+queueConformance('redis + sqlite', fixture(() => openSqliteStore(':memory:')), { skip: url ? false : REDIS_SKIP });
+queueConformance('redis + postgres', fixture(() => openScratchPostgresStore(pgUrl!)), { skip: !url ? REDIS_SKIP : !pgUrl ? PG_SKIP : false });
+
+test('redis queue: job ids carry no ":" and differ per attempt', () => {
+  assert.equal(jobIdFor('0b6c:12', 0), '0b6c%3A12#0');
+  assert.equal(jobIdFor('a%3A:1', 2), 'a%253A%3A1#2');
+  assert.notEqual(jobIdFor('a:1', 1), jobIdFor('a:1', 2));
+  assert.equal(jobIdFor('a:1', -1), 'a%3A1#s');
+});
+
+const submit = async (store: Store, n: number) => {
+  const accountId = randomUUID();
+  await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
+    webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+  const id = randomUUID();
+  await store.createRequest({ id, accountId, endpoint: '/t', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`), webhook: null,
+    product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+  return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
+};
+
+async function until(cond: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const completer = (store: Store, owner: string, seen: Map<string, number>) => async (item: WorkItem) => {
+  seen.set(item.id, (seen.get(item.id) ?? 0) + 1);
+  await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
+};
+
+test('redis queue: the worker resumes after its Redis connections are killed', { skip: url ? false : REDIS_SKIP, timeout: 60_000 }, async () => {
+  const store = await openSqliteStore(':memory:');
+  const prefix = uniquePrefix('kill');
+  const q = new RedisQueue(store, { url: url!, prefix, sweepMs: 60_000 });
+  const admin = new Redis(url!);
+  try {
+    const seen = new Map<string, number>();
+    q.start(completer(store, 'w', seen), { concurrency: 4, owner: 'w', leaseMs: 30_000 });
+    const a = await submit(store, 5);
+    await q.enqueue(a.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.getRequest(a.id))?.status === 'Success', 10_000, 'first batch');
+    const list = (await admin.client('LIST')) as string;
+    const ids = list.split('\n').filter((l) => new RegExp(`name=${prefix}:`).test(l)).map((l) => /id=(\d+)/.exec(l)![1]);
+    assert.ok(ids.length >= 2, `found ${ids.length} connections of this queue`);
+    for (const id of ids) await admin.client('KILL', 'ID', id);
+    // The sweeper is far off (60 s): only a reconnected worker can run the second batch.
+    const b = await submit(store, 5);
+    await q.enqueue(b.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.getRequest(b.id))?.status === 'Success', 20_000, 'second batch after CLIENT KILL');
+    assert.equal(seen.size, 10);
+  } finally {
+    await q.close();
+    admin.disconnect();
+    await deleteKeys(url!, prefix);
+    await store.close();
+  }
+});
+
+const noRedisServer = privateRedisUnavailable();
+test('redis queue: after Redis restarts empty, the sweeper re-announces what the store still has', { skip: noRedisServer ? `no private Redis: ${noRedisServer}` : false, timeout: 60_000 }, async () => {
+  const redis = await startPrivateRedis();
+  const store = await openSqliteStore(':memory:');
+  const q = new RedisQueue(store, { url: redis.url, sweepMs: 300 });
+  try {
+    const seen = new Map<string, number>();
+    let gate = true;
+    q.start(async (item) => {
+      while (gate) await new Promise((r) => setTimeout(r, 10)); // hold the first items until Redis is gone
+      await completer(store, 'w', seen)(item);
+    }, { concurrency: 2, owner: 'w', leaseMs: 1_000 });
+    const r = await submit(store, 8);
+    await q.enqueue(r.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.itemCounts()).leased === 2, 10_000, 'two items running');
+    await redis.kill(); // the 6 waiting jobs are gone with it
+    gate = false;
+    await q.enqueue([{ id: 'does-not-exist:0' }]); // an announcement during the outage fails softly
+    await redis.start();
+    await until(async () => (await store.getRequest(r.id))?.status === 'Success', 30_000, 'every item after the restart');
+    assert.equal(seen.size, 8);
+  } finally {
+    await q.close();
+    await store.close();
+    await redis.destroy();
+  }
+});
