@@ -31,12 +31,14 @@ export async function* parseJsonArray(chunks: AsyncIterable<string> | Iterable<s
     }
   };
 
+  let first = true;
   for await (let s of chunks) {
-    let i = 0;
-    const n = s.length;
-    if (!started) {
+    if (first && s.length > 0) {
+      first = false;
       if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
     }
+    let i = 0;
+    const n = s.length;
     while (i < n) {
       const c = s.charCodeAt(i);
       if (!started || ended) {
