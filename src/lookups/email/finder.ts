@@ -182,6 +182,10 @@ export async function findWith(v: EmailVerifier, query: string, opts: { signal?:
  * Finds an address with settings from `LookupContext.settings`.
  * @example (await findEmail('Jane Doe example.com', { smtpPort: 2525 })).status
  */
-export function findEmail(query: string, settings: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}) {
+export async function findEmail(
+  query: string,
+  settings: Record<string, unknown> = {},
+  opts: { signal?: AbortSignal } = {},
+): Promise<FinderRecord> {
   return findWith(verifierFor(settings), query, opts);
 }

@@ -31,7 +31,9 @@ export type SyntaxResult =
   | { ok: false; reason: string };
 
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
-const DOT_ATOM = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*$`);
+/** RFC 6531 adds every non-ASCII character to atext. */
+const UATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\u0080-\\u{10FFFF}-]";
+const DOT_ATOM = new RegExp(`^${UATEXT}+(?:\\.${UATEXT}+)*$`, 'u');
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 /** dot-atom local part @ LDH host name of at least two labels: a strict subset of RFC 5322 addr-spec. */
 const FAST = new RegExp(`^(${ATEXT}+(?:\\.${ATEXT}+)*)@((?:${LABEL}\\.)+${LABEL})$`);

@@ -90,7 +90,8 @@ export function offlineChecks(query: string) {
   const hit = disposableHit(syn.asciiDomain);
   rec.is_disposable = rec.in_blacklist = hit !== null;
   rec.is_free = !hit && isFreeProvider(syn.asciiDomain);
-  rec.did_you_mean = hit ? null : didYouMean(syn.address.slice(0, syn.address.lastIndexOf('@')), syn.asciiDomain);
+  // Typo-squatted domains of big providers sit on the disposable lists: the hint helps there too.
+  rec.did_you_mean = didYouMean(syn.address.slice(0, syn.address.lastIndexOf('@')), syn.asciiDomain);
   if (hit) {
     const where = hit.matched === syn.asciiDomain ? hit.matched : `${hit.matched}, parent of ${syn.asciiDomain}`;
     end(rec, 'DISPOSABLE', `disposable address domain (${where}; listed by ${hit.list})`);
@@ -193,7 +194,7 @@ export async function validateWith(v: EmailVerifier, query: string, opts: Valida
  * For the maps enrichment `emails_validator_service` and `/email-validator`.
  * @example (await validateEmail('jane@example.com', { smtpPort: 2525 })).status // 'RECEIVING'
  */
-export function validateEmail(
+export async function validateEmail(
   address: string,
   settings: Record<string, unknown> = {},
   opts: ValidateOptions = {},

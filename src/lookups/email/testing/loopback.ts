@@ -110,6 +110,8 @@ export interface LoopbackSmtp {
   rcpts: string[];
   /** Every MAIL FROM address received. */
   senders: string[];
+  /** The EHLO/HELO name of every session that reached MAIL FROM. */
+  helos: string[];
   /** Number of DATA commands seen (must stay 0). */
   dataCommands(): number;
   close(): Promise<void>;
@@ -126,6 +128,7 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
   let data = 0;
   const rcpts: string[] = [];
   const senders: string[] = [];
+  const helos: string[] = [];
   const openPerDomain = new Map<string, number>();
   const peakPerDomain = new Map<string, number>();
   const sessionDomain = new Map<string, string>();
@@ -141,8 +144,9 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
       if (b.connectDelayMs) setTimeout(() => cb(), b.connectDelayMs);
       else cb();
     },
-    onMailFrom(address, _session, cb) {
+    onMailFrom(address, session, cb) {
       senders.push(address.address);
+      helos.push(String(session.hostNameAppearsAs));
       if (b.refuseNullSender && address.address === '') return cb(codeError(550, '5.7.1 Null sender refused'));
       cb();
     },
@@ -187,6 +191,7 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
     peakPerDomain,
     rcpts,
     senders,
+    helos,
     dataCommands: () => data,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
