@@ -1,0 +1,122 @@
+/**
+ * Picks the store, work queue and rate limiter from the environment. With nothing set, everything is
+ * embedded (SQLite in DATA_DIR, in-process queue, in-memory limiter); DATABASE_URL moves the store to
+ * PostgreSQL, REDIS_URL moves the queue and the rate limit to Redis, QUEUE overrides the queue choice.
+ * See docs/backends.md.
+ *
+ * @example
+ *   const b = await openBackends(process.env);
+ *   b.queue.start((item) => runner.run(item), { concurrency: 16, owner, leaseMs: 60_000 });
+ *   process.on('SIGTERM', () => void b.close());
+ */
+import { join } from 'node:path';
+import type { Store } from '../store/contract.ts';
+import type { WorkQueue } from '../engine/queue.ts';
+import type { RateLimiter } from '../billing/rate-limit.ts';
+import { MemoryRateLimiter } from '../billing/rate-limit.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
+import { openPostgresStore, type PostgresStore } from '../store/postgres/store.ts';
+import { EmbeddedQueue } from '../engine/backends/embedded.ts';
+import { RedisQueue } from '../engine/backends/redis.ts';
+import { PostgresQueue } from '../engine/backends/postgres.ts';
+import { RedisRateLimiter } from '../billing/redis-rate-limit.ts';
+
+export interface BackendChoice {
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+  queue: { kind: 'embedded' } | { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres' };
+  rateLimiter: { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string };
+}
+
+export interface Backends {
+  store: Store;
+  queue: WorkQueue;
+  rateLimiter: RateLimiter;
+  choice: BackendChoice;
+  /** Queue first (it waits for running items, which use the store), then limiter, then store. */
+  close(): Promise<void>;
+}
+
+/** Thrown for settings that cannot work together; the message names the variable to fix. */
+export class BackendConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackendConfigError';
+  }
+}
+
+const scheme = (url: string) => /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+
+/**
+ * Reads the choice from the environment without opening anything.
+ *
+ * @example backendChoice({ DATABASE_URL: 'postgres://db/trawl' }).store.kind // 'postgres'
+ */
+export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoice {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (databaseUrl && !['postgres', 'postgresql'].includes(scheme(databaseUrl) ?? '')) {
+    throw new BackendConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL (got "${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}"); leave it unset for the embedded SQLite store`);
+  }
+  if (redisUrl && !['redis', 'rediss'].includes(scheme(redisUrl) ?? '')) {
+    throw new BackendConfigError(`REDIS_URL must be a redis:// or rediss:// URL (got "${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  }
+  const schema = env.DATABASE_SCHEMA?.trim() || undefined;
+  if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new BackendConfigError('DATABASE_SCHEMA must be lower-case letters, digits and _');
+  const poolSize = env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined;
+  if (poolSize !== undefined && !(Number.isInteger(poolSize) && poolSize > 0)) throw new BackendConfigError('DATABASE_POOL_SIZE must be a positive whole number');
+  const prefix = env.REDIS_PREFIX?.trim() || 'trawl';
+  if (prefix.includes(':')) throw new BackendConfigError('REDIS_PREFIX cannot contain ":"');
+
+  const wanted = env.QUEUE?.trim().toLowerCase() || (redisUrl ? 'redis' : 'embedded');
+  let queue: BackendChoice['queue'];
+  if (wanted === 'embedded') queue = { kind: 'embedded' };
+  else if (wanted === 'redis') {
+    if (!redisUrl) throw new BackendConfigError('QUEUE=redis needs REDIS_URL');
+    queue = { kind: 'redis', url: redisUrl, prefix };
+  } else if (wanted === 'postgres') {
+    if (!databaseUrl) throw new BackendConfigError('QUEUE=postgres needs DATABASE_URL (the queue lives in the PostgreSQL store)');
+    queue = { kind: 'postgres' };
+  } else throw new BackendConfigError(`QUEUE must be embedded, redis or postgres (got "${env.QUEUE}")`);
+
+  return {
+    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
+    queue,
+    rateLimiter: redisUrl ? { kind: 'redis', url: redisUrl, prefix } : { kind: 'memory' },
+  };
+}
+
+/**
+ * Opens the chosen backends (the store is migrated). On failure, whatever was opened is closed again.
+ *
+ * @example const { store, queue, rateLimiter, close } = await openBackends({ DATA_DIR: '/var/lib/trawl' });
+ */
+export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promise<Backends> {
+  const choice = backendChoice(env);
+  const store: Store = choice.store.kind === 'postgres'
+    ? await openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize })
+    : await openSqliteStore(choice.store.file);
+  let queue: WorkQueue | undefined;
+  let rateLimiter: RateLimiter | undefined;
+  try {
+    queue = choice.queue.kind === 'redis' ? new RedisQueue(store, { url: choice.queue.url, prefix: choice.queue.prefix })
+      : choice.queue.kind === 'postgres' ? new PostgresQueue(store as PostgresStore)
+        : new EmbeddedQueue(store);
+    rateLimiter = choice.rateLimiter.kind === 'redis' ? new RedisRateLimiter({ url: choice.rateLimiter.url, prefix: choice.rateLimiter.prefix })
+      : new MemoryRateLimiter();
+  } catch (e) {
+    await queue?.close().catch(() => {});
+    await store.close().catch(() => {});
+    throw e;
+  }
+  const q = queue;
+  const rl = rateLimiter;
+  let closing: Promise<void> | null = null;
+  return {
+    store, queue: q, rateLimiter: rl, choice,
+    close: () => (closing ??= (async () => {
+      await q.close().catch((e) => process.emitWarning(`closing the queue: ${(e as Error).message}`));
+      await rl.close?.().catch((e) => process.emitWarning(`closing the rate limiter: ${(e as Error).message}`));
+      await store.close();
+    })()),
+  };
+}
