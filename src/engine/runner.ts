@@ -24,7 +24,7 @@ export interface RunnerEvents {
 export interface RunnerOptions extends RunnerEvents {
   store: Store;
   queue: WorkQueue;
-  adapterFor(endpoint: string): SourceAdapter | undefined;
+  adapterFor(endpoint: string): Promise<SourceAdapter | undefined> | SourceAdapter | undefined;
   fetchStep: FetchStep;
   owner: string;
   leaseMs?: number;
@@ -93,7 +93,7 @@ export class Runner {
 
   /** Every record of one query. */
   private async records(item: WorkItem, signal: AbortSignal): Promise<Record<string, unknown>[]> {
-    const adapter = this.o.adapterFor(item.endpoint);
+    const adapter = await this.o.adapterFor(item.endpoint);
     if (!adapter) throw new SourceError('invalid_query', `no adapter serves ${item.endpoint}`);
     const ctx = { query: item.query, params: item.params };
     let records: Record<string, unknown>[];

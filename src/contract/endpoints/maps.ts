@@ -3,6 +3,7 @@ import type { DataEndpoint } from '../endpoint.ts';
 import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
 import { MAPS_ENRICHMENTS } from '../enums.ts';
+import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
 import { genericRecord, mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
 
 const COORDINATES = '^@-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?,\\d+(\\.\\d+)?z$';
@@ -20,6 +21,10 @@ export const mapsEndpoints: DataEndpoint[] = [
       enrichment: list(oneOf(MAPS_ENRICHMENTS), { doc: 'Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`.' }),
     },
     shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_maps_service_v2', emptyCostsOne: true,
+    check: (p) => {
+      const missing = unsupportedEnrichments(p.enrichment);
+      return missing.length ? `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}` : undefined;
+    },
   },
   {
     path: '/maps/reviews', family: 'maps', summary: 'Reviews of places, one element per place with reviews_data[].',

@@ -1,0 +1,36 @@
+/**
+ * What the use cases need, built once by `startService` (or by a test with a fake clock and a
+ * test-only adapter). Nothing in app/ knows HTTP or a storage engine.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Settings } from '../config/settings.ts';
+import type { Store, RequestRow } from '../store/contract.ts';
+import type { WorkQueue } from '../engine/queue.ts';
+import type { RateLimiter } from '../billing/rate-limit.ts';
+import type { SourceAdapter } from '../sources/_kit/adapter.ts';
+import type { Logger } from '../ops/log.ts';
+
+/** Adapters load on first use: their data (geo indexes, phone metadata) costs start-up time. */
+export interface AdapterRegistry {
+  has(endpoint: string): boolean;
+  load(endpoint: string): Promise<SourceAdapter | undefined>;
+}
+
+/** Events of the process: `finished` (RequestRow) when a request ends here. */
+export interface AppEvents extends EventEmitter {
+  on(e: 'finished', l: (r: RequestRow) => void): this;
+  emit(e: 'finished', r: RequestRow): boolean;
+}
+
+export interface AppContext {
+  settings: Settings;
+  store: Store;
+  queue: WorkQueue;
+  rateLimiter: RateLimiter;
+  adapters: AdapterRegistry;
+  now: () => number;
+  log: Logger;
+  events: AppEvents;
+  /** Checks a user-given URL (webhooks) against the SSRF guard; throws with a reason. */
+  checkTargetUrl(url: string): Promise<void>;
+}

@@ -1,0 +1,25 @@
+/**
+ * Request management: the history of the last 24 hours (interface 4.6, at most the latest 100) and
+ * termination (decision 14).
+ *
+ * @example await history(ctx, account.id, { type: 'finished', skip: 0, pageSize: 20 }) // [{ id, usage: '12' }]
+ */
+import type { AppContext } from './context.ts';
+import { ownRequest } from './results.ts';
+
+export const HISTORY_MAX = 100;
+
+export async function history(ctx: AppContext, accountId: string, o: { type: 'running' | 'finished'; skip: number; pageSize: number }) {
+  const limit = Math.max(0, Math.min(o.pageSize, HISTORY_MAX - o.skip));
+  if (limit === 0) return [];
+  const rows = await ctx.store.listRequests(accountId, { finished: o.type === 'finished', since: ctx.now() - ctx.settings.historyMs, skip: o.skip, limit });
+  return rows.map((r) => ({ id: r.id, usage: String(r.usage) }));
+}
+
+/** Cancels unfinished queries; the request ends as Failure; only extracted items stay billed. */
+export async function terminate(ctx: AppContext, accountId: string, id: string): Promise<string> {
+  await ownRequest(ctx, accountId, id);
+  const fan = await ctx.store.cancelRequest(id, ctx.now());
+  if (fan.finished) ctx.events.emit('finished', fan.finished);
+  return `Request ${id} terminated`;
+}

@@ -1,0 +1,94 @@
+/**
+ * What `GET /requests/{id}` shows (interface 4.6, decisions 7-10): running → Pending with progress;
+ * ended more than the retention ago → Pending with `expired: true`; Failure → 204; Success → the
+ * data, streamed. Another account's request is indistinguishable from a missing one (decision 8).
+ *
+ * @example
+ *   const v = await requestView(ctx, account.id, id, { flat: false });
+ *   if (v.kind === 'success') for await (const s of v.body) res.write(s);
+ */
+import type { AppContext } from './context.ts';
+import type { RequestRow } from '../store/contract.ts';
+import { AppError } from './errors.ts';
+import { dataChunks, type ShapeOptions } from '../delivery/shape.ts';
+
+export type RequestView =
+  | { kind: 'pending'; body: Record<string, unknown> }
+  | { kind: 'failure'; id: string }
+  | { kind: 'success'; row: RequestRow; body: AsyncIterable<string> };
+
+export async function ownRequest(ctx: AppContext, accountId: string, id: string): Promise<RequestRow> {
+  const r = id.length <= 100 ? await ctx.store.getRequest(id) : null;
+  if (!r || r.accountId !== accountId) throw new AppError(404, `no request ${id.slice(0, 100)}`);
+  return r;
+}
+
+export function resultsLocation(ctx: AppContext, id: string): string {
+  return `${ctx.settings.baseUrl}/requests/${id}`;
+}
+
+export function isExpired(ctx: AppContext, r: RequestRow): boolean {
+  return r.finishedAt !== null && ctx.now() - r.finishedAt >= ctx.settings.retentionMs;
+}
+
+export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null }): RequestView {
+  if (r.finishedAt === null) {
+    return { kind: 'pending', body: { id: r.id, status: 'Pending', progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records } } };
+  }
+  if (isExpired(ctx, r)) return { kind: 'pending', body: { id: r.id, status: 'Pending', expired: true } };
+  if (r.status === 'Failure') return { kind: 'failure', id: r.id };
+  return { kind: 'success', row: r, body: successBody(ctx, r, o) };
+}
+
+async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null }): AsyncGenerator<string> {
+  yield `{"id":${JSON.stringify(r.id)},"status":"Success","data":`;
+  if (o.fileLinkOnly) {
+    yield JSON.stringify([o.fileLinkOnly]);
+    yield '}';
+    return;
+  }
+  const errors: { query: string; error: string }[] = [];
+  // Fields given at submit time shape the result unless the read names its own.
+  const submitted = Array.isArray(r.params.fields) ? (r.params.fields as string[]) : undefined;
+  const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates };
+  yield* dataChunks(ctx.store.readResults(r.id), shape, errors);
+  // Queries that failed are named, so an empty array is never mistaken for "found nothing".
+  if (errors.length) yield `,"failed_queries":${JSON.stringify(errors)}`;
+  yield '}';
+}
+
+export async function requestView(ctx: AppContext, accountId: string, id: string, o: ShapeOptions & { convertFileResult?: boolean }): Promise<RequestView> {
+  const r = await ownRequest(ctx, accountId, id);
+  let fileLinkOnly: string | null = null;
+  if (r.taskId && o.convertFileResult === false && r.finishedAt !== null) {
+    const t = await ctx.store.getTask(r.taskId);
+    fileLinkOnly = t?.results.find((x) => x.file_url)?.file_url ?? null;
+  }
+  return viewOf(ctx, r, { ...o, fileLinkOnly });
+}
+
+/** Waits until the request ends (sync delivery, decision 13); resolves with the row, or null at the deadline. */
+export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number): Promise<RequestRow | null> {
+  const deadline = ctx.now() + timeoutMs;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: RequestRow | null) => {
+      if (done) return;
+      done = true;
+      clearInterval(poll);
+      ctx.events.off('finished', onEvent);
+      resolve(r);
+    };
+    const onEvent = (r: RequestRow) => { if (r.id === id) finish(r); };
+    ctx.events.on('finished', onEvent);
+    // Another process may run the workers: the store is the authority, polled slowly.
+    const poll = setInterval(async () => {
+      try {
+        const r = await ctx.store.getRequest(id);
+        if (r && r.finishedAt !== null) finish(r);
+        else if (ctx.now() >= deadline) finish(null);
+      } catch { /* store briefly unavailable: keep waiting */ }
+    }, 250);
+    void ctx.store.getRequest(id).then((r) => { if (r && r.finishedAt !== null) finish(r); }).catch(() => {});
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Composes the service: backends, the use-case context, the HTTP server, and (unless `workers` is
+ * off) the engine — queue consumers running the runner, the webhook dispatcher, task files, and the
+ * janitor that drops results after their retention.
+ *
+ * @example
+ *   const svc = await startService({ settings: settingsFromEnv(process.env) });
+ *   await svc.listen(); ... await svc.close();
+ */
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Settings } from '../config/settings.ts';
+import type { Store, RequestRow } from '../store/contract.ts';
+import type { WorkQueue } from '../engine/queue.ts';
+import type { RateLimiter } from '../billing/rate-limit.ts';
+import type { AdapterRegistry, AppContext, AppEvents } from './context.ts';
+import { createLogger, type Logger } from '../ops/log.ts';
+import { createMetrics, type Metrics } from '../ops/metrics.ts';
+import { buildServer } from '../http/server.ts';
+import { Runner, type FetchStep } from '../engine/runner.ts';
+import { WebhookDispatcher } from '../delivery/webhooks.ts';
+import { finishTask } from './tasks.ts';
+import { checkUrl } from '../fetch/ssrf.ts';
+import { openEmbeddedBackends } from '../config/embedded-backends.ts';
+import { defaultRegistry } from '../sources/registry.ts';
+
+export interface ServiceOptions {
+  settings: Settings;
+  env?: NodeJS.ProcessEnv;
+  backends?: { store: Store; queue: WorkQueue; rateLimiter: RateLimiter; close(): Promise<void> };
+  adapters?: AdapterRegistry;
+  /** Network I/O for web adapters; defaults to the executor. */
+  fetchStep?: FetchStep;
+  now?: () => number;
+  log?: Logger;
+}
+
+export interface Service {
+  ctx: AppContext;
+  server: FastifyInstance;
+  metrics: Metrics;
+  owner: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startService(o: ServiceOptions): Promise<Service> {
+  const settings = o.settings;
+  const log = o.log ?? createLogger(settings.logLevel);
+  const backends = o.backends ?? (await openEmbeddedBackends(settings.dataDir));
+  const events = new EventEmitter() as AppEvents;
+  events.setMaxListeners(0);
+  const ctx: AppContext = {
+    settings, store: backends.store, queue: backends.queue, rateLimiter: backends.rateLimiter,
+    adapters: o.adapters ?? defaultRegistry(), now: o.now ?? Date.now, log, events,
+    checkTargetUrl: (url) => checkUrl(url, { allowPrivate: settings.allowPrivateTargets, allowCredentials: true }),
+  };
+  const metrics = createMetrics();
+  const server = await buildServer(ctx, metrics);
+  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+  let executor: { close(): Promise<void> } | null = null;
+  let dispatcher: WebhookDispatcher | null = null;
+  const timers: NodeJS.Timeout[] = [];
+
+  const onFinished = (r: RequestRow) => {
+    metrics.billedUnits.inc({ product: r.product, unit: r.unit }, r.usage);
+    finishTask(ctx, r).catch((e) => log.error({ requestId: r.id, err: (e as Error).message }, 'task file failed'));
+  };
+
+  if (settings.workers) {
+    let fetchStep = o.fetchStep;
+    if (!fetchStep) {
+      const { Executor } = await import('../fetch/executor.ts');
+      const { executorSettingsFromEnv } = await import('../fetch/settings.ts');
+      const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets }, {
+        onEvent: (e: any) => { if (e?.type === 'layout_changed') metrics.sourceErrors.inc({ endpoint: e.source ?? 'unknown', type: 'layout_changed' }); },
+      });
+      executor = ex;
+      fetchStep = (step, key, signal) => ex.run(step, ex.sessionFor(key), signal);
+    }
+    const runner = new Runner({
+      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now,
+      lookupSettings: settings.lookup,
+      // Enrichment code (phone and e-mail data) loads only when a request asks for one.
+      enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
+        ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup) : records,
+      onRequestFinished: (r) => events.emit('finished', r),
+      onItem: (e) => {
+        metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });
+        metrics.itemSeconds.observe({ endpoint: e.endpoint }, e.ms / 1000);
+        if (e.errorType) {
+          metrics.sourceErrors.inc({ endpoint: e.endpoint, type: e.errorType });
+          if (e.errorType === 'layout_changed') log.error({ endpoint: e.endpoint }, 'layout changed: a source page no longer has the expected data');
+        }
+      },
+    });
+    events.on('finished', onFinished);
+    ctx.queue.start((item) => runner.run(item), { concurrency: settings.concurrency, owner, leaseMs: settings.leaseMs });
+    dispatcher = new WebhookDispatcher(ctx);
+    dispatcher.start();
+    const janitor = setInterval(() => {
+      const now = ctx.now();
+      ctx.store.purge(now - settings.retentionMs, now - settings.historyMs - 3600_000).catch((e) => log.warn({ err: (e as Error).message }, 'purge failed'));
+    }, 60_000);
+    janitor.unref();
+    timers.push(janitor);
+  }
+
+  return {
+    ctx, server, metrics, owner,
+    async listen() {
+      return server.listen({ port: settings.port, host: settings.host });
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      await server.close();
+      // Graceful: running items finish; anything still leased goes back to the queue.
+      await ctx.queue.stop();
+      await ctx.store.releaseItems(owner, ctx.now()).catch(() => 0);
+      await dispatcher?.stop();
+      events.off('finished', onFinished);
+      await executor?.close();
+      await backends.close();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Accepting a request: every check that can refuse it happens before anything is stored, then the
+ * request, its work items (and its task, for `ui`) are written in one go and announced to the queue.
+ *
+ * @example
+ *   const r = await submit(ctx, account, endpointFor('/maps/search')!, { limit: 20 }, ['pizza nyc'], { webhook: null, ui: false });
+ *   r.id
+ */
+import type { Account, NewRequest } from '../store/contract.ts';
+import type { DataEndpoint } from '../contract/endpoint.ts';
+import type { AppContext } from './context.ts';
+import { AppError, PAYMENT_REQUIRED } from './errors.ts';
+import { newRequestId, newTaskId } from './ids.ts';
+import { defaultUnitPrice } from '../billing/prices.ts';
+import { randomUUID } from 'node:crypto';
+
+export interface SubmitOptions {
+  webhook: string | null;
+  ui: boolean;
+  format?: string;
+  /** Task fields from POST /tasks. */
+  task?: { tags: string[]; spec: Record<string, unknown> };
+}
+
+export function assertCanPay(account: Account): void {
+  if (account.pastDue || account.balance + account.creditLimit <= 0) throw new AppError(402, PAYMENT_REQUIRED);
+}
+
+export async function checkWebhook(ctx: AppContext, url: string): Promise<void> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError(422, `webhook must be an absolute http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError(422, `webhook must be an http(s) URL, got scheme "${u.protocol.slice(0, -1)}"`);
+  try {
+    await ctx.checkTargetUrl(url);
+  } catch (e) {
+    throw new AppError(422, `webhook ${JSON.stringify(url.slice(0, 200))} is refused: ${(e as Error).message}`);
+  }
+}
+
+export async function submit(ctx: AppContext, account: Account, decl: DataEndpoint, params: Record<string, unknown>, queries: string[], o: SubmitOptions) {
+  if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
+  if (queries.length > 1000) throw new AppError(422, `query takes at most 1000 queries per request, got ${queries.length}`);
+  const adapter = await ctx.adapters.load(decl.path);
+  if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet`);
+  if (adapter.checkQuery) {
+    for (const q of queries) {
+      const why = adapter.checkQuery(q);
+      if (why) {
+        const shown = JSON.stringify(q.length > 200 ? `${q.slice(0, 197)}...` : q);
+        throw new AppError(422, why.includes(shown) ? why : `query ${shown} is not valid: ${why}`);
+      }
+    }
+  }
+  const rule = decl.check?.(params);
+  if (rule) throw new AppError(422, rule);
+  if (o.webhook) await checkWebhook(ctx, o.webhook);
+  assertCanPay(account);
+
+  const now = ctx.now();
+  const id = newRequestId();
+  const unitPrice = (await ctx.store.getPrice(decl.service, account.id)) ?? defaultUnitPrice(decl.unit);
+  let taskId: string | null = null;
+  if (o.ui) {
+    taskId = newTaskId(now);
+    await ctx.store.createTask({
+      id: taskId, accountId: account.id, requestId: id, serviceName: decl.service, queries, tags: o.task?.tags ?? [],
+      spec: o.task?.spec ?? { ...params }, status: 'PENDING', format: o.format ?? 'xlsx', fileToken: null, filePath: null,
+      results: [], created: now, updated: now, queueTaskId: randomUUID(),
+    });
+  }
+  const r: NewRequest = {
+    id, accountId: account.id, endpoint: decl.path, params, queries, webhook: o.webhook, product: decl.service, unit: decl.unit,
+    unitPrice, emptyCostsOne: !!decl.emptyCostsOne, dropDuplicates: params.dropDuplicates === true, taskId,
+    maxAttempts: ctx.settings.maxAttempts, createdAt: now,
+  };
+  await ctx.store.createRequest(r);
+  await ctx.queue.enqueue(queries.map((_, i) => ({ id: `${id}:${i}` })));
+  return { id, taskId };
+}

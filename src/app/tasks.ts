@@ -1,0 +1,120 @@
+/**
+ * UI tasks (interface 4.7, decisions 16-17): a request run on the platform whose results become a
+ * file (xlsx by default, csv, json, parquet), downloadable at an unguessable `file_url`.
+ *
+ * @example
+ *   const { id } = await createTask(ctx, account, { service_name: 'engine_maps_service_v2', queries: ['pizza'], tags: ['food'] });
+ *   await listTasks(ctx, account.id, { pageSize: 10 }) // { tasks: [...], has_more: false }
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Account, RequestRow, TaskRow } from '../store/contract.ts';
+import type { AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { taskTime } from './ids.ts';
+import { submit } from './submit.ts';
+import { checkBody } from './body.ts';
+import { taskBody } from '../contract/account.ts';
+import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
+import { readParam } from '../http/params.ts';
+import { ParamError } from '../http/params.ts';
+import { dedupeKey } from '../engine/dedupe.ts';
+import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
+
+export function taskView(t: TaskRow) {
+  return {
+    id: t.id, metadata: { ...t.spec, service_name: t.serviceName, queries: t.queries, tags: t.tags }, created: taskTime(t.created),
+    updated: taskTime(t.updated), user_id: t.accountId, status: t.status, queue_task_id: t.queueTaskId, results: t.results,
+  };
+}
+
+/** Location `US>New York>Adams` → `Adams, New York, US` for a search phrase. */
+const locationPhrase = (loc: string) => loc.split('>').map((s) => s.trim()).filter(Boolean).reverse().join(', ');
+
+const asStringArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export async function createTask(ctx: AppContext, account: Account, body: Record<string, unknown>) {
+  checkBody(taskBody, body);
+  const service = typeof body.service_name === 'string' ? body.service_name : 'engine_maps_service_v2';
+  const decl = endpointByService(service);
+  if (!decl) {
+    throw new AppError(422, `service_name must be one of ${dataEndpoints.map((e) => e.service).join(', ')}, got ${JSON.stringify(service.slice(0, 100))}`);
+  }
+  let queries = asStringArray(body.queries);
+  const categories = asStringArray(body.categories);
+  const locations = asStringArray(body.locations);
+  if (!queries.length && categories.length) {
+    queries = locations.length ? categories.flatMap((c) => locations.map((l) => `${c} ${locationPhrase(l)}`)) : categories;
+  }
+  const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown };
+  const format = settings.output_extension ?? 'xlsx';
+  if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);
+  // Body fields that are parameters of the endpoint go through the same checks as the query string.
+  const params: Record<string, unknown> = {};
+  const given: Record<string, unknown> = { ...body, limit: body.organizationsPerQueryLimit ?? body.limit };
+  const enrich = asStringArray(body.enrichments);
+  if (enrich.length && 'enrichment' in decl.params) given.enrichment = enrich;
+  for (const [name, schema] of Object.entries(decl.params)) {
+    const v = given[name];
+    if (v === undefined || v === null) continue;
+    try {
+      const parsed = readParam(name, schema, (Array.isArray(v) ? v : [v]).map(String));
+      if (parsed !== undefined) params[name] = parsed;
+    } catch (e) {
+      if (e instanceof ParamError) throw new AppError(422, e.message);
+      throw e;
+    }
+  }
+  for (const [name, schema] of Object.entries(decl.params)) {
+    if (params[name] === undefined && (schema as any).default !== undefined) params[name] = structuredClone((schema as any).default);
+  }
+  const tags = asStringArray(body.tags);
+  const { taskId } = await submit(ctx, account, decl, params, queries, {
+    webhook: null, ui: true, format, task: { tags, spec: { ...body, settings } },
+  });
+  return { id: taskId! };
+}
+
+export async function listTasks(ctx: AppContext, accountId: string, o: { query?: string; lastId?: string; pageSize: number }) {
+  const rows = await ctx.store.listTasks(accountId, { tag: o.query, lastId: o.lastId, limit: o.pageSize + 1 });
+  return { tasks: rows.slice(0, o.pageSize).map(taskView), has_more: rows.length > o.pageSize };
+}
+
+export function fileUrl(ctx: AppContext, token: string, t: TaskRow): string {
+  return `${ctx.settings.baseUrl}/tasks/files/${token}/${t.id}.${extensionOf(t.format as ExportFormat)}`;
+}
+
+/** Records of a finished request, flattened in query order (duplicates dropped when asked). */
+async function* recordsOf(ctx: AppContext, r: RequestRow): AsyncGenerator<Record<string, unknown>> {
+  const seen = r.dropDuplicates ? new Set<string>() : null;
+  for await (const q of ctx.store.readResults(r.id)) {
+    for (const rec of JSON.parse(q.recordsJson) as Record<string, unknown>[]) {
+      if (seen) {
+        const k = dedupeKey(rec);
+        if (seen.has(k)) continue;
+        seen.add(k);
+      }
+      yield rec;
+    }
+  }
+}
+
+/** Turns a finished request into its task's final state and file. Safe to call again (recovery). */
+export async function finishTask(ctx: AppContext, r: RequestRow): Promise<void> {
+  if (!r.taskId || r.finishedAt === null) return;
+  const t = await ctx.store.getTask(r.taskId);
+  if (!t || t.status === 'SUCCESS' || t.status === 'FAILURE' || t.status === 'CANCELED') return;
+  if (r.status !== 'Success') {
+    await ctx.store.updateTask(t.id, { status: r.cancelled ? 'CANCELED' : 'FAILURE', updated: ctx.now(), results: [{ product_name: t.serviceName, quantity: r.usage }] });
+    return;
+  }
+  const token = randomBytes(24).toString('base64url');
+  const path = join(ctx.settings.dataDir, 'files', `${t.id}.${extensionOf(t.format as ExportFormat)}`);
+  const columns = asStringArray((t.spec.settings as { output_columns?: unknown } | undefined)?.output_columns);
+  const { writeExport } = await import('../delivery/export/index.ts');
+  await writeExport(t.format as ExportFormat, () => recordsOf(ctx, r), path, columns.length ? { columns } : {});
+  await ctx.store.updateTask(t.id, {
+    status: 'SUCCESS', fileToken: token, filePath: path, updated: ctx.now(),
+    results: [{ product_name: t.serviceName, quantity: r.usage, file_url: fileUrl(ctx, token, t) }],
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * `trawl` command line: run the service and operate accounts.
+ *
+ *   trawl serve [--no-workers]          API plus in-process workers (PORT, HOST, DATA_DIR ...)
+ *   trawl worker                         workers only
+ *   trawl migrate                        apply store migrations and exit
+ *   trawl accounts create --name N [--balance X] [--credit-limit X] [--rate R] [--burst B]
+ *   trawl accounts list
+ *   trawl accounts balance --id ID --add X
+ *   trawl accounts usage --id ID [--from ISO] [--to ISO]
+ *   trawl accounts past-due --id ID --on|--off
+ *   trawl keys create --account ID | keys list --account ID | keys revoke --id KEY_ID
+ *   trawl prices set --product P --price X [--account ID]
+ *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
+ *
+ * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
+ */
+import { parseArgs } from 'node:util';
+import { settingsFromEnv } from '../config/settings.ts';
+import { openEmbeddedBackends } from '../config/embedded-backends.ts';
+import { startService } from '../app/service.ts';
+import { createAccount, createApiKey } from '../app/accounts.ts';
+import { billingPeriod } from '../app/balance.ts';
+import { parseCommand } from './parse.ts';
+
+const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`trawl: ${message}\n`);
+  process.exit(code);
+}
+
+async function withStore<T>(fn: (b: Awaited<ReturnType<typeof openEmbeddedBackends>>) => Promise<T>): Promise<T> {
+  const settings = settingsFromEnv(process.env);
+  const b = await openEmbeddedBackends(settings.dataDir);
+  try {
+    return await fn(b);
+  } finally {
+    await b.close();
+  }
+}
+
+async function serve(workers: boolean, listen: boolean) {
+  const settings = { ...settingsFromEnv(process.env), ...(workers ? {} : { workers: false }) };
+  const svc = await startService({ settings });
+  if (listen && (await svc.ctx.store.countAccounts()) === 0) {
+    // First start on an empty store: one account, its key printed once, so the API can be called at once.
+    const { account, apiKey } = await createAccount(svc.ctx.store, settings, { name: 'default', balance: 100 });
+    process.stdout.write(`\nCreated the first account ${account.id} with a balance of 100 ${account.currency}.\nIts API key (shown once, keep it): ${apiKey}\n\n`);
+  }
+  if (listen) {
+    const url = await svc.listen();
+    svc.ctx.log.info({ url, workers: settings.workers, owner: svc.owner }, 'trawl listening');
+  } else {
+    svc.ctx.log.info({ owner: svc.owner }, 'trawl worker started');
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    svc.ctx.log.info({ signal }, 'shutting down: finishing running items');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await svc.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+const num = (v: unknown, what: string): number => {
+  const n = Number(v);
+  if (v === undefined || !Number.isFinite(n)) fail(`${what} must be a number`);
+  return n;
+};
+
+async function main(argv: string[]) {
+  const [cmd, sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
+    allowPositionals: true, strict: false,
+    options: {
+      name: { type: 'string' }, balance: { type: 'string' }, 'credit-limit': { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' },
+      id: { type: 'string' }, add: { type: 'string' }, account: { type: 'string' }, product: { type: 'string' }, price: { type: 'string' },
+      from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
+    },
+  });
+  switch (cmd) {
+    case 'serve':
+      return serve(!values['no-workers'], true);
+    case 'worker':
+      return serve(true, false);
+    case 'migrate':
+      return withStore(async () => out({ migrated: true }));
+    case 'parse':
+      return parseCommand(positionals[0], positionals[1]);
+    case 'accounts':
+      return withStore(async ({ store }) => {
+        const settings = settingsFromEnv(process.env);
+        if (sub === 'create') {
+          if (!values.name || typeof values.name !== 'string') fail('accounts create needs --name NAME');
+          const { account, apiKey, keyId } = await createAccount(store, settings, {
+            name: values.name as string, balance: values.balance !== undefined ? num(values.balance, '--balance') : 0,
+            creditLimit: values['credit-limit'] !== undefined ? num(values['credit-limit'], '--credit-limit') : 0,
+            ratePerSec: values.rate !== undefined ? num(values.rate, '--rate') : undefined, burst: values.burst !== undefined ? num(values.burst, '--burst') : undefined,
+          });
+          return out({ id: account.id, api_key: apiKey, key_id: keyId, webhook_secret: account.webhookSecret, balance: account.balance, currency: account.currency });
+        }
+        if (sub === 'list') return out((await store.listAccounts()).map(({ webhookSecret: _s, ...a }) => a));
+        const id = values.id as string | undefined;
+        if (!id || !(await store.getAccount(id))) fail('give --id of an existing account');
+        if (sub === 'balance') return out({ id, balance: await store.addBalance(id, num(values.add, '--add')) });
+        if (sub === 'past-due') {
+          await store.updateAccount(id, { pastDue: !!values.on && !values.off });
+          return out({ id, past_due: !!values.on && !values.off });
+        }
+        if (sub === 'usage') {
+          const p = billingPeriod(Date.now());
+          const from = values.from ? Date.parse(values.from as string) : p.start;
+          const to = values.to ? Date.parse(values.to as string) : p.end;
+          if (!Number.isFinite(from) || !Number.isFinite(to)) fail('--from and --to must be ISO dates');
+          return out({ id, from: new Date(from).toISOString(), to: new Date(to).toISOString(), lines: await store.usageForPeriod(id, from, to) });
+        }
+        return fail(`unknown: accounts ${sub ?? ''} (create, list, balance, usage, past-due)`);
+      });
+    case 'keys':
+      return withStore(async ({ store }) => {
+        if (sub === 'create' || sub === 'list') {
+          const account = values.account as string | undefined;
+          if (!account || !(await store.getAccount(account))) fail('give --account of an existing account');
+          if (sub === 'list') return out(await store.listApiKeys(account));
+          const k = await createApiKey(store, account);
+          return out({ account, api_key: k.key, key_id: k.id });
+        }
+        if (sub === 'revoke') {
+          if (!values.id) fail('keys revoke needs --id KEY_ID');
+          const ok = await store.revokeApiKey(values.id as string, Date.now());
+          if (!ok) fail(`no active key ${values.id}`, 1);
+          return out({ revoked: values.id });
+        }
+        return fail(`unknown: keys ${sub ?? ''} (create, list, revoke)`);
+      });
+    case 'prices':
+      return withStore(async ({ store }) => {
+        if (sub !== 'set' || !values.product) fail('prices set --product P --price X [--account ID]');
+        await store.setPrice(values.product as string, num(values.price, '--price'), (values.account as string | undefined) ?? null);
+        return out({ product: values.product, price: Number(values.price), account: values.account ?? null });
+      });
+    default:
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file>\n');
+      if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
+  }
+}
+
+main(process.argv.slice(2)).catch((e) => fail((e as Error).stack ?? String(e), 1));

@@ -1,0 +1,74 @@
+/**
+ * Service settings, read once from the environment. Every knob has a default that runs the service
+ * on one machine with the embedded store.
+ *
+ * @example const s = settingsFromEnv(process.env); s.port // 8080
+ */
+export interface Settings {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Public base address used in results_location and file URLs; defaults to http://HOST:PORT. */
+  baseUrl: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  queue: 'embedded' | 'redis' | 'postgres';
+  workers: boolean;
+  /** Work items run at once per worker process. */
+  concurrency: number;
+  leaseMs: number;
+  maxAttempts: number;
+  /** Synchronous requests are held at most this long (decision 13). */
+  syncTimeoutMs: number;
+  /** Results are kept this long after a request ends (interface 8). */
+  retentionMs: number;
+  historyMs: number;
+  /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
+  allowPrivateTargets: boolean;
+  webhookTimeoutMs: number;
+  /** Defaults of new accounts. */
+  defaultRatePerSec: number;
+  defaultBurst: number;
+  defaultCurrency: string;
+  logLevel: string;
+  /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
+  lookup: Record<string, unknown>;
+}
+
+const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const flag = (v: string | undefined, d: boolean) => (v === undefined || v === '' ? d : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase()));
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+  const port = num(env.PORT, 8080);
+  const host = env.HOST || '127.0.0.1';
+  const redisUrl = env.REDIS_URL || null;
+  const databaseUrl = env.DATABASE_URL || null;
+  const queue = (env.QUEUE as Settings['queue']) || (redisUrl ? 'redis' : 'embedded');
+  return {
+    port, host,
+    dataDir: env.DATA_DIR || './data',
+    baseUrl: (env.BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
+    databaseUrl, redisUrl, queue,
+    workers: !flag(env.NO_WORKERS, false),
+    concurrency: num(env.CONCURRENCY, 16),
+    leaseMs: num(env.LEASE_MS, 60_000),
+    maxAttempts: num(env.MAX_ATTEMPTS, 4),
+    syncTimeoutMs: num(env.SYNC_TIMEOUT_MS, 30 * 60_000),
+    retentionMs: num(env.RETENTION_MS, 4 * 3600_000),
+    historyMs: 24 * 3600_000,
+    allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
+    webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
+    defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),
+    defaultBurst: num(env.DEFAULT_BURST, 40),
+    defaultCurrency: (env.DEFAULT_CURRENCY || 'usd').toLowerCase(),
+    logLevel: env.LOG_LEVEL || 'info',
+    lookup: {
+      dnsServers: env.DNS_SERVERS ? env.DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      smtpPort: env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined,
+      heloName: env.SMTP_HELO_NAME || undefined,
+      mailFrom: env.SMTP_MAIL_FROM ?? undefined,
+      geocoderUrl: env.GEOCODER_URL || undefined,
+      geocoderKind: env.GEOCODER_KIND || undefined,
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Webhook delivery (decision 15). Deliveries are rows the store creates in the transaction that ends
+ * a request; this dispatcher sends them: a POST with the JSON body, signed with the account's
+ * secret in `X-Hub-Signature-256`, 10 s to answer 2xx, then retries after about 1 min, 5 min,
+ * 30 min, 2 h and 6 h. Every failed attempt is logged for `GET /webhook-calls`; a connection error
+ * or timeout reads `Status code: 0`. Targets pass the SSRF guard on every attempt.
+ *
+ * @example
+ *   const d = new WebhookDispatcher(ctx); d.start(); ... await d.stop();
+ *   signBody('{"id":"..."}', 'whsec_...') // 'sha256=9f2c...'
+ */
+import { createHmac } from 'node:crypto';
+import { request, type Dispatcher } from 'undici';
+import type { AppContext } from '../app/context.ts';
+import type { WebhookDelivery } from '../store/contract.ts';
+import { resultsLocation } from '../app/results.ts';
+import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
+
+export const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
+
+export function signBody(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private busy: Promise<void> | null = null;
+  private readonly agent: Dispatcher;
+  private readonly onFinished = () => this.kick();
+
+  constructor(private readonly ctx: AppContext, private readonly pollMs = 1_000, private readonly schedule = RETRY_SCHEDULE_MS) {
+    this.agent = guardedAgent({ allowPrivate: ctx.settings.allowPrivateTargets }, { keepAliveTimeout: 5_000 });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.ctx.events.on('finished', this.onFinished);
+  }
+
+  /** Runs one round now unless one is running. */
+  kick(): void {
+    if (this.busy) return;
+    this.busy = this.round().catch((e) => this.ctx.log.warn({ err: (e as Error).message }, 'webhook round failed')).finally(() => { this.busy = null; });
+  }
+
+  async round(): Promise<void> {
+    const due = await this.ctx.store.claimDueWebhooks(this.ctx.now(), 20, 5 * 60_000);
+    await Promise.all(due.map((d) => this.deliver(d)));
+  }
+
+  private async body(d: WebhookDelivery): Promise<{ body: string; secret: string } | null> {
+    const [r, a] = await Promise.all([this.ctx.store.getRequest(d.requestId), this.ctx.store.getAccount(d.accountId)]);
+    if (!r || !a) return null;
+    const body = JSON.stringify({
+      id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,
+      results_location: resultsLocation(this.ctx, r.id), quota_usage: [{ product_name: r.product, quantity: r.usage }],
+    });
+    return { body, secret: a.webhookSecret };
+  }
+
+  private async deliver(d: WebhookDelivery): Promise<void> {
+    const now = this.ctx.now();
+    const nextAt = d.attempts < this.schedule.length ? now + this.schedule[d.attempts] : null;
+    const payload = await this.body(d);
+    if (!payload) return this.ctx.store.recordWebhookAttempt(d.id, 0, false, null, now);
+    let status = 0;
+    try {
+      await checkUrl(d.url, { allowPrivate: this.ctx.settings.allowPrivateTargets, allowCredentials: true });
+      const res = await request(d.url, {
+        method: 'POST', dispatcher: this.agent, body: payload.body,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(payload.body, payload.secret), 'user-agent': 'trawl-webhook/1' },
+        headersTimeout: this.ctx.settings.webhookTimeoutMs, bodyTimeout: this.ctx.settings.webhookTimeoutMs,
+        signal: AbortSignal.timeout(this.ctx.settings.webhookTimeoutMs),
+      });
+      status = res.statusCode;
+      await res.body.dump();
+    } catch (e) {
+      this.ctx.log.info({ requestId: d.requestId, err: (e as Error).message }, 'webhook attempt failed');
+    }
+    const ok = status >= 200 && status < 300;
+    await this.ctx.store.recordWebhookAttempt(d.id, status, ok, ok ? null : nextAt, this.ctx.now());
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.ctx.events.off('finished', this.onFinished);
+    await this.busy;
+    await this.agent.close();
+  }
+}

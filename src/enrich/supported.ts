@@ -1,0 +1,11 @@
+/**
+ * Names of the map-place enrichments this deployment can compute (see ./index.ts). Kept apart from
+ * the implementations so declaring the contract does not load phone and e-mail data.
+ *
+ * @example unsupportedEnrichments(['phones_enricher_service', 'ai_chain_info']) // ['ai_chain_info']
+ */
+export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service'];
+
+export function unsupportedEnrichments(asked: unknown): string[] {
+  return Array.isArray(asked) ? asked.filter((e) => !SUPPORTED_ENRICHMENTS.includes(e as string)) : [];
+}

@@ -1,0 +1,100 @@
+/**
+ * Request management, tasks, business database and account operations (interface 4.6-4.9). Their
+ * parameters come from src/contract/account.ts, read by the same lenient reader as data endpoints.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { AppContext } from '../app/context.ts';
+import { accountOperations, type AccountOperation } from '../contract/account.ts';
+import { readParams } from './params.ts';
+import { rawParams } from './server.ts';
+import { sendView } from './routes-data.ts';
+import { AppError } from '../app/errors.ts';
+import { requestView } from '../app/results.ts';
+import { history, terminate } from '../app/history.ts';
+import { balanceView } from '../app/balance.ts';
+import { createTask, listTasks } from '../app/tasks.ts';
+import { rotateWebhookSecret } from '../app/accounts.ts';
+import { assertCanPay } from '../app/submit.ts';
+import { parseFields } from '../delivery/shape.ts';
+import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts';
+import { locationsView } from '../app/locations.ts';
+import { searchBusinesses } from '../app/businesses.ts';
+
+type Handler = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: Record<string, unknown>) => Promise<unknown>;
+
+const op = (method: string, path: string): AccountOperation => {
+  const o = accountOperations.find((x) => x.method === method && x.path === path);
+  if (!o) throw new Error(`no declaration for ${method} ${path}`);
+  return o;
+};
+
+const body = (req: FastifyRequest): Record<string, unknown> => {
+  const b = req.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) throw new AppError(422, 'the body must be a JSON object');
+  return b as Record<string, unknown>;
+};
+
+const handlers: Record<string, Handler> = {
+  'GET /requests': async (ctx, req, _r, p) => history(ctx, req.account!.id, p as { type: 'running' | 'finished'; skip: number; pageSize: number }),
+
+  'GET /requests/{requestId}': async (ctx, req, reply, p) => {
+    const v = await requestView(ctx, req.account!.id, (req.params as { requestId: string }).requestId, {
+      flat: p.flat === true, fields: parseFields(p.fields), convertFileResult: p.convertFileResult !== false,
+    });
+    return sendView(reply, v);
+  },
+
+  'DELETE /requests/{requestId}': async (ctx, req, reply) => {
+    const text = await terminate(ctx, req.account!.id, (req.params as { requestId: string }).requestId);
+    return reply.code(200).type('text/plain; charset=utf-8').send(text);
+  },
+
+  'GET /tasks': async (ctx, req, _r, p) => listTasks(ctx, req.account!.id, p as { query?: string; lastId?: string; pageSize: number }),
+
+  'POST /tasks': async (ctx, req) => createTask(ctx, req.account!, body(req)),
+
+  'GET /tasks/files/{token}/{name}': async (ctx, req, reply) => {
+    const { token } = req.params as { token: string; name: string };
+    const t = token.length <= 100 ? await ctx.store.getTaskByFileToken(token) : null;
+    if (!t?.filePath) throw new AppError(404, 'no such file');
+    const st = await stat(t.filePath).catch(() => null);
+    if (!st) throw new AppError(404, 'the file is gone');
+    return reply.code(200).type(contentTypeOf(t.format as ExportFormat)).header('content-length', String(st.size))
+      .header('content-disposition', `attachment; filename="${t.id}.${t.format}"`).send(createReadStream(t.filePath));
+  },
+
+  'POST /businesses': async (ctx, req) => {
+    assertCanPay(req.account!);
+    return searchBusinesses(ctx, req.account!, body(req));
+  },
+
+  'GET /profile/balance': async (ctx, req) => balanceView(ctx, (await ctx.store.getAccount(req.account!.id))!),
+
+  'GET /profile/webhook-secret': async (_ctx, req) => ({ webhook_secret: req.account!.webhookSecret }),
+
+  'POST /profile/webhook-secret': async (ctx, req) => ({ webhook_secret: await rotateWebhookSecret(ctx.store, req.account!.id) }),
+
+  'GET /locations': async (ctx, _req, _r, p) => locationsView(ctx, String(p.country)),
+
+  'GET /webhook-calls': async (ctx, req) => ctx.store.listWebhookCalls(req.account!.id, ctx.now() - ctx.settings.historyMs, 100),
+};
+
+export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
+  for (const [key, h] of Object.entries(handlers)) {
+    const [method, path] = key.split(' ');
+    const decl = op(method, path);
+    const url = path.replace(/\{(\w+)\}/g, ':$1');
+    app.route({
+      method: method as 'GET' | 'POST' | 'DELETE', url,
+      handler: async (req, reply) => {
+        const pathParams = Object.keys((req.params ?? {}) as object);
+        const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
+        const p = readParams(queryDecls, rawParams(req), decl.required);
+        return h(ctx, req, reply, p);
+      },
+    });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * One GET route per declared data endpoint (and alias), all served by the same handler: read the
+ * shared and endpoint parameters leniently, apply their interplay (`format` forces `ui`, `ui` forces
+ * `async`), submit, then answer 202 at once or hold the connection until the request ends.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../app/context.ts';
+import type { DataEndpoint } from '../contract/endpoint.ts';
+import { dataEndpoints } from '../contract/endpoints/index.ts';
+import { query as queryDecl, shared } from '../contract/shared.ts';
+import { readParams } from './params.ts';
+import { rawParams, sendError } from './server.ts';
+import { submit } from '../app/submit.ts';
+import { AppError } from '../app/errors.ts';
+import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
+import { parseFields } from '../delivery/shape.ts';
+
+const sharedDecls = { query: queryDecl, ...shared };
+
+/** Writes a request view: 200 streamed data, 204 with status headers, or a Pending body. */
+export function sendView(reply: FastifyReply, v: RequestView, pendingStatus = 200): FastifyReply {
+  if (v.kind === 'failure') {
+    return reply.code(204).header('x-request-id', v.id).header('x-request-status', 'Failure').send();
+  }
+  if (v.kind === 'pending') return reply.code(pendingStatus).type('application/json; charset=utf-8').send(v.body);
+  return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(v.body, { objectMode: false }));
+}
+
+async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, reply: FastifyReply) {
+  const raw = rawParams(req);
+  const s = readParams(sharedDecls, raw);
+  const params = readParams(decl.params, raw, decl.required);
+  const queries = (s.query as string[] | undefined) ?? [];
+  const format = (s.format as string[] | undefined)?.[0];
+  const ui = !!format || s.ui === true;
+  const isAsync = ui || s.async !== false;
+  const fields = parseFields(s.fields);
+  if (fields) params.fields = fields;
+  const account = req.account!;
+  const { id } = await submit(ctx, account, decl, params, queries, { webhook: (s.webhook as string | undefined) ?? null, ui, format });
+  if (isAsync) {
+    return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
+  }
+  // The request completes and is billed even if the client goes away (decision 13).
+  const row = await waitForEnd(ctx, id, ctx.settings.syncTimeoutMs);
+  if (!row) return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
+  const view = viewOf(ctx, row, { fields, flat: false });
+  if (view.kind === 'failure' && !decl.answers204) {
+    // Endpoints the interface does not mark 204 say Failure in a body instead.
+    return reply.code(200).header('x-request-status', 'Failure').send({ id, status: 'Failure', data: [] });
+  }
+  return sendView(reply, view);
+}
+
+export function registerDataRoutes(app: FastifyInstance, ctx: AppContext): void {
+  for (const decl of dataEndpoints) {
+    for (const path of [decl.path, ...(decl.aliases ?? [])]) {
+      app.get(path, (req, reply) => handle(ctx, decl, req, reply));
+    }
+  }
+}
+
+export { sendError, AppError };

@@ -1,0 +1,35 @@
+/**
+ * Operations routes, no API key: `/health` (liveness), `/ready` (store and queue reachable),
+ * `/metrics` (Prometheus), `/openapi.json` and `/docs`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app/context.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { openApiDocument } from './openapi.ts';
+import { docsPage } from './docs-page.ts';
+
+export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
+  const doc = openApiDocument(ctx.settings.baseUrl);
+  const docJson = JSON.stringify(doc);
+  const html = docsPage(doc);
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async (_req, reply) => {
+    const checks: Record<string, string> = {};
+    await Promise.all([
+      ctx.store.ping().then(() => { checks.store = 'ok'; }, (e) => { checks.store = `unavailable: ${(e as Error).message}`; }),
+      ctx.queue.ping().then(() => { checks.queue = 'ok'; }, (e) => { checks.queue = `unavailable: ${(e as Error).message}`; }),
+    ]);
+    const ok = checks.store === 'ok' && checks.queue === 'ok';
+    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready', checks } : { error: true, errorMessage: `503 Service Unavailable: ${JSON.stringify(checks)}`, checks });
+  });
+  app.get('/metrics', async (_req, reply) => {
+    try {
+      const counts = await ctx.store.itemCounts();
+      for (const [state, n] of Object.entries(counts)) metrics.workItems.set({ state }, n);
+      metrics.queueDepth.set(await ctx.queue.depth());
+    } catch { /* the gauges keep their last values while the store is away */ }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(docJson));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
+}

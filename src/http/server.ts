@@ -1,0 +1,128 @@
+/**
+ * The HTTP server, built from the contract: one route per declared data endpoint and account
+ * operation, authentication and the per-account rate limit in one hook, and one error mapper that
+ * turns everything into the interface's JSON error bodies (decisions 6 and 12): a client never has
+ * to parse HTML or plain text, except the DELETE confirmation.
+ *
+ * @example
+ *   const server = await buildServer(ctx, metrics);
+ *   await server.listen({ port: 8080 });
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../app/context.ts';
+import type { Account } from '../store/contract.ts';
+import { AppError, UNAUTHORIZED } from '../app/errors.ts';
+import { authenticate } from '../app/accounts.ts';
+import { ParamError, parseQueryString, type RawParams } from './params.ts';
+import { registerDataRoutes } from './routes-data.ts';
+import { registerAccountRoutes } from './routes-account.ts';
+import { registerOpsRoutes } from './routes-ops.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import { maskUrl } from '../ops/log.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: Account | null;
+    raw_params: RawParams;
+  }
+}
+
+/** Paths that need no API key. */
+const PUBLIC = [/^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/tasks\/files\//, /^\/favicon\.ico$/];
+
+export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  return reply.code(e.status).type('application/json; charset=utf-8').send({ error: true, errorMessage: e.errorMessage });
+}
+
+/** The raw query string, parsed leniently once per request. */
+export function rawParams(req: FastifyRequest): RawParams {
+  if (!req.raw_params) {
+    const url = req.raw.url ?? '';
+    const q = url.indexOf('?');
+    req.raw_params = parseQueryString(q < 0 ? '' : url.slice(q + 1));
+  }
+  return req.raw_params;
+}
+
+export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    // The lenient reader parses the raw query string itself (decision 2).
+    routerOptions: { maxParamLength: 500, querystringParser: () => ({}) },
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  });
+  app.decorateRequest('account', null);
+  app.decorateRequest('raw_params', null as unknown as RawParams);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-trace-id', req.id);
+    const path = req.url.split('?', 1)[0];
+    if (PUBLIC.some((p) => p.test(path))) return;
+    let params: RawParams;
+    try {
+      params = rawParams(req);
+    } catch (e) {
+      if (e instanceof ParamError) return sendError(reply, new AppError(422, e.message));
+      throw e;
+    }
+    const header = req.headers['x-api-key'];
+    const key = (Array.isArray(header) ? header[0] : header) || params.get('apiKey')?.[0];
+    const account = await authenticate(ctx.store, key);
+    if (!account) return sendError(reply, new AppError(401, UNAUTHORIZED));
+    req.account = account;
+    const rate = await ctx.rateLimiter.take(account.id, account.ratePerSec, account.burst);
+    if (!rate.ok) {
+      return sendError(reply, new AppError(429, `rate limit of ${account.ratePerSec} requests per second (burst ${account.burst}) exceeded; retry after ${rate.retryAfterSec} s`,
+        { 'retry-after': String(rate.retryAfterSec) }));
+    }
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.httpRequests.inc({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+  });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    if (err instanceof AppError) return sendError(reply, err);
+    if (err instanceof ParamError) return sendError(reply, new AppError(422, err.message));
+    if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError(413, 'the body is larger than 1 MiB'));
+    if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new AppError(415, 'send the body as application/json'));
+    if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && (err as any).statusCode === 400)) {
+      return sendError(reply, new AppError(422, `the body is not valid JSON: ${String(err.message).slice(0, 200)}`));
+    }
+    if (isStoreUnavailable(err)) return sendError(reply, new AppError(503, 'the store is unavailable; retry shortly', { 'retry-after': '5' }));
+    if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, new AppError(err.statusCode === 400 ? 422 : err.statusCode, String(err.message).slice(0, 300)));
+    }
+    const incident = randomUUID();
+    ctx.log.error({ incident, err: { message: err?.message, stack: err?.stack }, url: maskUrl(req.url) }, 'unexpected error');
+    return sendError(reply, new AppError(500, incident));
+  });
+
+  const known = new Map<RegExp, string[]>();
+  app.addHook('onRoute', (r) => {
+    const re = new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}$`);
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    known.set(re, [...(known.get(re) ?? []), ...methods]);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?', 1)[0];
+    for (const [re, methods] of known) {
+      if (re.test(path)) {
+        reply.header('allow', [...new Set(methods)].join(', '));
+        return sendError(reply, new AppError(405, `${req.method} is not allowed on ${path.slice(0, 200)}`));
+      }
+    }
+    return sendError(reply, new AppError(404, `no operation ${req.method} ${path.slice(0, 200)}`));
+  });
+
+  registerDataRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerOpsRoutes(app, ctx, metrics);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,24 @@
+/**
+ * Prometheus metrics (`/metrics`): HTTP requests by endpoint and status, work items by state, queue
+ * depth, source errors by type, billed units by product.
+ *
+ * @example const m = createMetrics(); m.httpRequests.inc({ route: '/maps/search', status: '202' });
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'trawl_process_' });
+  return {
+    registry,
+    httpRequests: new Counter({ name: 'trawl_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] }),
+    workItems: new Gauge({ name: 'trawl_work_items', help: 'Work items by state.', labelNames: ['state'], registers: [registry] }),
+    queueDepth: new Gauge({ name: 'trawl_queue_depth', help: 'Work items waiting to run.', registers: [registry] }),
+    itemsRun: new Counter({ name: 'trawl_work_items_run_total', help: 'Work item runs by endpoint and outcome.', labelNames: ['endpoint', 'outcome'], registers: [registry] }),
+    sourceErrors: new Counter({ name: 'trawl_source_errors_total', help: 'Source errors by endpoint and type (layout_changed is the loud one).', labelNames: ['endpoint', 'type'], registers: [registry] }),
+    billedUnits: new Counter({ name: 'trawl_billed_units_total', help: 'Billed units by product (counted when requests end).', labelNames: ['product', 'unit'], registers: [registry] }),
+    itemSeconds: new Histogram({ name: 'trawl_work_item_seconds', help: 'Work item run time.', labelNames: ['endpoint'], buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] }),
+  };
+}
