@@ -173,8 +173,9 @@ test('postgres store: connections killed by the server are replaced; an interrup
   }
 });
 
-const privateSkip = privatePostgresUnavailable();
-test('postgres store: survives the database stopping and starting again', { skip: privateSkip ? `no private PostgreSQL server: ${privateSkip}` : false, timeout: 60_000 }, async () => {
+// Runs a throw-away server of its own, but only where database tests are enabled at all.
+const privateSkip = !url ? PG_SKIP : privatePostgresUnavailable();
+test('postgres store: survives the database stopping and starting again', { skip: privateSkip ? (url ? `no private PostgreSQL server: ${privateSkip}` : privateSkip) : false, timeout: 60_000 }, async () => {
   const server = await startPrivatePostgres();
   const s = await openPostgresStore(server!.url, { connectTimeoutMs: 1_000 });
   try {
