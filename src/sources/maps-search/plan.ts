@@ -21,18 +21,21 @@ const WORLD: Camera = { lat: 0, lng: 0, zoom: 2 };
  *   firstSearchStep('coffee athens', settings).url
  */
 export function firstSearchStep(q: string, s: SearchSettings, camera: Camera | null): Step {
-  const cam = camera ?? s.camera ?? WORLD;
+  const given = camera ?? s.camera;
+  const cam = given ?? WORLD;
+  const view = viewBox(cam.lat, cam.lng, cam.zoom);
   return searchStep({
     q,
     hl: s.language,
     gl: s.region,
-    view: viewBox(cam.lat, cam.lng, cam.zoom),
+    view,
     cell: null,
     offset: 0,
     got: 0,
     budget: s.limit,
     depth: 0,
-    seen: null,
+    pts: [],
+    area: given ? view : null,
   });
 }
 

@@ -21,8 +21,12 @@ export interface SearchState {
   budget: number;
   /** 0 for the query's own view, +1 per split. */
   depth: number;
-  /** Root view only: bounds of the places seen so far (the area to split when it saturates). */
-  seen: Box | null;
+  /** Coordinates ([lat, lng], 6 decimals) of the places this view kept so far (at most VIEW_CAP):
+   *  where a split puts the quadrants, and how many of them each quadrant will find again. */
+  pts: Array<[number, number]>;
+  /** The query's own view only, when its camera was given (coordinates or a map URL): the area a
+   *  split must cover even where the first places did not reach. */
+  area: Box | null;
 }
 
 /**
@@ -49,7 +53,8 @@ export function readState(v: unknown): SearchState | null {
   if (typeof s.q !== 'string' || typeof s.hl !== 'string' || !isBox(s.view)) return null;
   if (!isNum(s.offset) || !isNum(s.got) || !isNum(s.budget) || !isNum(s.depth)) return null;
   if (s.cell !== null && !isBox(s.cell)) return null;
-  if (s.seen !== null && !isBox(s.seen)) return null;
+  if (s.area !== null && !isBox(s.area)) return null;
+  if (!Array.isArray(s.pts) || !s.pts.every((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]))) return null;
   if (s.gl !== null && typeof s.gl !== 'string') return null;
   return s;
 }
