@@ -29,6 +29,38 @@ export interface PlaceIndex {
   admin1Name: (string | null)[];
   admin2Name: (string | null)[];
   index: KDBush;
+  /** Smaller indexes of the more populous places, for the wide part of `bestCity`. */
+  tiers: PlaceTier[];
+}
+
+/** The places of at least 10^minLog inhabitants (roughly), with their own index and coordinates. */
+export interface PlaceTier {
+  minLogPopulation: number;
+  index: KDBush;
+  /** Tier position → place id. */
+  ids: Uint32Array;
+  lng: Float64Array;
+  lat: Float64Array;
+}
+
+/** Tier thresholds in log10(population + 10): about 10,000 and 100,000 inhabitants. */
+const TIER_LOGS = [4, 5];
+
+function buildTier(minLog: number, logPop: Float64Array, lng: Float64Array, lat: Float64Array): PlaceTier {
+  const ids: number[] = [];
+  for (let i = 0; i < logPop.length; i++) if (logPop[i] >= minLog) ids.push(i);
+  const index = new KDBush(Math.max(1, ids.length));
+  const tl = new Float64Array(ids.length);
+  const ta = new Float64Array(ids.length);
+  ids.forEach((id, k) => {
+    tl[k] = lng[id];
+    ta[k] = lat[id];
+    index.add(tl[k], ta[k]);
+  });
+  // kdbush needs at least one point to finish; an empty tier gets a point that no filter accepts.
+  if (ids.length === 0) index.add(0, 0);
+  index.finish();
+  return { minLogPopulation: minLog, index, ids: Uint32Array.from(ids), lng: tl, lat: ta };
 }
 
 /**
@@ -95,6 +127,7 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     admin1Name: a1Name,
     admin2Name: a2Name,
     index,
+    tiers: TIER_LOGS.map((m) => buildTier(m, logPopulation, lng, lat)),
   };
 }
 
@@ -131,7 +164,8 @@ const CITY_FIRST_KM = 5;
  * Id of the best-scored place (`cityScore`) within `maxKm`, or undefined. Every place that could
  * win is scored, so a big city is found however many suburbs lie closer: after scoring the places
  * within 5 km, a place farther than d can only win if even the most populous place of the index
- * at d would, which bounds the second, wider search.
+ * at d would, which bounds the radius of the second, wider search; and a place beyond 5 km must
+ * beat the best score by 5/3 decades, so that search only visits a tier of populous places.
  *
  * @example places.name[bestCity(places, 2.2945, 48.8584, 30)!] // 'Paris'
  */
@@ -148,6 +182,17 @@ export function bestCity(p: PlaceIndex, lng: number, lat: number, maxKm: number,
   const first = Math.min(CITY_FIRST_KM, maxKm);
   forEachWithin(p.index, p, lng, lat, first, visit);
   const reach = Math.min(maxKm, (p.maxLogPopulation - bestScore) * KM_PER_DECADE);
-  if (reach > first) forEachWithin(p.index, p, lng, lat, reach, visit);
+  if (reach <= first) return best;
+  // Beyond `first` km a place needs logPopulation > bestScore + first/3 to win, so only the tier
+  // of places that populous has to be searched.
+  const need = bestScore + first / KM_PER_DECADE;
+  let tier: PlaceTier | undefined;
+  for (const t of p.tiers) if (t.minLogPopulation <= need) tier = t;
+  if (!tier) {
+    forEachWithin(p.index, p, lng, lat, reach, visit);
+  } else {
+    const t = tier;
+    forEachWithin(t.index, t, lng, lat, reach, (k, km) => visit(t.ids[k], km));
+  }
   return best;
 }
