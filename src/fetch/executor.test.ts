@@ -6,7 +6,7 @@ import { Executor } from './executor.ts';
 import type { ExecutorSettings } from './settings.ts';
 import type { FetchEvent } from './events.ts';
 import { reportLayoutChange, setFetchLogger } from './events.ts';
-import { forwardProxy, loopback } from './loopback.testkit.ts';
+import { forwardProxy, loopback, socks5Server } from './loopback.testkit.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { Step } from '../sources/_kit/adapter.ts';
 
@@ -319,6 +319,21 @@ test('HTTP proxy with credentials; round-robin over two proxies; sticky sessions
   for (let i = 0; i < 4; i++) await sticky.run(step(`${srv.url}/sticky${i}`), s);
   const delta = [p1.targets.length - before[0], p2.targets.length - before[1]];
   assert.ok((delta[0] === 4 && delta[1] === 0) || (delta[0] === 0 && delta[1] === 4), `one proxy for the session, got ${delta}`);
+});
+
+test('SOCKS5 proxy with username/password; wrong password is a network error', async (t) => {
+  const { srv } = await setup(t, (req, res) => res.end(`socks ok ${req.url}`));
+  const socks = await socks5Server('sock user:pa:ss');
+  t.after(() => socks.close());
+  const ex = new Executor({ ...base, proxyUrls: [`socks5://sock%20user:pa%3Ass@127.0.0.1:${socks.port}`] });
+  t.after(() => ex.close());
+  assert.equal((await ex.run(step(`${srv.url}/via-socks`))).body, 'socks ok /via-socks');
+  assert.deepEqual(socks.auths, ['sock user:pa:ss']);
+  assert.deepEqual(socks.targets, [`127.0.0.1:${srv.port}`]);
+  const bad = new Executor({ ...base, proxyUrls: [`socks5://sock%20user:nope@127.0.0.1:${socks.port}`] });
+  t.after(() => bad.close());
+  await assert.rejects(bad.run(step(`${srv.url}/x`)), rejectsWith('network'));
+  assert.equal(srv.hits.get('/x'), undefined);
 });
 
 test('wrong proxy credentials → network error naming 407', async (t) => {
