@@ -382,10 +382,11 @@ test('per-host concurrency cap holds (counted on the server); other hosts are no
     setTimeout(() => {
       inFlight--;
       res.end('ok');
-    }, 60);
+    }, 150);
   }, { perHostConcurrency: 3 });
   await Promise.all(Array.from({ length: 15 }, (_, i) => ex.run(step(`${srv.url}/c${i}`))));
-  assert.equal(peak, 3);
+  assert.ok(peak <= 3, `cap of 3 exceeded: ${peak}`);
+  assert.ok(peak >= 2, `requests did run in parallel (peak ${peak})`);
   // Same server under a second host name (localhost) has its own budget.
   peak = 0;
   const other = srv.url.replace('127.0.0.1', 'localhost');
