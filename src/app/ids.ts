@@ -8,10 +8,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 export const newRequestId = () => randomUUID();
 
+let lastSecond = '';
+let seq = 0;
+
+/** Within one second the 4 hex characters count up from a random start, so ids keep creation order. */
 export function newTaskId(now: number): string {
   const d = new Date(now);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${randomBytes(2).toString('hex')}`;
+  const second = `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+  if (second === lastSecond && seq < 0xffff) seq++;
+  else { lastSecond = second; seq = randomBytes(2).readUInt16BE(0) & 0x7fff; }
+  return `${second}${seq.toString(16).padStart(4, '0')}`;
 }
 
 /** Timestamp without zone, ISO 8601 style with microseconds (interface 2.7). */

@@ -82,7 +82,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       fetchStep = (step, key, signal) => ex.run(step, ex.sessionFor(key), signal);
     }
     const runner = new Runner({
-      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now,
+      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup,
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length

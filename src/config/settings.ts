@@ -18,6 +18,8 @@ export interface Settings {
   concurrency: number;
   leaseMs: number;
   maxAttempts: number;
+  /** First retry delay of a retryable source error; later ones grow 4x (capped at 2 min). */
+  retryBaseMs: number;
   /** Synchronous requests are held at most this long (decision 13). */
   syncTimeoutMs: number;
   /** Results are kept this long after a request ends (interface 8). */
@@ -53,6 +55,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     concurrency: num(env.CONCURRENCY, 16),
     leaseMs: num(env.LEASE_MS, 60_000),
     maxAttempts: num(env.MAX_ATTEMPTS, 4),
+    retryBaseMs: num(env.RETRY_BASE_MS, 1_000),
     syncTimeoutMs: num(env.SYNC_TIMEOUT_MS, 30 * 60_000),
     retentionMs: num(env.RETENTION_MS, 4 * 3600_000),
     historyMs: 24 * 3600_000,

@@ -1,5 +1,5 @@
 /** Request management, tasks, business database and account operations (interface 4.6-4.9). */
-import { Type, bool, int, list, oneOf, str, type TSchema } from './dsl.ts';
+import { Type, bool, int, list, literals, oneOf, str, type TSchema } from './dsl.ts';
 import * as R from './records.ts';
 
 export interface AccountOperation {
@@ -27,7 +27,7 @@ export const businessesBody = Type.Object({
     has_website: Type.Optional(Type.Boolean()), has_phone: Type.Optional(Type.Boolean()), area_service: Type.Optional(Type.Boolean()),
     verified: Type.Optional(Type.Boolean()), broad_match: Type.Optional(Type.Boolean()), business_only: Type.Optional(Type.Boolean()),
     domain: Type.Optional(Type.String()), phone: Type.Optional(Type.String()),
-    business_statuses: Type.Optional(Type.Array(Type.Unsafe<string>({ type: 'string', enum: ['operational', 'closed_temporarily', 'closed_permanently'] }))),
+    business_statuses: Type.Optional(Type.Array(literals(['operational', 'closed_temporarily', 'closed_permanently'] as const))),
     geo_filters: Type.Optional(Type.Array(Type.Object({ type: Type.Literal('circle'), lat: Type.Number({ minimum: -90, maximum: 90 }),
       lng: Type.Number({ minimum: -180, maximum: 180 }), radius_m: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }))),
     located_os_id: Type.Optional(Type.String()),

@@ -32,3 +32,7 @@ export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 
 export { Type };
 export type { TSchema };
+
+/** A string enum inside a JSON body: checkable by TypeBox's validator (unlike `oneOf`). */
+export const literals = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { description });

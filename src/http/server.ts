@@ -8,6 +8,7 @@
  *   const server = await buildServer(ctx, metrics);
  *   await server.listen({ port: 8080 });
  */
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
@@ -55,6 +56,14 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     routerOptions: { maxParamLength: 500, querystringParser: () => ({}) },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // 1000 queries in a query string (as real clients send them) outgrow Node's 16 KiB default.
+    serverFactory: (handler) => createServer({ maxHeaderSize: 8 * 1024 * 1024 }, handler),
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({ error: true, errorMessage: `${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}: the request could not be read` });
+      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      else socket.destroy(err);
+    },
   });
   app.decorateRequest('account', null);
   app.decorateRequest('raw_params', null as unknown as RawParams);

@@ -1,0 +1,89 @@
+/**
+ * Starts a real service on a loopback port for tests: SQLite in a temp dir, embedded queue, the
+ * test adapter, an adjustable clock, and one account with a key.
+ *
+ * @example
+ *   const h = await startHarness();
+ *   const res = await h.get('/maps/search?query=n=2&async=false');
+ *   await h.close();
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { settingsFromEnv, type Settings } from '../../src/config/settings.ts';
+import { startService, type Service } from '../../src/app/service.ts';
+import { createAccount } from '../../src/app/accounts.ts';
+import { openEmbeddedBackends } from '../../src/config/embedded-backends.ts';
+import { EmbeddedQueue } from '../../src/engine/backends/embedded.ts';
+import { testRegistry } from './test-adapter.ts';
+import type { AdapterRegistry } from '../../src/app/context.ts';
+import type { Account } from '../../src/store/contract.ts';
+import { createLogger } from '../../src/ops/log.ts';
+
+export interface Harness {
+  svc: Service;
+  url: string;
+  key: string;
+  account: Account;
+  dir: string;
+  /** Milliseconds added to the real clock. */
+  clock: { offset: number };
+  get(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  json(path: string, init?: RequestInit & { key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
+  newAccount(a?: { balance?: number; ratePerSec?: number; burst?: number; creditLimit?: number }): Promise<{ account: Account; key: string }>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number } = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-test-'));
+  const clock = { offset: 0 };
+  const now = () => Date.now() + clock.offset;
+  const settings: Settings = {
+    ...settingsFromEnv({}), port: 0, dataDir: dir, concurrency: 8, retryBaseMs: 20, leaseMs: 5_000, logLevel: 'silent',
+    defaultRatePerSec: 1_000, defaultBurst: 1_000, ...o.settings,
+  };
+  const b = await openEmbeddedBackends(dir);
+  const queue = new EmbeddedQueue(b.store, 50, now);
+  const svc = await startService({
+    settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.store.close(); } },
+    adapters: o.adapters ?? testRegistry(), now, log: createLogger('silent'),
+  });
+  const address = await svc.server.listen({ port: 0, host: '127.0.0.1' });
+  svc.ctx.settings.baseUrl = address;
+  const created = await createAccount(svc.ctx.store, settings, { name: 'test', balance: o.balance ?? 1_000 }, now());
+  const h: Harness = {
+    svc, url: address, key: created.apiKey, account: created.account, dir, clock,
+    get(path, init = {}) {
+      const headers = new Headers(init.headers);
+      const key = init.key === undefined ? created.apiKey : init.key;
+      if (key) headers.set('x-api-key', key);
+      return fetch(`${address}${path}`, { ...init, headers });
+    },
+    async json(path, init) {
+      const res = await h.get(path, init);
+      const text = await res.text();
+      let body: any = text;
+      try { body = text ? JSON.parse(text) : null; } catch { /* plain text */ }
+      return { status: res.status, body, headers: res.headers };
+    },
+    async newAccount(a = {}) {
+      const c = await createAccount(svc.ctx.store, settings, { name: 'other', balance: 100, ratePerSec: 1_000, burst: 1_000, ...a }, now());
+      return { account: c.account, key: c.apiKey };
+    },
+    async close() {
+      await svc.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+export async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
