@@ -87,6 +87,19 @@ export function toJsonText(v: unknown): string {
 }
 
 /**
+ * Throws `bad_input` when a nested value contains itself (JSON cannot hold it). Cheaper than a
+ * trial JSON.stringify for writers that serialise later, inside a library.
+ * @example assertAcyclic({ a: [1, { b: 2 }] }) // ok
+ */
+export function assertAcyclic(v: unknown, ancestors: object[] = []): void {
+  if (v === null || typeof v !== 'object' || v instanceof Date) return;
+  if (ancestors.includes(v)) throw new ExportError('bad_input', 'a value cannot be written as JSON: it contains itself (circular structure)');
+  ancestors.push(v);
+  for (const key of Object.keys(v)) assertAcyclic((v as Record<string, unknown>)[key], ancestors);
+  ancestors.pop();
+}
+
+/**
  * The value a tabular cell (csv, xlsx) holds: null, a boolean, a number or a string.
  * @example tabularValue(new Date(0)) // '1970-01-01T00:00:00.000Z'
  * @example tabularValue({ Monday: '9-5' }) // '{"Monday":"9-5"}'

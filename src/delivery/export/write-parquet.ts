@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { ByteWriter, ParquetWriter, parquetWriteRows, type BasicType } from 'hyparquet-writer';
 import { ExportError } from './errors.ts';
-import { fieldOf, plainValue, toJsonText, type Row, type ValueKind } from './values.ts';
+import { assertAcyclic, fieldOf, plainValue, toJsonText, type Plain, type Row, type ValueKind } from './values.ts';
 import type { WriteOutcome } from './write-json.ts';
 
 export interface ParquetOptions {
@@ -41,32 +41,33 @@ export function parquetTypeOf(kinds: ReadonlySet<ValueKind>): BasicType {
   }
 }
 
+function fits(type: BasicType, p: Exclude<Plain, null>): boolean {
+  switch (type) {
+    case 'BOOLEAN':
+      return typeof p === 'boolean';
+    case 'INT64':
+      return Number.isSafeInteger(p);
+    case 'DOUBLE':
+      return typeof p === 'number';
+    case 'STRING':
+      return typeof p === 'string';
+    case 'TIMESTAMP':
+      return p instanceof Date;
+    default:
+      return true; // JSON holds anything
+  }
+}
+
 /** Converts a value for a column of `type`; a value that does not fit is a clear error, not a bad file. */
 function cellFor(type: BasicType, column: string, v: unknown): unknown {
   const p = plainValue(v);
   if (p === null) return null;
-  const ok = (() => {
-    switch (type) {
-      case 'BOOLEAN':
-        return typeof p === 'boolean';
-      case 'INT64':
-        return Number.isSafeInteger(p);
-      case 'DOUBLE':
-        return typeof p === 'number';
-      case 'STRING':
-        return typeof p === 'string';
-      case 'TIMESTAMP':
-        return p instanceof Date;
-      default:
-        return true;
-    }
-  })();
-  if (!ok) {
-    throw new ExportError('bad_input', `parquet column ${JSON.stringify(column)} is ${type} but a row has ${JSON.stringify(toJsonText(p))}; the rows changed between passes`);
+  if (!fits(type, p)) {
+    throw new ExportError('bad_input', `parquet column ${JSON.stringify(column)} is ${type} but a row has ${toJsonText(p)}; the rows changed between passes`);
   }
   if (type === 'INT64') return BigInt(p as number);
-  // Validated JSON text up front so a cycle is our bad_input error, not a crash in the encoder.
-  if (type === 'JSON') return JSON.parse(toJsonText(p));
+  // The library serialises JSON columns itself and would overflow its stack on a cycle.
+  if (type === 'JSON') assertAcyclic(p);
   return p;
 }
 
