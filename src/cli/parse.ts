@@ -11,6 +11,7 @@ import * as mapsReviews from '../sources/maps-reviews/index.ts';
 import * as placesByDomain from '../sources/places-by-domain/index.ts';
 import * as searchEvents from '../sources/search-events/index.ts';
 import * as searchCareers from '../sources/search-careers/index.ts';
+import * as mapsAutocomplete from '../sources/maps-autocomplete/index.ts';
 
 /** Endpoint → the parser of any response kind its adapter reads. */
 export const CAPTURE_PARSERS: Record<string, (text: string) => unknown[]> = {
@@ -19,6 +20,7 @@ export const CAPTURE_PARSERS: Record<string, (text: string) => unknown[]> = {
   '/engine-places-by-domain': (t) => placesByDomain.parseCapture(t),
   '/engine-search-events': (t) => searchEvents.parseCapture(t),
   '/engine-search-careers': (t) => searchCareers.parseCapture(t),
+  '/engine-maps-autocomplete': (t) => mapsAutocomplete.parseCapture(t),
 };
 
 export async function parseCommand(endpoint: string | undefined, file: string | undefined): Promise<void> {

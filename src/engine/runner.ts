@@ -61,10 +61,10 @@ export class Runner {
     }, Math.max(1_000, this.o.leaseMs / 3));
     beat.unref();
     try {
-      const records = await this.records(item, ac.signal);
+      const { records, units } = await this.records(item, ac.signal);
       const keys = item.params.dropDuplicates === true ? records.map(dedupeKey) : undefined;
       const fan = await this.o.store.completeItem({
-        itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, dedupeKeys: keys, now: this.o.now(),
+        itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, units, dedupeKeys: keys, now: this.o.now(),
       });
       this.after(fan);
       this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: records.length, ms: this.o.now() - t0 });
@@ -92,7 +92,7 @@ export class Runner {
   }
 
   /** Every record of one query. */
-  private async records(item: WorkItem, signal: AbortSignal): Promise<Record<string, unknown>[]> {
+  private async records(item: WorkItem, signal: AbortSignal): Promise<{ records: Record<string, unknown>[]; units?: number }> {
     const adapter = await this.o.adapterFor(item.endpoint);
     if (!adapter) throw new SourceError('invalid_query', `no adapter serves ${item.endpoint}`);
     const ctx = { query: item.query, params: item.params };
@@ -113,7 +113,12 @@ export class Runner {
       }
       if (adapter.finish) records = adapter.finish(records, ctx);
     }
+    // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
+    records = records.filter((r) => r.no_result !== true);
     if (this.o.enrich) records = await this.o.enrich(item.endpoint, records, item.params);
-    return records.map((r) => ('query' in r ? r : { query: item.query, ...r }));
+    return {
+      records: records.map((r) => ('query' in r ? r : { query: item.query, ...r })),
+      units: adapter.units ? adapter.units(records) : undefined,
+    };
   }
 }

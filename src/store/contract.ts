@@ -112,6 +112,8 @@ export interface ItemOutcome {
   /** JSON array text of the records. */
   recordsJson: string;
   count: number;
+  /** Billable units when they differ from the record count (see adapter `units`). */
+  units?: number;
   /** With dropDuplicates: one identity key per record (same order as the records). */
   dedupeKeys?: string[];
   now: number;

@@ -68,6 +68,9 @@ interface AdapterBase {
   /** Checked at submit time for every query: a message (e.g. `query "91,200" is not a coordinate
    *  pair: latitude must be from -90 to 90`) makes the whole request a 422; undefined accepts it. */
   checkQuery?(query: string): string | undefined;
+  /** Billable units of one query's final records, when a record is not one unit (map reviews bill
+   *  per review inside a place element). Default: one per record. */
+  units?(records: unknown[]): number;
 }
 
 export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unknown>> extends AdapterBase {

@@ -28,6 +28,8 @@ export const mapsReviews: WebAdapter<ReviewsParams, any> = {
   plan,
   parse: parse as WebAdapter<ReviewsParams, any>['parse'],
   finish: finish as WebAdapter<ReviewsParams, any>['finish'],
+  // One unit per review, not per place element; an empty query's one unit comes from emptyCostsOne.
+  units: (records) => (records as ReviewsOutput[]).reduce((n, r) => n + (isNoResult(r) ? 0 : r.reviews_data.length), 0),
 };
 
 /**

@@ -289,13 +289,13 @@ export class SqliteStore implements Store {
       this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, ?, ?, NULL)')
         .run(it.request_id, it.query_index, o.recordsJson, o.count);
       this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
-      let quantity = o.count;
+      let quantity = o.units ?? o.count;
       if (it.drop_duplicates && o.dedupeKeys) {
         const ins = this.s('INSERT OR IGNORE INTO request_keys (request_id, key) VALUES (?, ?)');
         quantity = 0;
         for (const k of o.dedupeKeys) quantity += ins.run(it.request_id, k).changes;
       }
-      if (o.count === 0 && it.empty_costs_one) quantity = 1;
+      if (quantity === 0 && it.empty_costs_one) quantity = 1;
       this.bill(it.account_id, it.request_id, o.itemId, it, quantity, o.now);
       this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
