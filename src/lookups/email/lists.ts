@@ -46,15 +46,15 @@ export interface DisposableHit {
   list: 'disposable-email-domains-js' | 'mailchecker';
 }
 
-/** The domain itself, then each parent with at least two labels. */
-function* selfAndParents(domain: string): Generator<string> {
+/** Finds the domain or its nearest parent (of at least two labels) in `set`. */
+function listedIn(set: Set<string>, domain: string, skip?: Set<string>): string | null {
   let d = domain;
   for (;;) {
-    yield d;
+    if (set.has(d) && !skip?.has(d)) return d;
     const dot = d.indexOf('.');
-    if (dot < 0) return;
+    if (dot < 0) return null;
     d = d.slice(dot + 1);
-    if (!d.includes('.')) return;
+    if (!d.includes('.')) return null;
   }
 }
 
@@ -63,14 +63,10 @@ function* selfAndParents(domain: string): Generator<string> {
  * @example disposableHit('x.mailinator.com') // { matched: 'mailinator.com', list: 'disposable-email-domains-js' }
  */
 export function disposableHit(domain: string): DisposableHit | null {
-  const b = baseList();
-  for (const d of selfAndParents(domain)) if (b.has(d)) return { matched: d, list: 'disposable-email-domains-js' };
-  const w = wideList();
-  const p = providerList();
-  for (const d of selfAndParents(domain)) {
-    if (w.has(d) && !p.has(d)) return { matched: d, list: 'mailchecker' };
-  }
-  return null;
+  const b = listedIn(baseList(), domain);
+  if (b) return { matched: b, list: 'disposable-email-domains-js' };
+  const w = listedIn(wideList(), domain, providerList());
+  return w ? { matched: w, list: 'mailchecker' } : null;
 }
 
 /**

@@ -42,6 +42,7 @@ test('addresses SMTP cannot deliver to are refused with a reason', () => {
     ['jane@-bad.example.com', /not a valid host name label/],
     ['jane@under_score.com', /not a valid host name label|not a valid \(international\)/],
     ['jane@example..com', /./],
+    ['jane@xn--a.com', /not a valid \(international\) domain/],
     [`${'a'.repeat(65)}@example.com`, /64 octets/],
     [`jane@${'a'.repeat(64)}.com`, /63 characters|not a valid/],
     [`${'a'.repeat(60)}@${('b'.repeat(60) + '.').repeat(4)}com`, /254 octets|253/],

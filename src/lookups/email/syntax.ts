@@ -58,24 +58,50 @@ function quoteLocal(local: string): string {
   return DOT_ATOM.test(local) ? local : `"${local.replace(/(["\\])/g, '\\$1')}"`;
 }
 
-function finish(local: string, domainRaw: string): SyntaxResult {
+/** IDN → ASCII answers, reused: real address lists repeat their domains. */
+const asciiCache = new Map<string, string>();
+function toAscii(domain: string): string {
+  let a = asciiCache.get(domain);
+  if (a === undefined) {
+    a = domainToASCII(domain);
+    if (asciiCache.size >= 10_000) asciiCache.clear();
+    asciiCache.set(domain, a);
+  }
+  return a;
+}
+
+/** Builds the result; `plain` says the fast regex already proved an ASCII dot-atom and LDH labels. */
+function finish(local: string, domainRaw: string, plain: boolean): SyntaxResult {
   if (domainRaw.startsWith('[')) return { ok: false, reason: 'domain literals ([address]) cannot be checked over SMTP' };
   const domain = domainRaw.toLowerCase();
   let ascii = domain;
-  if (!ASCII_HOST.test(domain) || domain.includes('xn--')) {
-    ascii = domainToASCII(domain);
+  if (!plain && (!ASCII_HOST.test(domain) || domain.includes('xn--'))) {
+    ascii = toAscii(domain);
     if (ascii === '') return { ok: false, reason: 'domain is not a valid (international) domain name' };
+  } else if (plain && domain.includes('xn--')) {
+    // Punycode labels must decode; domainToASCII refuses broken ones.
+    if (toAscii(domain) === '') return { ok: false, reason: 'domain is not a valid (international) domain name' };
   }
-  const problem = fqdnProblem(ascii);
+  const problem = plain ? plainFqdnProblem(ascii) : fqdnProblem(ascii);
   if (problem) return { ok: false, reason: problem };
-  const localBytes = Buffer.byteLength(local, 'utf8');
+  const localBytes = plain ? local.length : Buffer.byteLength(local, 'utf8');
   if (localBytes === 0) return { ok: false, reason: 'local part is empty' };
   if (localBytes > 64) return { ok: false, reason: 'local part is longer than 64 octets' };
-  const address = `${quoteLocal(local)}@${ascii}`;
-  if (Buffer.byteLength(address, 'utf8') > 254) return { ok: false, reason: 'address is longer than 254 octets' };
+  const address = plain ? `${local}@${ascii}` : `${quoteLocal(local)}@${ascii}`;
+  if ((plain ? address.length : Buffer.byteLength(address, 'utf8')) > 254) {
+    return { ok: false, reason: 'address is longer than 254 octets' };
+  }
   // eslint-disable-next-line no-control-regex
-  const smtputf8 = /[^\x00-\x7f]/.test(local);
+  const smtputf8 = !plain && /[^\x00-\x7f]/.test(local);
   return { ok: true, local, domain, asciiDomain: ascii, address, smtputf8 };
+}
+
+/** fqdnProblem for a host the fast regex matched: only the limits the regex cannot express. */
+function plainFqdnProblem(host: string): string | null {
+  if (host.length > 253) return 'domain is longer than 253 characters';
+  const tld = host.slice(host.lastIndexOf('.') + 1);
+  if (/^\d+$/.test(tld)) return 'domain ends in a numeric label (an IP address is not a mail domain)';
+  return null;
 }
 
 /**
@@ -91,13 +117,12 @@ export function checkSyntax(input: unknown): SyntaxResult {
   if (text.length > MAX_INPUT) return { ok: false, reason: `longer than ${MAX_INPUT} characters` };
   const fast = FAST.exec(text);
   if (fast) {
-    if (fast[1].length > 64) return { ok: false, reason: 'local part is longer than 64 octets' };
-    return finish(fast[1], fast[2]);
+    return finish(fast[1], fast[2], true);
   }
   if (!text.includes('@')) return { ok: false, reason: 'no @ sign' };
   const parsed = addrs.parseOneAddress({ input: text, rfc6532: true });
   if (!parsed || parsed.type !== 'mailbox') return { ok: false, reason: 'not an RFC 5322 address' };
-  return finish(parsed.local, parsed.domain);
+  return finish(parsed.local, parsed.domain, false);
 }
 
 /**
@@ -112,7 +137,7 @@ export function domainOf(address: string): string | null {
   let d = address.slice(at + 1).trim().replace(/>$/, '').toLowerCase();
   if (d === '') return null;
   if (!ASCII_HOST.test(d)) {
-    d = domainToASCII(d);
+    d = toAscii(d);
     if (d === '') return null;
   }
   return d;
