@@ -1,0 +1,37 @@
+/**
+ * Metering under concurrency: many requests in parallel against one balance; the ledger, the
+ * per-request usage, the history and the balance add up exactly (decision 20).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, until } from './support/harness.ts';
+
+test('60 parallel requests against one balance: the ledger adds up exactly', { timeout: 60_000 }, async () => {
+  const h = await startHarness({ balance: 50 });
+  try {
+    const shapes = ['n=3', 'empty', 'n=1', 'fail', 'n=5'];
+    const subs = await Promise.all(Array.from({ length: 60 }, (_, i) => {
+      const qs = shapes.map((s) => `query=${encodeURIComponent(`${s};r=${i}`)}`).join('&');
+      return h.json(`/maps/search?${qs}${i % 2 ? '&async=false' : ''}`);
+    }));
+    assert.ok(subs.every((s) => s.status === 200 || s.status === 202), JSON.stringify(subs.find((s) => s.status >= 300)?.body));
+    const ids = subs.map((s) => s.body.id as string);
+    await until(async () => {
+      const rows = await Promise.all(ids.map((id) => h.svc.ctx.store.getRequest(id)));
+      return rows.every((r) => r?.finishedAt !== null);
+    }, 30_000, 'all requests');
+    // Per request: 3 + 1 (empty costs one) + 1 + 0 (failed query is free) + 5 = 10 units.
+    const rows = await Promise.all(ids.map((id) => h.svc.ctx.store.getRequest(id)));
+    assert.ok(rows.every((r) => r!.usage === 10), rows.map((r) => r!.usage).join(','));
+    const db = (h.svc.ctx.store as any).db;
+    const ledger = db.prepare('SELECT COUNT(*) AS n, SUM(quantity) AS q, SUM(amount) AS a FROM usage WHERE account_id = ?').get(h.account.id);
+    assert.equal(ledger.n, 60 * 4, 'one line per billed work item');
+    assert.equal(ledger.q, 600);
+    const balance = (await h.json('/profile/balance')).body;
+    assert.ok(Math.abs(balance.balance - (50 - ledger.a)) < 1e-9);
+    assert.ok(Math.abs(balance.upcoming_invoice.subtotal - ledger.a) < 1e-6);
+    const history = (await h.json('/requests?type=finished&pageSize=100')).body as { id: string; usage: string }[];
+    assert.equal(history.length, 60);
+    assert.ok(history.every((x) => x.usage === '10'));
+  } finally { await h.close(); }
+});
