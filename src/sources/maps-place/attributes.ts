@@ -23,12 +23,15 @@ export function about(node: unknown): Record<string, Record<string, boolean>> | 
     if (!group || !opts) continue;
     const feats = (out[group] ??= {});
     for (const o of opts) {
-      const name = str(o, 1);
-      if (!name) continue;
+      // Hot loop (hundreds of attributes per search page): plain indexing with type checks.
+      if (!Array.isArray(o)) continue;
+      const name = o[1];
+      if (typeof name !== 'string' || name === '') continue;
       // [2][0] is the attribute's kind: 1 yes/no (answer at [2][1][0][0]), 2 one value
       // ("Free Wi-Fi"), 3 a list (card brands). A valued or listed attribute is present.
-      const kind = at(o, 2, 0);
-      const answer = at(o, 2, 1, 0, 0);
+      const spec = o[2];
+      const kind = Array.isArray(spec) ? spec[0] : null;
+      const answer = kind === 1 ? at(spec, 1, 0, 0) : null;
       const has = kind === 1 ? answer === null || answer === 1 : kind === 2 || kind === 3;
       feats[name] = (feats[name] ?? false) || has;
       any = true;

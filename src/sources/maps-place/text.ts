@@ -53,12 +53,15 @@ export function text(v: unknown): string | null {
  *   formEncode("Cremini's Pizza") // 'Cremini%27s+Pizza'
  */
 export function formEncode(s: string): string {
-  return encodeURIComponent(s)
-    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
-    .replace(/%20/g, '+');
+  let e = encodeURIComponent(s);
+  // Most names need neither replacement; testing first skips two regex passes per place.
+  if (/[!'()*]/.test(e)) e = e.replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return e.includes('%20') ? e.replace(/%20/g, '+') : e;
 }
 
 let regionNames: Intl.DisplayNames | null = null;
+// Intl lookups cost microseconds each; a search page asks for the same few countries 20 times.
+const countryCache = new Map<string, string | null>();
 
 /**
  * English country name of a two-letter code; null when the code is unknown.
@@ -68,13 +71,18 @@ let regionNames: Intl.DisplayNames | null = null;
  */
 export function countryName(code: string | null): string | null {
   if (!code || !/^[A-Z]{2}$/.test(code)) return null;
+  const hit = countryCache.get(code);
+  if (hit !== undefined) return hit;
+  let name: string | null = null;
   try {
     regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
     const n = regionNames.of(code);
-    return n && n !== code && n !== 'Unknown Region' ? n : null;
+    name = n && n !== code && n !== 'Unknown Region' ? n : null;
   } catch {
-    return null;
+    name = null;
   }
+  countryCache.set(code, name);
+  return name;
 }
 
 const US_STATES: Record<string, string> = {
