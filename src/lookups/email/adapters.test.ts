@@ -37,6 +37,13 @@ test('lookups use LookupContext.settings and return one record per query', async
   assert.equal(f.email, 'jsmith@acme.test');
 });
 
+test('the finder adapter throws invalid_query for a query checkQuery refuses', async () => {
+  await assert.rejects(
+    emailsFinderAdapter.lookup({ query: 'acme.com', params: {} }, { settings: peers.settings }),
+    (e: { type?: string; retryable?: boolean }) => e.type === 'invalid_query' && e.retryable === false,
+  );
+});
+
 test('enrichment helpers', async () => {
   assert.equal(isDisposableEmail('a@mailinator.com'), true);
   assert.equal((await validateEmail('nobody@example.test', peers.settings)).status, 'NOT_RECEIVING');

@@ -3,6 +3,7 @@
  * limits) come from `LookupContext.settings`; see settings.ts.
  */
 import type { LocalAdapter, LookupContext, QueryContext } from '../../sources/_kit/adapter.ts';
+import { SourceError } from '../../sources/_kit/errors.ts';
 import { parseFinderQuery, findWith, type FinderRecord } from './finder.ts';
 import { preloadLists } from './lists.ts';
 import { validateWith, type EmailRecord } from './validate.ts';
@@ -43,6 +44,9 @@ export const emailsFinderAdapter: LocalAdapter<Record<string, unknown>, FinderRe
     return q.ok ? undefined : q.message;
   },
   async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<FinderRecord[]> {
+    // checkQuery refuses these at submit time; a query that slips past is not retried.
+    const q = parseFinderQuery(ctx.query);
+    if (!q.ok) throw new SourceError('invalid_query', q.message);
     return [await findWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
   },
   async warmUp(): Promise<void> {

@@ -22,7 +22,9 @@ export interface PrefixTable {
 
 export type PrefixKind = 'geocodes' | 'carrier';
 
-const tables = new Map<string, PrefixTable | null>();
+/** kind → locale → calling code → table (null: the package has no file). Nested so a hit allocates nothing. */
+const tables = new Map<string, Map<string, Map<string, PrefixTable | null>>>();
+let zoneTable: PrefixTable | null | undefined;
 
 function readTable(file: string): PrefixTable | null {
   if (!existsSync(file)) return null;
@@ -39,22 +41,22 @@ function readTable(file: string): PrefixTable | null {
   return map.size ? { map, minLen, maxLen } : null;
 }
 
-function cached(key: string, file: string): PrefixTable | null {
-  let t = tables.get(key);
-  if (t === undefined) {
-    t = readTable(file);
-    tables.set(key, t);
-  }
-  return t;
-}
-
 /**
  * The table for one kind, data locale and country calling code, or null when the package has none.
  * @example prefixTable('geocodes', 'en', '49')?.map.get('30') // 'Berlin'
  */
 export function prefixTable(kind: PrefixKind, locale: string, callingCode: string): PrefixTable | null {
-  if (!/^\d{1,3}$/.test(callingCode) || !/^[a-zA-Z_]{2,8}$/.test(locale)) return null;
-  return cached(`${kind}/${locale}/${callingCode}`, join(RESOURCES, kind, locale, `${callingCode}.bson`));
+  let byLocale = tables.get(kind);
+  if (!byLocale) tables.set(kind, (byLocale = new Map()));
+  let byCode = byLocale.get(locale);
+  if (!byCode) byLocale.set(locale, (byCode = new Map()));
+  let t = byCode.get(callingCode);
+  if (t === undefined) {
+    const safe = /^\d{1,3}$/.test(callingCode) && /^[a-zA-Z_]{2,8}$/.test(locale);
+    t = safe ? readTable(join(RESOURCES, kind, locale, `${callingCode}.bson`)) : null;
+    byCode.set(callingCode, t);
+  }
+  return t;
 }
 
 /**
@@ -62,7 +64,8 @@ export function prefixTable(kind: PrefixKind, locale: string, callingCode: strin
  * @example timeZoneTable()?.map.get('49') // 'Europe/Berlin'
  */
 export function timeZoneTable(): PrefixTable | null {
-  return cached('timezones', join(RESOURCES, 'timezones.bson'));
+  if (zoneTable === undefined) zoneTable = readTable(join(RESOURCES, 'timezones.bson'));
+  return zoneTable;
 }
 
 /**
@@ -93,12 +96,27 @@ function locales(kind: PrefixKind): Set<string> {
   return s;
 }
 
+const localeChoices = new Map<string, readonly string[]>();
+const ENGLISH_ONLY: readonly string[] = Object.freeze(['en']);
+
 /**
  * Maps a request language ('de', 'zh-TW', 'pt-BR') to the data locales to try, best first, always
  * ending with 'en' (the only fallback libphonenumber itself uses).
- * @example dataLocales('geocodes', 'zh-TW') // ['zh_Hant', 'en']
+ * @example dataLocales('geocodes', 'zh-TW') // ['zh_Hant', 'zh', 'en']
  */
-export function dataLocales(kind: PrefixKind, language: string | undefined): string[] {
+export function dataLocales(kind: PrefixKind, language: string | undefined): readonly string[] {
+  if (!language || language === 'en') return ENGLISH_ONLY;
+  const key = `${kind}|${language ?? ''}`;
+  let hit = localeChoices.get(key);
+  if (!hit) {
+    hit = Object.freeze(chooseLocales(kind, language));
+    if (localeChoices.size > 1000) localeChoices.clear();
+    localeChoices.set(key, hit);
+  }
+  return hit;
+}
+
+function chooseLocales(kind: PrefixKind, language: string | undefined): string[] {
   const out: string[] = [];
   if (language) {
     const norm = language.trim().replace('-', '_');
