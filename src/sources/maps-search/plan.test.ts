@@ -10,6 +10,7 @@ import { SourceError } from '../_kit/errors.ts';
 import type { PlaceRecord } from '../maps-place/record.ts';
 import { placeRecordFields } from '../maps-place/record.ts';
 import { EN, HTML, fixture, missing, rng } from '../maps-place/test-support.ts';
+import { appInitState } from '../maps-place/html.ts';
 import { altitudeFor, contains, FOV_DEG, quadrants, VIEW_H, VIEW_W, viewBox, zoomFor, type Box } from './cells.ts';
 import { mergePlaces } from './finish.ts';
 import { mapsSearchAdapter } from './index.ts';
@@ -69,6 +70,23 @@ test('pb camera: coordinates param and URL camera; altitude halves per zoom leve
   // Viewport of the query's own view is VIEW_W x VIEW_H at the asked zoom.
   const b = viewBox(0, 0, 2);
   assert.ok(b.e - b.w > 300 && VIEW_W === 1024 && VIEW_H === 768);
+});
+
+test('camera model matches the product: captured cameras (altitude, 1024x768, fov 13.1) sit at whole zoom levels', { skip: missing(HTML) || missing(EN) }, () => {
+  const zoomOf = (lat: number, lng: number, alt: number) => {
+    let z = 15;
+    for (let i = 0; i < 60; i++) z += Math.log2(altitudeFor(viewBox(lat, lng, z)) / alt);
+    return z;
+  };
+  // Place body [4] and place page APP_INITIALIZATION_STATE[0]: [[altitude, lng, lat], _, [w, h], fov].
+  const en = (JSON.parse(fixture(EN)) as unknown[])[4] as [[number, number, number], unknown, [number, number], number];
+  const page = appInitState(fixture(HTML))![0] as typeof en;
+  for (const cam of [en, page]) {
+    assert.deepEqual(cam[2], [VIEW_W, VIEW_H]);
+    assert.equal(cam[3], FOV_DEG);
+    const z = zoomOf(cam[0][2], cam[0][1], cam[0][0]);
+    assert.ok(Math.abs(z - Math.round(z)) < 0.01, `zoom ${z}`);
+  }
 });
 
 test('plan: ids and place URLs become place steps; short links resolve; bad input is invalid_query', () => {
