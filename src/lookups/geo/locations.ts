@@ -25,6 +25,7 @@ export interface LocationsResult {
 const ZIP_COUNTRIES = new Set(['US']);
 
 /** A country code that is malformed or has no locations; the HTTP layer answers 422. */
+/** @example throw new UnknownCountryError('ZZ') */
 export class UnknownCountryError extends Error {
   readonly code = 'unknown_country';
   readonly country: string;
@@ -35,6 +36,9 @@ export class UnknownCountryError extends Error {
   }
 }
 
+/**
+ * @example if (isUnknownCountryError(e)) reply(422, `422 Unprocessable Entity: ${e.message}`);
+ */
 export function isUnknownCountryError(e: unknown): e is UnknownCountryError {
   return e instanceof UnknownCountryError;
 }

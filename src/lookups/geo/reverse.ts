@@ -11,6 +11,7 @@ import tzlookup from '@photostructure/tz-lookup';
 import { loadAdminNames } from './admin-names.ts';
 import { countryAt, countryName } from './country.ts';
 import { bestCity, loadPlaces, nearestPlace, type PlaceIndex } from './places.ts';
+import { distanceKm } from './nearby.ts';
 import { plusCode } from './plus-code.ts';
 import { composeAddress, type ReverseGeocodingRecord } from './record.ts';
 import { loadUsCounties, type UsCountyLookup } from './us-counties.ts';
@@ -60,8 +61,7 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
       if (near !== undefined) {
         state = places.admin1Name[near];
         stateCode = places.admin1Code[near] || null;
-        const km = distanceKm(places, near, lng, lat);
-        if (km <= COUNTY_MAX_KM) county = places.admin2Name[near];
+        if (distanceKm(lng, lat, places.lng[near], places.lat[near]) <= COUNTY_MAX_KM) county = places.admin2Name[near];
       }
     }
     // In the US the state is exact, so the city must lie in it. Elsewhere the state is itself the
@@ -74,6 +74,7 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
       const z = nearestZip(zips, lng, lat, stateCode);
       if (z !== undefined) {
         postal = zips.zip[z];
+        // No populated place within 30 km, but a ZIP within 25 km: its postal place name.
         city ??= zips.place[z];
       }
     }
@@ -94,15 +95,11 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
   };
 }
 
-function distanceKm(p: PlaceIndex, id: number, lng: number, lat: number): number {
-  // Equirectangular is plenty for a 30 km threshold and avoids the haversine trigonometry.
-  const k = Math.cos(((lat + p.lat[id]) / 2) * (Math.PI / 180));
-  const dx = (lng - p.lng[id]) * k;
-  const dy = lat - p.lat[id];
-  return Math.sqrt(dx * dx + dy * dy) * 111.195;
-}
-
-/** Loads all data synchronously; use `loadReverseGeocoder` to share one instance. */
+/**
+ * Loads all data synchronously; use `loadReverseGeocoder` to share one instance.
+ *
+ * @example const geo = createReverseGeocoder(); geo.reverse(48.8584, 2.2945).city // 'Paris'
+ */
 export function createReverseGeocoder(): ReverseGeocoder {
   const t0 = performance.now();
   const names = loadAdminNames();

@@ -30,7 +30,11 @@ export interface UsCounty {
 
 export type UsCountyLookup = (lng: number, lat: number) => UsCounty | null;
 
-/** Suffix for a county name GeoNames does not know (see the module comment). */
+/**
+ * Suffix for a county name GeoNames does not know (see the module comment).
+ *
+ * @example fallbackCountyName('CT', 'Hartford') // 'Hartford County'
+ */
 export function fallbackCountyName(stateCode: string, atlasName: string): string {
   if (stateCode === 'DC') return atlasName;
   if (stateCode === 'LA') return `${atlasName} Parish`;

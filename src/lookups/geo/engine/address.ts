@@ -13,7 +13,11 @@ export interface EngineAddress {
   country_code: string | null;
 }
 
-/** A trimmed non-empty string, or null for anything else. */
+/**
+ * A trimmed non-empty string (numbers written out), or null for anything else.
+ *
+ * @example str('  10117 ') // '10117';  str('') // null;  str(7) // '7'
+ */
 export function str(v: unknown): string | null {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v !== 'string') return null;
@@ -21,6 +25,11 @@ export function str(v: unknown): string | null {
   return t ? t : null;
 }
 
+/**
+ * The first of the values that `str` accepts.
+ *
+ * @example firstStr(undefined, '', 'Claflin') // 'Claflin'
+ */
 export function firstStr(...vs: unknown[]): string | null {
   for (const v of vs) {
     const s = str(v);
@@ -29,6 +38,7 @@ export function firstStr(...vs: unknown[]): string | null {
   return null;
 }
 
+/** @example isObject({}) // true;  isObject([]) // false */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -16,7 +16,11 @@ export interface GeocoderSettings {
   timeoutMs?: number;
 }
 
-/** Thrown for settings that are present but wrong, so a misconfiguration is loud at start-up. */
+/**
+ * Thrown for settings that are present but wrong, so a misconfiguration is loud at start-up.
+ *
+ * @example geocoderSettings({}, { GEOCODER_URL: 'http://x', GEOCODER_KIND: 'google' }) // throws
+ */
 export class GeocoderSettingsError extends Error {
   constructor(message: string) {
     super(message);
