@@ -44,6 +44,8 @@ export const reverseGeocodingAdapter: LocalAdapter<Record<string, unknown>, Reve
     return [await reverseGeocode(ctx.query, lookup)];
   },
   async warmUp(): Promise<void> {
+    // A wrong GEOCODER_* environment fails start-up instead of every lookup.
+    geocoderSettings({});
     await loadReverseGeocoder();
   },
 };
