@@ -20,7 +20,7 @@ before(async () => {
 });
 after(() => dns.close());
 
-const make = (cacheTtlMs = 60_000) => new MailDns({ servers: [dns.server], timeoutMs: 300, cacheTtlMs });
+const make = (cacheTtlMs = 60_000) => new MailDns({ servers: [dns.server], timeoutMs: 800, cacheTtlMs });
 
 test('MX records come back sorted by priority, names lower-cased', async () => {
   assert.deepEqual(await make().route('example.test'), {
@@ -53,7 +53,7 @@ test('a server that never answers is a timeout, SERVFAIL a DNS error; neither is
   const r = await d.route('silent.test');
   assert.equal(r.kind, 'dns_error');
   assert.equal(r.kind === 'dns_error' && r.code, 'ETIMEOUT');
-  assert.ok(Date.now() - t < 1500, `took ${Date.now() - t} ms`);
+  assert.ok(Date.now() - t < 4000, `took ${Date.now() - t} ms`);
   const sf = await d.route('servfail.test');
   assert.equal(sf.kind, 'dns_error');
   const before = dns.queries.filter((q) => q === 'servfail.test MX').length;

@@ -30,7 +30,7 @@ async function scripted(greeting: string | null, answer: (line: string) => strin
   return { port, lines, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const base = { host: '127.0.0.1', heloName: 'probe.test', mailFrom: '', timeoutMs: 500 };
+const base = { host: '127.0.0.1', heloName: 'probe.test', mailFrom: '', timeoutMs: 1500 };
 let smtp: LoopbackSmtp;
 before(async () => {
   smtp = await startLoopbackSmtp({ mailboxes: ['alice@example.test'], greylistPrefix: 'grey', stallPrefix: 'slow' });
@@ -68,7 +68,7 @@ test('a stalled RCPT hits the per-step timeout, not a hang', async () => {
   assert.equal(r.rcpts.length, 1);
   assert.equal(r.failure?.kind, 'timeout');
   assert.equal(r.failure?.stage, 'rcpt');
-  assert.ok(Date.now() - t < 2000);
+  assert.ok(Date.now() - t < 5000);
 });
 
 test('multi-line replies, HELO fallback when EHLO is refused, and lines with bare LF', async () => {

@@ -59,14 +59,14 @@ test('UNKNOWN: greylisting (451), policy refusal (5.7.1), and a stalled RCPT', a
   const t = Date.now();
   const slow = await check('slow@example.test');
   assertFlags(slow, { status: 'UNKNOWN', smtp_code: null });
-  assert.match(slow.status_details, /SMTP timeout: no answer at rcpt within 600 ms/);
-  assert.ok(Date.now() - t < 2500);
+  assert.match(slow.status_details, /SMTP timeout: no answer at rcpt within 1500 ms/);
+  assert.ok(Date.now() - t < 5000);
 });
 
 test('UNKNOWN: a mail server that accepts the connection and never greets', async () => {
   const r = await check('anyone@stall.test');
   assertFlags(r, { status: 'UNKNOWN', valid_dns: true, valid_smtp: false });
-  assert.match(r.status_details, /could not reach any mail server .*no answer at banner within 600 ms/);
+  assert.match(r.status_details, /could not reach any mail server .*no answer at banner within 1500 ms/);
   assert.ok(peers.silentAccepted() >= 1);
 });
 

@@ -56,9 +56,9 @@ export async function startPeers(behaviour: SmtpBehaviour = CONSTRUCTED_BEHAVIOU
     silentAccepted: silent.accepted,
     settings: {
       dnsServers: [dns.server],
-      dnsTimeoutMs: 300,
+      dnsTimeoutMs: 1000,
       smtpPort: smtp.port,
-      smtpTimeoutMs: 600,
+      smtpTimeoutMs: 1500,
       heloName: 'probe.trawl.test',
       cacheTtlMs: 60_000,
     },
