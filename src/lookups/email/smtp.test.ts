@@ -137,7 +137,7 @@ test('the abort signal ends a session at once', async () => {
   const t = Date.now();
   const r = await p;
   assert.equal(r.failure?.kind, 'aborted');
-  assert.ok(Date.now() - t < 1000);
+  assert.ok(Date.now() - t < 3000);
   const pre = await smtpSession({ ...base, port: smtp.port, rcpts: ['x@example.test'], signal: AbortSignal.abort() });
   assert.equal(pre.failure?.kind, 'aborted');
 });
