@@ -6,7 +6,6 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { appInitState, placeBodyCandidates } from '../maps-place/html.ts';
 import type { NodeOptions } from '../maps-place/node.ts';
 import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../maps-place/parse.ts';
 import { placeStep } from '../maps-place/plan.ts';
@@ -23,15 +22,11 @@ function nodeOptions(ctx: QueryContext<MapsSearchParams>): NodeOptions {
 }
 
 function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
-  const opts = nodeOptions(ctx);
   if (looksLikeHtml(response.body)) {
-    const state = appInitState(response.body);
-    if (state && placeBodyCandidates(state).length) {
-      try {
-        return { records: [extractPlaceFromHtml(response.body, opts)] };
-      } catch {
-        // Not a place page (a search page, say): fall through to the final URL.
-      }
+    try {
+      return { records: [extractPlaceFromHtml(response.body, nodeOptions(ctx))] };
+    } catch {
+      // Not a place page (a search page, say): the final URL says what to fetch instead.
     }
   }
   const form = classifyQuery(response.url);
