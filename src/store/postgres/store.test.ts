@@ -194,3 +194,78 @@ test('postgres store: survives the database stopping and starting again', { skip
     await server!.destroy();
   }
 });
+
+test('postgres store: commits do not wait for the WAL flush unless asked to (SQLite WAL NORMAL equivalent)', { skip }, async () => {
+  const lazy = await openScratchPostgresStore(url!);
+  const strict = new PostgresStore(url!, { schema: lazy.schema!, synchronousCommit: true });
+  try {
+    assert.equal((await lazy.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit, 'off');
+    assert.equal((await strict.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit, 'on');
+    assert.equal((await lazy.pool.query('SHOW search_path')).rows[0].search_path, lazy.schema);
+    // Money goes through a flushed commit either way.
+    const a = await account(lazy, 5);
+    assert.equal(await lazy.addBalance(a.id, 1), 6);
+    assert.equal(await strict.addBalance(a.id, 1), 7);
+  } finally {
+    await strict.close();
+    await lazy.close();
+  }
+});
+
+/** A scripted history run on both stores; everything observable must come out the same. */
+async function scenario(s: Store) {
+  const a = await s.createAccount({ id: 'acct', name: 'a', balance: 100, creditLimit: 0, currency: 'usd', pastDue: false,
+    webhookSecret: 's', webhookUrl: 'http://127.0.0.1:9/account-hook', ratePerSec: 20, burst: 40, createdAt: 1 });
+  const out: unknown[] = [];
+  const base = { accountId: a.id, endpoint: '/t', params: { k: 1 }, product: 'p', unit: 'record', taskId: null, maxAttempts: 2, createdAt: 1_000 };
+  await s.createRequest({ ...base, id: 'dup', queries: ['a', 'b'], webhook: 'http://127.0.0.1:9/req-hook', unitPrice: 0.5, emptyCostsOne: true, dropDuplicates: true });
+  await s.createRequest({ ...base, id: 'plain', queries: ['x', 'y', 'z'], webhook: null, unitPrice: 0.25, emptyCostsOne: false, dropDuplicates: false });
+  await s.createRequest({ ...base, id: 'fails', queries: ['f'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: true });
+  const byId = async (id: string, now = 2_000) => (await s.claimItems('w', 1, 10_000, now, [id]))[0];
+  // dup: 61 records all with one key, then an empty query: 60 dropped > 50 x 1 kept, so a surcharge.
+  await byId('dup:0');
+  out.push(await s.completeItem({ itemId: 'dup:0', owner: 'w', recordsJson: '[1]', count: 61, dedupeKeys: Array(61).fill('k1'), now: 2_100 }));
+  await byId('dup:1');
+  out.push(await s.completeItem({ itemId: 'dup:1', owner: 'w', recordsJson: '[]', count: 0, dedupeKeys: [], now: 2_200 }));
+  // plain: a retry, a permanent failure, a completion, a stale completion.
+  await byId('plain:0');
+  out.push(await s.failItem('plain:0', 'w', 'network: reset', 2_500, 2_300));
+  out.push(await byId('plain:0') ?? null, 'not due yet');
+  out.push(await byId('plain:0', 2_550));
+  out.push(await s.completeItem({ itemId: 'plain:0', owner: 'w', recordsJson: '[{"r":1},{"r":2}]', count: 2, now: 2_600 }));
+  await byId('plain:1');
+  out.push(await s.failItem('plain:1', 'w', 'layout_changed: x', null, 2_700));
+  out.push(await s.completeItem({ itemId: 'plain:2', owner: 'w', recordsJson: '[]', count: 0, now: 2_800 }), 'stale');
+  await byId('plain:2');
+  out.push(await s.completeItem({ itemId: 'plain:2', owner: 'w', recordsJson: '[]', count: 0, now: 2_900 }));
+  // fails: a dropDuplicates request ending by failure; no surcharge, account hook.
+  await byId('fails:0');
+  out.push(await s.failItem('fails:0', 'w', 'blocked: 403', null, 3_000));
+  for (const id of ['dup', 'plain', 'fails']) {
+    out.push(await s.getRequest(id));
+    const rs = [];
+    for await (const x of s.readResults(id)) rs.push(x);
+    out.push(rs);
+  }
+  out.push((await s.getAccount(a.id))?.balance, await s.usageForPeriod(a.id, 0, 10_000), await s.itemCounts());
+  out.push((await s.claimDueWebhooks(5_000, 10, 1_000)).sort((x, y) => x.id.localeCompare(y.id)));
+  return out;
+}
+
+test('postgres store: a scripted history ends exactly as it does on SQLite', { skip }, async () => {
+  const { openSqliteStore } = await import('../sqlite/store.ts');
+  const lite = await openSqliteStore(':memory:');
+  const pgs = await openScratchPostgresStore(url!);
+  try {
+    const expected = await scenario(lite);
+    const actual = await scenario(pgs);
+    assert.deepEqual(actual, expected);
+    const dup = expected[expected.length - 10] as { usage: number };
+    assert.equal(dup.usage, 1 + 1 + 60, 'sanity: the surcharge was billed (1 new key, 1 empty query, 60 dropped)');
+    const hooks = expected[expected.length - 1] as { url: string }[];
+    assert.deepEqual(hooks.map((h) => h.url), ['http://127.0.0.1:9/req-hook', 'http://127.0.0.1:9/account-hook', 'http://127.0.0.1:9/account-hook'], 'sanity: three deliveries');
+  } finally {
+    await lite.close();
+    await pgs.close();
+  }
+});

@@ -2,7 +2,7 @@
  * The store at scale: PostgreSQL through a `pg` Pool, same contract and same behaviour as the SQLite
  * store (src/store/sqlite/store.ts). What SQLite gets from running one statement at a time, this store
  * gets from row locks, always taken in the same order so two transactions never wait on each other in
- * a circle: work item, then account, then request.
+ * a circle: work item, then request, then account.
  *
  * - A claim picks rows with `FOR UPDATE SKIP LOCKED`, so any number of workers claim without blocking.
  * - Completing or failing an item locks the item row and checks it is still leased by the caller; the
@@ -40,6 +40,14 @@ export interface PostgresStoreOptions {
   statementTimeoutMs?: number;
   /** Shown in pg_stat_activity. Default 'trawl'. */
   applicationName?: string;
+  /**
+   * Wait for the WAL flush at every commit. Default false: like the SQLite store's WAL with
+   * synchronous=NORMAL, a commit survives any crash of trawl's processes, and only a crash of the
+   * database server or its machine may lose the last fraction of a second of commits (never part of
+   * one: a lost completion is lost with its bill, and the item runs again). Accounts, keys, prices and
+   * balance changes always wait for the flush.
+   */
+  synchronousCommit?: boolean;
 }
 
 // bigint (20) and numeric (1700, what SUM over bigint returns) come back as strings by default. Every
@@ -85,15 +93,24 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 // Deadlocks cannot arise from this store's own lock order, but a hand-run statement could cause one.
 const RETRYABLE = new Set(['40P01', '40001']);
 
+/** Webhook delivery of a request that ended in the same statement (CTE `req`), when `alone` is true. */
+const hookCte = (now: string, alone: string) => `
+    INSERT INTO webhook_deliveries (id, account_id, request_id, url, next_at)
+    SELECT req.id, req.account_id, req.id, COALESCE(req.webhook, a.webhook_url), ${now} FROM req JOIN accounts a ON a.id = req.account_id
+    WHERE ${alone} AND req.status <> 'Pending' AND COALESCE(req.webhook, a.webhook_url) IS NOT NULL
+    ON CONFLICT (id) DO NOTHING`;
+
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
   readonly schema: string | null;
+  readonly synchronousCommit: boolean;
   private names = new Map<string, string>();
 
   constructor(readonly url: string, o: PostgresStoreOptions = {}) {
     if (o.schema !== undefined && !SCHEMA_NAME.test(o.schema)) throw new Error(`invalid schema name ${JSON.stringify(o.schema)}: use lower-case letters, digits and _`);
     this.schema = o.schema ?? null;
+    this.synchronousCommit = o.synchronousCommit ?? false;
     this.pool = new pg.Pool({
       connectionString: url,
       max: o.max ?? 10,
@@ -102,7 +119,7 @@ export class PostgresStore implements Store {
       keepAlive: true,
       statement_timeout: o.statementTimeoutMs ?? 30_000,
       application_name: o.applicationName ?? 'trawl',
-      options: this.schema ? `-c search_path=${this.schema}` : undefined,
+      options: this.sessionOptions(),
       types,
     } as pg.PoolConfig);
     // An idle connection that dies (server restart) is reported here; without a listener the process
@@ -112,7 +129,12 @@ export class PostgresStore implements Store {
 
   /** Connection settings for a dedicated client (LISTEN) on the same database and schema. */
   clientConfig(): pg.ClientConfig {
-    return { connectionString: this.url, keepAlive: true, application_name: 'trawl', options: this.schema ? `-c search_path=${this.schema}` : undefined, types } as pg.ClientConfig;
+    return { connectionString: this.url, keepAlive: true, application_name: 'trawl', options: this.sessionOptions(), types } as pg.ClientConfig;
+  }
+
+  private sessionOptions(): string | undefined {
+    const o = [this.schema ? `-c search_path=${this.schema}` : '', this.synchronousCommit ? '' : '-c synchronous_commit=off'].filter(Boolean);
+    return o.length ? o.join(' ') : undefined;
   }
 
   /** A named prepared statement per distinct SQL text: parsed once per connection. */
@@ -136,6 +158,18 @@ export class PostgresStore implements Store {
     } catch (e) {
       throw asStoreError(e);
     }
+  }
+
+  /** A write that must be on disk when it returns (money, keys), whatever the session's setting. */
+  private async durable(sql: string, args: unknown[]): Promise<{ rows: Row[]; count: number }> {
+    const run = async (c?: Client) => {
+      try {
+        const r = await (c ?? this.pool).query(this.stmt(sql, args));
+        return { rows: r.rows, count: r.rowCount ?? 0 };
+      } catch (e) { throw asStoreError(e); }
+    };
+    if (this.synchronousCommit) return run();
+    return this.tx(async (c) => { await c.query('SET LOCAL synchronous_commit = on'); return run(c); });
   }
 
   /** Runs fn in one transaction (READ COMMITTED plus explicit row locks). */
@@ -188,7 +222,7 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- accounts and keys
   async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
     const createdAt = a.createdAt ?? Date.now();
-    await this.q(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
+    await this.durable(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [a.id, a.name, a.balance, a.creditLimit, a.currency, a.pastDue, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt]);
     return { ...a, createdAt };
@@ -216,18 +250,18 @@ export class PostgresStore implements Store {
       args.push(v);
       sets.push(`${col} = $${args.length}`);
     }
-    if (sets.length) await this.q(`UPDATE accounts SET ${sets.join(', ')} WHERE id = $1`, args);
+    if (sets.length) await this.durable(`UPDATE accounts SET ${sets.join(', ')} WHERE id = $1`, args);
   }
 
   async addBalance(id: string, amount: number): Promise<number> {
-    const [r] = await this.q('UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance', [amount, id]);
+    const [r] = (await this.durable('UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance', [amount, id])).rows;
     if (!r) throw new Error(`no account ${id}`);
     return r.balance;
   }
 
   async addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow> {
     const id = randomUUID();
-    await this.q('INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [id, accountId, keyHash, prefix, now]);
+    await this.durable('INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [id, accountId, keyHash, prefix, now]);
     return { id, accountId, prefix, createdAt: now, revokedAt: null };
   }
 
@@ -244,12 +278,12 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(keyId: string, now: number): Promise<boolean> {
-    return (await this.n('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, keyId])) > 0;
+    return (await this.durable('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, keyId])).count > 0;
   }
 
   // ---------------------------------------------------------------- prices
   async setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void> {
-    await this.q(`INSERT INTO prices (account_id, product, unit_price) VALUES ($1, $2, $3)
+    await this.durable(`INSERT INTO prices (account_id, product, unit_price) VALUES ($1, $2, $3)
                   ON CONFLICT (account_id, product) DO UPDATE SET unit_price = excluded.unit_price`, [accountId ?? '', product, unitPrice]);
   }
 
@@ -347,17 +381,9 @@ export class PostgresStore implements Store {
     await this.q(`UPDATE work_items SET lease_until = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 AND state = 'leased'`, [leaseUntil, itemIds, owner]);
   }
 
-  /** Locks the item if this owner still leases it; returns it with its request's billing terms. */
-  private async ownedItem(c: Client, itemId: string, owner: string): Promise<Row | null> {
-    const [r] = await this.q(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one,
-                                     r.drop_duplicates, r.status
-                              FROM work_items w JOIN requests r ON r.id = w.request_id
-                              WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 FOR UPDATE OF w`, [itemId, owner], c);
-    return r ?? null;
-  }
-
   /** Writes the usage line unless this key was billed already, and charges the account. Returns the
-   *  quantity billed now (0 for a repeat), which the caller adds to the request's usage. */
+   *  quantity billed now (0 for a repeat). Used for the duplicate surcharge at a request's end; the
+   *  per-item bill is part of the completion statement below. */
   private async bill(c: Client, r: Row, requestId: string, key: string, quantity: number, now: number): Promise<number> {
     if (quantity <= 0) return 0;
     const [x] = await this.q(`WITH u AS (
@@ -367,21 +393,6 @@ export class PostgresStore implements Store {
                               SELECT COUNT(*) AS n FROM u`,
     [r.account_id, requestId, key, r.product, r.unit, quantity, r.unit_price, quantity * r.unit_price, now], c);
     return x.n > 0 ? quantity : 0;
-  }
-
-  /**
-   * Counts one ended item on its request and, when it was the last, ends the request in the same
-   * statement (the request's row lock orders concurrent enders). Returns the request when it ended.
-   */
-  private async countItem(c: Client, requestId: string, ok: boolean, records: number, billed: number, now: number): Promise<RequestRow | null> {
-    const [r] = await this.q(`UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + $2, records = records + $3, usage = usage + $4,
-                                status = CASE WHEN status = 'Pending' AND finished_at IS NULL AND queries_done + 1 >= queries_total
-                                         THEN CASE WHEN queries_ok + $2 > 0 THEN 'Success' ELSE 'Failure' END ELSE status END,
-                                finished_at = CASE WHEN status = 'Pending' AND finished_at IS NULL AND queries_done + 1 >= queries_total
-                                              THEN $5 ELSE finished_at END
-                              WHERE id = $1 RETURNING *`, [requestId, ok ? 1 : 0, records, billed, now], c);
-    if (!r || r.status === 'Pending') return null;
-    return this.finished(c, r, now);
   }
 
   /** What ending a request entails beyond its status: the duplicate surcharge and the webhook row. */
@@ -405,40 +416,92 @@ export class PostgresStore implements Store {
                   WHERE u.url IS NOT NULL ON CONFLICT (id) DO NOTHING`, [r.id, r.account_id, r.webhook, now], c);
   }
 
-  async completeItem(o: ItemOutcome): Promise<FanIn> {
+  /*
+   * One statement does the whole completion. Run on its own (autocommit), the hot rows (the request,
+   * shared by its items, and the account, shared by all its requests) stay locked only while it runs,
+   * not for further round trips:
+   *   it    locks the item if this owner still leases it (no row: nothing below writes anything)
+   *   res   stores the records (a result already there is kept)
+   *   keys  with dropDuplicates, records the identity keys not seen before in the request
+   *   q     what the item costs: its records, or its new keys, or 1 for an empty query that costs one
+   *   bill  the usage line, unique per item (a repeat bills nothing), and acct charges the account
+   *   req   counts the item on its request and, when it was the last one, ends the request
+   *   hook  creates the webhook delivery of a request that just ended
+   * $7 (alone; $5 in FAIL) = true: the statement is its own transaction and leaves dropDuplicates requests alone,
+   * because their end needs the keys counted by a later statement (see finished()); those go through
+   * an explicit transaction with $7 = false, where finished() adds the surcharge and the webhook row.
+   */
+  private static readonly COMPLETE = `
+    WITH it AS (
+      SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one, r.drop_duplicates
+      FROM work_items w JOIN requests r ON r.id = w.request_id
+      WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($7 AND r.drop_duplicates)
+      FOR UPDATE OF w),
+    res AS (INSERT INTO results (request_id, query_index, records, count, error)
+            SELECT request_id, query_index, $3, $4::int, NULL FROM it ON CONFLICT DO NOTHING),
+    done AS (UPDATE work_items w SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL FROM it WHERE w.id = it.id),
+    keys AS (INSERT INTO request_keys (request_id, key)
+             SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k WHERE it.drop_duplicates
+             ON CONFLICT DO NOTHING RETURNING 1),
+    q AS (SELECT it.*, CASE WHEN $4::int = 0 AND it.empty_costs_one THEN 1::bigint
+                            WHEN it.drop_duplicates AND $5::text[] IS NOT NULL THEN (SELECT COUNT(*) FROM keys)
+                            ELSE $4::bigint END AS quantity
+          FROM it),
+    bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+             SELECT account_id, request_id, id, product, unit, quantity, unit_price, quantity * unit_price, $6 FROM q WHERE quantity > 0
+             ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount),
+    acct AS (UPDATE accounts a SET balance = a.balance - bill.amount FROM bill WHERE a.id = bill.account_id),
+    req AS (UPDATE requests r SET queries_done = r.queries_done + 1, queries_ok = r.queries_ok + 1, records = r.records + $4::int,
+              usage = r.usage + COALESCE((SELECT quantity FROM bill), 0),
+              status = CASE WHEN r.queries_done + 1 >= r.queries_total THEN 'Success' ELSE r.status END,
+              finished_at = CASE WHEN r.queries_done + 1 >= r.queries_total THEN $6 ELSE r.finished_at END
+            FROM it WHERE r.id = it.request_id
+            RETURNING r.*),
+    hook AS (${hookCte('$6', '$7')})
+    SELECT * FROM req`;
+
+  /** The same for an item that failed for good: an empty result with the error, nothing billed. */
+  private static readonly FAIL = `
+    WITH it AS (
+      SELECT w.id, w.request_id, w.query_index
+      FROM work_items w JOIN requests r ON r.id = w.request_id
+      WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($5 AND r.drop_duplicates)
+      FOR UPDATE OF w),
+    res AS (INSERT INTO results (request_id, query_index, records, count, error)
+            SELECT request_id, query_index, '[]', 0, $3 FROM it ON CONFLICT DO NOTHING),
+    done AS (UPDATE work_items w SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = $3 FROM it WHERE w.id = it.id),
+    req AS (UPDATE requests r SET queries_done = r.queries_done + 1,
+              status = CASE WHEN r.queries_done + 1 >= r.queries_total THEN CASE WHEN r.queries_ok > 0 THEN 'Success' ELSE 'Failure' END ELSE r.status END,
+              finished_at = CASE WHEN r.queries_done + 1 >= r.queries_total THEN $4 ELSE r.finished_at END
+            FROM it WHERE r.id = it.request_id
+            RETURNING r.*),
+    hook AS (${hookCte('$4', '$5')})
+    SELECT * FROM req`;
+
+  /** Runs COMPLETE or FAIL alone; when that cannot apply (a dropDuplicates request, or an item this
+   *  owner no longer holds) runs it again in a transaction that can end any request, or says no. */
+  private async endItem(sql: string, args: unknown[], now: number): Promise<FanIn> {
+    const [fast] = await this.q(sql, [...args, true]);
+    if (fast) return { applied: true, finished: fast.status === 'Pending' ? null : toRequest(fast) };
     return this.tx(async (c): Promise<FanIn> => {
-      const it = await this.ownedItem(c, o.itemId, o.owner);
-      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
-      await this.q(`WITH res AS (INSERT INTO results (request_id, query_index, records, count, error) VALUES ($2, $3, $4, $5, NULL)
-                                 ON CONFLICT DO NOTHING)
-                    UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = $1`,
-      [o.itemId, it.request_id, it.query_index, o.recordsJson, o.count], c);
-      let quantity = o.count;
-      if (it.drop_duplicates && o.dedupeKeys) {
-        // DISTINCT: a key repeated within one item counts once, as it does in the SQLite store.
-        quantity = await this.n(`INSERT INTO request_keys (request_id, key) SELECT DISTINCT $1::text, k FROM unnest($2::text[]) AS k
-                                 ON CONFLICT DO NOTHING`, [it.request_id, o.dedupeKeys], c);
-      }
-      if (o.count === 0 && it.empty_costs_one) quantity = 1;
-      const billed = await this.bill(c, it, it.request_id, o.itemId, quantity, o.now);
-      return { applied: true, finished: await this.countItem(c, it.request_id, true, o.count, billed, o.now) };
+      const [r] = await this.q(sql, [...args, false], c);
+      if (!r) return { applied: false, finished: null };
+      return { applied: true, finished: r.status === 'Pending' ? null : await this.finished(c, r, now) };
     });
   }
 
+  async completeItem(o: ItemOutcome): Promise<FanIn> {
+    return this.endItem(PostgresStore.COMPLETE, [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now], o.now);
+  }
+
   async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
-    return this.tx(async (c): Promise<FanIn> => {
-      const it = await this.ownedItem(c, itemId, owner);
-      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
-      if (retryAt !== null) {
-        await this.q(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $2, error = $3 WHERE id = $1`, [itemId, retryAt, error], c);
-        return { applied: true, finished: null };
-      }
-      await this.q(`WITH res AS (INSERT INTO results (request_id, query_index, records, count, error) VALUES ($2, $3, '[]', 0, $4)
-                                 ON CONFLICT DO NOTHING)
-                    UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = $4 WHERE id = $1`,
-      [itemId, it.request_id, it.query_index, error], c);
-      return { applied: true, finished: await this.countItem(c, it.request_id, false, 0, 0, now) };
-    });
+    if (retryAt !== null) {
+      const n = await this.n(`UPDATE work_items w SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $3, error = $4
+                              FROM requests r WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2
+                              AND r.id = w.request_id AND r.status = 'Pending'`, [itemId, owner, retryAt, error]);
+      return { applied: n > 0, finished: null };
+    }
+    return this.endItem(PostgresStore.FAIL, [itemId, owner, error, now], now);
   }
 
   async releaseItems(owner: string, now: number): Promise<number> {
