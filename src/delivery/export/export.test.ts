@@ -241,3 +241,17 @@ test('readExportAsJson: missing file is io, broken files are corrupt_file', asyn
   await writeFile(join(dir, 'scalars.json'), '[1,2]');
   await assert.rejects(readAll('json', join(dir, 'scalars.json')), isCode('corrupt_file'));
 });
+
+test('jsonArrayStream turns readExportAsJson into the JSON array a convertFileResult reply sends', async () => {
+  const { jsonArrayStream } = await import('./index.ts');
+  const path = join(dir, 'reply.csv');
+  const rows = rows1000.slice(0, 40);
+  await writeExport('csv', rows, path);
+  let text = '';
+  for await (const chunk of jsonArrayStream(readExportAsJson('csv', path))) text += chunk;
+  const columns = unionColumns(rows);
+  sameJson(JSON.parse(text), rows.map((r) => tabularExpect(r, columns)));
+  let empty = '';
+  for await (const chunk of jsonArrayStream([])) empty += chunk;
+  assert.equal(empty, '[]\n');
+});
