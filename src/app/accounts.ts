@@ -35,16 +35,35 @@ export async function createApiKey(store: Store, accountId: string, now = Date.n
   return { key, id: row.id };
 }
 
+/** Accounts of recently seen key hashes, for a second: a hot client does not cost a lookup per call.
+ *  A revoked key or a balance change is seen within that second. */
+const recent = new Map<string, { account: Account; at: number }>();
+const RECENT_MS = 1_000;
+
 /** The account of a key, or null. The stored hash is compared again in constant time. */
-export async function authenticate(store: Store, key: string | undefined): Promise<Account | null> {
+export async function authenticate(store: Store, key: string | undefined, now = Date.now()): Promise<Account | null> {
   if (!key || key.length > 200) return null;
   const h = hashKey(key);
+  const c = recent.get(h);
+  if (c && now - c.at < RECENT_MS) return c.account;
   const hit = await store.findKey(h);
-  return hit && sameHash(hit.keyHash, h) ? hit.account : null;
+  if (!hit || !sameHash(hit.keyHash, h)) {
+    recent.delete(h);
+    return null;
+  }
+  if (recent.size > 10_000) recent.clear();
+  recent.set(h, { account: hit.account, at: now });
+  return hit.account;
+}
+
+/** Forgets cached keys (after a revocation or an account change in this process). */
+export function forgetRecentKeys(): void {
+  recent.clear();
 }
 
 export async function rotateWebhookSecret(store: Store, accountId: string): Promise<string> {
   const secret = newWebhookSecret();
   await store.updateAccount(accountId, { webhookSecret: secret });
+  forgetRecentKeys();
   return secret;
 }

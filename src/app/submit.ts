@@ -22,6 +22,20 @@ export interface SubmitOptions {
   task?: { tags: string[]; spec: Record<string, unknown> };
 }
 
+/** Prices change rarely (an operator command): each process re-reads them every 10 s at most. */
+const prices = new Map<string, { price: number; at: number }>();
+
+async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string): Promise<number> {
+  const k = `${accountId}|${product}`;
+  const now = ctx.now();
+  const c = prices.get(k);
+  if (c && now - c.at < 10_000 && now >= c.at) return c.price;
+  const price = (await ctx.store.getPrice(product, accountId)) ?? defaultUnitPrice(unit);
+  if (prices.size > 10_000) prices.clear();
+  prices.set(k, { price, at: now });
+  return price;
+}
+
 export function assertCanPay(account: Account): void {
   if (account.pastDue || account.balance + account.creditLimit <= 0) throw new AppError(402, PAYMENT_REQUIRED);
 }
@@ -62,7 +76,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
 
   const now = ctx.now();
   const id = newRequestId();
-  const unitPrice = (await ctx.store.getPrice(decl.service, account.id)) ?? defaultUnitPrice(decl.unit);
+  const unitPrice = await priceOf(ctx, decl.service, decl.unit, account.id);
   let taskId: string | null = null;
   if (o.ui) {
     taskId = newTaskId(now);

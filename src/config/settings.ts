@@ -70,8 +70,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
       smtpPort: env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined,
       heloName: env.SMTP_HELO_NAME || undefined,
       mailFrom: env.SMTP_MAIL_FROM ?? undefined,
-      geocoderUrl: env.GEOCODER_URL || undefined,
-      geocoderKind: env.GEOCODER_KIND || undefined,
+      geocoder: env.GEOCODER_URL ? { url: env.GEOCODER_URL, kind: env.GEOCODER_KIND || 'nominatim', timeoutMs: num(env.GEOCODER_TIMEOUT_MS, 3_000) } : undefined,
     },
   };
 }

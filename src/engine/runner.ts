@@ -72,7 +72,6 @@ export class Runner {
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);
-      ac.abort();
     }
   }
 

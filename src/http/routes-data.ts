@@ -18,13 +18,35 @@ import { parseFields } from '../delivery/shape.ts';
 
 const sharedDecls = { query: queryDecl, ...shared };
 
-/** Writes a request view: 200 streamed data, 204 with status headers, or a Pending body. */
-export function sendView(reply: FastifyReply, v: RequestView, pendingStatus = 200): FastifyReply {
+const BUFFER_UP_TO = 64 * 1024;
+
+/** Small bodies go out as one string (a stream costs more than it saves); big ones are streamed. */
+async function sendText(reply: FastifyReply, body: AsyncIterable<string>): Promise<FastifyReply> {
+  const it = body[Symbol.asyncIterator]();
+  const head: string[] = [];
+  let size = 0;
+  for (;;) {
+    const n = await it.next();
+    if (n.done) return reply.send(head.join(''));
+    head.push(n.value);
+    size += n.value.length;
+    if (size > BUFFER_UP_TO) break;
+  }
+  async function* rest() {
+    yield head.join('');
+    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+  }
+  return reply.send(Readable.from(rest(), { objectMode: false }));
+}
+
+/** Writes a request view: 200 with data, 204 with status headers, or a Pending body. */
+export async function sendView(reply: FastifyReply, v: RequestView, pendingStatus = 200): Promise<FastifyReply> {
   if (v.kind === 'failure') {
     return reply.code(204).header('x-request-id', v.id).header('x-request-status', 'Failure').send();
   }
   if (v.kind === 'pending') return reply.code(pendingStatus).type('application/json; charset=utf-8').send(v.body);
-  return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(v.body, { objectMode: false }));
+  reply.code(200).type('application/json; charset=utf-8');
+  return sendText(reply, v.body);
 }
 
 async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, reply: FastifyReply) {

@@ -1,6 +1,8 @@
 /** E-mail, phone and company lookups (interface 4.5). */
 import type { DataEndpoint } from '../endpoint.ts';
 import { emailRecord, genericRecord, phoneRecord } from '../records.ts';
+import { oneOf } from '../dsl.ts';
+import { REGIONS } from '../enums.ts';
 
 export const lookupEndpoints: DataEndpoint[] = [
   {
@@ -13,7 +15,8 @@ export const lookupEndpoints: DataEndpoint[] = [
     record: genericRecord, unit: 'email', service: 'emails_finder_service',
   },
   {
-    path: '/directory-phones', family: 'lookups', summary: 'Insights about phone numbers.', queryDoc: 'Phone numbers (E.164 preferred).',
-    params: {}, shared: [], record: phoneRecord, unit: 'phone', service: 'directory_phones_service',
+    path: '/directory-phones', family: 'lookups', summary: 'Insights about phone numbers: E.164, national and international forms, validity, country, region, line type, original carrier, time zones.',
+    queryDoc: 'Phone numbers (E.164 preferred; national forms need `region`).',
+    params: { region: oneOf(REGIONS, { caseInsensitive: true, doc: 'Country to read numbers without a leading + in (not in the interface table; optional).' }) }, shared: [], record: phoneRecord, unit: 'phone', service: 'directory_phones_service',
   },
 ];

@@ -60,6 +60,40 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
   }
 
+  private pending: { run: () => unknown; resolve: (v: any) => void; reject: (e: unknown) => void }[] = [];
+
+  /**
+   * Group commit: writes that arrive in the same event-loop turn share one transaction (each in its
+   * own savepoint, so one failing write rolls back alone). A commit is the expensive part of a small
+   * write; under load this turns N commits into one. Callers still resolve only after the commit.
+   */
+  private grouped<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ run: fn, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending.splice(0);
+    const results: { ok: boolean; v: unknown }[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const op of batch) {
+          try {
+            results.push({ ok: true, v: this.db.transaction(op.run)() });
+          } catch (e) {
+            results.push({ ok: false, v: e });
+          }
+        }
+      })();
+    } catch (e) {
+      for (const op of batch) op.reject(e);
+      return;
+    }
+    batch.forEach((op, i) => (results[i].ok ? op.resolve(results[i].v) : op.reject(results[i].v)));
+  }
+
   private s(sql: string): Database.Statement {
     return (this.st[sql] ??= this.db.prepare(sql));
   }
@@ -77,6 +111,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.pending.length) this.flush();
     this.db.close();
   }
 
@@ -158,11 +193,11 @@ export class SqliteStore implements Store {
     const ins = this.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price,
                         empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const item = this.s('INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after) VALUES (?, ?, ?, ?, ?, ?)');
-    this.db.transaction(() => {
+    await this.grouped(() => {
       ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPrice,
         r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
       r.queries.forEach((q, i) => item.run(`${r.id}:${i}`, r.id, i, q, r.maxAttempts, r.createdAt));
-    })();
+    });
   }
 
   async getRequest(id: string): Promise<RequestRow | null> {
@@ -283,7 +318,7 @@ export class SqliteStore implements Store {
   }
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {
-    return this.db.transaction((): FanIn => {
+    return this.grouped((): FanIn => {
       const it = this.ownedItem(o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
       this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, ?, ?, NULL)')
@@ -299,11 +334,11 @@ export class SqliteStore implements Store {
       this.bill(it.account_id, it.request_id, o.itemId, it, quantity, o.now);
       this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
-    })();
+    });
   }
 
   async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
-    return this.db.transaction((): FanIn => {
+    return this.grouped((): FanIn => {
       const it = this.ownedItem(itemId, owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
       if (retryAt !== null) {
@@ -314,7 +349,7 @@ export class SqliteStore implements Store {
       this.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
       this.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, now) };
-    })();
+    });
   }
 
   async releaseItems(owner: string, now: number): Promise<number> {
