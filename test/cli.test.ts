@@ -1,0 +1,75 @@
+/**
+ * The `trawl` command line as a user runs it: accounts and keys, and `trawl parse` on real captures.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const FIXTURES = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
+const noFixtures = !existsSync(join(FIXTURES, 'google-maps')) && `fixtures not found at ${FIXTURES} (set FIXTURES_DIR)`;
+
+function trawl(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['bin/trawl.js', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('accounts create prints id, api_key, webhook_secret; keys and balance commands work', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-cli-'));
+  try {
+    const env = { DATA_DIR: dir };
+    const c = trawl(['accounts', 'create', '--name', 'acme', '--balance', '25'], env);
+    assert.equal(c.code, 0, c.err);
+    const a = JSON.parse(c.out);
+    assert.match(a.id, /^[0-9a-f-]{36}$/);
+    assert.match(a.api_key, /^trw_/);
+    assert.match(a.webhook_secret, /^whsec_/);
+    assert.equal(a.balance, 25);
+    const list = JSON.parse(trawl(['accounts', 'list'], env).out);
+    assert.equal(list.length, 1);
+    assert.equal(list[0].webhookSecret, undefined, 'secrets are not listed');
+    assert.equal(JSON.parse(trawl(['accounts', 'balance', '--id', a.id, '--add', '5'], env).out).balance, 30);
+    const k = JSON.parse(trawl(['keys', 'create', '--account', a.id], env).out);
+    assert.match(k.api_key, /^trw_/);
+    const keys = JSON.parse(trawl(['keys', 'list', '--account', a.id], env).out);
+    assert.equal(keys.length, 2);
+    assert.ok(keys.every((x: any) => !('keyHash' in x) && !String(JSON.stringify(x)).includes(a.api_key)));
+    assert.equal(trawl(['keys', 'revoke', '--id', k.key_id], env).code, 0);
+    assert.notEqual(trawl(['keys', 'revoke', '--id', k.key_id], env).code, 0, 'revoking twice is an error');
+    assert.notEqual(trawl(['accounts', 'create'], env).code, 0, 'missing --name');
+    assert.equal(JSON.parse(trawl(['accounts', 'usage', '--id', a.id], env).out).lines.length, 0);
+    assert.equal(trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', '0.01'], env).code, 0);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('trawl parse prints the records of a real search capture', { skip: noFixtures }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-parse-'));
+  try {
+    // As the site served it: with the anti-XSSI prefix the fixture had removed.
+    const file = join(dir, 'search.json');
+    writeFileSync(file, `)]}'\n${readFileSync(join(FIXTURES, 'google-maps/search_tbm-map_coffee_2024-12.json'), 'utf8')}`);
+    const r = trawl(['parse', '/maps/search', file]);
+    assert.equal(r.code, 0, r.err);
+    const records = JSON.parse(r.out);
+    assert.equal(records.length, 20);
+    assert.ok(records.every((p: any) => p.name && p.place_id && typeof p.latitude === 'number'));
+    const html = trawl(['parse', '/maps/search', join(FIXTURES, 'google-maps/place_page_tipsy-sticks_2023-04.html')]);
+    assert.equal(html.code, 0, html.err);
+    assert.equal(JSON.parse(html.out)[0].name, 'Tipsy Sticks');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('trawl parse refuses what the endpoint does not understand, with a clear message', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-parse-'));
+  try {
+    const file = join(dir, 'x.json');
+    writeFileSync(file, '{"hello": "world"}');
+    const r = trawl(['parse', '/maps/search', file]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /is not a response \/maps\/search understands/);
+    assert.notEqual(trawl(['parse', '/nope', file]).code, 0);
+    assert.notEqual(trawl(['parse', '/maps/search', join(dir, 'missing.json')]).code, 0);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
