@@ -141,6 +141,17 @@ describe('shaping', () => {
   });
 });
 
+describe('totalLimit', () => {
+  test('records across all queries stop at totalLimit, exactly, and only those are billed', async () => {
+    const acct = await h.newAccount();
+    const r = await h.json('/maps/search?query=n=3&query=n=3&query=n=3&totalLimit=5&async=false', { key: acct.key });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.data.flat().length, 5);
+    const hist = (await h.json('/requests?type=finished', { key: acct.key })).body;
+    assert.equal(hist[0].usage, '5');
+  });
+});
+
 describe('validation and leniency', () => {
   test('0 and 1001 queries are 422', async () => {
     isError(await h.json('/maps/search'), 422, /query is required/);

@@ -72,18 +72,22 @@ export async function startService(o: ServiceOptions): Promise<Service> {
 
   if (settings.workers) {
     let fetchStep = o.fetchStep;
+    let endSession: ((key: string) => void) | undefined;
     if (!fetchStep) {
       const { Executor } = await import('../fetch/executor.ts');
       const { executorSettingsFromEnv } = await import('../fetch/settings.ts');
       const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets }, {
-        onEvent: (e: any) => { if (e?.type === 'layout_changed') metrics.sourceErrors.inc({ endpoint: e.source ?? 'unknown', type: 'layout_changed' }); },
+        onEvent: (e: any) => {
+          if (e?.type === 'error' && e.errorType) metrics.fetchErrors.inc({ type: String(e.errorType) });
+        },
       });
       executor = ex;
       fetchStep = (step, key, signal) => ex.run(step, ex.sessionFor(key), signal);
+      endSession = (key) => ex.releaseSession(key);
     }
     const runner = new Runner({
       store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
-      lookupSettings: settings.lookup,
+      lookupSettings: settings.lookup, endSession,
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup) : records,

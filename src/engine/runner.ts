@@ -35,6 +35,8 @@ export interface RunnerOptions extends RunnerEvents {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   now?: () => number;
+  /** Called when an item ends, to free its fetch session. */
+  endSession?(key: string): void;
   /** Post-processing of a query's records (maps enrichments). */
   enrich?(endpoint: string, records: Record<string, unknown>[], params: Record<string, unknown>): Promise<Record<string, unknown>[]>;
 }
@@ -64,7 +66,8 @@ export class Runner {
       const { records, units } = await this.records(item, ac.signal);
       const keys = item.params.dropDuplicates === true ? records.map(dedupeKey) : undefined;
       const fan = await this.o.store.completeItem({
-        itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, units, dedupeKeys: keys, now: this.o.now(),
+        itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, units, dedupeKeys: keys,
+        totalLimit: typeof item.params.totalLimit === 'number' ? item.params.totalLimit : undefined, now: this.o.now(),
       });
       this.after(fan);
       this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: records.length, ms: this.o.now() - t0 });
@@ -72,6 +75,7 @@ export class Runner {
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);
+      this.o.endSession?.(item.id);
     }
   }
 

@@ -18,6 +18,7 @@ export function createMetrics() {
     queueDepth: new Gauge({ name: 'trawl_queue_depth', help: 'Work items waiting to run.', registers: [registry] }),
     itemsRun: new Counter({ name: 'trawl_work_items_run_total', help: 'Work item runs by endpoint and outcome.', labelNames: ['endpoint', 'outcome'], registers: [registry] }),
     sourceErrors: new Counter({ name: 'trawl_source_errors_total', help: 'Source errors by endpoint and type (layout_changed is the loud one).', labelNames: ['endpoint', 'type'], registers: [registry] }),
+    fetchErrors: new Counter({ name: 'trawl_fetch_errors_total', help: 'Executor fetch errors by type, retried or not.', labelNames: ['type'], registers: [registry] }),
     billedUnits: new Counter({ name: 'trawl_billed_units_total', help: 'Billed units by product (counted when requests end).', labelNames: ['product', 'unit'], registers: [registry] }),
     itemSeconds: new Histogram({ name: 'trawl_work_item_seconds', help: 'Work item run time.', labelNames: ['endpoint'], buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] }),
   };

@@ -114,6 +114,9 @@ export interface ItemOutcome {
   count: number;
   /** Billable units when they differ from the record count (see adapter `units`). */
   units?: number;
+  /** The request's `totalLimit`: records beyond it (counting what earlier items kept) are cut here,
+   *  inside the transaction, so concurrent items never deliver or bill past it. */
+  totalLimit?: number;
   /** With dropDuplicates: one identity key per record (same order as the records). */
   dedupeKeys?: string[];
   now: number;

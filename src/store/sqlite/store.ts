@@ -45,6 +45,16 @@ const ACCOUNT_COLUMNS: Record<string, string> = {
   webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
 };
 
+/** Cuts an item's records to what `totalLimit` still allows after `kept` records of its request. */
+export function capToTotal(o: ItemOutcome, kept: number): ItemOutcome & { cutByTotal?: boolean } {
+  if (o.totalLimit === undefined) return o;
+  const room = Math.max(0, o.totalLimit - kept);
+  if (o.count <= room) return o;
+  const records = (JSON.parse(o.recordsJson) as unknown[]).slice(0, room);
+  return { ...o, recordsJson: JSON.stringify(records), count: room, units: o.units === undefined ? undefined : Math.min(o.units, room),
+    dedupeKeys: o.dedupeKeys?.slice(0, room), cutByTotal: room === 0 };
+}
+
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
@@ -317,10 +327,11 @@ export class SqliteStore implements Store {
     }
   }
 
-  async completeItem(o: ItemOutcome): Promise<FanIn> {
+  async completeItem(o: ItemOutcome & { cutByTotal?: boolean }): Promise<FanIn> {
     return this.grouped((): FanIn => {
       const it = this.ownedItem(o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      o = capToTotal(o, o.totalLimit === undefined ? 0 : (this.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, ?, ?, NULL)')
         .run(it.request_id, it.query_index, o.recordsJson, o.count);
       this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
@@ -330,7 +341,8 @@ export class SqliteStore implements Store {
         quantity = 0;
         for (const k of o.dedupeKeys) quantity += ins.run(it.request_id, k).changes;
       }
-      if (quantity === 0 && it.empty_costs_one) quantity = 1;
+      // A query cut away entirely by totalLimit was not searched for the client: it costs nothing.
+      if (quantity === 0 && it.empty_costs_one && !o.cutByTotal) quantity = 1;
       this.bill(it.account_id, it.request_id, o.itemId, it, quantity, o.now);
       this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
