@@ -1,0 +1,30 @@
+/**
+ * Logs never hold keys: a call with the key in the header and one with `apiKey` in the query string
+ * leave request-id-tagged JSON lines without either key.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { startHarness } from './support/harness.ts';
+import { createLogger } from '../src/ops/log.ts';
+
+test('structured request logs with request ids and no secrets', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
+  const h = await startHarness();
+  (h.svc.ctx as any).log = createLogger('info', sink);
+  try {
+    await h.get('/maps/search?query=n=1&async=false');
+    await h.get(`/profile/balance?apiKey=${encodeURIComponent(h.key)}`, { key: null });
+    await h.get('/profile/balance', { key: 'trw_wrong_key_value' });
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('');
+    assert.ok(!all.includes(h.key), 'the API key never appears');
+    assert.ok(!all.includes('trw_wrong_key_value'), 'nor a wrong key');
+    const http = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'http');
+    assert.equal(http.length, 3);
+    assert.ok(http.every((l) => typeof l.reqId === 'string' && l.reqId.length > 10));
+    assert.match(http[1].url, /apiKey=\[redacted\]/);
+    assert.deepEqual(http.map((l) => l.status), [200, 200, 401]);
+  } finally { await h.close(); }
+});
