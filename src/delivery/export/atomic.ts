@@ -1,6 +1,7 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { WriteStream } from 'node:fs';
 import { ExportError } from './errors.ts';
 
 /**
@@ -43,6 +44,18 @@ export async function writeAtomically<T extends object>(
     }
     throw e;
   }
+}
+
+/**
+ * Destroys a file stream and resolves once its descriptor is closed. `destroy()` alone returns
+ * before a pending open() has finished, so a file removed right after could be re-created by it.
+ * @example await closeQuietly(out); await rm(tmp, { force: true });
+ */
+export async function closeQuietly(stream: WriteStream): Promise<void> {
+  if (stream.closed) return;
+  const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+  stream.destroy();
+  await closed;
 }
 
 // Makes the rename itself durable; not every platform allows opening a directory, so best effort.

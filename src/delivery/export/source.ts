@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { closeQuietly } from './atomic.ts';
 import { ExportError } from './errors.ts';
 import { isRow, jsonReplacer, kindOf, plainValue, fieldOf, type Row, type ValueKind } from './values.ts';
 
@@ -145,7 +146,7 @@ export async function scanTwice(source: RowSource, columns: readonly string[] | 
     out.end(chunk);
     await Promise.race([once(out, 'finish'), failed]);
   } catch (e) {
-    out.destroy();
+    await closeQuietly(out);
     await cleanup();
     throw e;
   }

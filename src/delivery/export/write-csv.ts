@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { closeQuietly } from './atomic.ts';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { fieldOf, tabularValue, type Row } from './values.ts';
@@ -41,6 +42,11 @@ export async function writeCsvFile(rows: AsyncIterable<Row>, path: string, colum
     escape_formulas: opts.escapeFormulas ?? false,
     cast: { boolean: (v: boolean) => (v ? 'true' : 'false') },
   });
-  await pipeline(Readable.from(records()), stringifier, createWriteStream(path));
+  const out = createWriteStream(path);
+  try {
+    await pipeline(Readable.from(records()), stringifier, out);
+  } finally {
+    await closeQuietly(out); // on failure, the temp file must be closed before it is removed
+  }
   return { rows: count, columns: [...columns] };
 }

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { closeQuietly } from './atomic.ts';
 import { Readable } from 'node:stream';
 import { jsonArrayText } from './json-text.ts';
 import { fieldOf, plainValue, type Row } from './values.ts';
@@ -38,6 +39,11 @@ export async function writeJsonFile(rows: AsyncIterable<Row>, path: string, colu
       }
     }
   }
-  await pipeline(Readable.from(jsonArrayText(items()), { objectMode: false }), createWriteStream(path));
+  const out = createWriteStream(path);
+  try {
+    await pipeline(Readable.from(jsonArrayText(items()), { objectMode: false }), out);
+  } finally {
+    await closeQuietly(out); // on failure, the temp file must be closed before it is removed
+  }
   return { rows: count, columns: columns ? [...columns] : found };
 }

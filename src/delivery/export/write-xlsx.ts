@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import { closeQuietly } from './atomic.ts';
 import { fieldOf, tabularValue, type Row } from './values.ts';
 import type { WriteOutcome } from './write-json.ts';
 import { escapeXlsxText } from './xlsx-text.ts';
@@ -79,7 +80,7 @@ export async function writeXlsxFile(rows: AsyncIterable<Row>, path: string, colu
     await book.commit();
     await outDone;
   } catch (e) {
-    out.destroy();
+    await closeQuietly(out);
     throw e;
   }
   return { rows: count, columns: [...columns] };
