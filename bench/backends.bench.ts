@@ -44,11 +44,17 @@ const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || p
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Rejects after `ms` unless `p` settles first; the timer never keeps the process alive. */
+function deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
 const notes: string[] = [];
 
 async function reachable(what: string, probe: () => Promise<void>): Promise<boolean> {
   try {
-    await Promise.race([probe(), sleep(2_000).then(() => { throw new Error('no answer in 2 s'); })]);
+    await deadline(probe(), 2_000, 'probe');
     return true;
   } catch (e) {
     notes.push(`${what} not reachable (${(e as Error).message}): its rows are skipped.`);
@@ -138,7 +144,7 @@ async function throughQueue(store: Store, makeQueue: (s: Store) => WorkQueue): P
     }
     const t0 = performance.now();
     for (const r of reqs) await queue.enqueue(r.queries.map((_, i) => ({ id: `${r.id}:${i}` })));
-    await Promise.race([all, sleep(120_000).then(() => { throw new Error('queue run timed out'); })]);
+    await deadline(all, 120_000, 'queue run');
     return ITEMS / ((performance.now() - t0) / 1000);
   } finally {
     await queue.close();
@@ -202,6 +208,8 @@ async function storeRates(open: () => Promise<Store>): Promise<Record<string, nu
     const store = await open();
     try {
       const accountId = await newAccount(store);
+      // Warm-up (JIT, prepared statements, pool connections), not measured.
+      await rate(300, PAR, async () => { await store.createRequest(newRequest(accountId, ['q'])); });
       out.submit1.push(await rate(STORE_N, 1, async () => { await store.createRequest(newRequest(accountId, ['q'])); }));
       out.submit16.push(await rate(STORE_N, PAR, async () => { await store.createRequest(newRequest(accountId, ['q'])); }));
       // Finished requests to read: claim and complete every item submitted above.
@@ -210,7 +218,7 @@ async function storeRates(open: () => Promise<Store>): Promise<Record<string, nu
         if (!items.length) break;
         for (const it of items) await store.completeItem({ itemId: it.id, owner: 'w', recordsJson: RECORDS, count: 10, now: Date.now() });
       }
-      const ids = (await store.listRequests(accountId, { finished: true, since: 0, skip: 0, limit: 2 * STORE_N })).map((r) => r.id);
+      const ids = (await store.listRequests(accountId, { finished: true, since: 0, skip: 0, limit: 2 * STORE_N + 300 })).map((r) => r.id);
       if (ids.length < STORE_N) throw new Error(`only ${ids.length} finished requests`);
       const read = async (i: number) => {
         const r = await store.getRequest(ids[i]);
@@ -219,6 +227,7 @@ async function storeRates(open: () => Promise<Store>): Promise<Record<string, nu
         for await (const x of store.readResults(r.id)) n += x.recordsJson.length;
         if (n !== RECORDS.length) throw new Error('short read');
       };
+      await rate(300, PAR, read);
       out.read1.push(await rate(STORE_N, 1, read));
       out.read16.push(await rate(STORE_N, PAR, read));
     } finally {

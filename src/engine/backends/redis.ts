@@ -33,7 +33,7 @@ export interface RedisQueueOptions {
   name?: string;
   /** Sweeper period. Default 5000 ms. */
   sweepMs?: number;
-  /** Items re-announced per sweep at most. Default 1000. */
+  /** Items re-announced per sweep at most (so at most sweepLimit / sweepMs items per ms are recovered after Redis lost its jobs). Default 5000. */
   sweepLimit?: number;
   /** Bound on one announcement round trip before it is given up (the sweeper covers it). Default 5000 ms. */
   enqueueTimeoutMs?: number;
@@ -94,7 +94,7 @@ export class RedisQueue implements WorkQueue {
     this.name = o.name ?? 'items';
     if (this.prefix.includes(':') || this.name.includes(':')) throw new Error('redis queue: prefix and name cannot contain ":"');
     this.url = o.url;
-    this.o = { sweepMs: o.sweepMs ?? 5_000, sweepLimit: o.sweepLimit ?? 1_000, enqueueTimeoutMs: o.enqueueTimeoutMs ?? 5_000, now: o.now ?? Date.now };
+    this.o = { sweepMs: o.sweepMs ?? 5_000, sweepLimit: o.sweepLimit ?? 5_000, enqueueTimeoutMs: o.enqueueTimeoutMs ?? 5_000, now: o.now ?? Date.now };
     this.conn = new Redis(o.url, this.connOptions('producer', { maxRetriesPerRequest: 1 }));
     this.conn.on('error', this.warnConn);
     this.queue = new Queue<JobData>(this.name, { connection: this.conn, prefix: this.prefix });
