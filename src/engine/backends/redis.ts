@@ -88,6 +88,9 @@ export class RedisQueue implements WorkQueue {
   private readonly warnSweep = warner('redis queue: sweep failed');
   private readonly warnConn = warner('redis queue: connection');
   private readonly warnRun = warner('redis queue: job failed');
+  /** Claims requested by jobs that started in the same turn of the event loop, made in one store call. */
+  private claims: { id: string; resolve: (it: WorkItem | undefined) => void; reject: (e: unknown) => void }[] = [];
+  private claimsScheduled = false;
 
   constructor(private readonly store: Store, o: RedisQueueOptions) {
     this.prefix = o.prefix ?? 'trawl';
@@ -152,7 +155,7 @@ export class RedisQueue implements WorkQueue {
     if (typeof id !== 'string') return;
     let item: WorkItem | undefined;
     try {
-      [item] = await this.store.claimItems(opts.owner, 1, opts.leaseMs, this.o.now(), [id]);
+      item = await this.claim(id, opts);
     } catch (e) {
       // Store unreachable: the item stays runnable in the store and a later sweep announces it again.
       this.warnRun(e);
@@ -167,6 +170,30 @@ export class RedisQueue implements WorkQueue {
     } finally {
       this.active.delete(id);
     }
+  }
+
+  /**
+   * Claims one item by id, batched with the other jobs that start in this turn of the event loop:
+   * BullMQ often hands several jobs over from one socket read, and one store call (one transaction,
+   * one round trip) for all of them is most of the difference to raw BullMQ.
+   */
+  private claim(id: string, opts: ConsumeOptions): Promise<WorkItem | undefined> {
+    return new Promise((resolve, reject) => {
+      this.claims.push({ id, resolve, reject });
+      if (this.claimsScheduled) return;
+      this.claimsScheduled = true;
+      setImmediate(() => {
+        const batch = this.claims;
+        this.claims = [];
+        this.claimsScheduled = false;
+        const ids = [...new Set(batch.map((b) => b.id))];
+        this.store.claimItems(opts.owner, ids.length, opts.leaseMs, this.o.now(), ids).then((items) => {
+          const byId = new Map(items.map((i) => [i.id, i]));
+          // Two jobs for one item in the same batch: the first runs it, the other does nothing.
+          for (const b of batch) { b.resolve(byId.get(b.id)); byId.delete(b.id); }
+        }, (e) => { for (const b of batch) b.reject(e); });
+      });
+    });
   }
 
   /** Re-announces runnable items; with `force` it skips the once-per-period lock (start-up). */
