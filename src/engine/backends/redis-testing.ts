@@ -11,18 +11,19 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { freePort } from '../../store/postgres/private-server.ts';
 
-/** TEST_REDIS_URL, else REDIS_URL; undefined when neither is set. */
+/** TEST_REDIS_URL, else REDIS_URL; undefined when neither is set. @example const url = redisTestUrl(); */
 export function redisTestUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.TEST_REDIS_URL || env.REDIS_URL || undefined;
 }
 
 export const REDIS_SKIP = 'Redis not configured: set TEST_REDIS_URL (e.g. redis://127.0.0.1:6379) to run this suite';
 
+/** A key prefix no other run uses. @example uniquePrefix('q') // 'trawl_q_3f9a0c21de' */
 export function uniquePrefix(tag = 'test'): string {
   return `trawl_${tag}_${randomBytes(5).toString('hex')}`;
 }
 
-/** Deletes every key starting with `${prefix}:`; returns how many. */
+/** Deletes every key starting with `${prefix}:`; returns how many. @example await deleteKeys(url, prefix) */
 export async function deleteKeys(url: string, prefix: string): Promise<number> {
   const r = new Redis(url, { maxRetriesPerRequest: 2 });
   try {
@@ -47,7 +48,7 @@ export interface PrivateRedis {
   destroy(): Promise<void>;
 }
 
-/** Why a private redis-server cannot run here, or null when it can. */
+/** Why a private redis-server cannot run here, or null when it can. @example privateRedisUnavailable() // null */
 export function privateRedisUnavailable(): string | null {
   return spawnSync('sh', ['-c', 'command -v redis-server']).status === 0 ? null : 'redis-server not on PATH';
 }

@@ -42,7 +42,8 @@ export interface RedisQueueOptions {
 
 interface JobData { id: string }
 
-/** BullMQ rejects ':' in custom job ids; item ids contain it. */
+/** BullMQ rejects ':' in custom job ids; item ids contain it.
+ *  @example jobIdFor('9f2c:3', 1) // '9f2c%3A3#1' */
 export function jobIdFor(itemId: string, attempts: number): string {
   return `${itemId.replaceAll('%', '%25').replaceAll(':', '%3A')}#${attempts < 0 ? 's' : attempts}`;
 }

@@ -26,6 +26,7 @@ function which(bin: string): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
+/** A TCP port nobody listens on right now. @example const port = await freePort(); */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -37,7 +38,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Why a private server cannot run here, or null when it can. */
+/** Why a private server cannot run here, or null when it can.
+ *  @example test('restart', { skip: privatePostgresUnavailable() ?? false }, ...) */
 export function privatePostgresUnavailable(): string | null {
   if (!which('initdb') || !which('pg_ctl')) return 'initdb/pg_ctl not on PATH';
   if (process.getuid?.() === 0) {
@@ -47,7 +49,8 @@ export function privatePostgresUnavailable(): string | null {
   return null;
 }
 
-/** Initialises and starts a server on a free loopback port; null when the binaries are missing. */
+/** Initialises and starts a server on a free loopback port; null when the binaries are missing.
+ *  @example const pg = await startPrivatePostgres(); await openPostgresStore(pg!.url); */
 export async function startPrivatePostgres(): Promise<PrivatePostgres | null> {
   if (privatePostgresUnavailable()) return null;
   const asRoot = process.getuid?.() === 0;

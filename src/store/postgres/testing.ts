@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { PostgresStore, type PostgresStoreOptions } from './store.ts';
 
-/** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set. */
+/** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set.
+ *  @example const url = pgTestUrl(); test('x', { skip: !url && PG_SKIP }, ...) */
 export function pgTestUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.TEST_DATABASE_URL || env.DATABASE_URL || undefined;
 }
