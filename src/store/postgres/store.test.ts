@@ -53,6 +53,24 @@ test('postgres store: concurrent claimers never share an item; concurrent comple
   } finally { await s.close(); }
 });
 
+test('postgres store: concurrent completions never deliver or bill past totalLimit', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!, { max: 12 });
+  try {
+    const a = await account(s);
+    const r = request(a.id, Array.from({ length: 24 }, (_, i) => `q${i}`));
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 24, 60_000, 2_000);
+    await Promise.all(items.map((i) => s.completeItem({ itemId: i.id, owner: 'w', recordsJson: '[1,2,3]', count: 3, totalLimit: 10, now: 3_000 })));
+    const row = await s.getRequest(r.id);
+    assert.equal(row?.status, 'Success');
+    assert.equal(row?.records, 10);
+    assert.equal(row?.usage, 10, 'items cut away entirely cost nothing');
+    let delivered = 0;
+    for await (const x of s.readResults(r.id)) delivered += (JSON.parse(x.recordsJson) as unknown[]).length;
+    assert.equal(delivered, 10);
+  } finally { await s.close(); }
+});
+
 test('postgres store: cancel racing completions leaves consistent counters', { skip }, async () => {
   const s = await openScratchPostgresStore(url!, { max: 12 });
   try {
@@ -241,7 +259,23 @@ async function scenario(s: Store) {
   // fails: a dropDuplicates request ending by failure; no surcharge, account hook.
   await byId('fails:0');
   out.push(await s.failItem('fails:0', 'w', 'blocked: 403', null, 3_000));
-  for (const id of ['dup', 'plain', 'fails']) {
+  // totalLimit 5 over three items of 3, 4 and 2 records: 3 kept, 2 of 4 kept, the last cut away (free).
+  await s.createRequest({ ...base, id: 'lim', queries: ['a', 'b', 'c'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: false });
+  for (const [i, recs] of [[0, [1, 2, 3]], [1, [4, 5, 6, 7]], [2, [8, 9]]] as const) {
+    await byId(`lim:${i}`);
+    out.push(await s.completeItem({ itemId: `lim:${i}`, owner: 'w', recordsJson: JSON.stringify(recs), count: recs.length, totalLimit: 5, now: 3_100 + i }));
+  }
+  // Billable units other than the record count.
+  await s.createRequest({ ...base, id: 'units', queries: ['u'], webhook: null, unitPrice: 0.1, emptyCostsOne: false, dropDuplicates: false });
+  await byId('units:0');
+  out.push(await s.completeItem({ itemId: 'units:0', owner: 'w', recordsJson: '[{"p":1},{"p":2}]', count: 2, units: 7, now: 3_200 }));
+  // dropDuplicates where the second item brings nothing new: an empty-costs-one item then costs one.
+  await s.createRequest({ ...base, id: 'dup2', queries: ['a', 'b'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: true });
+  for (const i of [0, 1]) {
+    await byId(`dup2:${i}`);
+    out.push(await s.completeItem({ itemId: `dup2:${i}`, owner: 'w', recordsJson: '[{"x":1}]', count: 1, dedupeKeys: ['x'], now: 3_300 + i }));
+  }
+  for (const id of ['dup', 'plain', 'fails', 'lim', 'units', 'dup2']) {
     out.push(await s.getRequest(id));
     const rs = [];
     for await (const x of s.readResults(id)) rs.push(x);
@@ -260,10 +294,13 @@ test('postgres store: a scripted history ends exactly as it does on SQLite', { s
     const expected = await scenario(lite);
     const actual = await scenario(pgs);
     assert.deepEqual(actual, expected);
-    const dup = expected[expected.length - 10] as { usage: number };
-    assert.equal(dup.usage, 1 + 1 + 60, 'sanity: the surcharge was billed (1 new key, 1 empty query, 60 dropped)');
+    const req = (id: string) => expected.find((x) => (x as { id?: string })?.id === id) as { usage: number; records: number };
+    assert.equal(req('dup').usage, 1 + 1 + 60, 'sanity: the surcharge was billed (1 new key, 1 empty query, 60 dropped)');
+    assert.deepEqual([req('lim').records, req('lim').usage], [5, 5], 'sanity: totalLimit cut records and billing');
+    assert.equal(req('units').usage, 7, 'sanity: units billed');
+    assert.equal(req('dup2').usage, 2, 'sanity: an item with only duplicates costs one');
     const hooks = expected[expected.length - 1] as { url: string }[];
-    assert.deepEqual(hooks.map((h) => h.url), ['http://127.0.0.1:9/req-hook', 'http://127.0.0.1:9/account-hook', 'http://127.0.0.1:9/account-hook'], 'sanity: three deliveries');
+    assert.equal(hooks.length, 6, 'sanity: a delivery per ended request (the account has a webhook)');
   } finally {
     await lite.close();
     await pgs.close();

@@ -25,6 +25,8 @@ import type {
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
+// The totalLimit cut is shared with the SQLite store so both cut exactly alike.
+import { capToTotal } from '../sqlite/store.ts';
 
 type Row = Record<string, any>;
 type Client = pg.PoolClient;
@@ -423,7 +425,8 @@ export class PostgresStore implements Store {
    *   it    locks the item if this owner still leases it (no row: nothing below writes anything)
    *   res   stores the records (a result already there is kept)
    *   keys  with dropDuplicates, records the identity keys not seen before in the request
-   *   q     what the item costs: its records, or its new keys, or 1 for an empty query that costs one
+   *   q     what the item costs: its units (default: its records), or its new keys; 1 when that is 0
+   *         and an empty query costs one, unless totalLimit cut the item away entirely ($9)
    *   bill  the usage line, unique per item (a repeat bills nothing), and acct charges the account
    *   req   counts the item on its request and, when it was the last one, ends the request
    *   hook  creates the webhook delivery of a request that just ended
@@ -443,10 +446,9 @@ export class PostgresStore implements Store {
     keys AS (INSERT INTO request_keys (request_id, key)
              SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k WHERE it.drop_duplicates
              ON CONFLICT DO NOTHING RETURNING 1),
-    q AS (SELECT it.*, CASE WHEN $4::int = 0 AND it.empty_costs_one THEN 1::bigint
-                            WHEN it.drop_duplicates AND $5::text[] IS NOT NULL THEN (SELECT COUNT(*) FROM keys)
-                            ELSE $4::bigint END AS quantity
-          FROM it),
+    q AS (SELECT it.*, CASE WHEN b.base = 0 AND it.empty_costs_one AND NOT $9::boolean THEN 1::bigint ELSE b.base END AS quantity
+          FROM it, LATERAL (SELECT CASE WHEN it.drop_duplicates AND $5::text[] IS NOT NULL THEN (SELECT COUNT(*) FROM keys)
+                                        ELSE COALESCE($8::bigint, $4::bigint) END AS base) b),
     bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
              SELECT account_id, request_id, id, product, unit, quantity, unit_price, quantity * unit_price, $6 FROM q WHERE quantity > 0
              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount),
@@ -480,18 +482,33 @@ export class PostgresStore implements Store {
 
   /** Runs COMPLETE or FAIL alone; when that cannot apply (a dropDuplicates request, or an item this
    *  owner no longer holds) runs it again in a transaction that can end any request, or says no. */
-  private async endItem(sql: string, args: unknown[], now: number): Promise<FanIn> {
-    const [fast] = await this.q(sql, [...args, true]);
+  private async endItem(sql: string, args: (alone: boolean) => unknown[], now: number): Promise<FanIn> {
+    const [fast] = await this.q(sql, args(true));
     if (fast) return { applied: true, finished: fast.status === 'Pending' ? null : toRequest(fast) };
     return this.tx(async (c): Promise<FanIn> => {
-      const [r] = await this.q(sql, [...args, false], c);
+      const [r] = await this.q(sql, args(false), c);
       if (!r) return { applied: false, finished: null };
       return { applied: true, finished: r.status === 'Pending' ? null : await this.finished(c, r, now) };
     });
   }
 
+  private static completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: boolean): unknown[] {
+    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, o.units ?? null, !!o.cutByTotal];
+  }
+
   async completeItem(o: ItemOutcome): Promise<FanIn> {
-    return this.endItem(PostgresStore.COMPLETE, [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now], o.now);
+    if (o.totalLimit === undefined) return this.endItem(PostgresStore.COMPLETE, (alone) => PostgresStore.completeArgs(o, alone), o.now);
+    // totalLimit: the records the request kept so far decide the cut, so they are read under the
+    // request's row lock (item first, then request: the usual order) and concurrent items of one
+    // request never deliver or bill past the limit.
+    return this.tx(async (c): Promise<FanIn> => {
+      const [it] = await this.q(`SELECT request_id FROM work_items WHERE id = $1 AND state = 'leased' AND lease_owner = $2 FOR UPDATE`, [o.itemId, o.owner], c);
+      if (!it) return { applied: false, finished: null };
+      const [req] = await this.q('SELECT records FROM requests WHERE id = $1 FOR UPDATE', [it.request_id], c);
+      const [r] = await this.q(PostgresStore.COMPLETE, PostgresStore.completeArgs(capToTotal(o, req.records), false), c);
+      if (!r) return { applied: false, finished: null };
+      return { applied: true, finished: r.status === 'Pending' ? null : await this.finished(c, r, o.now) };
+    });
   }
 
   async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
@@ -501,7 +518,7 @@ export class PostgresStore implements Store {
                               AND r.id = w.request_id AND r.status = 'Pending'`, [itemId, owner, retryAt, error]);
       return { applied: n > 0, finished: null };
     }
-    return this.endItem(PostgresStore.FAIL, [itemId, owner, error, now], now);
+    return this.endItem(PostgresStore.FAIL, (alone) => [itemId, owner, error, now, alone], now);
   }
 
   async releaseItems(owner: string, now: number): Promise<number> {
