@@ -23,7 +23,7 @@ import { Runner, type FetchStep } from '../engine/runner.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { finishTask } from './tasks.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
-import { openEmbeddedBackends } from '../config/embedded-backends.ts';
+import { openBackends } from '../config/backends.ts';
 import { defaultRegistry } from '../sources/registry.ts';
 
 export interface ServiceOptions {
@@ -49,7 +49,7 @@ export interface Service {
 export async function startService(o: ServiceOptions): Promise<Service> {
   const settings = o.settings;
   const log = o.log ?? createLogger(settings.logLevel);
-  const backends = o.backends ?? (await openEmbeddedBackends(settings.dataDir));
+  const backends = o.backends ?? (await openBackends({ ...(o.env ?? process.env), DATA_DIR: settings.dataDir }));
   const events = new EventEmitter() as AppEvents;
   events.setMaxListeners(0);
   const ctx: AppContext = {

@@ -17,7 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import { settingsFromEnv } from '../config/settings.ts';
-import { openEmbeddedBackends } from '../config/embedded-backends.ts';
+import { openBackends } from '../config/backends.ts';
 import { startService } from '../app/service.ts';
 import { createAccount, createApiKey } from '../app/accounts.ts';
 import { billingPeriod } from '../app/balance.ts';
@@ -30,9 +30,8 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-async function withStore<T>(fn: (b: Awaited<ReturnType<typeof openEmbeddedBackends>>) => Promise<T>): Promise<T> {
-  const settings = settingsFromEnv(process.env);
-  const b = await openEmbeddedBackends(settings.dataDir);
+async function withStore<T>(fn: (b: Awaited<ReturnType<typeof openBackends>>) => Promise<T>): Promise<T> {
+  const b = await openBackends(process.env);
   try {
     return await fn(b);
   } finally {

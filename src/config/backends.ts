@@ -15,11 +15,9 @@ import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
 import { MemoryRateLimiter } from '../billing/rate-limit.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
-import { openPostgresStore, type PostgresStore } from '../store/postgres/store.ts';
+import type { PostgresStore } from '../store/postgres/store.ts';
 import { EmbeddedQueue } from '../engine/backends/embedded.ts';
-import { RedisQueue } from '../engine/backends/redis.ts';
-import { PostgresQueue } from '../engine/backends/postgres.ts';
-import { RedisRateLimiter } from '../billing/redis-rate-limit.ts';
+// PostgreSQL, BullMQ and Redis clients load only when chosen: the embedded default starts faster.
 
 export interface BackendChoice {
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
@@ -93,15 +91,16 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
 export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promise<Backends> {
   const choice = backendChoice(env);
   const store: Store = choice.store.kind === 'postgres'
-    ? await openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize })
+    ? await (await import('../store/postgres/store.ts')).openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize })
     : await openSqliteStore(choice.store.file);
   let queue: WorkQueue | undefined;
   let rateLimiter: RateLimiter | undefined;
   try {
-    queue = choice.queue.kind === 'redis' ? new RedisQueue(store, { url: choice.queue.url, prefix: choice.queue.prefix })
-      : choice.queue.kind === 'postgres' ? new PostgresQueue(store as PostgresStore)
+    queue = choice.queue.kind === 'redis' ? new (await import('../engine/backends/redis.ts')).RedisQueue(store, { url: choice.queue.url, prefix: choice.queue.prefix })
+      : choice.queue.kind === 'postgres' ? new (await import('../engine/backends/postgres.ts')).PostgresQueue(store as PostgresStore)
         : new EmbeddedQueue(store);
-    rateLimiter = choice.rateLimiter.kind === 'redis' ? new RedisRateLimiter({ url: choice.rateLimiter.url, prefix: choice.rateLimiter.prefix })
+    rateLimiter = choice.rateLimiter.kind === 'redis'
+      ? new (await import('../billing/redis-rate-limit.ts')).RedisRateLimiter({ url: choice.rateLimiter.url, prefix: choice.rateLimiter.prefix })
       : new MemoryRateLimiter();
   } catch (e) {
     await queue?.close().catch(() => {});

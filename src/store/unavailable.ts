@@ -5,6 +5,7 @@
  * @example isStoreUnavailable(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })) // true
  */
 const CODES = new Set([
+  'STORE_UNAVAILABLE',
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
   'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR',
   // PostgreSQL: admin/crash shutdown, cannot connect now, too many connections, connection failures.

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { settingsFromEnv, type Settings } from '../../src/config/settings.ts';
 import { startService, type Service } from '../../src/app/service.ts';
 import { createAccount } from '../../src/app/accounts.ts';
-import { openEmbeddedBackends } from '../../src/config/embedded-backends.ts';
+import { openBackends } from '../../src/config/backends.ts';
 import { EmbeddedQueue } from '../../src/engine/backends/embedded.ts';
 import { testRegistry } from './test-adapter.ts';
 import type { AdapterRegistry } from '../../src/app/context.ts';
@@ -42,10 +42,10 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
     ...settingsFromEnv({}), port: 0, dataDir: dir, concurrency: 8, retryBaseMs: 20, leaseMs: 5_000, logLevel: 'silent',
     defaultRatePerSec: 1_000, defaultBurst: 1_000, ...o.settings,
   };
-  const b = await openEmbeddedBackends(dir);
+  const b = await openBackends({ DATA_DIR: dir });
   const queue = new EmbeddedQueue(b.store, 50, now);
   const svc = await startService({
-    settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.store.close(); } },
+    settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.close(); } },
     adapters: o.adapters ?? testRegistry(), now, log: createLogger('silent'), env: o.env ?? {},
   });
   const address = await svc.server.listen({ port: 0, host: '127.0.0.1' });

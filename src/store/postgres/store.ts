@@ -26,7 +26,7 @@ import type {
 import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
-import { capToTotal } from '../sqlite/store.ts';
+import { capToTotal } from '../cap.ts';
 
 type Row = Record<string, any>;
 type Client = pg.PoolClient;

@@ -15,6 +15,7 @@ import type {
   UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
+import { capToTotal } from '../cap.ts';
 import { randomUUID } from 'node:crypto';
 
 type Row = Record<string, any>;
@@ -44,16 +45,6 @@ const ACCOUNT_COLUMNS: Record<string, string> = {
   name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
   webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
 };
-
-/** Cuts an item's records to what `totalLimit` still allows after `kept` records of its request. */
-export function capToTotal(o: ItemOutcome, kept: number): ItemOutcome & { cutByTotal?: boolean } {
-  if (o.totalLimit === undefined) return o;
-  const room = Math.max(0, o.totalLimit - kept);
-  if (o.count <= room) return o;
-  const records = (JSON.parse(o.recordsJson) as unknown[]).slice(0, room);
-  return { ...o, recordsJson: JSON.stringify(records), count: room, units: o.units === undefined ? undefined : Math.min(o.units, room),
-    dedupeKeys: o.dedupeKeys?.slice(0, room), cutByTotal: room === 0 };
-}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
