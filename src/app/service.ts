@@ -105,6 +105,13 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     ctx.queue.start((item) => runner.run(item), { concurrency: settings.concurrency, owner, leaseMs: settings.leaseMs });
     dispatcher = new WebhookDispatcher(ctx);
     dispatcher.start();
+    // Tasks whose request ended just before a crash get their file now.
+    void (async () => {
+      for (const t of await ctx.store.strandedTasks(1_000)) {
+        const r = t.requestId ? await ctx.store.getRequest(t.requestId) : null;
+        if (r) await finishTask(ctx, r);
+      }
+    })().catch((e) => log.warn({ err: (e as Error).message }, 'stranded task recovery failed'));
     const janitor = setInterval(() => {
       const now = ctx.now();
       ctx.store.purge(now - settings.retentionMs, now - settings.historyMs - 3600_000).catch((e) => log.warn({ err: (e as Error).message }, 'purge failed'));

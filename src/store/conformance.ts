@@ -190,6 +190,14 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.deepEqual((await s.listTasks(a.id, { limit: 10, tag: 'food' })).map((t) => t.id), ['20260101000002cccc', '20260101000000aaaa']);
     assert.deepEqual((await s.listTasks('nobody', { limit: 10 })).length, 0);
     assert.equal((await s.getTaskByRequest('req-1'))?.id, '20260101000002cccc');
+    // A task whose request ended while the task stayed PENDING is stranded (a crash between the two).
+    const r = request(a.id, ['q']);
+    await s.createRequest(r);
+    await s.createTask({ ...base, id: '20260101000003dddd', serviceName: 'x', queries: ['q'], tags: [], requestId: r.id });
+    assert.deepEqual(await s.strandedTasks(10), []);
+    const [it] = await s.claimItems('w', 1, 60_000, 10_000, [`${r.id}:0`]);
+    await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[]', count: 0, now: 10_001 });
+    assert.deepEqual((await s.strandedTasks(10)).map((t) => t.id), ['20260101000003dddd']);
     await s.updateTask('20260101000000aaaa', { status: 'SUCCESS', fileToken: 'tok', results: [{ product_name: 'p', quantity: 2, file_url: 'u' }], updated: 5 });
     const t1 = await s.getTaskByFileToken('tok');
     assert.equal(t1?.status, 'SUCCESS');

@@ -238,6 +238,9 @@ export interface Store {
   getTask(id: string): Promise<TaskRow | null>;
   getTaskByRequest(requestId: string): Promise<TaskRow | null>;
   getTaskByFileToken(token: string): Promise<TaskRow | null>;
+  /** Tasks still PENDING or RUNNING whose request already ended (a crash came between the two):
+   *  started workers finish them. */
+  strandedTasks(limit: number): Promise<TaskRow[]>;
   updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void>;
   /** Newest first; `tag` matches a tag exactly or a substring of the service name / queries; `lastId` pages. */
   listTasks(accountId: string, opts: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]>;

@@ -619,6 +619,12 @@ export class PostgresStore implements Store {
     return r ? toTask(r) : null;
   }
 
+  async strandedTasks(limit: number): Promise<TaskRow[]> {
+    const rows = await this.q(`SELECT t.* FROM tasks t JOIN requests r ON r.id = t.request_id
+                               WHERE t.status IN ('PENDING', 'RUNNING') AND r.finished_at IS NOT NULL ORDER BY t.id LIMIT $1`, [limit]);
+    return rows.map(toTask);
+  }
+
   async getTaskByFileToken(token: string): Promise<TaskRow | null> {
     const [r] = await this.q('SELECT * FROM tasks WHERE file_token = $1', [token]);
     return r ? toTask(r) : null;

@@ -437,6 +437,11 @@ export class SqliteStore implements Store {
     return r ? toTask(r) : null;
   }
 
+  async strandedTasks(limit: number): Promise<TaskRow[]> {
+    return (this.s(`SELECT t.* FROM tasks t JOIN requests r ON r.id = t.request_id
+                    WHERE t.status IN ('PENDING', 'RUNNING') AND r.finished_at IS NOT NULL ORDER BY t.id LIMIT ?`).all(limit) as Row[]).map(toTask);
+  }
+
   async getTaskByFileToken(token: string): Promise<TaskRow | null> {
     const r = this.s('SELECT * FROM tasks WHERE file_token = ?').get(token) as Row | undefined;
     return r ? toTask(r) : null;
