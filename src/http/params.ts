@@ -124,7 +124,10 @@ export function readParams(decls: Record<string, TSchema>, raw: RawParams, requi
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(decls)) {
     let v = readParam(name, schema, raw.get(name));
-    if (v === undefined && (schema as any).default !== undefined) v = structuredClone((schema as any).default);
+    if (v === undefined && (schema as any).default !== undefined) {
+      const d = (schema as any).default;
+      v = typeof d === 'object' && d !== null ? structuredClone(d) : d;
+    }
     if (v === undefined) {
       if (required.includes(name)) throw new ParamError(`${name} is required`);
       continue;

@@ -94,7 +94,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   app.addHook('onResponse', async (req, reply) => {
     metrics.httpRequests.inc({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
     // One line per call; the URL has its apiKey masked and the X-API-KEY header is never logged.
-    ctx.log.info({ reqId: req.id, method: req.method, url: maskUrl(req.url).slice(0, 500), status: reply.statusCode, ms: Math.round(reply.elapsedTime), account: req.account?.id }, 'http');
+    if (ctx.log.isLevelEnabled('info')) ctx.log.info({ reqId: req.id, method: req.method, url: maskUrl(req.url).slice(0, 500), status: reply.statusCode, ms: Math.round(reply.elapsedTime), account: req.account?.id }, 'http');
   });
 
   app.setErrorHandler((err: any, req, reply) => {
