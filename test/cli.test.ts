@@ -3,7 +3,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,4 +73,34 @@ test('trawl parse refuses what the endpoint does not understand, with a clear me
     assert.notEqual(trawl(['parse', '/nope', file]).code, 0);
     assert.notEqual(trawl(['parse', '/maps/search', join(dir, 'missing.json')]).code, 0);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('trawl serve on an empty store creates an account and prints its key once', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-serve-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, ['bin/trawl.js', 'serve'], { env: { ...process.env, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const key = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no key printed')), 30_000);
+      createInterface({ input: child.stdout! }).on('line', (l) => {
+        const m = l.match(/(trw_[A-Za-z0-9_-]+)/);
+        if (m) { clearTimeout(t); resolve(m[1]); }
+      });
+    });
+    let res: Response | null = null;
+    for (let i = 0; i < 100 && !res; i++) {
+      res = await fetch(`http://127.0.0.1:${port}/profile/balance`, { headers: { 'x-api-key': key } }).catch(() => null);
+      if (!res) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(res?.status, 200);
+    assert.equal(((await res!.json()) as any).balance, 100);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    // A second start on the same store creates nothing and prints no key.
+    const again = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'list'], { env: { ...process.env, DATA_DIR: dir }, encoding: 'utf8' });
+    assert.equal(JSON.parse(again.stdout).length, 1);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
