@@ -12,6 +12,7 @@ import type { FetchedResponse, SourceAdapter, Step } from '../sources/_kit/adapt
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 
 export type FetchStep = (step: Step, sessionKey: string, signal: AbortSignal) => Promise<FetchedResponse>;
 
@@ -62,16 +63,22 @@ export class Runner {
       this.o.store.heartbeat(this.o.owner, [item.id], this.o.now() + this.o.leaseMs).catch(() => {});
     }, Math.max(1_000, this.o.leaseMs / 3));
     beat.unref();
+    let storing = false;
     try {
       const { records, units } = await this.records(item, ac.signal);
       const keys = item.params.dropDuplicates === true ? records.map(dedupeKey) : undefined;
+      storing = true;
       const fan = await this.o.store.completeItem({
         itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, units, dedupeKeys: keys,
         totalLimit: typeof item.params.totalLimit === 'number' ? item.params.totalLimit : undefined, now: this.o.now(),
       });
+      storing = false;
       this.after(fan);
       this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: records.length, ms: this.o.now() - t0 });
     } catch (e) {
+      // The store could not record a finished query (outage): failing the item would end the query
+      // without its records. Leave it leased; when the lease runs out it runs again, billed once.
+      if (storing && isStoreUnavailable(e)) throw e;
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);

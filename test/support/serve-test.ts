@@ -1,21 +1,46 @@
 /**
- * `trawl serve` as a real process but with the test-only adapter (never served in production), for
- * tests that kill and restart processes. Prints one JSON line `{"url", "key"}` when listening.
- * Run: node bin/run-ts.js test/support/serve-test.ts   (settings from the environment)
+ * `trawl serve` / `trawl worker` as a real process but with the test-only adapter (never served in
+ * production), for tests that kill and restart processes. Backends come from the environment exactly
+ * as in the service (`DATABASE_URL`, `DATABASE_SCHEMA`, `REDIS_URL`, `REDIS_PREFIX`, `QUEUE`, ...).
+ *
+ * Modes (settings from the environment):
+ *   default          API and workers; listens on PORT
+ *   NO_WORKERS=1     API only; listens on PORT
+ *   NO_LISTEN=1      workers only (like `trawl worker`): does not listen, touches no account
+ *
+ * Prints one JSON line `{"url", "key", "pid", "owner"}` when ready: listening, or (worker-only) once
+ * the queue started and its backend answered a ping. `url` and `key` are '' in worker-only mode.
+ * SIGTERM/SIGINT close the service gracefully (running items finish, leased ones are handed back).
+ *
+ * Run: node bin/run-ts.js test/support/serve-test.ts
  */
 import { settingsFromEnv } from '../../src/config/settings.ts';
 import { startService } from '../../src/app/service.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
 import { testRegistry } from './test-adapter.ts';
 
-const settings = settingsFromEnv(process.env);
+const workerOnly = !!process.env.NO_LISTEN;
+const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: true } : {}) };
 const svc = await startService({ settings, adapters: testRegistry() });
-const store = svc.ctx.store;
-let key: string;
-if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balance: 1_000, ratePerSec: 10_000, burst: 10_000 })).apiKey;
-else key = (await createApiKey(store, (await store.listAccounts())[0].id)).key;
-const url = settings.workers === false && process.env.NO_LISTEN ? '' : await svc.listen();
-process.stdout.write(`${JSON.stringify({ url, key, pid: process.pid })}\n`);
-const stop = async () => { await svc.close(); process.exit(0); };
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await svc.close();
+  process.exit(0);
+};
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
+
+let key = '';
+let url = '';
+if (workerOnly) {
+  // The queue started inside startService; a ping proves its backend (Redis, the store) answers.
+  await svc.ctx.queue.ping();
+} else {
+  const store = svc.ctx.store;
+  if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balance: 1_000, ratePerSec: 10_000, burst: 10_000 })).apiKey;
+  else key = (await createApiKey(store, (await store.listAccounts())[0].id)).key;
+  url = await svc.listen();
+}
+process.stdout.write(`${JSON.stringify({ url, key, pid: process.pid, owner: svc.owner })}\n`);
