@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { openCluster, getJson, sleep, stopTrawl, waitFor, type Cluster, type TrawlProc } from './support/cluster.ts';
+import { parseMetrics, pick } from './support/prom.ts';
 import { deleteKeys, privateRedisUnavailable, startPrivateRedis } from '../src/engine/backends/redis-testing.ts';
 import { privatePostgresUnavailable, startPrivatePostgres } from '../src/store/postgres/private-server.ts';
 
@@ -185,6 +186,15 @@ test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; eve
     const [{ n: rerun }] = await c.sql('SELECT COUNT(*)::int AS n FROM work_items WHERE request_id = $1 AND attempts > 1', [id]);
     assert.ok(rerun >= heldByKilled, `items the killed worker held ran again (${rerun} re-run, ${heldByKilled} held)`);
     t.diagnostic(`killed worker held ${heldByKilled} leases; ${rerun} items ran more than once; billed once each`);
+
+    // Any API process reports the shared state: items by state from the store, depth from Redis.
+    const m = await waitFor(async () => {
+      const mm = parseMetrics(await (await fetch(`${api1.url}/metrics`)).text());
+      return pick(mm, 'trawl_queue_depth') === 0 && mm;
+    }, 'queue depth 0', 15_000, 200);
+    assert.equal(pick(m, 'trawl_work_items', { state: 'done' }), 200);
+    assert.equal(pick(m, 'trawl_work_items', { state: 'leased' }), 0);
+    assert.equal(pick(m, 'trawl_http_requests_total', { route: '/maps/search', status: '202' }), 1, 'api1 took the submit');
   } finally {
     await c.close();
   }
