@@ -2,7 +2,7 @@
  * Structured extras of a place node: the "about" attributes, review topics, popular times and the
  * rating histogram.
  */
-import { arr, at, int, str } from '../_kit/positional.ts';
+import { asArr, asInt, asStr, at1, at2 } from './pos.ts';
 import type { PopularDay, PopularHour } from './record.ts';
 
 /**
@@ -13,31 +13,46 @@ import type { PopularDay, PopularHour } from './record.ts';
  *   about(node) // { 'Service options': { 'Outdoor seating': true, Delivery: true } }
  */
 export function about(node: unknown): Record<string, Record<string, boolean>> | null {
-  const groups = arr(node, 100, 1);
+  const groups = asArr(at2(node, 100, 1));
   if (!groups) return null;
   const out: Record<string, Record<string, boolean>> = {};
   let any = false;
-  for (const g of groups) {
-    const group = str(g, 1);
-    const opts = arr(g, 2);
-    if (!group || !opts) continue;
+  // Hot loop (hundreds of attributes per search page): plain indexing with type checks. Most of
+  // its time is V8 turning each freshly parsed name into a property key, so every name is used as
+  // a key once: a repeat is only looked up when it would not simply set `true`.
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
+    if (!Array.isArray(g)) continue;
+    const group: unknown = g[1];
+    const opts: unknown = g[2];
+    if (typeof group !== 'string' || group === '' || !Array.isArray(opts)) continue;
     const feats = (out[group] ??= {});
-    for (const o of opts) {
-      // Hot loop (hundreds of attributes per search page): plain indexing with type checks.
+    for (let oi = 0; oi < opts.length; oi++) {
+      const o: unknown = opts[oi];
       if (!Array.isArray(o)) continue;
-      const name = o[1];
+      const name: unknown = o[1];
       if (typeof name !== 'string' || name === '') continue;
-      // [2][0] is the attribute's kind: 1 yes/no (answer at [2][1][0][0]), 2 one value
-      // ("Free Wi-Fi"), 3 a list (card brands). A valued or listed attribute is present.
-      const spec = o[2];
-      const kind = Array.isArray(spec) ? spec[0] : null;
-      const answer = kind === 1 ? at(spec, 1, 0, 0) : null;
-      const has = kind === 1 ? answer === null || answer === 1 : kind === 2 || kind === 3;
-      feats[name] = (feats[name] ?? false) || has;
+      // Repeated names within a group are OR-ed (the source repeats some).
+      if (attributeHeld(o[2])) feats[name] = true;
+      else if (feats[name] === undefined) feats[name] = false;
       any = true;
     }
   }
   return any ? out : null;
+}
+
+/**
+ * An attribute's `[2]`: `[0]` is its kind: 1 yes/no (answer at `[1][0][0]`, absent means yes),
+ * 2 one value ("Free Wi-Fi"), 3 a list (card brands). A valued or listed attribute is present.
+ */
+function attributeHeld(spec: unknown): boolean {
+  if (!Array.isArray(spec)) return false;
+  const kind: unknown = spec[0];
+  if (kind === 1) {
+    const answer = at2(spec[1], 0, 0);
+    return answer === null || answer === 1;
+  }
+  return kind === 2 || kind === 3;
 }
 
 /**
@@ -47,11 +62,11 @@ export function about(node: unknown): Record<string, Record<string, boolean>> | 
  *   reviewsTags(node) // ['meze', 'cypriot', ...]
  */
 export function reviewsTags(node: unknown): string[] | null {
-  const list = arr(node, 153, 0);
+  const list = asArr(at2(node, 153, 0));
   if (!list) return null;
   const out: string[] = [];
   for (const t of list) {
-    const name = str(t, 1);
+    const name = asStr(at1(t, 1));
     if (name && !out.includes(name)) out.push(name);
   }
   return out.length ? out : null;
@@ -66,18 +81,21 @@ const DAY_TEXT = ['', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'S
  *   popularTimes(node) // [{ day: 7, day_text: 'Sunday', popular_times: [{ hour: 6, percentage: 0, title: '', time: '6a' }...] }...]
  */
 export function popularTimes(node: unknown): PopularDay[] | null {
-  const days = arr(node, 84, 0);
+  const days = asArr(at2(node, 84, 0));
   if (!days) return null;
   const out: PopularDay[] = [];
   for (const d of days) {
-    const day = int(d, 0);
+    const day = asInt(at1(d, 0));
     if (day === null || day < 1 || day > 7) continue;
     const hours: PopularHour[] = [];
-    for (const h of arr(d, 1) ?? []) {
-      const hour = int(h, 0);
-      const pct = int(h, 1);
-      if (hour === null || pct === null) continue;
-      hours.push({ hour, percentage: pct, title: str(h, 2) ?? '', time: str(h, 6) ?? str(h, 4) ?? String(hour) });
+    const list = asArr(at1(d, 1));
+    if (list) {
+      for (const h of list) {
+        const hour = asInt(at1(h, 0));
+        const pct = asInt(at1(h, 1));
+        if (hour === null || pct === null) continue;
+        hours.push({ hour, percentage: pct, title: asStr(at1(h, 2)) ?? '', time: asStr(at1(h, 6)) ?? asStr(at1(h, 4)) ?? String(hour) });
+      }
     }
     out.push({ day, day_text: DAY_TEXT[day], popular_times: hours });
   }
@@ -93,9 +111,9 @@ export function popularTimes(node: unknown): PopularDay[] | null {
  *   reviewsPerScore(node) // { '1': 37, '2': 16, '3': 27, '4': 60, '5': 256 }
  */
 export function reviewsPerScore(node: unknown): Record<'1' | '2' | '3' | '4' | '5', number> | null {
-  const h = arr(node, 175, 3);
+  const h = asArr(at2(node, 175, 3));
   if (!h || h.length < 5) return null;
-  const v = [0, 1, 2, 3, 4].map((i) => int(h, i));
-  if (v.some((x) => x === null || x < 0)) return null;
-  return { '1': v[0]!, '2': v[1]!, '3': v[2]!, '4': v[3]!, '5': v[4]! };
+  const v1 = asInt(h[0]), v2 = asInt(h[1]), v3 = asInt(h[2]), v4 = asInt(h[3]), v5 = asInt(h[4]);
+  if (v1 === null || v1 < 0 || v2 === null || v2 < 0 || v3 === null || v3 < 0 || v4 === null || v4 < 0 || v5 === null || v5 < 0) return null;
+  return { '1': v1, '2': v2, '3': v3, '4': v4, '5': v5 };
 }

@@ -5,17 +5,13 @@
  * status 2 means closed that day. Both lists start at "today", so days are re-ordered Monday first.
  * Day names stay in the page's language; a closed day reads `Closed` whatever the language, as 2.3 says.
  */
-import { arr, at, str } from '../_kit/positional.ts';
+import { asArr, asStr, at1, at2 } from './pos.ts';
 import type { WeekHours } from './record.ts';
 
 interface Day {
   name: string;
   num: number; // 1..7, or 99 when unknown (keeps source order after the known ones)
   value: string;
-}
-
-function joinRanges(ranges: string[], status: unknown): string {
-  return status === 2 || ranges.length === 0 ? 'Closed' : ranges.join(',');
 }
 
 function weekdayOfIsoDate(s: unknown): number {
@@ -27,16 +23,22 @@ function weekdayOfIsoDate(s: unknown): number {
 /** Days of a `[203][0]`-style list (also the shape of each `[118][i][3][0]`). */
 function daysNew(list: unknown[]): Day[] {
   const out: Day[] = [];
-  for (const e of list) {
-    const name = str(e, 0);
+  for (let i = 0; i < list.length; i++) {
+    const e: unknown = list[i];
+    const name = asStr(at1(e, 0));
     if (!name) continue;
-    const n = at(e, 1);
-    const ranges: string[] = [];
-    for (const r of arr(e, 3) ?? []) {
-      const t = str(r, 0);
-      if (t) ranges.push(t);
+    const n = at1(e, 1);
+    // The day's ranges joined by ',' as they are read: no list to build and join per day.
+    let value = '';
+    const ranges = asArr(at1(e, 3));
+    if (ranges) {
+      for (let k = 0; k < ranges.length; k++) {
+        const t = asStr(at1(ranges[k], 0));
+        if (t) value = value === '' ? t : value + ',' + t;
+      }
     }
-    out.push({ name, num: typeof n === 'number' && n >= 1 && n <= 7 ? n : 99, value: joinRanges(ranges, at(e, 5)) });
+    if (value === '' || at1(e, 5) === 2) value = 'Closed';
+    out.push({ name, num: typeof n === 'number' && n >= 1 && n <= 7 ? n : 99, value });
   }
   return out;
 }
@@ -44,19 +46,31 @@ function daysNew(list: unknown[]): Day[] {
 function daysOld(list: unknown[]): Day[] {
   const out: Day[] = [];
   for (const e of list) {
-    const name = str(e, 0);
+    const name = asStr(at1(e, 0));
     if (!name) continue;
-    const ranges = (arr(e, 1) ?? []).filter((t): t is string => typeof t === 'string');
-    out.push({ name, num: weekdayOfIsoDate(at(e, 4)), value: joinRanges(ranges, at(e, 5)) });
+    const ranges = (asArr(at1(e, 1)) ?? []).filter((t): t is string => typeof t === 'string');
+    out.push({ name, num: weekdayOfIsoDate(at1(e, 4)), value: at1(e, 5) === 2 || ranges.length === 0 ? 'Closed' : ranges.join(',') });
   }
   return out;
 }
 
+/** Monday first (a stable insertion sort: a week has seven entries), a repeated day name kept once. */
 function toWeek(days: Day[]): WeekHours | null {
   if (days.length === 0) return null;
-  const sorted = days.map((d, i) => ({ d, i })).sort((a, b) => a.d.num - b.d.num || a.i - b.i);
+  for (let i = 1; i < days.length; i++) {
+    const d = days[i];
+    let j = i - 1;
+    while (j >= 0 && days[j].num > d.num) {
+      days[j + 1] = days[j];
+      j--;
+    }
+    days[j + 1] = d;
+  }
   const week: WeekHours = {};
-  for (const { d } of sorted) if (!(d.name in week)) week[d.name] = d.value;
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i];
+    if (!(d.name in week)) week[d.name] = d.value;
+  }
   return week;
 }
 
@@ -65,9 +79,9 @@ function toWeek(days: Day[]): WeekHours | null {
  *   workingHours(node) // { Monday: '12:30–10 pm', ..., Sunday: '12:30–10 pm' }
  */
 export function workingHours(node: unknown): WeekHours | null {
-  const n = arr(node, 203, 0);
+  const n = asArr(at2(node, 203, 0));
   if (n && n.length) return toWeek(daysNew(n));
-  const o = arr(node, 34, 1);
+  const o = asArr(at2(node, 34, 1));
   return o && o.length ? toWeek(daysOld(o)) : null;
 }
 
@@ -77,8 +91,14 @@ export function workingHours(node: unknown): WeekHours | null {
  */
 export function oldFormat(week: WeekHours | null): string | null {
   if (!week) return null;
-  const parts = Object.entries(week).map(([d, v]) => `${d}: ${v}`);
-  return parts.length ? parts.join(' | ') : null;
+  const days = Object.keys(week);
+  if (days.length === 0) return null;
+  let out = '';
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i];
+    out += i === 0 ? `${d}: ${week[d]}` : ` | ${d}: ${week[d]}`;
+  }
+  return out;
 }
 
 /**
@@ -89,12 +109,12 @@ export function oldFormat(week: WeekHours | null): string | null {
  *   otherHours(node) // [{ delivery: { Monday: '12:30–10 pm', ... } }, { takeout: {...} }]
  */
 export function otherHours(node: unknown): Array<Record<string, WeekHours>> | null {
-  const list = arr(node, 118);
+  const list = asArr(at1(node, 118));
   if (!list) return null;
   const out: Array<Record<string, WeekHours>> = [];
   for (const e of list) {
-    const label = str(e, 0);
-    const days = arr(e, 3, 0);
+    const label = asStr(at1(e, 0));
+    const days = asArr(at2(e, 3, 0));
     if (!label || !days) continue;
     const week = toWeek(daysNew(days));
     if (week) out.push({ [label.toLowerCase()]: week });

@@ -51,6 +51,46 @@ export function cidFromEngineId(engineId: string | null): string | null {
 }
 
 /**
+ * Decimal text of the unsigned 64-bit value `hi * 2^32 + lo` (both halves 0..2^32-1), without
+ * BigInt: numbers are exact below 2^53, so the value is split as `z * 1e5 + r` with both parts
+ * exact. With the id check, 0.23 µs per place against 0.40 µs for the BigInt round trip
+ * (`cidFromEngineId` then `reviewsIdFromCid`), measured on the search capture.
+ */
+function u64Decimal(hi: number, lo: number): string {
+  if (hi < 0x200000) return String(hi * 0x100000000 + lo); // below 2^53: exact as it is
+  const a = Math.floor(hi / 1e5);
+  const b = hi - a * 1e5;
+  const y = b * 0x100000000 + lo; // < 2^49
+  const yq = Math.floor(y / 1e5);
+  const z = a * 0x100000000 + yq; // value = z * 1e5 + r, and z < 2^48: exact
+  const r = y - yq * 1e5;
+  return String(z) + String(r).padStart(5, '0');
+}
+
+/**
+ * cid and reviews_id of a feature id in one step: the same answers as
+ * `reviewsIdFromCid(cidFromEngineId(engineId))`, computed from the hex halves.
+ *
+ * @example
+ *   idsFromEngineId('0x14e732fd76f0d90d:0xe5415928d6702b47')
+ *   // { cid: '16519582940102929223', reviewsId: '-1927161133606622393' }
+ */
+export function idsFromEngineId(engineId: string | null): { cid: string | null; reviewsId: string | null } {
+  if (!engineId || !isEngineId(engineId)) return { cid: null, reviewsId: null };
+  // The second half, 1..16 hex digits (checked above), as two 32-bit numbers.
+  const hex = engineId.slice(engineId.indexOf(':') + 3);
+  const cut = Math.max(0, hex.length - 8);
+  const hi = cut ? parseInt(hex.slice(0, cut), 16) : 0;
+  const lo = parseInt(hex.slice(cut), 16);
+  if (hi === 0 && lo === 0) return { cid: null, reviewsId: null };
+  const cid = u64Decimal(hi, lo);
+  if (hi < 0x80000000) return { cid, reviewsId: cid };
+  // Two's complement: the magnitude of the negative value is 2^64 - value.
+  const reviewsId = lo === 0 ? '-' + u64Decimal(0x100000000 - hi, 0) : '-' + u64Decimal(0xffffffff - hi, 0x100000000 - lo);
+  return { cid, reviewsId };
+}
+
+/**
  * @example
  *   reviewsIdFromCid('16519582940102929223') // '-1927161133606622393'
  */

@@ -2,7 +2,7 @@
  * Links the record carries: those built the way the interface's product builds them, and the
  * booking/ordering links the node holds.
  */
-import { arr, at, str } from '../_kit/positional.ts';
+import { asArr, asStr, at1, at2, at3 } from './pos.ts';
 import type { OrderLink } from './record.ts';
 import { cleanUrl, formEncode, text } from './text.ts';
 
@@ -18,7 +18,10 @@ import { cleanUrl, formEncode, text } from './text.ts';
 export function locationLink(name: string | null, engineId: string | null, lat: number | null, lng: number | null): string | null {
   if (!name || !engineId || lat === null || lng === null) return null;
   const n = formEncode(name);
-  return `https://www.google.com/maps/place/${n}/@${lat},${lng},14z/data=!4m8!1m2!2m1!1s${n}!3m4!1s${engineId}!8m2!3d${lat}!4d${lng}`;
+  // Each coordinate is printed twice: convert it once.
+  const la = String(lat);
+  const ln = String(lng);
+  return `https://www.google.com/maps/place/${n}/@${la},${ln},14z/data=!4m8!1m2!2m1!1s${n}!3m4!1s${engineId}!8m2!3d${la}!4d${ln}`;
 }
 
 /**
@@ -35,7 +38,7 @@ export function reviewsLink(
   phrase: string | null,
   opts: { language?: string | null; region?: string | null },
 ): string | null {
-  const own = cleanUrl(at(node, 4, 3, 0));
+  const own = cleanUrl(at3(node, 4, 3, 0));
   if (own) return own;
   if (!placeId) return null;
   const q = phrase ? `&q=${formEncode(phrase)}` : '';
@@ -57,15 +60,15 @@ export function ownerLink(ownerId: string | null): string | null {
  * ordering (delivery, pickup). Returns both lists; null for a list the node does not hold.
  */
 export function providerLinks(node: unknown): { order: OrderLink[] | null; reserve: string[] | null } {
-  const groups = arr(node, 75, 0);
+  const groups = asArr(at2(node, 75, 0));
   if (!groups) return { order: null, reserve: null };
   const order: OrderLink[] = [];
   const reserve: string[] = [];
   for (const g of groups) {
-    const type = at(g, 0);
-    for (const p of arr(g, 2) ?? []) {
-      const source = text(str(p, 0, 0));
-      const link = cleanUrl(at(p, 1, 2, 0));
+    const type = at1(g, 0);
+    for (const p of asArr(at1(g, 2)) ?? []) {
+      const source = text(asStr(at2(p, 0, 0)));
+      const link = cleanUrl(at3(p, 1, 2, 0));
       if (!source || !link) continue;
       if (type === 1) reserve.push(link);
       else if (!order.some((o) => o.link === link)) order.push({ source, link });
@@ -80,8 +83,8 @@ export function providerLinks(node: unknown): { order: OrderLink[] | null; reser
  */
 export function reservationLinks(node: unknown, fromProviders: string[] | null): string[] | null {
   const out: string[] = [];
-  for (const e of arr(node, 46) ?? []) {
-    const u = cleanUrl(at(e, 0));
+  for (const e of asArr(at1(node, 46)) ?? []) {
+    const u = cleanUrl(at1(e, 0));
     if (u && !out.includes(u)) out.push(u);
   }
   for (const u of fromProviders ?? []) if (!out.includes(u)) out.push(u);

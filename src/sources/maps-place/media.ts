@@ -3,12 +3,13 @@
  * ..., [21][6][5][2]=upload source tag]`), `[37][1]` the photo count, `[72][0][1]` the main photo in
  * its large size, `[157]` the business's profile image (its logo).
  */
-import { arr, at, int } from '../_kit/positional.ts';
+import { asArr, asInt, at1, at2, at3, at4 } from './pos.ts';
 import { cleanUrl } from './text.ts';
 
 /** The main photo: `[72][0][1][6][0]` (the large size), falling back to the first of `[72][0]`. */
 export function mainPhoto(node: unknown): string | null {
-  return cleanUrl(at(node, 72, 0, 1, 6, 0)) ?? cleanUrl(at(node, 72, 0, 0, 6, 0));
+  const strip = at2(node, 72, 0);
+  return cleanUrl(at3(strip, 1, 6, 0)) ?? cleanUrl(at3(strip, 0, 6, 0));
 }
 
 /**
@@ -17,20 +18,20 @@ export function mainPhoto(node: unknown): string | null {
  * ("Street View", "Street view") changes with the page language.
  */
 export function streetView(node: unknown): string | null {
-  for (const e of arr(node, 37, 0) ?? []) {
-    const url = cleanUrl(at(e, 6, 0));
+  for (const e of asArr(at2(node, 37, 0)) ?? []) {
+    const url = cleanUrl(at2(e, 6, 0));
     if (!url) continue;
-    const tag = at(e, 21, 6, 5, 2);
+    const tag = at4(e, 21, 6, 5, 2);
     if ((typeof tag === 'string' && tag.includes('street_view')) || /-pi-?[\d.]+-ya/.test(url)) return url;
   }
   return null;
 }
 
 export function logo(node: unknown): string | null {
-  return cleanUrl(at(node, 157));
+  return cleanUrl(at1(node, 157));
 }
 
 export function photosCount(node: unknown): number | null {
-  const n = int(node, 37, 1);
+  const n = asInt(at2(node, 37, 1));
   return n !== null && n >= 0 ? n : null;
 }

@@ -4,12 +4,12 @@
  * re-typed branch gives a null field, never an exception.
  */
 import OLC from 'open-location-code';
-import { arr, at, int, num, str } from '../_kit/positional.ts';
 import { about, popularTimes, reviewsPerScore, reviewsTags } from './attributes.ts';
 import { oldFormat, otherHours, workingHours } from './hours.ts';
-import { cidFromEngineId, reviewsIdFromCid } from './ids.ts';
+import { idsFromEngineId } from './ids.ts';
 import { locationLink, ownerLink, providerLinks, reservationLinks, reviewsLink } from './links.ts';
 import { logo, mainPhoto, photosCount, streetView } from './media.ts';
+import { asArr, asInt, asNum, asStr, at1, at2, at3, at4 } from './pos.ts';
 import type { PlaceRecord } from './record.ts';
 import { areaService, businessStatus, ownerId, verified } from './status.ts';
 import { cleanUrl, countryName, text, unescapeLeftovers, usStateName } from './text.ts';
@@ -31,23 +31,24 @@ export function isPlaceNode(node: unknown): node is unknown[] {
 
 function categories(node: unknown): string[] {
   const out: string[] = [];
-  for (const c of arr(node, 13) ?? []) if (typeof c === 'string' && c !== '' && !out.includes(c)) out.push(c);
+  const list = asArr(at1(node, 13));
+  if (list) for (const c of list) if (typeof c === 'string' && c !== '' && !out.includes(c)) out.push(c);
   return out;
 }
 
 function fullAddress(node: unknown, name: string | null): string | null {
-  const own = text(str(node, 39));
+  const own = text(at1(node, 39));
   if (own) return own;
-  const lines = (arr(node, 2) ?? []).filter((l): l is string => typeof l === 'string' && l !== '');
+  const lines = (asArr(at1(node, 2)) ?? []).filter((l): l is string => typeof l === 'string' && l !== '');
   if (lines.length) return lines.join(', ');
-  const withName = text(str(node, 18));
+  const withName = text(at1(node, 18));
   if (withName && name && withName.startsWith(name + ',')) return text(withName.slice(name.length + 1));
   return withName;
 }
 
 /** Plus code: the node's global code (`[183][2][1][0]`), else computed from the coordinates. */
-function plusCode(node: unknown, lat: number | null, lng: number | null): string | null {
-  const own = text(str(node, 183, 2, 1, 0));
+function plusCode(n183: unknown, lat: number | null, lng: number | null): string | null {
+  const own = text(at3(n183, 2, 1, 0));
   if (own) return own;
   if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
   try {
@@ -59,8 +60,27 @@ function plusCode(node: unknown, lat: number | null, lng: number | null): string
 
 function phone(node: unknown): string | null {
   // [178][0][1] lists the number's forms with a kind; kind 2 is the international one.
-  for (const f of arr(node, 178, 0, 1) ?? []) if (at(f, 1) === 2 && typeof at(f, 0) === 'string') return text(str(f, 0));
-  return text(str(node, 178, 0, 0));
+  const n1780 = at2(node, 178, 0);
+  const forms = asArr(at1(n1780, 1));
+  if (forms) {
+    for (const f of forms) {
+      const v = at1(f, 0);
+      if (at1(f, 1) === 2 && typeof v === 'string') return text(v);
+    }
+  }
+  return text(at1(n1780, 0));
+}
+
+const FEATURE_ID = /^0x[0-9a-f]+:0x[0-9a-f]+$/i;
+
+/** `0x<hex>:0x<hex>` (any length; ids.ts checks the 64-bit bound where it matters), else null. */
+function featureId(v: unknown): string | null {
+  return typeof v === 'string' && FEATURE_ID.test(v) ? v : null;
+}
+
+/** A two-letter country code, upper-cased, or null. */
+function twoLetters(c: string | null): string | null {
+  return c && /^[A-Za-z]{2}$/.test(c) ? c.toUpperCase() : null;
 }
 
 /**
@@ -68,32 +88,31 @@ function phone(node: unknown): string | null {
  *   placeFromNode(data[6], { query: 'Kipriakon' }).name // 'Kipriakon'
  */
 export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRecord {
-  const name = text(str(node, 11));
-  const engineId = (() => {
-    const v = str(node, 10);
-    return v && /^0x[0-9a-f]+:0x[0-9a-f]+$/i.test(v) ? v : null;
-  })();
-  const placeId = text(str(node, 78));
-  const lat = num(node, 9, 2);
-  const lng = num(node, 9, 3);
+  // Branches read more than once are looked up once.
+  const n4 = at1(node, 4);
+  const n9 = at1(node, 9);
+  const n183 = at1(node, 183);
+  const name = text(at1(node, 11));
+  const engineId = featureId(at1(node, 10));
+  const placeId = text(at1(node, 78));
+  const lat = asNum(at1(n9, 2));
+  const lng = asNum(at1(n9, 3));
   const cats = categories(node);
-  const addr = arr(node, 183, 1);
-  const street = text(str(addr, 1));
-  const countryCode = (() => {
-    const c = str(addr, 6) ?? str(node, 243);
-    return c && /^[A-Za-z]{2}$/.test(c) ? c.toUpperCase() : null;
-  })();
-  const state = text(str(addr, 5));
+  const addr = asArr(at1(n183, 1));
+  const street = text(at1(addr, 1));
+  const countryCode = twoLetters(asStr(at1(addr, 6)) ?? asStr(at1(node, 243)));
+  const state = text(at1(addr, 5));
   const full = fullAddress(node, name);
-  const cid = cidFromEngineId(engineId);
+  const ids = idsFromEngineId(engineId);
   const owner = ownerId(node);
   const providers = providerLinks(node);
   const reservations = reservationLinks(node, providers.reserve);
   const week = workingHours(node);
-  const rating = num(node, 4, 7);
-  const reviews = int(node, 4, 8);
-  const description = text(str(node, 32, 1, 1)) ?? text(str(node, 32, 0, 1));
-  const located = arr(node, 134, 0, 0, 0);
+  const rating = asNum(at1(n4, 7));
+  const reviews = asInt(at1(n4, 8));
+  const n32 = at1(node, 32);
+  const description = text(at2(n32, 1, 1)) ?? text(at2(n32, 0, 1));
+  const located = asArr(at4(node, 134, 0, 0, 0));
 
   return {
     query: opts.query ?? null,
@@ -101,21 +120,21 @@ export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRec
     place_id: placeId,
     engine_id: engineId,
     full_address: full,
-    borough: text(str(addr, 0)),
+    borough: text(at1(addr, 0)),
     street,
-    postal_code: text(str(addr, 4)),
-    city: text(str(addr, 3)),
+    postal_code: text(at1(addr, 4)),
+    city: text(at1(addr, 3)),
     us_state: usStateName(countryCode, state, full),
     state,
     country: countryName(countryCode),
     country_code: countryCode,
-    area_service: areaService(street, arr(node, 2)),
-    plus_code: plusCode(node, lat, lng),
+    area_service: areaService(street, asArr(at1(node, 2))),
+    plus_code: plusCode(n183, lat, lng),
     latitude: lat,
     longitude: lng,
-    time_zone: text(str(node, 30)),
+    time_zone: text(at1(node, 30)),
     popular_times: popularTimes(node),
-    site: cleanUrl(at(node, 7, 0)),
+    site: cleanUrl(at2(node, 7, 0)),
     logo: logo(node),
     photo: mainPhoto(node),
     street_view: streetView(node),
@@ -125,33 +144,30 @@ export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRec
     owner_link: ownerLink(owner),
     phone: phone(node),
     type: cats[0] ?? null,
-    category: text(str(node, 164, 0, 1)) ?? cats[0] ?? null,
+    category: text(at3(node, 164, 0, 1)) ?? cats[0] ?? null,
     subtypes: cats.length ? cats.join(', ') : null,
     description: description ? unescapeLeftovers(description) : null,
-    located_in: text(str(located, 0)),
-    located_engine_id: (() => {
-      const v = str(located, 1);
-      return v && /^0x[0-9a-f]+:0x[0-9a-f]+$/i.test(v) ? v : null;
-    })(),
+    located_in: text(at1(located, 0)),
+    located_engine_id: featureId(at1(located, 1)),
     posts: null,
     reviews_tags: reviewsTags(node),
     order_links: providers.order,
     rating: rating !== null && rating >= 0 && rating <= 5 ? rating : null,
     reviews: reviews !== null && reviews >= 0 ? reviews : null,
     photos_count: photosCount(node),
-    cid,
-    reviews_id: reviewsIdFromCid(cid),
+    cid: ids.cid,
+    reviews_id: ids.reviewsId,
     owner_id: owner,
     working_hours_old_format: oldFormat(week),
     working_hours: week,
     other_hours: otherHours(node),
     business_status: name ? businessStatus(node) : null,
     about: about(node),
-    range: text(str(node, 4, 2)),
+    range: text(at1(n4, 2)),
     reviews_per_score: reviewsPerScore(node),
     reservation_links: reservations,
-    menu_link: cleanUrl(at(node, 38, 0)),
+    menu_link: cleanUrl(at2(node, 38, 0)),
     verified: verified(node, owner),
-    owner_title: text(str(node, 57, 1)),
+    owner_title: text(at2(node, 57, 1)),
   };
 }

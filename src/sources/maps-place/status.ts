@@ -3,7 +3,7 @@
  * flag we could find in the captures; the status line (`[34][4][4]`, `[203][1][4][0]`) reads
  * "Permanently closed" / "Temporarily closed" in the page language instead of the day's hours.
  */
-import { at, str } from '../_kit/positional.ts';
+import { asStr, at1, at2, at3 } from './pos.ts';
 
 // Stems in the languages most used with the service; anything else reads as operating.
 const PERMANENT = /permanent|dauerhaft|définitivement|definitiv|definitivamente|permanentemente|οριστικά|навсегда|永久|폐업/i;
@@ -14,22 +14,28 @@ const TEMPORARY = /temporar|vorübergehend|temporairement|temporalmente|temporan
  *   businessStatus(node) // 'OPERATIONAL'
  */
 export function businessStatus(node: unknown): 'OPERATIONAL' | 'CLOSED_TEMPORARILY' | 'CLOSED_PERMANENTLY' {
-  for (const line of [str(node, 34, 4, 4), str(node, 203, 1, 4, 0), str(node, 203, 1, 5, 0)]) {
-    if (!line) continue;
-    if (PERMANENT.test(line)) return 'CLOSED_PERMANENTLY';
-    if (TEMPORARY.test(line)) return 'CLOSED_TEMPORARILY';
-  }
-  return 'OPERATIONAL';
+  const today = at2(node, 203, 1);
+  return closure(asStr(at3(node, 34, 4, 4))) ?? closure(asStr(at2(today, 4, 0))) ?? closure(asStr(at2(today, 5, 0))) ?? 'OPERATIONAL';
 }
+
+function closure(line: string | null): 'CLOSED_TEMPORARILY' | 'CLOSED_PERMANENTLY' | null {
+  if (!line) return null;
+  if (PERMANENT.test(line)) return 'CLOSED_PERMANENTLY';
+  if (TEMPORARY.test(line)) return 'CLOSED_TEMPORARILY';
+  return null;
+}
+
+const OWNER_ID = /^\d{5,}$/;
 
 /**
  * The owner's id: `[57][2]` on place pages, `[181][6]` / `[227][0][6]` in search results.
  */
 export function ownerId(node: unknown): string | null {
-  for (const v of [at(node, 57, 2), at(node, 181, 6), at(node, 227, 0, 6)]) {
-    if (typeof v === 'string' && /^\d{5,}$/.test(v)) return v;
-  }
-  return null;
+  return ownerDigits(at2(node, 57, 2)) ?? ownerDigits(at2(node, 181, 6)) ?? ownerDigits(at3(node, 227, 0, 6));
+}
+
+function ownerDigits(v: unknown): string | null {
+  return typeof v === 'string' && OWNER_ID.test(v) ? v : null;
 }
 
 /**
@@ -38,7 +44,7 @@ export function ownerId(node: unknown): string | null {
  */
 export function verified(node: unknown, owner: string | null): boolean | null {
   if (owner) return true;
-  const claim = str(node, 49, 0);
+  const claim = asStr(at2(node, 49, 0));
   return claim && claim.includes('business.google.com') ? false : null;
 }
 

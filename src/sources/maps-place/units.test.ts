@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SourceError } from '../_kit/errors.ts';
-import { cidFromEngineId, cidToHex, isCid, isEngineId, isPlaceId, reviewsIdFromCid } from './ids.ts';
+import { at, num, str } from '../_kit/positional.ts';
+import { cidFromEngineId, cidToHex, idsFromEngineId, isCid, isEngineId, isPlaceId, reviewsIdFromCid } from './ids.ts';
 import { locationLink, ownerLink, reviewsLink } from './links.ts';
 import { oldFormat, otherHours, workingHours } from './hours.ts';
 import { businessStatus, verified } from './status.ts';
@@ -12,6 +13,8 @@ import { classifyQuery, parseCamera } from './query.ts';
 import { placeStep } from './plan.ts';
 import { cleanUrl, countryName, formEncode, unescapeLeftovers, usStateName } from './text.ts';
 import { placeFromNode } from './node.ts';
+import { asNum, asStr, at1, at2, at3, at4 } from './pos.ts';
+import { ODD_VALUES, rng } from './test-support.ts';
 import { mapsPlaceAdapter } from './index.ts';
 
 /** A constructed node: an array with the given slots set. */
@@ -35,6 +38,40 @@ test('ids: cid and reviews_id from the feature id (values of the interface examp
   assert.ok(!isPlaceId('ChIJ'));
   assert.ok(isCid('18446744073709551615'));
   assert.ok(!isCid('18446744073709551616'));
+});
+
+test('ids: the BigInt-free cid/reviews_id path agrees with the BigInt one at the edges and on random ids', () => {
+  const edges = ['0', '1', '00000001', '7fffffff', '80000000', 'ffffffff', '100000000', '1fffffffffffff', '20000000000000',
+    '7fffffffffffffff', '8000000000000000', '8000000000000001', 'ffffffff00000000', 'ffffffffffffffff', 'FFFFFFFFFFFFFFFF',
+    'ffffffffffffffff0', '', 'g', 'e5415928d6702b47'];
+  const ids: Array<string | null> = [null, '', 'nope', '0x1:0x', '0x:0x1', '0x1:1', '0X1:0x1', '0x1:0x1:0x1'];
+  for (const h of edges) ids.push(`0x14e732fd76f0d90d:0x${h}`);
+  const r = rng(42);
+  const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdefABCDEF'[Math.floor(r() * 22)]).join('');
+  for (let i = 0; i < 20_000; i++) ids.push(`0x${hex(1 + (i % 16))}:0x${hex(1 + (i % 17))}`);
+  for (const e of ids) {
+    const cid = cidFromEngineId(e);
+    assert.deepEqual(idsFromEngineId(e), { cid, reviewsId: reviewsIdFromCid(cid) }, String(e));
+  }
+  assert.deepEqual(idsFromEngineId('0x89c25a4590b8c863:0xc4a4271f166de1e2'), { cid: '14169493342088192482', reviewsId: '-4277250731621359134' });
+});
+
+test('pos: the fixed-arity readers answer as the variadic ones', () => {
+  const shapes: unknown[] = [...ODD_VALUES, [1, [2, [3, [4, 5]]]], [[[[['x']]]]], [undefined, [undefined]], [[], [[]]], 'abc', [[1.5, NaN, Infinity]]];
+  for (const v of shapes) {
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(at1(v, i), at(v, i));
+      for (let j = 0; j < 3; j++) {
+        assert.deepEqual(at2(v, i, j), at(v, i, j));
+        assert.deepEqual(asStr(at2(v, i, j)), str(v, i, j));
+        assert.deepEqual(asNum(at2(v, i, j)), num(v, i, j));
+        for (let k = 0; k < 3; k++) {
+          assert.deepEqual(at3(v, i, j, k), at(v, i, j, k));
+          for (let l = 0; l < 3; l++) assert.deepEqual(at4(v, i, j, k, l), at(v, i, j, k, l));
+        }
+      }
+    }
+  }
 });
 
 test('links: location_link as the product builds it, owner and reviews links', () => {
