@@ -20,7 +20,7 @@ import { EmbeddedQueue } from '../engine/backends/embedded.ts';
 // PostgreSQL, BullMQ and Redis clients load only when chosen: the embedded default starts faster.
 
 export interface BackendChoice {
-  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number; synchronousCommit?: boolean };
   queue: { kind: 'embedded' } | { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres' };
   rateLimiter: { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string };
 }
@@ -77,7 +77,7 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
   } else throw new BackendConfigError(`QUEUE must be embedded, redis or postgres (got "${env.QUEUE}")`);
 
   return {
-    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
+    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize, synchronousCommit: ['1', 'true', 'on'].includes((env.DATABASE_SYNCHRONOUS_COMMIT ?? '').toLowerCase()) || undefined } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
     queue,
     rateLimiter: redisUrl ? { kind: 'redis', url: redisUrl, prefix } : { kind: 'memory' },
   };
@@ -91,7 +91,7 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
 export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promise<Backends> {
   const choice = backendChoice(env);
   const store: Store = choice.store.kind === 'postgres'
-    ? await (await import('../store/postgres/store.ts')).openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize })
+    ? await (await import('../store/postgres/store.ts')).openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize, synchronousCommit: choice.store.synchronousCommit })
     : await openSqliteStore(choice.store.file);
   let queue: WorkQueue | undefined;
   let rateLimiter: RateLimiter | undefined;
