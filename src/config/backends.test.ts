@@ -17,6 +17,7 @@ test('backend choice: embedded by default, PostgreSQL with DATABASE_URL, Redis q
   assert.deepEqual(pgOnly.queue, { kind: 'embedded' }, 'without Redis the embedded queue claims from the shared store');
   const both = backendChoice({ DATABASE_URL: 'postgresql://db/trawl', REDIS_URL: 'redis://cache:6379', DATABASE_SCHEMA: 'svc', DATABASE_POOL_SIZE: '20' });
   assert.deepEqual(both.store, { kind: 'postgres', url: 'postgresql://db/trawl', schema: 'svc', poolSize: 20 });
+  assert.equal((backendChoice({ DATABASE_URL: 'postgres://db/x', DATABASE_SYNCHRONOUS_COMMIT: 'on' }).store as { synchronousCommit?: boolean }).synchronousCommit, true);
   assert.deepEqual(both.queue, { kind: 'redis', url: 'redis://cache:6379', prefix: 'trawl' });
   assert.deepEqual(both.rateLimiter, { kind: 'redis', url: 'redis://cache:6379', prefix: 'trawl' });
   assert.deepEqual(backendChoice({ DATABASE_URL: 'postgres://db/x', QUEUE: 'postgres' }).queue, { kind: 'postgres' });

@@ -77,7 +77,7 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
   } else throw new BackendConfigError(`QUEUE must be embedded, redis or postgres (got "${env.QUEUE}")`);
 
   return {
-    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize, synchronousCommit: ['1', 'true', 'on'].includes((env.DATABASE_SYNCHRONOUS_COMMIT ?? '').toLowerCase()) || undefined } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
+    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize, ...(['1', 'true', 'on'].includes((env.DATABASE_SYNCHRONOUS_COMMIT ?? '').toLowerCase()) ? { synchronousCommit: true } : {}) } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
     queue,
     rateLimiter: redisUrl ? { kind: 'redis', url: redisUrl, prefix } : { kind: 'memory' },
   };
