@@ -116,3 +116,21 @@ test('store unreachable: /ready 503 naming the store, API calls 503 JSON, /healt
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('listenOps (worker-only processes): /health, /ready and /metrics on their own port, no API', async () => {
+  const h = await startHarness();
+  try {
+    await h.json('/maps/search?query=fail&async=false');
+    const ops = await h.svc.listenOps(0, '127.0.0.1');
+    assert.notEqual(ops, h.url);
+    assert.equal((await fetch(`${ops}/health`)).status, 200);
+    assert.equal((await fetch(`${ops}/ready`)).status, 200);
+    const m = parseMetrics(await (await fetch(`${ops}/metrics`)).text());
+    assert.equal(pick(m, 'trawl_source_errors_total', { type: 'layout_changed' }), 1, 'the same registry as the process');
+    const api = await fetch(`${ops}/maps/search?query=n=1`, { headers: { 'x-api-key': h.key } });
+    assert.equal(api.status, 404);
+    assert.match((await api.json() as any).errorMessage, /^404 Not Found: this port serves \/health, \/ready and \/metrics only/);
+  } finally {
+    await h.close();
+  }
+});

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { openCluster, getJson, sleep, stopTrawl, waitFor, type Cluster, type TrawlProc } from './support/cluster.ts';
 import { parseMetrics, pick } from './support/prom.ts';
 import { deleteKeys, privateRedisUnavailable, startPrivateRedis } from '../src/engine/backends/redis-testing.ts';
-import { privatePostgresUnavailable, startPrivatePostgres } from '../src/store/postgres/private-server.ts';
+import { freePort, privatePostgresUnavailable, startPrivatePostgres } from '../src/store/postgres/private-server.ts';
 
 const DB = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -119,13 +119,22 @@ test('CLI processes: trawl migrate, serve --no-workers, worker; SIGTERM exits cl
     const tables = (await pool.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])).rows.map((r) => r.table_name);
     for (const t of ['accounts', 'requests', 'work_items', 'usage', 'schema_migrations']) assert.ok(tables.includes(t), `migrate created ${t}`);
 
+    const metricsPort = await freePort();
     const api = startCli(['serve', '--no-workers'], env);
-    const worker = startCli(['worker'], env);
+    const worker = startCli(['worker'], { ...env, METRICS_PORT: String(metricsPort) });
     procs.push(api, worker);
     const listening = await waitFor(async () => api.logs().find((l) => l.msg === 'trawl listening'), 'trawl listening', 45_000);
     assert.equal(listening.workers, false);
-    await waitFor(async () => worker.logs().find((l) => l.msg === 'trawl worker started'), 'trawl worker started', 45_000);
-    assert.ok(!worker.lines.some((l) => /listening/.test(l)), 'the worker does not listen');
+    const started = await waitFor(async () => worker.logs().find((l) => l.msg === 'trawl worker started'), 'trawl worker started', 45_000);
+    assert.ok(!worker.lines.some((l) => /listening/.test(l)), 'the worker serves no API');
+    assert.equal(started.metricsUrl, `http://127.0.0.1:${metricsPort}`);
+    const wm = await fetch(`${started.metricsUrl}/metrics`);
+    assert.equal(wm.status, 200);
+    assert.match(await wm.text(), /^# TYPE trawl_source_errors_total counter/m, 'the worker exposes its own counters');
+    assert.equal((await fetch(`${started.metricsUrl}/ready`)).status, 200);
+    const noApi = await fetch(`${started.metricsUrl}/maps/search?query=x`);
+    assert.equal(noApi.status, 404, 'the ops port serves no API');
+    assert.equal((await noApi.json() as any).error, true);
     const key = /API key \(shown once, keep it\): (\S+)/.exec(api.lines.join('\n'))?.[1];
     assert.ok(key, 'the first start printed a key');
 
@@ -160,24 +169,33 @@ test('CLI processes: trawl migrate, serve --no-workers, worker; SIGTERM exits cl
 
 test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; every query ends exactly once, billing exact', { skip: SERVICES_SKIP, timeout: 150_000 }, async (t) => {
   const c = await openCluster({ databaseUrl: DB!, redisUrl: REDIS!, env: FAST });
+  const t0 = Date.now();
+  const mark = (what: string) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
   try {
     const api1 = await c.api(); // first: creates the account
     const [api2, w1, w2, w3] = await Promise.all([c.api(), c.worker(), c.worker(), c.worker()]);
     const [{ balance: start }] = await c.sql('SELECT balance FROM accounts');
     const qq = queries(200, 'i');
     const id = await submit(api1, qq);
+    mark('processes up, request submitted');
 
     await waitFor(async () => (await progress(api2, id)) >= 30, '30 queries done', 60_000, 20);
+    // Kill while it runs items: 3 of its 4 slots busy (each item takes 50 ms; the kill follows at once).
+    const leasedBy = async (owner: string) => (await c.sql(`SELECT COUNT(*)::int AS n FROM work_items WHERE request_id = $1 AND state = 'leased' AND lease_owner = $2`, [id, owner]))[0].n as number;
+    await waitFor(async () => (await leasedBy(w1.owner)) >= 3, 'the first worker running 3 items', 30_000, 5);
     w1.child.kill('SIGKILL');
     assert.equal(await w1.exited, 'SIGKILL');
-    const [{ n: heldByKilled }] = await c.sql(`SELECT COUNT(*)::int AS n FROM work_items WHERE request_id = $1 AND state = 'leased' AND lease_owner = $2`, [id, w1.owner]);
+    const heldByKilled = await leasedBy(w1.owner);
+    mark('worker 1 killed');
 
     await waitFor(async () => (await progress(api2, id)) >= 90, '90 queries done', 60_000, 20);
     assert.equal(await stopTrawl(w2, 'SIGTERM', 15_000), 0, 'SIGTERM: exit 0 after finishing running items');
     const [{ n: heldByStopped }] = await c.sql(`SELECT COUNT(*)::int AS n FROM work_items WHERE state = 'leased' AND lease_owner = $1`, [w2.owner]);
     assert.equal(heldByStopped, 0, 'a stopped worker holds no lease: finished or handed back');
+    mark('worker 2 stopped');
 
     const body = await finished(api2, id, 90_000);
+    mark('request ended');
     assertComplete(body, qq);
     assert.ok(w3.child.exitCode === null, 'the third worker is still running');
     await assertBilledOnce(c, [id], Number(start));
@@ -195,6 +213,10 @@ test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; eve
     assert.equal(pick(m, 'trawl_work_items', { state: 'done' }), 200);
     assert.equal(pick(m, 'trawl_work_items', { state: 'leased' }), 0);
     assert.equal(pick(m, 'trawl_http_requests_total', { route: '/maps/search', status: '202' }), 1, 'api1 took the submit');
+    // Worker counters live in the workers: the one that ended the request counted its billed units.
+    const wm = parseMetrics(await (await fetch(`${w3.metricsUrl}/metrics`)).text());
+    assert.equal(pick(wm, 'trawl_billed_units_total', { unit: 'place' }), 400, 'billed units: 2 per query, once');
+    assert.ok((pick(wm, 'trawl_work_items_run_total', { outcome: 'done' }) ?? 0) > 0);
   } finally {
     await c.close();
   }

@@ -19,6 +19,7 @@ import type { AdapterRegistry, AppContext, AppEvents } from './context.ts';
 import { createLogger, type Logger } from '../ops/log.ts';
 import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import { buildServer } from '../http/server.ts';
+import { buildOpsServer } from '../http/ops-server.ts';
 import { Runner, type FetchStep } from '../engine/runner.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { finishTask } from './tasks.ts';
@@ -43,6 +44,8 @@ export interface Service {
   metrics: Metrics;
   owner: string;
   listen(): Promise<string>;
+  /** Serves only /health, /ready and /metrics on `port` (worker-only processes); returns its URL. */
+  listenOps(port: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
 
   let executor: { close(): Promise<void> } | null = null;
   let dispatcher: WebhookDispatcher | null = null;
+  let opsServer: FastifyInstance | null = null;
   const timers: NodeJS.Timeout[] = [];
 
   const onFinished = (r: RequestRow) => {
@@ -125,9 +129,14 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     async listen() {
       return server.listen({ port: settings.port, host: settings.host });
     },
+    async listenOps(port, host = settings.host) {
+      opsServer ??= await buildOpsServer(ctx, metrics);
+      return opsServer.listen({ port, host });
+    },
     async close() {
       for (const t of timers) clearInterval(t);
       await server.close();
+      await opsServer?.close();
       // Graceful: running items finish; anything still leased goes back to the queue.
       await ctx.queue.stop();
       await ctx.store.releaseItems(owner, ctx.now()).catch(() => 0);

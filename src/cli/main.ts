@@ -2,7 +2,7 @@
  * `trawl` command line: run the service and operate accounts.
  *
  *   trawl serve [--no-workers]          API plus in-process workers (PORT, HOST, DATA_DIR ...)
- *   trawl worker                         workers only
+ *   trawl worker                         workers only (METRICS_PORT: /health, /ready, /metrics)
  *   trawl migrate                        apply store migrations and exit
  *   trawl accounts create --name N [--balance X] [--credit-limit X] [--rate R] [--burst B]
  *   trawl accounts list
@@ -51,7 +51,9 @@ async function serve(workers: boolean, listen: boolean) {
     const url = await svc.listen();
     svc.ctx.log.info({ url, workers: settings.workers, owner: svc.owner }, 'trawl listening');
   } else {
-    svc.ctx.log.info({ owner: svc.owner }, 'trawl worker started');
+    // No API here; METRICS_PORT serves /health, /ready and /metrics for Prometheus.
+    const metricsUrl = process.env.METRICS_PORT ? await svc.listenOps(Number(process.env.METRICS_PORT)) : undefined;
+    svc.ctx.log.info({ owner: svc.owner, metricsUrl }, 'trawl worker started');
   }
   let closing = false;
   const shutdown = async (signal: string) => {

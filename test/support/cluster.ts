@@ -23,6 +23,8 @@ export interface TrawlProc {
   /** '' for a worker-only process. */
   url: string;
   key: string;
+  /** Worker-only processes: where /health, /ready and /metrics answer; '' otherwise. */
+  metricsUrl: string;
   pid: number;
   /** Lease owner name of its workers. */
   owner: string;

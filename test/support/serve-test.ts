@@ -6,10 +6,12 @@
  * Modes (settings from the environment):
  *   default          API and workers; listens on PORT
  *   NO_WORKERS=1     API only; listens on PORT
- *   NO_LISTEN=1      workers only (like `trawl worker`): does not listen, touches no account
+ *   NO_LISTEN=1      workers only (like `trawl worker`): no API, touches no account; serves /health,
+ *                    /ready and /metrics on METRICS_PORT (default: any free port)
  *
- * Prints one JSON line `{"url", "key", "pid", "owner"}` when ready: listening, or (worker-only) once
- * the queue started and its backend answered a ping. `url` and `key` are '' in worker-only mode.
+ * Prints one JSON line `{"url", "key", "metricsUrl", "pid", "owner"}` when ready: listening, or
+ * (worker-only) once the queue started and its backend answered a ping. `url` and `key` are '' in
+ * worker-only mode, `metricsUrl` '' otherwise.
  * SIGTERM/SIGINT close the service gracefully (running items finish, leased ones are handed back).
  *
  * Run: node bin/run-ts.js test/support/serve-test.ts
@@ -34,13 +36,15 @@ process.on('SIGINT', () => void stop());
 
 let key = '';
 let url = '';
+let metricsUrl = '';
 if (workerOnly) {
   // The queue started inside startService; a ping proves its backend (Redis, the store) answers.
   await svc.ctx.queue.ping();
+  metricsUrl = await svc.listenOps(Number(process.env.METRICS_PORT ?? 0));
 } else {
   const store = svc.ctx.store;
   if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balance: 1_000, ratePerSec: 10_000, burst: 10_000 })).apiKey;
   else key = (await createApiKey(store, (await store.listAccounts())[0].id)).key;
   url = await svc.listen();
 }
-process.stdout.write(`${JSON.stringify({ url, key, pid: process.pid, owner: svc.owner })}\n`);
+process.stdout.write(`${JSON.stringify({ url, key, metricsUrl, pid: process.pid, owner: svc.owner })}\n`);

@@ -42,6 +42,18 @@ export interface RedisQueueOptions {
 
 interface JobData { id: string }
 
+/**
+ * BullMQ lock and stalled-check periods of every trawl worker. A worker killed after BullMQ handed it
+ * a job but before it claimed the item leaves that job active under its lock, and the sweeper's
+ * re-announcement (same job id) is dropped while it exists; the item runs again only once BullMQ
+ * finds the job stalled: lockDuration + stalledInterval (BullMQ's defaults, 30 s + 30 s, stalled the
+ * scale-out test for up to a minute). Locks are renewed every lockDuration / 2 in one call for all
+ * running jobs. A worker blocked longer than the lock merely loses the job: the store's lease decides.
+ *
+ * @example new Worker(name, fn, { connection, ...BULLMQ_LOCKS })
+ */
+export const BULLMQ_LOCKS = { lockDuration: 10_000, stalledInterval: 5_000 } as const;
+
 /** BullMQ rejects ':' in custom job ids; item ids contain it.
  *  @example jobIdFor('9f2c:3', 1) // '9f2c%3A3#1' */
 export function jobIdFor(itemId: string, attempts: number): string {
@@ -143,6 +155,7 @@ export class RedisQueue implements WorkQueue {
       // The store's lease decides ownership; BullMQ's stalled check only returns jobs of a dead worker
       // to the wait list, and the sweeper covers them anyway.
       maxStalledCount: 5,
+      ...BULLMQ_LOCKS,
     });
     this.worker.on('error', this.warnConn);
     this.sweepTimer = setInterval(() => void this.sweep(opts.owner), this.o.sweepMs);
