@@ -35,7 +35,13 @@ test('a job taken by a worker that died before claiming its item runs again with
     const dead = new Worker('items', null, { connection: deadConn, prefix, autorun: false, ...BULLMQ_LOCKS });
     const job = await dead.getNextJob('dead-token', { block: false });
     assert.equal(job?.data.id, 'r:0', 'the dying worker holds the job');
+    // Gone without finishing the job: close(force) neither completes it nor gives it back.
+    await dead.close(true);
     deadConn.disconnect();
+    const probe = new Redis(url!);
+    try {
+      assert.deepEqual(await probe.lrange(`${prefix}:items:active`, 0, -1), [job!.id], 'the job stays active under the dead worker\'s lock');
+    } finally { probe.disconnect(); }
 
     const t0 = Date.now();
     let ranAt = 0;
