@@ -8,7 +8,7 @@
  *   if (v.kind === 'success') for await (const s of v.body) res.write(s);
  */
 import type { AppContext } from './context.ts';
-import type { RequestRow } from '../store/contract.ts';
+import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
 import { dataChunks, type ShapeOptions } from '../delivery/shape.ts';
 
@@ -23,6 +23,23 @@ export async function ownRequest(ctx: AppContext, accountId: string, id: string)
   return r;
 }
 
+const FIRST_PAGE = 20;
+
+/** The request with its first results when the store can give both in one round trip. */
+async function ownRequestWithResults(ctx: AppContext, accountId: string, id: string): Promise<{ row: RequestRow; first?: QueryResult[] }> {
+  if (!ctx.store.getRequestWithResults) return { row: await ownRequest(ctx, accountId, id) };
+  const hit = id.length <= 100 ? await ctx.store.getRequestWithResults(id, FIRST_PAGE) : null;
+  if (!hit || hit.row.accountId !== accountId) throw new AppError(404, `no request ${id.slice(0, 100)}`);
+  return hit;
+}
+
+/** All results, starting from a prefetched first page when there is one. */
+async function* resultsOf(ctx: AppContext, id: string, first?: QueryResult[]): AsyncGenerator<QueryResult> {
+  if (!first) return yield* ctx.store.readResults(id);
+  yield* first;
+  if (first.length === FIRST_PAGE) yield* ctx.store.readResults(id, first[first.length - 1].queryIndex);
+}
+
 export function resultsLocation(ctx: AppContext, id: string): string {
   return `${ctx.settings.baseUrl}/requests/${id}`;
 }
@@ -31,7 +48,7 @@ export function isExpired(ctx: AppContext, r: RequestRow): boolean {
   return r.finishedAt !== null && ctx.now() - r.finishedAt >= ctx.settings.retentionMs;
 }
 
-export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null }): RequestView {
+export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): RequestView {
   if (r.finishedAt === null) {
     return { kind: 'pending', body: { id: r.id, status: 'Pending', progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records } } };
   }
@@ -40,7 +57,7 @@ export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileL
   return { kind: 'success', row: r, body: successBody(ctx, r, o) };
 }
 
-async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null }): AsyncGenerator<string> {
+async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): AsyncGenerator<string> {
   yield `{"id":${JSON.stringify(r.id)},"status":"Success","data":`;
   if (o.fileLinkOnly) {
     yield JSON.stringify([o.fileLinkOnly]);
@@ -51,20 +68,20 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
   // Fields given at submit time shape the result unless the read names its own.
   const submitted = Array.isArray(r.params.fields) ? (r.params.fields as string[]) : undefined;
   const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates };
-  yield* dataChunks(ctx.store.readResults(r.id), shape, errors);
+  yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors);
   // Queries that failed are named, so an empty array is never mistaken for "found nothing".
   if (errors.length) yield `,"failed_queries":${JSON.stringify(errors)}`;
   yield '}';
 }
 
 export async function requestView(ctx: AppContext, accountId: string, id: string, o: ShapeOptions & { convertFileResult?: boolean }): Promise<RequestView> {
-  const r = await ownRequest(ctx, accountId, id);
+  const { row: r, first } = await ownRequestWithResults(ctx, accountId, id);
   let fileLinkOnly: string | null = null;
   if (r.taskId && o.convertFileResult === false && r.finishedAt !== null) {
     const t = await ctx.store.getTask(r.taskId);
     fileLinkOnly = t?.results.find((x) => x.file_url)?.file_url ?? null;
   }
-  return viewOf(ctx, r, { ...o, fileLinkOnly });
+  return viewOf(ctx, r, { ...o, fileLinkOnly, first });
 }
 
 /** Waits until the request ends (sync delivery, decision 13); resolves with the row, or null at the deadline. */

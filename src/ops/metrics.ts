@@ -10,7 +10,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 export function createMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'trawl_process_' });
+  collectDefaultMetrics({ register: registry, prefix: 'trawl_' });
   return {
     registry,
     httpRequests: new Counter({ name: 'trawl_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] }),

@@ -75,6 +75,16 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     const results = [];
     for await (const x of s.readResults(r.id)) results.push(x);
     assert.deepEqual(results.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count]), [[0, 'q0', '[{"a":1},{"a":2}]', 2], [1, 'q1', '[]', 0]]);
+    const rest = [];
+    for await (const x of s.readResults(r.id, 0)) rest.push(x.queryIndex);
+    assert.deepEqual(rest, [1], 'readResults continues after an index');
+    if (s.getRequestWithResults) {
+      const both = await s.getRequestWithResults(r.id, 20);
+      assert.equal(both?.row.status, 'Success');
+      assert.deepEqual(both?.first.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count, x.error]), [[0, 'q0', '[{"a":1},{"a":2}]', 2, null], [1, 'q1', '[]', 0, null]]);
+      assert.deepEqual((await s.getRequestWithResults(r.id, 1))?.first.map((x) => x.queryIndex), [0]);
+      assert.equal(await s.getRequestWithResults('nope', 20), null);
+    }
     const lines = await s.usageForPeriod(a.id, 0, 20_000);
     assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 }]);
   });

@@ -203,8 +203,11 @@ export interface Store {
   getRequest(id: string): Promise<RequestRow | null>;
   /** Newest first, created at or after `since`. */
   listRequests(accountId: string, opts: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]>;
-  /** Results in query order. */
-  readResults(requestId: string): AsyncIterable<QueryResult>;
+  /** Results in query order, after query index `afterIndex` (default: from the first). */
+  readResults(requestId: string, afterIndex?: number): AsyncIterable<QueryResult>;
+  /** Optional: the request and the first `page` results in one round trip, for backends where a
+   *  round trip is the cost of a read (PostgreSQL). */
+  getRequestWithResults?(id: string, page: number): Promise<{ row: RequestRow; first: QueryResult[] } | null>;
   /** Deletes results and items of requests finished before `resultsBefore`, and whole requests
    *  created before `requestsBefore`; returns how many requests lost their results. */
   purge(resultsBefore: number, requestsBefore: number): Promise<number>;

@@ -34,7 +34,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Harness> {
+export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv; backendEnv?: NodeJS.ProcessEnv } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-test-'));
   const clock = { offset: 0 };
   const now = () => Date.now() + clock.offset;
@@ -42,7 +42,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
     ...settingsFromEnv({}), port: 0, dataDir: dir, concurrency: 8, retryBaseMs: 20, leaseMs: 5_000, logLevel: 'silent',
     defaultRatePerSec: 1_000, defaultBurst: 1_000, ...o.settings,
   };
-  const b = await openBackends({ DATA_DIR: dir });
+  const b = await openBackends({ DATA_DIR: dir, ...(o.backendEnv ?? {}) });
   const queue = new EmbeddedQueue(b.store, 50, now);
   const svc = await startService({
     settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.close(); } },

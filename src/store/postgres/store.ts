@@ -319,10 +319,22 @@ export class PostgresStore implements Store {
                           ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [accountId, o.since, o.limit, o.skip])).map(toRequest);
   }
 
-  async *readResults(requestId: string): AsyncIterable<QueryResult> {
+  async getRequestWithResults(id: string, page: number): Promise<{ row: RequestRow; first: QueryResult[] } | null> {
+    // One round trip for the common read of a finished request: the row and its first results.
+    const [r] = await this.q(`SELECT q.*, (SELECT COALESCE(json_agg(x ORDER BY x.query_index), '[]'::json) FROM (
+                                SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+                                JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
+                                WHERE r.request_id = q.id AND q.finished_at IS NOT NULL ORDER BY r.query_index LIMIT $2) x) AS first_page
+                              FROM requests q WHERE q.id = $1`, [id, page]);
+    if (!r) return null;
+    const first = (r.first_page as Row[]).map((x) => ({ queryIndex: x.query_index, query: x.query, recordsJson: x.records, count: x.count, error: x.error ?? null }));
+    return { row: toRequest(r), first };
+  }
+
+  async *readResults(requestId: string, afterIndex = -1): AsyncIterable<QueryResult> {
     // Pages by query index so a 1000 x 500 result never sits in memory whole and no connection is
     // held while the consumer writes to a slow socket.
-    let after = -1;
+    let after = afterIndex;
     for (;;) {
       const rows = await this.q(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
                                  JOIN work_items w ON w.id = r.request_id || ':' || r.query_index

@@ -212,12 +212,12 @@ export class SqliteStore implements Store {
       .all(accountId, o.since, o.limit, o.skip) as Row[]).map(toRequest);
   }
 
-  async *readResults(requestId: string): AsyncIterable<QueryResult> {
+  async *readResults(requestId: string, afterIndex = -1): AsyncIterable<QueryResult> {
     // Iterated in pages so a 1000 x 500 result never sits in memory whole.
     const page = this.s(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
                          JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
                          WHERE r.request_id = ? AND r.query_index > ? ORDER BY r.query_index LIMIT 20`);
-    let after = -1;
+    let after = afterIndex;
     for (;;) {
       const rows = page.all(requestId, after) as Row[];
       for (const r of rows) yield { queryIndex: r.query_index, query: r.query, recordsJson: r.records, count: r.count, error: r.error ?? null };
