@@ -12,6 +12,18 @@ import type { PopularDay, PopularHour } from './record.ts';
  * @example
  *   about(node) // { 'Service options': { 'Outdoor seating': true, Delivery: true } }
  */
+/** Names that would reach Object.prototype (`__proto__`, `constructor`, `toString` ...) through
+ *  plain assignment or lookup: a page may carry any text, so these take the own-property path. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function ownSlot<T>(o: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+function setOwn<T>(o: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function about(node: unknown): Record<string, Record<string, boolean>> | null {
   const groups = asArr(at2(node, 100, 1));
   if (!groups) return null;
@@ -26,14 +38,21 @@ export function about(node: unknown): Record<string, Record<string, boolean>> | 
     const group: unknown = g[1];
     const opts: unknown = g[2];
     if (typeof group !== 'string' || group === '' || !Array.isArray(opts)) continue;
-    const feats = (out[group] ??= {});
+    let feats: Record<string, boolean>;
+    if (INHERITED.has(group)) {
+      feats = ownSlot(out, group) ?? {};
+      setOwn(out, group, feats);
+    } else feats = (out[group] ??= {});
     for (let oi = 0; oi < opts.length; oi++) {
       const o: unknown = opts[oi];
       if (!Array.isArray(o)) continue;
       const name: unknown = o[1];
       if (typeof name !== 'string' || name === '') continue;
       // Repeated names within a group are OR-ed (the source repeats some).
-      if (attributeHeld(o[2])) feats[name] = true;
+      if (INHERITED.has(name)) {
+        const held = attributeHeld(o[2]) || ownSlot(feats, name) === true;
+        setOwn(feats, name, held);
+      } else if (attributeHeld(o[2])) feats[name] = true;
       else if (feats[name] === undefined) feats[name] = false;
       any = true;
     }

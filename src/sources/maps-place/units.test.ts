@@ -209,3 +209,22 @@ test('mapsPlaceAdapter: accepts ids and place URLs only', () => {
   assert.equal(mapsPlaceAdapter.plan({ query: '16519582940102929223', params: {} })[0].url, 'https://www.google.com/maps?cid=16519582940102929223&hl=en');
   assert.throws(() => mapsPlaceAdapter.plan({ query: 'coffee', params: {} }), (e: unknown) => e instanceof SourceError && e.type === 'invalid_query');
 });
+
+test('about(): attribute and group names that exist on Object.prototype stay own data, never pollute', async () => {
+  const { about } = await import('./attributes.ts');
+  const yes = [1, [[1]]];
+  const node: unknown[] = [];
+  node[100] = [null, [
+    [null, '__proto__', [[null, 'polluted', yes], [null, 'toString', yes]]],
+    [null, 'constructor', [[null, 'name', yes]]],
+    [null, 'Service options', [[null, '__proto__', yes], [null, 'Delivery', yes]]],
+  ]];
+  const out = about(node)!;
+  assert.equal(({} as any).polluted, undefined, 'Object.prototype untouched');
+  assert.equal(typeof ({} as any).toString, 'function');
+  assert.equal((Object as any).name, 'Object', 'built-in constructor untouched');
+  assert.deepEqual(Object.keys(out), ['__proto__', 'constructor', 'Service options']);
+  assert.equal(Object.getOwnPropertyDescriptor(out, '__proto__')?.value.polluted, true);
+  assert.equal(Object.getOwnPropertyDescriptor(out['Service options'], '__proto__')?.value, true);
+  assert.equal(JSON.parse(JSON.stringify(out)).constructor.name, true);
+});
