@@ -77,14 +77,25 @@ export class SqliteStore implements Store {
 
   private flush(): void {
     const batch = this.pending.splice(0);
-    const results: { ok: boolean; v: unknown }[] = [];
+    // Fast path: the whole batch in one transaction without savepoints. Writes almost never throw;
+    // when one does, the batch is rolled back whole and replayed with a savepoint per write, so
+    // only the failing write fails.
+    let results: unknown[] = [];
+    try {
+      this.db.transaction(() => { results = batch.map((op) => op.run()); })();
+      batch.forEach((op, i) => op.resolve(results[i]));
+      return;
+    } catch {
+      // fall through to the careful path
+    }
+    const careful: { ok: boolean; v: unknown }[] = [];
     try {
       this.db.transaction(() => {
         for (const op of batch) {
           try {
-            results.push({ ok: true, v: this.db.transaction(op.run)() });
+            careful.push({ ok: true, v: this.db.transaction(op.run)() });
           } catch (e) {
-            results.push({ ok: false, v: e });
+            careful.push({ ok: false, v: e });
           }
         }
       })();
@@ -92,7 +103,7 @@ export class SqliteStore implements Store {
       for (const op of batch) op.reject(e);
       return;
     }
-    batch.forEach((op, i) => (results[i].ok ? op.resolve(results[i].v) : op.reject(results[i].v)));
+    batch.forEach((op, i) => (careful[i].ok ? op.resolve(careful[i].v) : op.reject(careful[i].v)));
   }
 
   private s(sql: string): Database.Statement {
