@@ -35,24 +35,25 @@ export async function createApiKey(store: Store, accountId: string, now = Date.n
   return { key, id: row.id };
 }
 
-/** Accounts of recently seen key hashes, for a second: a hot client does not cost a lookup per call.
- *  A revoked key or a balance change is seen within that second. */
+/** Accounts of recently seen keys, for a second: a hot client costs neither a hash nor a lookup per
+ *  call. Held only in this process's memory; a revoked key or a balance change is seen within that
+ *  second. */
 const recent = new Map<string, { account: Account; at: number }>();
 const RECENT_MS = 1_000;
 
 /** The account of a key, or null. The stored hash is compared again in constant time. */
 export async function authenticate(store: Store, key: string | undefined, now = Date.now()): Promise<Account | null> {
   if (!key || key.length > 200) return null;
-  const h = hashKey(key);
-  const c = recent.get(h);
+  const c = recent.get(key);
   if (c && now - c.at < RECENT_MS) return c.account;
+  const h = hashKey(key);
   const hit = await store.findKey(h);
   if (!hit || !sameHash(hit.keyHash, h)) {
-    recent.delete(h);
+    recent.delete(key);
     return null;
   }
   if (recent.size > 10_000) recent.clear();
-  recent.set(h, { account: hit.account, at: now });
+  recent.set(key, { account: hit.account, at: now });
   return hit.account;
 }
 
