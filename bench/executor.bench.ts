@@ -18,10 +18,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixturePath } from '../src/sources/_kit/fixtures.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
-const FIXTURE = path.resolve(ROOT, process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps/search_tbm-map_coffee_2024-12.json');
+const FIXTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const args = Object.fromEntries(process.argv.slice(2).map((s) => s.replace(/^--/, '').split('=')));
 const role = args.role ?? 'main';
 

@@ -7,7 +7,6 @@
  * Prints a markdown table of medians of 5 runs. Bounded: ~0.3 s per run per case.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parse as reviewsParse } from '../src/sources/maps-reviews/parse.ts';
 import { constructedPage } from '../src/sources/maps-reviews/constructed-page.ts';
 import { parse as domainParse, placesByDomain } from '../src/sources/places-by-domain/index.ts';
@@ -15,6 +14,7 @@ import { mapsAutocomplete } from '../src/sources/maps-autocomplete/index.ts';
 import { searchEvents } from '../src/sources/search-events/index.ts';
 import { searchCareers } from '../src/sources/search-careers/index.ts';
 import type { Step } from '../src/sources/_kit/adapter.ts';
+import { fixturePath } from '../src/sources/_kit/fixtures.ts';
 
 const RUNS = 5;
 const RUN_MS = 300;
@@ -59,7 +59,7 @@ const rCtx = { query: 'q', params: { reviewsLimit: 0 } };
 row('reviews page (20 reviews, constructed)', page.length, () => reviewsParse(rStep, res(page), rCtx), 'JSON.parse', () => JSON.parse(page.slice(5)));
 
 // Places by domain: the real 20-place search capture.
-const FIX = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps', 'search_tbm-map_coffee_2024-12.json');
+const FIX = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 if (existsSync(FIX)) {
   const body = readFileSync(FIX, 'utf8');
   const dCtx = { query: 'coffeeisland.gr', params: {} };

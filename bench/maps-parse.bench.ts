@@ -14,8 +14,9 @@ import { stripXssi } from '../src/sources/_kit/xssi.ts';
 import { parseSearchBody } from '../src/sources/maps-search/search-body.ts';
 import { extractPlaceFromHtml, parsePlaceBody } from '../src/sources/maps-place/parse.ts';
 import { appInitState } from '../src/sources/maps-place/html.ts';
+import { fixturePath } from '../src/sources/_kit/fixtures.ts';
 
-const dir = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps');
+const dir = fixturePath('google-maps');
 if (!existsSync(dir)) {
   console.error(`fixtures not found at ${dir} (set FIXTURES_DIR)`);
   process.exit(1);

@@ -5,12 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FIXTURES_ROOT, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
 
-const FIXTURES = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
-const noFixtures = !existsSync(join(FIXTURES, 'google-maps')) && `fixtures not found at ${FIXTURES} (set FIXTURES_DIR)`;
+const FIXTURES = FIXTURES_ROOT;
+const noFixtures = fixtureMissing(join(FIXTURES, 'google-maps'));
 
 function trawl(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['bin/trawl.js', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 60_000 });

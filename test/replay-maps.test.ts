@@ -5,16 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startHarness } from './support/harness.ts';
 import { defaultRegistry } from '../src/sources/registry.ts';
 import { mapsSearchAdapter } from '../src/sources/maps-search/index.ts';
+import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 
-const FIXTURES = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
-const capture = join(FIXTURES, 'google-maps/search_tbm-map_coffee_2024-12.json');
-const skip = !existsSync(capture) && `fixtures not found at ${FIXTURES} (set FIXTURES_DIR)`;
+const capture = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
+const skip = fixtureMissing(capture);
 
 test('/maps/search end to end from a HAR replay of the real capture', { skip, timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-replay-'));

@@ -18,7 +18,7 @@ import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { readParam } from '../http/params.ts';
 import { ParamError } from '../http/params.ts';
-import { dedupeKey } from '../engine/dedupe.ts';
+import { firstOfEach } from '../engine/dedupe.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
 export function taskView(t: TaskRow) {
@@ -86,15 +86,10 @@ export function fileUrl(ctx: AppContext, token: string, t: TaskRow): string {
 
 /** Records of a finished request, flattened in query order (duplicates dropped when asked). */
 async function* recordsOf(ctx: AppContext, r: RequestRow): AsyncGenerator<Record<string, unknown>> {
-  const seen = r.dropDuplicates ? new Set<string>() : null;
+  const unique = r.dropDuplicates ? firstOfEach() : null;
   for await (const q of ctx.store.readResults(r.id)) {
     for (const rec of JSON.parse(q.recordsJson) as Record<string, unknown>[]) {
-      if (seen) {
-        const k = dedupeKey(rec);
-        if (seen.has(k)) continue;
-        seen.add(k);
-      }
-      yield rec;
+      if (!unique || unique(rec)) yield rec;
     }
   }
 }

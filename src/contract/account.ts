@@ -1,5 +1,5 @@
 /** Request management, tasks, business database and account operations (interface 4.6-4.9). */
-import { Type, bool, int, list, literals, oneOf, str, type TSchema } from './dsl.ts';
+import { Type, bool, int, literals, oneOf, str, type TSchema } from './dsl.ts';
 import * as R from './records.ts';
 
 export interface AccountOperation {
@@ -88,4 +88,3 @@ export const accountOperations: AccountOperation[] = [
     answers: { 200: Type.Array(R.webhookCall), 401: E } },
 ];
 
-export { list };

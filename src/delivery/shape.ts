@@ -7,7 +7,7 @@
  *   for await (const chunk of dataChunks(store.readResults(id), { flat: true })) res.write(chunk);
  */
 import type { QueryResult } from '../store/contract.ts';
-import { dedupeKey } from '../engine/dedupe.ts';
+import { firstOfEach } from '../engine/dedupe.ts';
 
 export interface ShapeOptions {
   flat?: boolean;
@@ -35,12 +35,12 @@ export function parseFields(v: unknown): string[] | undefined {
 export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: { query: string; error: string }[] = []): AsyncGenerator<string> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
-  const seen = o.dropDuplicates ? new Set<string>() : null;
+  const unique = o.dropDuplicates ? firstOfEach() : null;
   yield '[';
   let first = true;
   for await (const r of results) {
     if (r.error) errors.push({ query: r.query, error: r.error });
-    if (!pick && !seen) {
+    if (!pick && !unique) {
       if (flat) {
         const inner = r.recordsJson.trim().slice(1, -1).trim();
         if (!inner) continue;
@@ -52,14 +52,7 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
       continue;
     }
     let records = JSON.parse(r.recordsJson) as Record<string, unknown>[];
-    if (seen) {
-      records = records.filter((x) => {
-        const k = dedupeKey(x);
-        if (seen.has(k)) return false;
-        seen.add(k);
-        return true;
-      });
-    }
+    if (unique) records = records.filter(unique);
     const shaped = pick ? records.map(pick) : records;
     if (flat) {
       if (!shaped.length) continue;

@@ -14,3 +14,13 @@ export function dedupeKey(r: Record<string, unknown>): string {
   const { query: _q, ...rest } = r;
   return `json:${JSON.stringify(rest)}`;
 }
+
+/** A filter that keeps the first record of each identity, in order (dropDuplicates on read). */
+export function firstOfEach(seen: Set<string> = new Set()): (r: Record<string, unknown>) => boolean {
+  return (r) => {
+    const k = dedupeKey(r);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  };
+}

@@ -10,9 +10,8 @@ import type { DataEndpoint } from '../contract/endpoint.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 import { query as queryDecl, shared } from '../contract/shared.ts';
 import { readParams } from './params.ts';
-import { rawParams, sendError } from './server.ts';
+import { rawParams } from './server.ts';
 import { submit } from '../app/submit.ts';
-import { AppError } from '../app/errors.ts';
 import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
 import { parseFields } from '../delivery/shape.ts';
 
@@ -83,4 +82,3 @@ export function registerDataRoutes(app: FastifyInstance, ctx: AppContext): void 
   }
 }
 
-export { sendError, AppError };

@@ -1,23 +1,40 @@
 /**
- * Whether an error means "the store cannot be reached right now" (answer 503 and let the client
- * retry) rather than a bug: refused or dropped connections, a database shutting down or busy.
+ * Whether an error means "the store cannot be reached right now" (answer 503, leave the work item to
+ * its lease, let the client retry) rather than a bug. The one recogniser for every backend: the
+ * PostgreSQL store wraps such errors as StoreUnavailableError (code STORE_UNAVAILABLE), and raw
+ * driver, socket and SQLite errors are recognised here too.
  *
  * @example isStoreUnavailable(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })) // true
  */
-const CODES = new Set([
-  'STORE_UNAVAILABLE',
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR',
-  // PostgreSQL: admin/crash shutdown, cannot connect now, too many connections, connection failures.
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
-]);
+
+// Node socket errors seen when a server is down, restarting or unreachable.
+const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+// SQLSTATE 57P0x (operator intervention: admin/crash shutdown, cannot connect now, database dropped)
+// and 53300 (too many connections); class 08 (connection exception) is matched by prefix below.
+// SQLite: a busy or locked file, an I/O error.
+const CODES = new Set(['STORE_UNAVAILABLE', '57P01', '57P02', '57P03', '57P04', '57P05', '53300', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR']);
+
+// node-postgres reports some losses only in the message.
+const MESSAGES = [
+  'connection terminated',
+  'timeout exceeded when trying to connect',
+  'client has encountered a connection error and is not queryable',
+  'client was closed and is not queryable',
+  'connection timeout',
+  'the database system is starting up',
+  'the database system is shutting down',
+];
 
 export function isStoreUnavailable(e: unknown): boolean {
-  for (let cur: any = e, depth = 0; cur && depth < 5; cur = cur.cause, depth++) {
-    if (typeof cur.code === 'string' && CODES.has(cur.code)) return true;
-    const m = typeof cur.message === 'string' ? cur.message : '';
-    if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(m)) return true;
-    if (Array.isArray(cur.errors) && cur.errors.some((x: unknown) => isStoreUnavailable(x))) return true;
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
+    const err = x as { code?: unknown; message?: unknown; errors?: unknown };
+    const code = typeof err.code === 'string' ? err.code : '';
+    if (NET_CODES.has(code) || CODES.has(code) || code.startsWith('08')) return true;
+    const msg = typeof err.message === 'string' ? err.message.toLowerCase() : '';
+    if (MESSAGES.some((m) => msg.includes(m))) return true;
+    // AggregateError from a dual-stack connect (127.0.0.1 and ::1 both refused).
+    if (Array.isArray(err.errors) && err.errors.length && err.errors.every((y) => isStoreUnavailable(y))) return true;
   }
   return false;
 }

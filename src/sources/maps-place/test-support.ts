@@ -3,16 +3,15 @@
  * of them (truncated, reordered, re-typed, empty). Variants are generated at test time and never
  * written to disk.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-export const FIXTURES_DIR = resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps');
+export const FIXTURES_DIR = fixturePath('google-maps');
 
 /** `false` when the capture is present, else the skip message node:test prints. */
 export function missing(name: string): string | false {
-  return existsSync(resolve(FIXTURES_DIR, name)) ? false : `fixtures not found at ${resolve(FIXTURES_DIR, name)} (set FIXTURES_DIR)`;
+  return fixtureMissing(resolve(FIXTURES_DIR, name));
 }
 
 export function fixture(name: string): string {

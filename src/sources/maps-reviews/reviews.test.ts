@@ -9,8 +9,9 @@ import { parse, finish, type ReviewsParseItem } from './parse.ts';
 import { plan, reviewsPageUrl } from './plan.ts';
 import { constructedEntry, constructedPage, type ConstructedReview } from './constructed-page.ts';
 import type { ReviewsParams, ReviewsElement } from './record.ts';
+import { fixturePath } from '../_kit/fixtures.ts';
 
-const FIX = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps');
+const FIX = fixturePath('google-maps');
 const fixturesMissing = !existsSync(FIX);
 const skip = fixturesMissing && `fixtures not found at ${FIX}`;
 const fx = (name: string) => readFileSync(resolve(FIX, name), 'utf8');

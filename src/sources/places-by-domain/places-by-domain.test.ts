@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
 import { placesByDomain, parse, parseCapture, registrableDomain, siteMatches, filterByDomain, finish, isNoResult } from './index.ts';
 import { maxPages } from './plan.ts';
+import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
-const FIX = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-maps');
-const skip = !existsSync(FIX) && `fixtures not found at ${FIX}`;
+const FIX = fixturePath('google-maps');
+const skip = fixtureMissing(FIX);
 const search = () => readFileSync(resolve(FIX, 'search_tbm-map_coffee_2024-12.json'), 'utf8');
 const res = (body: string): FetchedResponse => ({ status: 200, url: 'https://www.google.com/search', headers: {}, body });
 const ctx = (query: string, params = {}) => ({ query, params });

@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
 import { searchCareers, parseCapture, jobsOfHtml } from './index.ts';
+import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
 const constructed = readFileSync(fileURLToPath(new URL('./constructed-jobs.html', import.meta.url)), 'utf8');
 const NOW = 1780394400; // Tue, 02 Jun 2026 10:00:00 GMT
 const res = (body: string): FetchedResponse => ({ status: 200, url: 'https://www.google.com/search', headers: { date: 'Tue, 02 Jun 2026 10:00:00 GMT' }, body });
 const ctx = (params = {}, query = 'python developer') => ({ query, params });
-const REF = resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'google-jobs', 'scrapfly_search_parsed_2026-06.json');
+const REF = fixturePath('google-jobs', 'scrapfly_search_parsed_2026-06.json');
 
 test('constructed 2026 cards → records field by field', () => {
   const [step] = searchCareers.plan(ctx({ region: 'US' }));
@@ -45,7 +45,7 @@ test('constructed 2026 cards → records field by field', () => {
   assert.deepEqual(next, []);
 });
 
-test('record field names cover the parsed reference (fixtures/google-jobs)', { skip: !existsSync(REF) && `fixtures not found at ${REF}` }, () => {
+test('record field names cover the parsed reference (fixtures/google-jobs)', { skip: fixtureMissing(REF) }, () => {
   const ref = JSON.parse(readFileSync(REF, 'utf8')).jobs as Array<Record<string, unknown>>;
   const ours = Object.keys(jobsOfHtml(constructed, 'q', NOW)![0]);
   const renamed: Record<string, string> = { source_board: 'via', application_url: 'application_url' };
