@@ -18,28 +18,6 @@ export const tooLarge = (max: number, url: string) =>
   markFinal(new SourceError('network', `too large: response from ${new URL(url).host} exceeds ${max} bytes`));
 
 /**
- * Collects a body stream, aborting past `maxBytes`.
- *
- * @example
- *   const buf = await readLimited(res.body, 20e6, url);
- */
-export async function readLimited(body: AsyncIterable<Buffer> & { destroy?(e?: Error): void; on?(ev: 'error', fn: () => void): unknown }, maxBytes: number, url: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const chunk of body) {
-    n += chunk.length;
-    if (n > maxBytes) {
-      const err = tooLarge(maxBytes, url);
-      body.on?.('error', () => undefined);
-      body.destroy?.(err);
-      throw err;
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n);
-}
-
-/**
  * Undoes `content-encoding` (a comma list is applied right to left); identity passes through.
  *
  * @example

@@ -2,9 +2,9 @@
  * Transport: one HTTP exchange, no redirects, no retries, no policy. The executor layers policy on
  * top; record/replay swap or wrap the transport, so everything above runs the same offline.
  */
-import { request, type Dispatcher } from 'undici';
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
-import { decodeText, decompress, readLimited, tooLarge } from './decode.ts';
+import { decodeText, decompress, tooLarge } from './decode.ts';
 
 export interface TransportRequest {
   url: string;
@@ -59,57 +59,117 @@ export function toNetworkError(e: unknown, url: string, signal?: AbortSignal): S
   return new SourceError('network', `${what} fetching ${host}: ${err?.message ?? String(e)}`, { cause: e });
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): { headers: Record<string, string>; setCookie: string[] } {
+/**
+ * undici's raw header list (name, value, name, value...) as lower-case names; repeated headers
+ * joined with ', ', set-cookie kept apart (it may not be joined).
+ */
+function headersFromRaw(raw: Buffer[]): { headers: Record<string, string>; setCookie: string[] } {
   const headers: Record<string, string> = {};
-  let setCookie: string[] = [];
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined) continue;
-    if (k === 'set-cookie') setCookie = Array.isArray(v) ? v : [v];
-    else headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const setCookie: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i].toString('latin1').toLowerCase();
+    const v = raw[i + 1].toString('utf8');
+    if (k === 'set-cookie') setCookie.push(v);
+    else headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
   }
   return { headers, setCookie };
 }
 
-/** The real network transport: undici.request, body read with the size limit, decoded. */
+/**
+ * The real network transport. It drives undici's dispatcher with its own handler instead of
+ * `undici.request`: no body stream, no async iterator and no AbortSignal wiring per request, the
+ * chunks go straight into one array (measured: about 9 % less client CPU per 190 KB page than
+ * `request` + `body.text()`, docs/performance/executor.md). Size limit, abort and decoding are
+ * the same as before.
+ */
 export class HttpTransport implements Transport {
   /**
    * @example
    *   const res = await new HttpTransport().send({ url, method: 'GET', headers: {}, signal, maxBytes: 20e6 });
    */
   async send(req: TransportRequest): Promise<TransportResponse> {
-    let res: Dispatcher.ResponseData;
+    let wire: { status: number; raw: Buffer[]; body: Buffer };
     try {
-      res = await request(req.url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body,
-        dispatcher: req.dispatcher,
-        signal: req.signal,
-        maxRedirections: 0,
-      });
+      wire = await exchange(req);
     } catch (e) {
       throw toNetworkError(e, req.url, req.signal);
     }
-    const { headers, setCookie } = flattenHeaders(res.headers);
-    const declared = Number(headers['content-length']);
-    if (declared > req.maxBytes) {
-      const err = tooLarge(req.maxBytes, req.url);
-      // Without a listener, destroying the body would surface as an uncaught 'error'.
-      res.body.on('error', () => undefined).destroy(err);
-      throw err;
-    }
+    const { headers, setCookie } = headersFromRaw(wire.raw);
     let text: string;
     let bytes: number;
     try {
-      const wire = await readLimited(res.body, req.maxBytes, req.url);
-      const plain = await decompress(wire, headers['content-encoding'], req.maxBytes, req.url);
+      const plain = await decompress(wire.body, headers['content-encoding'], req.maxBytes, req.url);
       bytes = plain.length;
       text = decodeText(plain, headers['content-type']);
     } catch (e) {
       throw toNetworkError(e, req.url, req.signal);
     }
-    return { status: res.statusCode, url: req.url, headers, setCookie, body: text, bytes, replayed: false };
+    return { status: wire.status, url: req.url, headers, setCookie, body: text, bytes, replayed: false };
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * One request/response on a dispatcher: status, raw headers and the whole body, aborted past
+ * `maxBytes` (declared or counted) or when the signal fires. Redirects are not followed.
+ */
+function exchange(req: TransportRequest): Promise<{ status: number; raw: Buffer[]; body: Buffer }> {
+  const u = new URL(req.url);
+  const dispatcher = req.dispatcher ?? getGlobalDispatcher();
+  const signal = req.signal;
+  return new Promise((resolve, reject) => {
+    let abort: ((reason?: Error) => void) | undefined;
+    let status = 0;
+    let raw: Buffer[] = [];
+    const chunks: Buffer[] = [];
+    let n = 0;
+    let done = false;
+    const onAbort = () => abort?.(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const finish = () => {
+      done = true;
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect(a) {
+        abort = a as (reason?: Error) => void;
+        if (signal.aborted) onAbort();
+      },
+      onHeaders(code, rawHeaders) {
+        // 1xx informational responses come before the real one.
+        if (code < 200) return true;
+        status = code;
+        raw = rawHeaders as unknown as Buffer[];
+        for (let i = 0; i + 1 < raw.length; i += 2) {
+          if (raw[i].length === 14 && raw[i].toString('latin1').toLowerCase() === 'content-length' && Number(raw[i + 1].toString('latin1')) > req.maxBytes) {
+            abort?.(tooLarge(req.maxBytes, req.url));
+            return false;
+          }
+        }
+        return true;
+      },
+      onData(chunk) {
+        n += chunk.length;
+        if (n > req.maxBytes) {
+          abort?.(tooLarge(req.maxBytes, req.url));
+          return false;
+        }
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        if (done) return;
+        finish();
+        resolve({ status, raw, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n) });
+      },
+      onError(err) {
+        if (done) return;
+        finish();
+        reject(err);
+      },
+    };
+    dispatcher.dispatch({ origin: u.origin, path: u.pathname + u.search, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body }, handler);
+  });
 }
