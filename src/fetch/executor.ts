@@ -182,7 +182,7 @@ export class Executor {
       delete h['upgrade-insecure-requests'];
     }
     if (step.headers) for (const [k, v] of Object.entries(step.headers)) h[k.toLowerCase()] = v;
-    if (session) {
+    if (session?.hasCookies) {
       const cookie = await session.jar.getCookieString(url);
       if (cookie) h.cookie = h.cookie ? `${h.cookie}; ${cookie}` : cookie;
     }
@@ -220,7 +220,7 @@ export class Executor {
         } finally {
           release();
         }
-        if (session) for (const c of res.setCookie) await session.jar.setCookie(c, url, { ignoreError: true });
+        if (session) for (const c of res.setCookie) if (await session.jar.setCookie(c, url, { ignoreError: true })) session.hasCookies = true;
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
 
         const location = REDIRECTS.has(res.status) && res.headers.location ? new URL(res.headers.location, url).href : undefined;

@@ -64,6 +64,15 @@ export class HostLimiter {
       this.hosts.set(host, st);
     }
     const state = st;
+    // Fast path (the common case): a free slot and a token, nobody queued: no waiter, no listener.
+    if (state.queue.length === 0 && state.inFlight < this.concurrency) {
+      this.refill(state);
+      if (this.rps === 0 || state.tokens >= 1) {
+        if (this.rps > 0) state.tokens -= 1;
+        state.inFlight++;
+        return Promise.resolve(this.releaser(host, state));
+      }
+    }
     return new Promise((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {
@@ -113,15 +122,20 @@ export class HostLimiter {
       if (this.rps > 0) st.tokens -= 1;
       st.inFlight++;
       if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-      let released = false;
-      w.resolve(() => {
-        if (released) return;
-        released = true;
-        st.inFlight--;
-        this.pump(host, st);
-        this.maybeDrop(host, st);
-      });
+      w.resolve(this.releaser(host, st));
     }
+  }
+
+  /** The release function of one taken slot; a second call does nothing. */
+  private releaser(host: string, st: HostState): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      st.inFlight--;
+      this.pump(host, st);
+      this.maybeDrop(host, st);
+    };
   }
 
   /** Drops idle hosts whose bucket refilled since they were last used. */
