@@ -3,6 +3,7 @@
  * charset. The limit applies to the wire bytes and again to the decompressed bytes, so neither a
  * huge page nor a small zip bomb can fill memory.
  */
+import { isAscii, isUtf8, transcode } from 'node:buffer';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { SourceError } from '../sources/_kit/errors.ts';
@@ -86,10 +87,7 @@ export function decodeText(buf: Buffer, contentType: string | undefined): string
   else if (buf[0] === 0xff && buf[1] === 0xfe) (label = 'utf-16le'), (start = 2);
   else if (buf[0] === 0xfe && buf[1] === 0xff) (label = 'utf-16be'), (start = 2);
   label ??= headerCharset(contentType) ?? (/html/i.test(contentType ?? '') || !contentType ? sniffMetaCharset(buf) : undefined);
-  if (!label || label === 'utf-8' || label === 'utf8') {
-    // Buffer#toString is the fast path; ASCII is a subset of UTF-8.
-    return buf.toString('utf8', start);
-  }
+  if (!label || label === 'utf-8' || label === 'utf8') return decodeUtf8(start ? buf.subarray(start) : buf);
   // WHATWG maps latin1/iso-8859-1/windows-1252 to one decoder; Node 20's TextDecoder reads them as
   // plain ISO-8859-1 and gets 0x80-0x9F (€, “, ”, …) wrong.
   if (WIN1252_LABELS.has(label)) return decodeWindows1252(buf.subarray(start));
@@ -97,5 +95,30 @@ export function decodeText(buf: Buffer, contentType: string | undefined): string
     return new TextDecoder(label).decode(buf.subarray(start));
   } catch {
     return buf.toString('utf8', start);
+  }
+}
+
+/** Below this size the plain decoder is as fast; the ICU route pays off on large pages. */
+const TRANSCODE_MIN = 16 * 1024;
+
+/**
+ * UTF-8 bytes → text, as `buf.toString('utf8')` returns it, by the fastest route for the content.
+ * Pure ASCII is copied as Latin-1 (the same characters). Valid UTF-8 with non-ASCII text goes
+ * through ICU's UTF-16 transcoder: on a 190 KB map response (2 % non-ASCII bytes) that is about
+ * 0.1 ms faster than V8's decoder, which walks everything after the first non-ASCII byte byte by
+ * byte. Invalid UTF-8 keeps V8's decoder, whose U+FFFD replacement is the WHATWG one.
+ *
+ * @example
+ *   decodeUtf8(Buffer.from('café')) // 'café'
+ */
+export function decodeUtf8(buf: Buffer): string {
+  if (buf.length < TRANSCODE_MIN) return buf.toString('utf8');
+  if (isAscii(buf)) return buf.toString('latin1');
+  if (!isUtf8(buf)) return buf.toString('utf8');
+  try {
+    return transcode(buf, 'utf8', 'ucs2').toString('ucs2');
+  } catch {
+    // A Node built without ICU converters.
+    return buf.toString('utf8');
   }
 }
