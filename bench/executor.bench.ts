@@ -5,7 +5,8 @@
  *
  *   (a) undici.request + JSON.parse + count [0][1][i][14]              — the baseline
  *   (b) @crawlee/http HttpCrawler doing the same (min = max = desired concurrency)
- *   (c) trawl Executor + the maps-search adapter's parse → complete place records
+ *   (c) trawl Executor (called as the runner calls it: session and abort signal per work item)
+ *       + the maps-search adapter's parse → complete place records
  *   (c0) trawl Executor + the same JSON.parse count as (a): the executor's own overhead
  * plus the search parser alone (MB/s) against JSON.parse alone.
  *
@@ -160,7 +161,9 @@ async function client(): Promise<void> {
     const sessions = Array.from({ length: c }, (_, w) => ex.sessionFor(`work-item-${w}`));
     await pool(async (i, w) => {
       const step = { ...planned, url: `${base}/q/${i}` };
-      const res = await ex.run(step, sessions[w]);
+      // As the runner calls it: each work item has its own AbortController (cancel, lease loss).
+      const item = new AbortController();
+      const res = await ex.run(step, sessions[w], item.signal);
       bytes += Number(res.headers['content-length']); // as (a) does; no extra scan of the body
       if (mode === 'trawl-json') {
         places += extractPlaces(res.body);
