@@ -73,12 +73,13 @@ export function queueConformance(name: string, open: () => Promise<QueueFixture>
   t('a delayed item does not run before its delay', async ({ store, queue }) => {
     const seen = new Map<string, number>();
     const at: number[] = [];
-    queue.start(async (item) => { at.push(Date.now()); await completer(store, 'w1', seen)(item); }, { concurrency: 2, owner: 'w1', leaseMs: 30_000 });
     const { itemIds } = await submit(store, 1);
-    // The store's run_after is the authority for retries: set it as a failed attempt would.
+    // The store's run_after is the authority for retries: set it as a failed attempt would. The queue
+    // starts only after this setup claim, or a polling backend could take the item first.
     const [claimed] = await store.claimItems('setup', 1, 30_000, Date.now(), itemIds);
     const t0 = Date.now();
     await store.failItem(claimed.id, 'setup', 'network: test', t0 + 400, t0);
+    queue.start(async (item) => { at.push(Date.now()); await completer(store, 'w1', seen)(item); }, { concurrency: 2, owner: 'w1', leaseMs: 30_000 });
     await queue.enqueue([{ id: claimed.id, delayMs: 400 }]);
     await until(() => seen.size === 1, 10_000, 'the delayed item');
     assert.ok(at[0] - t0 >= 380, `ran after ${at[0] - t0} ms`);
