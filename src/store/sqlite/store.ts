@@ -20,6 +20,14 @@ import { randomUUID } from 'node:crypto';
 
 type Row = Record<string, any>;
 
+/**
+ * The primary-key range of a request's work items: ids are `<request id>:<index>` and ';' follows ':'
+ * in byte order (SQLite's default BINARY collation), so `[id + ':', id + ';')` holds exactly them.
+ *
+ * @example itemRange('r1') // ['r1:', 'r1;']
+ */
+const itemRange = (requestId: string): [string, string] => [`${requestId}:`, `${requestId};`];
+
 const toAccount = (r: Row): Account => ({
   id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
   pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
@@ -254,7 +262,7 @@ export class SqliteStore implements Store {
       const old = (this.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL').all(requestsBefore) as Row[]).map((r) => r.id as string);
       for (const id of old) {
         this.s('DELETE FROM results WHERE request_id = ?').run(id);
-        this.s('DELETE FROM work_items WHERE request_id = ?').run(id);
+        this.s('DELETE FROM work_items WHERE id >= ? AND id < ? AND request_id = ?').run(...itemRange(id), id);
         this.s('DELETE FROM requests WHERE id = ?').run(id);
       }
       return ids.length;
@@ -382,8 +390,9 @@ export class SqliteStore implements Store {
     return this.db.transaction((): FanIn => {
       const r = this.s(`SELECT status FROM requests WHERE id = ?`).get(requestId) as Row | undefined;
       if (!r || r.status !== 'Pending') return { applied: false, finished: null };
+      // `+state`: without statistics the planner would pick the state index and walk the whole queue.
       const open = this.s(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
-                           WHERE request_id = ? AND state IN ('queued', 'leased')`).run(requestId).changes;
+                           WHERE id >= ? AND id < ? AND request_id = ? AND +state IN ('queued', 'leased')`).run(...itemRange(requestId), requestId).changes;
       const row = this.s(`UPDATE requests SET cancelled = 1, status = 'Failure', finished_at = ?, queries_done = queries_done + ?
                           WHERE id = ? RETURNING *`).get(now, open, requestId) as Row;
       this.onFinished(row, now);
