@@ -50,6 +50,28 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.ok((await s.countAccounts()) >= 1);
   });
 
+  t('requests created in one burst are stored whole; a duplicate id fails alone', async (s) => {
+    const a = await account(s);
+    const first = request(a.id, ['x']);
+    await s.createRequest(first);
+    // Submitted in one event-loop turn, as concurrent API calls are: stores may write them together.
+    const burst = [request(a.id, ['a', 'b']), { ...request(a.id, ['dup']), id: first.id }, request(a.id, ['c']), request(a.id, ['d', 'e', 'f'], { webhook: 'http://h/', taskId: 't1', dropDuplicates: true })];
+    const settled = await Promise.allSettled(burst.map((r) => s.createRequest(r)));
+    assert.deepEqual(settled.map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const r of [burst[0], burst[2], burst[3]]) {
+      const row = await s.getRequest(r.id);
+      assert.equal(row?.queriesTotal, r.queries.length);
+      assert.deepEqual(row?.params, r.params);
+      assert.equal(row?.webhook, r.webhook);
+      assert.equal(row?.taskId, r.taskId);
+      assert.equal(row?.dropDuplicates, r.dropDuplicates);
+    }
+    assert.equal((await s.getRequest(first.id))?.queriesTotal, 1, 'the existing request is untouched');
+    const ids = [...burst[0].queries.map((_, i) => `${burst[0].id}:${i}`), `${burst[2].id}:0`, ...burst[3].queries.map((_, i) => `${burst[3].id}:${i}`)];
+    const claimed = await s.claimItems('w', 100, 60_000, 20_000, ids);
+    assert.deepEqual(claimed.map((i) => i.query).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
   t('an item completes once, bills once, and the last one ends the request', async (s) => {
     const a = await account(s, 10);
     const r = request(a.id, ['q0', 'q1']);
