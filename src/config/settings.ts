@@ -1,6 +1,7 @@
 /**
  * Service settings, read once from the environment. Every knob has a default that runs the service
- * on one machine with the embedded store.
+ * on one machine with the embedded store. The backends (DATABASE_URL, REDIS_URL, QUEUE) are read by
+ * ./backends.ts alone.
  *
  * @example const s = settingsFromEnv(process.env); s.port // 8080
  */
@@ -10,9 +11,6 @@ export interface Settings {
   dataDir: string;
   /** Public base address used in results_location and file URLs; defaults to http://HOST:PORT. */
   baseUrl: string;
-  databaseUrl: string | null;
-  redisUrl: string | null;
-  queue: 'embedded' | 'redis' | 'postgres';
   workers: boolean;
   /** Work items run at once per worker process. */
   concurrency: number;
@@ -43,14 +41,10 @@ const flag = (v: string | undefined, d: boolean) => (v === undefined || v === ''
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
   const port = num(env.PORT, 8080);
   const host = env.HOST || '127.0.0.1';
-  const redisUrl = env.REDIS_URL || null;
-  const databaseUrl = env.DATABASE_URL || null;
-  const queue = (env.QUEUE as Settings['queue']) || (redisUrl ? 'redis' : 'embedded');
   return {
     port, host,
     dataDir: env.DATA_DIR || './data',
     baseUrl: (env.BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
-    databaseUrl, redisUrl, queue,
     workers: !flag(env.NO_WORKERS, false),
     concurrency: num(env.CONCURRENCY, 16),
     leaseMs: num(env.LEASE_MS, 60_000),
