@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { decodeText } from './decode.ts';
 import { markFinal } from './retry.ts';
-import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
+import { addHeader, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 import type { ReplayFallback } from './settings.ts';
 
 interface NV {
@@ -273,9 +273,10 @@ export class ReplayTransport implements Transport {
 
   private keysOf(method: string, url: string, body?: string): string[] {
     const m = method.toUpperCase();
+    const exact = normalizeUrl(url);
     return [
-      `${m} ${normalizeUrl(url)} ${bodyKey(body)}`,
-      `${m} ${normalizeUrl(url)}`,
+      `${m} ${exact} ${bodyKey(body)}`,
+      `${m} ${exact}`,
       `${m} ${normalizeUrl(url, this.volatile)}`,
       `${m} ${normalizeUrl(url, 'all')}`,
     ];
@@ -302,19 +303,16 @@ export class ReplayTransport implements Transport {
     if (!e) throw markFinal(new SourceError('network', `no recorded response for ${req.method} ${req.url}`));
     const headers: Record<string, string> = {};
     const setCookie: string[] = [];
-    for (const h of e.response.headers) {
-      const name = h.name.toLowerCase();
-      if (name === 'set-cookie') setCookie.push(h.value);
-      else headers[name] = headers[name] === undefined ? h.value : `${headers[name]}, ${h.value}`;
-    }
+    for (const h of e.response.headers) addHeader(headers, setCookie, h.name.toLowerCase(), h.value);
     const c = e.response.content;
     let body = c.text ?? '';
     if (c.encoding === 'base64') body = decodeText(Buffer.from(body, 'base64'), c.mimeType || headers['content-type']);
-    if (Buffer.byteLength(body) > req.maxBytes) {
+    const bytes = Buffer.byteLength(body);
+    if (bytes > req.maxBytes) {
       throw markFinal(new SourceError('network', `too large: recorded response for ${req.url} exceeds ${req.maxBytes} bytes`));
     }
     if (e.response.redirectURL && !headers.location) headers.location = e.response.redirectURL;
-    return { status: e.response.status, url: req.url, headers, setCookie, body, bytes: Buffer.byteLength(body), replayed: true };
+    return { status: e.response.status, url: req.url, headers, setCookie, body, bytes, replayed: true };
   }
 
   async close(): Promise<void> {}

@@ -60,19 +60,12 @@ export function toNetworkError(e: unknown, url: string, signal?: AbortSignal): S
 }
 
 /**
- * undici's raw header list (name, value, name, value...) as lower-case names; repeated headers
- * joined with ', ', set-cookie kept apart (it may not be joined).
+ * Adds one response header: lower-case `name`, repeated headers joined with ', ', set-cookie kept
+ * apart (it may not be joined). Shared by the live transport and HAR replay.
  */
-function headersFromRaw(raw: Buffer[]): { headers: Record<string, string>; setCookie: string[] } {
-  const headers: Record<string, string> = {};
-  const setCookie: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const k = raw[i].toString('latin1').toLowerCase();
-    const v = raw[i + 1].toString('utf8');
-    if (k === 'set-cookie') setCookie.push(v);
-    else headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
-  }
-  return { headers, setCookie };
+export function addHeader(headers: Record<string, string>, setCookie: string[], name: string, value: string): void {
+  if (name === 'set-cookie') setCookie.push(value);
+  else headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
 }
 
 /**
@@ -88,40 +81,32 @@ export class HttpTransport implements Transport {
    *   const res = await new HttpTransport().send({ url, method: 'GET', headers: {}, signal, maxBytes: 20e6 });
    */
   async send(req: TransportRequest): Promise<TransportResponse> {
-    let wire: { status: number; raw: Buffer[]; body: Buffer };
     try {
-      wire = await exchange(req);
+      const { status, headers, setCookie, body } = await exchange(req);
+      const plain = await decompress(body, headers['content-encoding'], req.maxBytes, req.url);
+      return { status, url: req.url, headers, setCookie, body: decodeText(plain, headers['content-type']), bytes: plain.length, replayed: false };
     } catch (e) {
       throw toNetworkError(e, req.url, req.signal);
     }
-    const { headers, setCookie } = headersFromRaw(wire.raw);
-    let text: string;
-    let bytes: number;
-    try {
-      const plain = await decompress(wire.body, headers['content-encoding'], req.maxBytes, req.url);
-      bytes = plain.length;
-      text = decodeText(plain, headers['content-type']);
-    } catch (e) {
-      throw toNetworkError(e, req.url, req.signal);
-    }
-    return { status: wire.status, url: req.url, headers, setCookie, body: text, bytes, replayed: false };
   }
 
   async close(): Promise<void> {}
 }
 
 /**
- * One request/response on a dispatcher: status, raw headers and the whole body, aborted past
- * `maxBytes` (declared or counted) or when the signal fires. Redirects are not followed.
+ * One request/response on a dispatcher: status, headers (read once, in `onHeaders`) and the whole
+ * body, aborted past `maxBytes` (declared or counted) or when the signal fires. Redirects are not
+ * followed.
  */
-function exchange(req: TransportRequest): Promise<{ status: number; raw: Buffer[]; body: Buffer }> {
+function exchange(req: TransportRequest): Promise<{ status: number; headers: Record<string, string>; setCookie: string[]; body: Buffer }> {
   const u = new URL(req.url);
   const dispatcher = req.dispatcher ?? getGlobalDispatcher();
   const signal = req.signal;
   return new Promise((resolve, reject) => {
     let abort: ((reason?: Error) => void) | undefined;
     let status = 0;
-    let raw: Buffer[] = [];
+    const headers: Record<string, string> = {};
+    const setCookie: string[] = [];
     const chunks: Buffer[] = [];
     let n = 0;
     let done = false;
@@ -141,12 +126,14 @@ function exchange(req: TransportRequest): Promise<{ status: number; raw: Buffer[
         // 1xx informational responses come before the real one.
         if (code < 200) return true;
         status = code;
-        raw = rawHeaders as unknown as Buffer[];
+        const raw = rawHeaders as unknown as Buffer[];
         for (let i = 0; i + 1 < raw.length; i += 2) {
-          if (raw[i].length === 14 && raw[i].toString('latin1').toLowerCase() === 'content-length' && Number(raw[i + 1].toString('latin1')) > req.maxBytes) {
+          const name = raw[i].toString('latin1').toLowerCase();
+          if (name === 'content-length' && Number(raw[i + 1].toString('latin1')) > req.maxBytes) {
             abort?.(tooLarge(req.maxBytes, req.url));
             return false;
           }
+          addHeader(headers, setCookie, name, raw[i + 1].toString('utf8'));
         }
         return true;
       },
@@ -162,7 +149,7 @@ function exchange(req: TransportRequest): Promise<{ status: number; raw: Buffer[
       onComplete() {
         if (done) return;
         finish();
-        resolve({ status, raw, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n) });
+        resolve({ status, headers, setCookie, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n) });
       },
       onError(err) {
         if (done) return;
