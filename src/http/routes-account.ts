@@ -87,14 +87,12 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const [method, path] = key.split(' ');
     const decl = op(method, path);
     const url = path.replace(/\{(\w+)\}/g, ':$1');
+    // Path parameters come from the route; the rest are read from the query string.
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
     app.route({
       method: method as 'GET' | 'POST' | 'DELETE', url,
-      handler: async (req, reply) => {
-        const pathParams = Object.keys((req.params ?? {}) as object);
-        const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
-        const p = readParams(queryDecls, rawParams(req), decl.required);
-        return h(ctx, req, reply, p);
-      },
+      handler: async (req, reply) => h(ctx, req, reply, readParams(queryDecls, rawParams(req), decl.required)),
     });
   }
 }
