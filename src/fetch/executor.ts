@@ -17,7 +17,7 @@ import { ProxyPool, type ProxyEntry } from './proxy.ts';
 import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
 import { SessionPool, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
-import { checkUrl, guardedConnector, type GuardOptions, type Resolver } from './ssrf.ts';
+import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
 import { HttpTransport, toNetworkError, type Transport, type TransportResponse } from './transport.ts';
 
 export type { SessionHandle } from './session.ts';
@@ -73,7 +73,7 @@ export class Executor {
     this.guard = { allowPrivate: s.allowPrivateTargets, allow: s.allowedTargets, resolver: opts.resolver };
     const agentOpts: Agent.Options = { connections: Math.max(s.perHostConcurrency, 1) * 2, keepAliveTimeout: 30_000 };
     // Direct traffic always goes through the connect-time guard, unless the operator opened it.
-    this.direct = s.allowPrivateTargets ? new Agent(agentOpts) : new Agent({ ...agentOpts, connect: guardedConnector(this.guard) });
+    this.direct = s.allowPrivateTargets ? new Agent(agentOpts) : guardedAgent(this.guard, agentOpts);
     this.proxies = new ProxyPool(s.proxyUrls, s.proxyRotation, agentOpts);
     this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions });
     this.anonymousHeaders = this.sessions.generateHeaders();
@@ -141,7 +141,7 @@ export class Executor {
         } catch {
           // invalid URL: reported through the error itself
         }
-        const delay = this.retryDelay(err, attempt, e, signal, deadline);
+        const delay = this.retryDelay(err, attempt, signal, deadline);
         this.emit({ type: 'error', kind: step.kind, host, errorType: err.type, message: err.message, rule, attempt, willRetry: delay !== undefined, delayMs: delay });
         if (delay === undefined) throw err;
         // A burnt identity is not worth another try: fresh headers, cookies and proxy.
@@ -152,9 +152,9 @@ export class Executor {
   }
 
   /** Wait before the next attempt, or undefined when the error goes back to the caller. */
-  private retryDelay(err: SourceError, attempt: number, raw: unknown, signal: AbortSignal | undefined, deadline: number): number | undefined {
+  private retryDelay(err: SourceError, attempt: number, signal: AbortSignal | undefined, deadline: number): number | undefined {
     const s = this.settings;
-    if (attempt >= s.retries || signal?.aborted || isFinal(raw) || isFinal(err)) return undefined;
+    if (attempt >= s.retries || signal?.aborted || isFinal(err)) return undefined;
     let retry = false;
     if (err.type === 'network' || err.type === 'rate_limited') retry = true;
     // Blocks and captchas follow the IP: only another proxy can help.
@@ -264,19 +264,22 @@ export class Executor {
     if (step.userUrl) await checkUrl(step.url, { ...this.guard, resolve: !this.replaying });
     const t0 = performance.now();
     let res: FetchedResponse;
+    let bytes: number;
     let replayed = false;
     if (this.replaying) {
       // Recorded browser pages are plain HAR entries: replay needs no Chromium.
       const r = await this.transport.send({ url: step.url, method: 'GET', headers: {}, signal, maxBytes: this.settings.maxResponseBytes });
       res = { status: r.status, url: r.url, headers: r.headers, body: r.body };
+      bytes = r.bytes;
       replayed = true;
     } else {
       this.browser ??= new BrowserPool(this.settings, this.guard);
       const started = new Date();
       res = await this.browser.run(step, signal);
-      this.recorder?.add(harEntry({ url: step.url, method: 'GET', headers: {} }, { ...res, setCookie: [], bytes: Buffer.byteLength(res.body), replayed: false }, performance.now() - t0, started, true));
+      bytes = Buffer.byteLength(res.body);
+      this.recorder?.add(harEntry({ url: step.url, method: 'GET', headers: {} }, { ...res, setCookie: [], bytes, replayed: false }, performance.now() - t0, started, true));
     }
-    this.emit({ type: 'request', kind: step.kind, method: 'GET', host: safeHost(res.url), status: res.status, ms: performance.now() - t0, bytes: Buffer.byteLength(res.body), attempt, hop: 0, replayed, browser: true });
+    this.emit({ type: 'request', kind: step.kind, method: 'GET', host: safeHost(res.url), status: res.status, ms: performance.now() - t0, bytes, attempt, hop: 0, replayed, browser: true });
     this.throwIfDetected({ status: res.status, url: res.url, headers: res.headers, body: res.body });
     return res;
   }
