@@ -104,11 +104,6 @@ export class Executor {
     this.sessions.release(key);
   }
 
-  /** The HAR file being written, when recording. */
-  get recordingFile(): string | undefined {
-    return this.recorder?.file;
-  }
-
   private emit(e: FetchEvent): void {
     try {
       this.opts.onEvent?.(e);

@@ -136,10 +136,6 @@ export class HarRecorder {
     }, 250).unref();
   }
 
-  get count(): number {
-    return this.entries.length;
-  }
-
   /** The HAR document as it stands. */
   toJSON(): HarLog {
     return { log: { version: '1.2', creator: { name: 'trawl', version: '0.1.0' }, pages: [], entries: this.entries } };
@@ -265,10 +261,6 @@ export class ReplayTransport implements Transport {
         else this.tiers[i].set(k, [e]);
       });
     }
-  }
-
-  get size(): number {
-    return [...this.tiers[1].values()].reduce((n, l) => n + l.length, 0);
   }
 
   private keysOf(method: string, url: string, body?: string): string[] {

@@ -129,8 +129,4 @@ export class SessionPool {
     this.sessions.delete(key);
     this.retiredCount.delete(key);
   }
-
-  get size(): number {
-    return this.sessions.size;
-  }
 }
