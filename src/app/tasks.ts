@@ -16,8 +16,7 @@ import { submit } from './submit.ts';
 import { checkBody } from './body.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
-import { readParam } from '../http/params.ts';
-import { ParamError } from '../http/params.ts';
+import { ParamError, readParams, type RawParams } from '../http/params.ts';
 import { firstOfEach } from '../engine/dedupe.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
@@ -49,24 +48,21 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown };
   const format = settings.output_extension ?? 'xlsx';
   if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);
-  // Body fields that are parameters of the endpoint go through the same checks as the query string.
-  const params: Record<string, unknown> = {};
+  // Body fields that are parameters of the endpoint go through the same reader as the query string.
   const given: Record<string, unknown> = { ...body, limit: body.organizationsPerQueryLimit ?? body.limit };
   const enrich = asStringArray(body.enrichments);
   if (enrich.length && 'enrichment' in decl.params) given.enrichment = enrich;
-  for (const [name, schema] of Object.entries(decl.params)) {
+  const raw: RawParams = new Map();
+  for (const name of Object.keys(decl.params)) {
     const v = given[name];
-    if (v === undefined || v === null) continue;
-    try {
-      const parsed = readParam(name, schema, (Array.isArray(v) ? v : [v]).map(String));
-      if (parsed !== undefined) params[name] = parsed;
-    } catch (e) {
-      if (e instanceof ParamError) throw new AppError(422, e.message);
-      throw e;
-    }
+    if (v !== undefined && v !== null) raw.set(name, (Array.isArray(v) ? v : [v]).map(String));
   }
-  for (const [name, schema] of Object.entries(decl.params)) {
-    if (params[name] === undefined && (schema as any).default !== undefined) params[name] = structuredClone((schema as any).default);
+  let params: Record<string, unknown>;
+  try {
+    params = readParams(decl.params, raw);
+  } catch (e) {
+    if (e instanceof ParamError) throw new AppError(422, e.message);
+    throw e;
   }
   const tags = asStringArray(body.tags);
   const { taskId } = await submit(ctx, account, decl, params, queries, {

@@ -104,7 +104,7 @@ function readScalar(name: string, schema: any, v: string): unknown {
 }
 
 /** Reads one declared parameter from its raw values; undefined when absent. */
-export function readParam(name: string, schema: TSchema, values: string[] | undefined): unknown {
+function readParam(name: string, schema: TSchema, values: string[] | undefined): unknown {
   const s = schema as any;
   if (s.type === 'array') {
     const item = s.items;
