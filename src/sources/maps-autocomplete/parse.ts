@@ -10,7 +10,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { arr, at, num, str } from '../_kit/positional.ts';
-import { stripXssi } from '../_kit/xssi.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { cidFromEngineId, isEngineId } from '../maps-place/ids.ts';
 import type { AutocompleteParams, SuggestionRecord } from './record.ts';
 
@@ -47,11 +47,7 @@ export function suggestJson(body: string): unknown {
       return undefined;
     }
   }
-  try {
-    return JSON.parse(stripXssi(text));
-  } catch {
-    return undefined;
-  }
+  return parseMaybeXssiJson(text);
 }
 
 const PLACE_ID = /^(?:ChIJ|GhIJ|EhI|Ei|Ej)[A-Za-z0-9_-]{14,}$/;

@@ -2,23 +2,12 @@
  * `trawl parse` support: a saved place response (place page HTML, or place-details JSON with or
  * without the `)]}'` line) → its records, whatever the kind.
  */
-import { stripXssi } from '../_kit/xssi.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { extractPlaceFromHtml, looksLikeHtml, placeFromData } from './parse.ts';
 import type { PlaceRecord } from './record.ts';
 
 /** Which response kind a capture is; 'unknown' when it is none this folder understands. */
 export type CaptureKind = 'search-json' | 'place-json' | 'place-html' | 'unknown';
-
-/**
- * Parses the JSON of a capture once (undefined when it is not JSON).
- */
-export function captureJson(text: string): unknown {
-  try {
-    return JSON.parse(stripXssi(text));
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * @example
@@ -30,7 +19,7 @@ export function parseCapture(text: string): PlaceRecord[] {
     if (!text.includes('APP_INITIALIZATION_STATE')) throw new Error('HTML capture is not a map place page (no APP_INITIALIZATION_STATE)');
     return [extractPlaceFromHtml(text)];
   }
-  const data = captureJson(text);
+  const data = parseMaybeXssiJson(text);
   if (data === undefined) throw new Error('capture is neither HTML nor JSON (with or without the )]}\' line)');
   if (Array.isArray(data) && Array.isArray(data[6]) && typeof (data[6] as unknown[])[11] === 'string') return [placeFromData(data)];
   throw new Error('capture is JSON but not a place-details body (no place at [6]); a map search body belongs to /maps/search');

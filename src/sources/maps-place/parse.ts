@@ -5,7 +5,7 @@
  */
 import { SourceError } from '../_kit/errors.ts';
 import type { FetchedResponse, ParseResult, Step } from '../_kit/adapter.ts';
-import { stripXssi } from '../_kit/xssi.ts';
+import { parseMaybeXssiJson, stripXssi } from '../_kit/xssi.ts';
 import { appInitState, placeBodyCandidates } from './html.ts';
 import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
 import type { PlaceRecord } from './record.ts';
@@ -69,13 +69,7 @@ export function extractPlaceFromHtml(html: string, opts: NodeOptions = {}): Plac
   const state = appInitState(html);
   if (!state) throw new SourceError('layout_changed', 'place page has no APP_INITIALIZATION_STATE literal');
   for (const body of placeBodyCandidates(state)) {
-    let data: unknown;
-    try {
-      data = JSON.parse(stripXssi(body));
-    } catch {
-      continue;
-    }
-    const node = placeNodeOf(data);
+    const node = placeNodeOf(parseMaybeXssiJson(body));
     if (node) return placeFromNode(node, opts);
   }
   throw new SourceError('layout_changed', 'APP_INITIALIZATION_STATE holds no place body (looked at [3][6], [3][5] and the rest of [3])');

@@ -2,7 +2,8 @@
  * `trawl parse /maps/search <file>`: any response this endpoint fetches (search JSON, place JSON,
  * place page HTML; `)]}'` line optional) → records.
  */
-import { captureJson, parseCapture as parsePlaceCapture } from '../maps-place/capture.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { parseCapture as parsePlaceCapture } from '../maps-place/capture.ts';
 import { looksLikeHtml } from '../maps-place/parse.ts';
 import type { PlaceRecord } from '../maps-place/record.ts';
 import { isSearchShape, parseSearchData } from './search-body.ts';
@@ -14,7 +15,7 @@ import { isSearchShape, parseSearchData } from './search-body.ts';
 export function parseCapture(text: string): PlaceRecord[] {
   if (typeof text !== 'string' || text.trim() === '') throw new Error('capture is empty');
   if (looksLikeHtml(text)) return parsePlaceCapture(text);
-  const data = captureJson(text);
+  const data = parseMaybeXssiJson(text);
   if (data === undefined) throw new Error('capture is neither HTML nor JSON (with or without the )]}\' line)');
   if (isSearchShape(data)) return parseSearchData(data);
   if (Array.isArray(data) && Array.isArray(data[6])) return parsePlaceCapture(text);
