@@ -7,6 +7,7 @@
  */
 import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
+import { isPastDue } from './submit.ts';
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
@@ -32,7 +33,7 @@ export async function balanceView(ctx: AppContext, a: Account) {
   const applied = round(total - uncovered);
   return {
     balance: round(a.balance),
-    account_status: a.pastDue || a.balance + a.creditLimit <= 0 ? 'past_due' : 'valid',
+    account_status: isPastDue(a) ? 'past_due' : 'valid',
     upcoming_invoice: {
       amount_due: round(total - applied), applied_balance: applied, total, subtotal, total_discount: 0, currency: a.currency,
       period_start: Math.floor(start / 1000), period_end: Math.floor(end / 1000), collection_method: 'charge_automatically',

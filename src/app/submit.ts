@@ -36,8 +36,13 @@ async function priceOf(ctx: AppContext, product: string, unit: string, accountId
   return price;
 }
 
+/** Past due: flagged by an operator, or balance plus credit at or below zero (also `account_status`). */
+export function isPastDue(account: Account): boolean {
+  return account.pastDue || account.balance + account.creditLimit <= 0;
+}
+
 export function assertCanPay(account: Account): void {
-  if (account.pastDue || account.balance + account.creditLimit <= 0) throw new AppError(402, PAYMENT_REQUIRED);
+  if (isPastDue(account)) throw new AppError(402, PAYMENT_REQUIRED);
 }
 
 export async function checkWebhook(ctx: AppContext, url: string): Promise<void> {
