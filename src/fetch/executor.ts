@@ -54,6 +54,8 @@ export class Executor {
   private readonly limiter: HostLimiter;
   private readonly direct: Dispatcher;
   private readonly guard: GuardOptions;
+  /** `checkUrl` options for user URLs: the guard, without DNS while replaying. */
+  private readonly urlCheck: GuardOptions;
   private readonly rules: DetectRule[];
   private readonly anonymousHeaders: Record<string, string>;
   private readonly offLayout?: () => void;
@@ -79,6 +81,7 @@ export class Executor {
     this.anonymousHeaders = this.sessions.generateHeaders();
     this.limiter = new HostLimiter({ concurrency: s.perHostConcurrency, rps: s.perHostRps, burst: s.perHostBurst });
     this.replaying = Boolean(s.replayHar);
+    this.urlCheck = { ...this.guard, resolve: !this.replaying };
     let t: Transport = s.replayHar ? new ReplayTransport(loadHar(s.replayHar), { fallback: s.replayFallback }) : (opts.transport ?? new HttpTransport());
     if (s.recordHar) {
       this.recorder = new HarRecorder(s.recordHar);
@@ -204,7 +207,7 @@ export class Executor {
       let method: string = step.method ?? 'GET';
       let body = step.body;
       for (let hop = 0; hop <= s.maxRedirects; hop++) {
-        if (step.userUrl) await checkUrl(url, { ...this.guard, resolve: !this.replaying });
+        if (step.userUrl) await checkUrl(url, this.urlCheck);
         let u: URL;
         try {
           u = new URL(url);
@@ -256,7 +259,7 @@ export class Executor {
   }
 
   private async runBrowser(step: Step, signal: AbortSignal, attempt: number): Promise<FetchedResponse> {
-    if (step.userUrl) await checkUrl(step.url, { ...this.guard, resolve: !this.replaying });
+    if (step.userUrl) await checkUrl(step.url, this.urlCheck);
     const t0 = performance.now();
     let res: FetchedResponse;
     let bytes: number;
