@@ -55,28 +55,26 @@ export async function* parseJsonArray(chunks: AsyncIterable<string> | Iterable<s
       if (!collecting) {
         if (WS.has(c)) {
           i++;
-        } else if (c === 0x5d && (expectValue ? index === 0 : true)) {
+          continue;
+        }
+        if (c === 0x5d && (!expectValue || index === 0)) {
           // ']' closes the array: right after '[' or after an element, never after a ','
           ended = true;
           i++;
-        } else if (c === 0x2c && !expectValue) {
+          continue;
+        }
+        if (c === 0x2c && !expectValue) {
           expectValue = true;
           i++;
-        } else if (expectValue && c !== 0x2c && c !== 0x5d) {
-          collecting = true;
-          expectValue = false;
-          depth = 0;
-          const start = i;
-          i = scan(s, i);
-          parts.push(s.slice(start, i));
-          if (!collecting) {
-            yield finish();
-            index++;
-          }
-        } else {
+          continue;
+        }
+        if (!expectValue || c === 0x2c || c === 0x5d) {
           throw new ExportError('corrupt_file', `json: unexpected ${JSON.stringify(String.fromCharCode(c))} after element ${index}`);
         }
-        continue;
+        // An element starts here; it is scanned below like the rest of one split across chunks.
+        collecting = true;
+        expectValue = false;
+        depth = 0;
       }
       const start = i;
       i = scan(s, i);
