@@ -40,27 +40,18 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
   let first = true;
   for await (const r of results) {
     if (r.error) errors.push({ query: r.query, error: r.error });
-    if (!pick && !unique) {
-      if (flat) {
-        const inner = r.recordsJson.trim().slice(1, -1).trim();
-        if (!inner) continue;
-        yield first ? inner : `,${inner}`;
-      } else {
-        yield first ? r.recordsJson : `,${r.recordsJson}`;
-      }
-      first = false;
-      continue;
+    let json = r.recordsJson;
+    if (pick || unique) {
+      let records = JSON.parse(json) as Record<string, unknown>[];
+      if (unique) records = records.filter(unique);
+      json = JSON.stringify(pick ? records.map(pick) : records);
     }
-    let records = JSON.parse(r.recordsJson) as Record<string, unknown>[];
-    if (unique) records = records.filter(unique);
-    const shaped = pick ? records.map(pick) : records;
     if (flat) {
-      if (!shaped.length) continue;
-      const inner = JSON.stringify(shaped).slice(1, -1);
+      const inner = json.trim().slice(1, -1).trim();
+      if (!inner) continue;
       yield first ? inner : `,${inner}`;
     } else {
-      const s = JSON.stringify(shaped);
-      yield first ? s : `,${s}`;
+      yield first ? json : `,${json}`;
     }
     first = false;
   }
