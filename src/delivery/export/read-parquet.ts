@@ -1,5 +1,5 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import type { Row } from './values.ts';
+import { bigintValue, type Row } from './values.ts';
 
 /**
  * Records of a parquet file, read with hyparquet one row group at a time (memory ≈ one row group).
@@ -26,9 +26,7 @@ export async function* readParquetRecords(path: string): AsyncGenerator<Row> {
 }
 
 function jsonReady(v: unknown): unknown {
-  if (typeof v === 'bigint') {
-    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-  }
+  if (typeof v === 'bigint') return bigintValue(v);
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
   if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
   if (Array.isArray(v)) return v.map(jsonReady);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { closeQuietly } from './atomic.ts';
 import { ExportError } from './errors.ts';
-import { isRow, jsonReplacer, kindOf, plainValue, fieldOf, type Row, type ValueKind } from './values.ts';
+import { isRow, jsonReplacer, kindOf, plainValue, fieldOf, toJsonText, type Row, type ValueKind } from './values.ts';
 
 export type RowIterable = Iterable<Row> | AsyncIterable<Row>;
 /**
@@ -95,14 +95,6 @@ function spoolReviver(_key: string, value: unknown): unknown {
   return value;
 }
 
-function spoolLine(row: Row): string {
-  try {
-    return JSON.stringify(row, spoolReplacer) + '\n';
-  } catch (e) {
-    throw new ExportError('bad_input', `a value cannot be written as JSON: ${(e as Error).message}`, { cause: e });
-  }
-}
-
 async function* readSpool(path: string): AsyncGenerator<Row> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) if (line) yield JSON.parse(line, spoolReviver) as Row;
@@ -137,7 +129,7 @@ export async function scanTwice(source: RowSource, columns: readonly string[] | 
     let chunk = '';
     for await (const row of rowsOf(source)) {
       scan.add(row);
-      chunk += spoolLine(row);
+      chunk += toJsonText(row, spoolReplacer) + '\n';
       if (chunk.length >= 1 << 16) {
         if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
         chunk = '';

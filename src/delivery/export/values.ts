@@ -43,7 +43,11 @@ export function plainValue(v: unknown): Plain {
   }
 }
 
-function bigintValue(v: bigint): number | string {
+/**
+ * A bigint as a number when it is a safe integer, else its decimal string (no precision loss).
+ * @example bigintValue(2n ** 60n) // '1152921504606846976'
+ */
+export function bigintValue(v: bigint): number | string {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
 }
 
@@ -75,12 +79,13 @@ export function jsonReplacer(_key: string, value: unknown): unknown {
 }
 
 /**
- * Compact JSON text of any value, bigint-safe. Throws `bad_input` on a cycle.
+ * Compact JSON text of any value, bigint-safe (or through another `replacer`). Throws `bad_input`
+ * on a cycle.
  * @example toJsonText({ a: 1n }) // '{"a":1}'
  */
-export function toJsonText(v: unknown): string {
+export function toJsonText(v: unknown, replacer: (this: any, key: string, value: unknown) => unknown = jsonReplacer): string {
   try {
-    return JSON.stringify(v, jsonReplacer) ?? 'null';
+    return JSON.stringify(v, replacer) ?? 'null';
   } catch (e) {
     throw new ExportError('bad_input', `a value cannot be written as JSON: ${(e as Error).message}`, { cause: e });
   }
