@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { AppError, PAYMENT_REQUIRED } from './errors.ts';
 import { newRequestId, newTaskId } from './ids.ts';
 import { defaultUnitPrice } from '../billing/prices.ts';
+import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 
 export interface SubmitOptions {
@@ -62,7 +63,7 @@ export async function checkWebhook(ctx: AppContext, url: string): Promise<void> 
 
 export async function submit(ctx: AppContext, account: Account, decl: DataEndpoint, params: Record<string, unknown>, queries: string[], o: SubmitOptions) {
   if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
-  if (queries.length > 1000) throw new AppError(422, `query takes at most 1000 queries per request, got ${queries.length}`);
+  if (queries.length > MAX_QUERIES) throw new AppError(422, `query takes at most ${MAX_QUERIES} queries per request, got ${queries.length}`);
   const adapter = await ctx.adapters.load(decl.path);
   if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet`);
   if (adapter.checkQuery) {
