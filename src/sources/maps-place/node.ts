@@ -22,6 +22,17 @@ export interface NodeOptions {
   region?: string | null;
 }
 
+/**
+ * The options every map adapter passes: the query, and the request's language (default `en`) and
+ * region (upper-cased, or null).
+ *
+ * @example
+ *   nodeOptionsOf('coffee', { region: 'gr' }) // { query: 'coffee', language: 'en', region: 'GR' }
+ */
+export function nodeOptionsOf(query: string, p: { language?: string; region?: string } | undefined): NodeOptions {
+  return { query, language: p?.language || 'en', region: p?.region ? p.region.toUpperCase() : null };
+}
+
 const olc = new OLC.OpenLocationCode();
 
 /** True when `node` looks like a place node: an array with a name string at `[11]`. */

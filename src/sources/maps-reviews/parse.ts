@@ -8,11 +8,13 @@ import { arr, at, str } from '../_kit/positional.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { appInitState } from '../maps-place/html.ts';
-import type { NodeOptions } from '../maps-place/node.ts';
+import { nodeOptionsOf } from '../maps-place/node.ts';
 import { looksLikeHtml } from '../maps-place/parse.ts';
 import { placeStep } from '../maps-place/plan.ts';
+import type { PlaceRecord } from '../maps-place/record.ts';
 import { classifyQuery } from '../maps-place/query.ts';
 import { firstSearchStep } from '../maps-search/plan.ts';
+import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../maps-search/pb.ts';
 import { parseSearchBody } from '../maps-search/search-body.ts';
 import { readState, searchStep } from '../maps-search/state.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
@@ -52,23 +54,24 @@ function firstPage(engineId: string, key: string, token: string | null, p: Revie
   return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token }, p, pageSizeFor(p, 0));
 }
 
-function nodeOptions(ctx: Ctx): NodeOptions {
-  return { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null };
+/** A found place → its header item and first reviews page. */
+function placeFound(rec: PlaceRecord, ctx: Ctx): ParseResult<Item> {
+  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params);
+  return { records: [item], next };
 }
 
 function parsePlace(res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
-  const rec = placeOfResponse(res, nodeOptions(ctx));
+  const rec = placeOfResponse(res, nodeOptionsOf(ctx.query, ctx.params));
   // A well-formed map page without a place: the id names nothing (billed as one, decision 20).
   if (!rec) return { records: [{ item: 'none' }] };
-  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params);
-  return { records: [item], next };
+  return placeFound(rec, ctx);
 }
 
 /** A followed short link: the place on the final page, or the step its final URL names. */
 function parseResolve(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
   if (looksLikeHtml(res.body) && appInitState(res.body)) {
-    const rec = placeOfResponse(res, nodeOptions(ctx));
-    if (rec) return parsePlace(res, ctx);
+    const rec = placeOfResponse(res, nodeOptionsOf(ctx.query, ctx.params));
+    if (rec) return placeFound(rec, ctx);
   }
   const form = classifyQuery(res.url);
   if (form.form === 'phrase') return { records: [], next: [firstSearchStep(form.q, settingsOf(ctx.params), form.camera ?? null)] };
@@ -81,7 +84,7 @@ function parseResolve(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<I
 function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
   const state = readState(step.state);
   if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
-  const places = parseSearchBody(res.body, nodeOptions(ctx)); // layout_changed when not a search answer
+  const places = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params)); // layout_changed when not a search answer
   const want = Math.max(1, ctx.params.limit ?? 1);
   if (places.length === 0) return { records: state.got > 0 ? [] : [{ item: 'none' }] };
   const records: Item[] = [];
@@ -96,7 +99,7 @@ function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<It
     next.push(...started.next);
     n++;
   }
-  if (n < want && places.length >= PAGE_SIZE) next.push(searchStep({ ...state, offset: state.offset + places.length, got: n }));
+  if (n < want && places.length >= SEARCH_PAGE_SIZE) next.push(searchStep({ ...state, offset: state.offset + places.length, got: n }));
   return { records, next };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import type { NodeOptions } from '../maps-place/node.ts';
+import { nodeOptionsOf } from '../maps-place/node.ts';
 import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../maps-place/parse.ts';
 import { placeStep } from '../maps-place/plan.ts';
 import { classifyQuery } from '../maps-place/query.ts';
@@ -17,14 +17,10 @@ import { firstSearchStep } from './plan.ts';
 import { parseSearchBody } from './search-body.ts';
 import { readState } from './state.ts';
 
-function nodeOptions(ctx: QueryContext<MapsSearchParams>): NodeOptions {
-  return { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null };
-}
-
 function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
   if (looksLikeHtml(response.body)) {
     try {
-      return { records: [extractPlaceFromHtml(response.body, nodeOptions(ctx))] };
+      return { records: [extractPlaceFromHtml(response.body, nodeOptionsOf(ctx.query, ctx.params))] };
     } catch {
       // Not a place page (a search page, say): the final URL says what to fetch instead.
     }
@@ -57,11 +53,11 @@ export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: Quer
     case 'search': {
       const state = readState(step.state);
       if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
-      const page = parseSearchBody(response.body, nodeOptions(ctx));
+      const page = parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params));
       return afterSearchPage(state, page);
     }
     case 'place':
-      return parsePlaceStep(step, response, nodeOptions(ctx));
+      return parsePlaceStep(step, response, nodeOptionsOf(ctx.query, ctx.params));
     case 'resolve':
       return parseResolve(step, response, ctx);
     default:
