@@ -10,11 +10,9 @@
 import type { WebAdapter } from '../_kit/adapter.ts';
 import { parseSearchBody } from '../maps-search/search-body.ts';
 import { registrableDomain, siteMatches } from './domain.ts';
-import { filterByDomain, finish, makeParse } from './parse.ts';
+import { filterByDomain, finish, parse } from './parse.ts';
 import { checkQuery, plan } from './plan.ts';
 import { isNoResult, type NoResult, type PlacesByDomainParams, type SiteRecord } from './record.ts';
-
-export const parse = makeParse((text, opts) => parseSearchBody(text, opts) as unknown as SiteRecord[]);
 
 export const placesByDomain: WebAdapter<PlacesByDomainParams, SiteRecord | NoResult> = {
   kind: 'web',
@@ -44,5 +42,5 @@ export function parseCapture(text: string, domain?: string): SiteRecord[] {
   return filterByDomain(all, d);
 }
 
-export { plan, finish, checkQuery, registrableDomain, siteMatches, filterByDomain, isNoResult };
+export { plan, parse, finish, checkQuery, registrableDomain, siteMatches, filterByDomain, isNoResult };
 export type { PlacesByDomainParams, SiteRecord, NoResult };

@@ -4,13 +4,13 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
+import { nodeOptionsOf } from '../maps-place/node.ts';
+import { PAGE_SIZE } from '../maps-search/pb.ts';
+import { parseSearchBody } from '../maps-search/search-body.ts';
 import { readState, type SearchState } from '../maps-search/state.ts';
 import { siteMatches } from './domain.ts';
 import { maxPages, nextDomainStep, perQueryOf, type DomainState } from './plan.ts';
-import { SEARCH_PAGE, type NoResult, type PlacesByDomainParams, type SiteRecord } from './record.ts';
-
-/** Turns a map search response text into place records (maps-search's `parseSearchBody`). */
-export type SearchBodyParser = (text: string, opts: { query: string; language?: string | null; region?: string | null }) => SiteRecord[];
+import type { NoResult, PlacesByDomainParams, SiteRecord } from './record.ts';
 
 type Ctx = QueryContext<PlacesByDomainParams>;
 
@@ -23,29 +23,27 @@ export function filterByDomain<R extends SiteRecord>(records: R[], domain: strin
 }
 
 /**
- * Builds the adapter's `parse` around a search-body parser.
- * @example const parse = makeParse(parseSearchBody); parse(step, res, ctx).records
+ * One map search page → the places on the domain, and the next page while it may hold more.
+ * @example parse(step, res, ctx).records
  */
-export function makeParse(parseBody: SearchBodyParser) {
-  return function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<SiteRecord> {
-    if (step.kind !== 'search') throw new SourceError('layout_changed', `places-by-domain: unknown step kind ${step.kind}`);
-    const search = readState(step.state);
-    const st = step.state as unknown as Partial<DomainState>;
-    if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
-    const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
-    // layout_changed when the body is not a map search answer
-    const all = parseBody(res.body, { query: ctx.query, language: ctx.params?.language || 'en', region: ctx.params?.region ? ctx.params.region.toUpperCase() : null });
-    const kept = filterByDomain(all, cur.domain).map((r) => ({ ...r, query: ctx.query }));
-    const perQuery = perQueryOf(ctx.params);
-    const total = cur.kept + kept.length;
-    const next: Step[] = [];
-    // A full page may be followed by more; a page without any match after the first means the
-    // search has drifted to places that only mention the domain.
-    if (all.length >= SEARCH_PAGE && total < perQuery && cur.page + 1 < maxPages(perQuery) && (cur.page === 0 || kept.length > 0)) {
-      next.push(nextDomainStep(cur, all.length, total));
-    }
-    return { records: kept, next };
-  };
+export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<SiteRecord> {
+  if (step.kind !== 'search') throw new SourceError('layout_changed', `places-by-domain: unknown step kind ${step.kind}`);
+  const search = readState(step.state);
+  const st = step.state as unknown as Partial<DomainState>;
+  if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
+  const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
+  // layout_changed when the body is not a map search answer
+  const all = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params)) as unknown as SiteRecord[];
+  const kept = filterByDomain(all, cur.domain).map((r) => ({ ...r, query: ctx.query }));
+  const perQuery = perQueryOf(ctx.params);
+  const total = cur.kept + kept.length;
+  const next: Step[] = [];
+  // A full page may be followed by more; a page without any match after the first means the
+  // search has drifted to places that only mention the domain.
+  if (all.length >= PAGE_SIZE && total < perQuery && cur.page + 1 < maxPages(perQuery) && (cur.page === 0 || kept.length > 0)) {
+    next.push(nextDomainStep(cur, all.length, total));
+  }
+  return { records: kept, next };
 }
 
 function keyOf(r: SiteRecord): string | null {

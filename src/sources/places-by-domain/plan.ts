@@ -6,10 +6,11 @@
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { MAX_LIMIT, searchSettings } from '../maps-search/params.ts';
+import { PAGE_SIZE } from '../maps-search/pb.ts';
 import { firstSearchStep } from '../maps-search/plan.ts';
 import { searchStep, type SearchState } from '../maps-search/state.ts';
 import { registrableDomain } from './domain.ts';
-import { DEFAULT_PER_QUERY, SEARCH_PAGE, type PlacesByDomainParams } from './record.ts';
+import { DEFAULT_PER_QUERY, type PlacesByDomainParams } from './record.ts';
 
 /** What this endpoint adds to a maps-search step state. */
 export interface DomainState {
@@ -25,7 +26,7 @@ export interface DomainState {
  * @example maxPages(100) // 6
  */
 export function maxPages(perQuery: number): number {
-  return Math.ceil(Math.max(1, perQuery) / SEARCH_PAGE) + 1;
+  return Math.ceil(Math.max(1, perQuery) / PAGE_SIZE) + 1;
 }
 
 export function perQueryOf(p: PlacesByDomainParams | undefined): number {

@@ -26,8 +26,6 @@ export interface NoResult {
 }
 
 export const DEFAULT_PER_QUERY = 100;
-/** The map search answers 20 places a page. */
-export const SEARCH_PAGE = 20;
 
 /** @example isNoResult({ query: 'a.com', no_result: true }) // true */
 export function isNoResult(r: unknown): r is NoResult {
