@@ -449,3 +449,37 @@ test('reportLayoutChange logs at error level and reaches onEvent', async (t) => 
   assert.equal(logged.length, 2);
   assert.match(logged[0], /LAYOUT CHANGED: maps-search/);
 });
+
+test('a 103 Early Hints response before the real one is skipped: status, headers and body are the 200', async (t) => {
+  const { srv, ex } = await setup(t, (_req, res) => {
+    res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+    res.writeHead(200, { 'content-type': 'text/plain', 'x-final': 'yes' });
+    res.end('the page');
+  });
+  const r = await ex.run(step(`${srv.url}/hints`));
+  assert.equal(r.status, 200);
+  assert.equal(r.body, 'the page');
+  assert.equal(r.headers['x-final'], 'yes');
+  assert.equal(r.headers.link, undefined, 'headers of the 103 are not the response');
+});
+
+test('response headers named like Object.prototype members come back as sent; repeats are joined', async (t) => {
+  const { srv, ex } = await setup(t, (_req, res) => {
+    res.setHeader('constructor', 'c1');
+    res.setHeader('__proto__', 'p1');
+    res.setHeader('x-twice', ['a', 'b']);
+    res.end('ok');
+  });
+  const r = await ex.run(step(`${srv.url}/odd`));
+  assert.equal(Object.getOwnPropertyDescriptor(r.headers, 'constructor')?.value, 'c1');
+  assert.equal(Object.getOwnPropertyDescriptor(r.headers, '__proto__')?.value, 'p1');
+  assert.equal(Object.getPrototypeOf(r.headers), Object.prototype, 'no prototype pollution');
+  assert.equal(r.headers['x-twice'], 'a, b');
+});
+
+test('a caller signal that is already aborted fails the run with its reason; nothing is sent', async (t) => {
+  const { srv, ex } = await setup(t, (_req, res) => res.end('never'));
+  const reason = new SourceError('network', 'cancelled before the start');
+  await assert.rejects(ex.run(step(`${srv.url}/x`), ex.sessionFor('k'), AbortSignal.abort(reason)), rejectsWith('network', /cancelled before the start/));
+  assert.equal(srv.seen.length, 0);
+});

@@ -64,8 +64,11 @@ export function toNetworkError(e: unknown, url: string, signal?: AbortSignal): S
  * apart (it may not be joined). Shared by the live transport and HAR replay.
  */
 export function addHeader(headers: Record<string, string>, setCookie: string[], name: string, value: string): void {
-  if (name === 'set-cookie') setCookie.push(value);
-  else headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  if (name === 'set-cookie') return void setCookie.push(value);
+  // Own properties only: a header may be named `constructor` or `__proto__` like anything else.
+  const joined = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+  if (name === '__proto__') Object.defineProperty(headers, name, { value: joined, enumerable: true, writable: true, configurable: true });
+  else headers[name] = joined;
 }
 
 /**
