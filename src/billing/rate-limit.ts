@@ -33,6 +33,11 @@ export class MemoryRateLimiter implements RateLimiter {
       b.tokens -= 1;
       return { ok: true, retryAfterSec: 0 };
     }
-    return { ok: false, retryAfterSec: Math.max(1, Math.ceil((1 - b.tokens) / ratePerSec)) };
+    return { ok: false, retryAfterSec: retryAfterSec(b.tokens, ratePerSec) };
   }
+}
+
+/** Whole seconds until a bucket holding `tokens` (< 1) has one token again, at least 1. */
+export function retryAfterSec(tokens: number, ratePerSec: number): number {
+  return Math.max(1, Math.ceil((1 - tokens) / ratePerSec));
 }

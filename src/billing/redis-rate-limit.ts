@@ -14,7 +14,7 @@
  *   const d = await rl.take(account.id, account.ratePerSec, account.burst); // { ok, retryAfterSec }
  */
 import { Redis } from 'ioredis';
-import type { RateDecision, RateLimiter } from './rate-limit.ts';
+import { retryAfterSec, type RateDecision, type RateLimiter } from './rate-limit.ts';
 
 export interface RedisRateLimiterOptions {
   url: string;
@@ -91,7 +91,7 @@ export class RedisRateLimiter implements RateLimiter {
       const now = this.o.now ? String(this.o.now()) : '';
       const [ok, left] = await timeout(this.redis.trawlTake(`${this.prefix}:rl:${key}`, ratePerSec, burst, now), this.o.timeoutMs ?? 1_000);
       if (ok === 1) return { ok: true, retryAfterSec: 0 };
-      return { ok: false, retryAfterSec: Math.max(1, Math.ceil((1 - Number(left)) / ratePerSec)) };
+      return { ok: false, retryAfterSec: retryAfterSec(Number(left), ratePerSec) };
     } catch (e) {
       if (this.o.failOpen === false) throw e;
       this.warn(e);
