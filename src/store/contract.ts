@@ -226,6 +226,9 @@ export interface Store {
   itemCounts(): Promise<Record<ItemState, number>>;
   /** Ids of queued items of running requests (used by queue backends to re-enqueue after a restart). */
   queuedItemIds(limit: number): Promise<string[]>;
+  /** Optional: items a worker could claim right now (queued and due, or leased with an expired lease),
+   *  with their attempt count; queue backends re-announce these (src/engine/backends/runnable.ts). */
+  runnableItems?(now: number, limit: number): Promise<{ id: string; attempts: number }[]>;
 
   // billing
   usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]>;

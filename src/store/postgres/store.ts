@@ -609,8 +609,7 @@ export class PostgresStore implements Store {
 
   /**
    * Items a worker could claim right now (queued and due, or leased with an expired lease), with their
-   * attempt count. Not in the Store contract: queue backends use it when present (see
-   * src/engine/backends/runnable.ts) to re-announce only what is runnable.
+   * attempt count (see Store.runnableItems).
    *
    * @example await store.runnableItems(Date.now(), 500) // [{ id: 'req:0', attempts: 1 }]
    */

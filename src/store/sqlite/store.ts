@@ -423,6 +423,14 @@ export class SqliteStore implements Store {
     return (this.s(`SELECT id FROM work_items WHERE state IN ('queued', 'leased') ORDER BY run_after LIMIT ?`).all(limit) as Row[]).map((r) => r.id);
   }
 
+  /** Items a worker could claim right now, with their attempt count (see Store.runnableItems). */
+  async runnableItems(now: number, limit: number): Promise<{ id: string; attempts: number }[]> {
+    return this.s(`SELECT id, attempts FROM (SELECT id, attempts FROM work_items WHERE state = 'queued' AND run_after <= @now ORDER BY run_after LIMIT @limit)
+                   UNION ALL
+                   SELECT id, attempts FROM (SELECT id, attempts FROM work_items WHERE state = 'leased' AND lease_until < @now LIMIT @limit)
+                   LIMIT @limit`).all({ now, limit }) as { id: string; attempts: number }[];
+  }
+
   // ---------------------------------------------------------------- billing
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
     return (this.s(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
