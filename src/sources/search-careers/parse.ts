@@ -12,7 +12,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { first, parseHtml, select, textOf, textOrNull, type El } from '../search-events/html.ts';
-import { EMPTY_MARKERS, agoToUnix, isLdType, isoToUnix, ldJsonObjects, refTime, unwrapLink } from '../search-events/serp.ts';
+import { EMPTY_MARKERS, agoToUnix, isLdType, isoToUnix, ldJsonObjects, ldText, refTime, unwrapLink } from '../search-events/serp.ts';
 import { jobsPageStep } from './plan.ts';
 import type { ApplyLink, CareersParams, JobRecord } from './record.ts';
 
@@ -110,37 +110,33 @@ function cardToJob(card: El, query: string, now: number | null): JobRecord | nul
   };
 }
 
-function ldStr(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() ? v.trim() : null;
-}
-
 function ldSalary(v: unknown): string | null {
   const s = v as { currency?: unknown; value?: { minValue?: unknown; maxValue?: unknown; value?: unknown; unitText?: unknown } } | undefined;
-  if (!s || typeof s !== 'object' || !s.value || typeof s.value !== 'object') return ldStr(v);
+  if (!s || typeof s !== 'object' || !s.value || typeof s.value !== 'object') return ldText(v);
   const { minValue, maxValue, value, unitText } = s.value;
   const range = minValue !== undefined && maxValue !== undefined ? `${minValue}–${maxValue}` : value !== undefined ? String(value) : null;
   if (!range) return null;
-  return [ldStr(s.currency), range, typeof unitText === 'string' ? `a ${unitText.toLowerCase()}` : null].filter(Boolean).join(' ');
+  return [ldText(s.currency), range, typeof unitText === 'string' ? `a ${unitText.toLowerCase()}` : null].filter(Boolean).join(' ');
 }
 
 function ldToJob(o: Record<string, unknown>, query: string): JobRecord | null {
-  const title = ldStr(o.title);
+  const title = ldText(o.title);
   if (!title) return null;
   const org = o.hiringOrganization as Record<string, unknown> | undefined;
   const loc = (Array.isArray(o.jobLocation) ? o.jobLocation[0] : o.jobLocation) as Record<string, unknown> | undefined;
   const addr = loc?.address as Record<string, unknown> | string | undefined;
-  const location = typeof addr === 'string' ? addr : addr ? [addr.addressLocality, addr.addressRegion, addr.addressCountry].map(ldStr).filter(Boolean).join(', ') || null : null;
-  const type = Array.isArray(o.employmentType) ? o.employmentType.join(', ') : ldStr(o.employmentType);
+  const location = typeof addr === 'string' ? addr : addr ? [addr.addressLocality, addr.addressRegion, addr.addressCountry].map(ldText).filter(Boolean).join(', ') || null : null;
+  const type = Array.isArray(o.employmentType) ? o.employmentType.join(', ') : ldText(o.employmentType);
   const url = typeof o.url === 'string' ? unwrapLink(o.url) : null;
-  const desc = ldStr(o.description);
+  const desc = ldText(o.description);
   const id = o.identifier as Record<string, unknown> | string | undefined;
   return {
     query,
     title,
-    company: ldStr(org?.name) ?? ldStr(org),
+    company: ldText(org?.name) ?? ldText(org),
     location,
     via: null,
-    posted_date: ldStr(o.datePosted),
+    posted_date: ldText(o.datePosted),
     posted_timestamp: isoToUnix(o.datePosted),
     schedule_type: type,
     salary_range: ldSalary(o.baseSalary),
@@ -148,7 +144,7 @@ function ldToJob(o: Record<string, unknown>, query: string): JobRecord | null {
     qualifications: [],
     apply_links: url ? [{ title: null, link: url }] : [],
     application_url: url,
-    job_id: typeof id === 'string' ? id : ldStr(id?.value),
+    job_id: typeof id === 'string' ? id : ldText(id?.value),
   };
 }
 

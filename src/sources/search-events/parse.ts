@@ -11,7 +11,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { SourceError } from '../_kit/errors.ts';
 import { first, parseHtml, select, textOf, textOrNull, type El } from './html.ts';
 import { eventsPageStep } from './plan.ts';
-import { EMPTY_MARKERS, isoToUnix, ldJsonObjects, unwrapLink } from './serp.ts';
+import { EMPTY_MARKERS, isoToUnix, ldJsonObjects, ldText, unwrapLink } from './serp.ts';
 import type { EventRecord, EventsParams, TicketLink } from './record.ts';
 
 type Ctx = QueryContext<EventsParams>;
@@ -63,10 +63,6 @@ function cardToEvent(card: El, query: string): EventRecord | null {
     ticket_links: tickets,
     thumbnail: imgSrc(card),
   };
-}
-
-function ldText(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() ? v.trim() : null;
 }
 
 function ldAddress(loc: unknown): { venue: string | null; lines: string[] } {

@@ -68,6 +68,11 @@ export function ldJsonObjects(root: El): Array<Record<string, unknown>> {
   return out;
 }
 
+/** A JSON-LD value as trimmed text; null when it is not a non-blank string. */
+export function ldText(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() ? v.trim() : null;
+}
+
 /** True when a JSON-LD object is of the schema.org type (string or array form). */
 export function isLdType(o: Record<string, unknown>, type: string): boolean {
   const t = o['@type'];
