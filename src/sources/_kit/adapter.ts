@@ -53,6 +53,18 @@ export interface ParseResult<R = Record<string, unknown>> {
   cursor?: string | null;
 }
 
+/** What `finish` returns for a query that found nothing (decision 20: it may still cost one unit).
+ *  The runner drops it from the query's results. */
+export interface NoResult {
+  query: string;
+  no_result: true;
+}
+
+/** @example isNoResult({ query: 'x', no_result: true }) // true */
+export function isNoResult(r: unknown): r is NoResult {
+  return typeof r === 'object' && r !== null && (r as NoResult).no_result === true;
+}
+
 /** Context of one query: its parameters (validated, with defaults) and the request's options. */
 export interface QueryContext<P = Record<string, unknown>> {
   query: string;

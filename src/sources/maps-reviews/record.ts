@@ -3,7 +3,11 @@
  * Parsing happens page by page, so `parse` emits intermediate items (a place header, reviews) and
  * `finish` folds them into elements.
  */
+import type { NoResult } from '../_kit/adapter.ts';
 import type { PlaceSummary } from './place.ts';
+
+/** A query whose place could not be found: billed as one item (decision 20). */
+export { isNoResult, type NoResult } from '../_kit/adapter.ts';
 
 export type ReviewSort = 'most_relevant' | 'newest' | 'highest_rating' | 'lowest_rating';
 
@@ -59,12 +63,6 @@ export interface ReviewsElement extends PlaceSummary {
   reviews_data: ReviewRecord[];
 }
 
-/** A query whose place could not be found: billed as one item (decision 20). */
-export interface NoResult {
-  query: string;
-  no_result: true;
-}
-
 /** Intermediate items between `parse` and `finish`. */
 export type PlaceItem = { item: 'place'; key: string; place: PlaceSummary };
 export type ReviewItem = { item: 'review'; key: string; review: ReviewRecord };
@@ -80,9 +78,4 @@ export function isoUtc(sec: number | null): string | null {
   const d = new Date(sec * 1000);
   if (Number.isNaN(d.getTime())) return null;
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** @example isNoResult({ query: 'x', no_result: true }) // true */
-export function isNoResult(r: unknown): r is NoResult {
-  return typeof r === 'object' && r !== null && (r as NoResult).no_result === true;
 }

@@ -20,14 +20,6 @@ export interface SiteRecord {
   [k: string]: unknown;
 }
 
-export interface NoResult {
-  query: string;
-  no_result: true;
-}
+export { isNoResult, type NoResult } from '../_kit/adapter.ts';
 
 export const DEFAULT_PER_QUERY = 100;
-
-/** @example isNoResult({ query: 'a.com', no_result: true }) // true */
-export function isNoResult(r: unknown): r is NoResult {
-  return typeof r === 'object' && r !== null && (r as NoResult).no_result === true;
-}
