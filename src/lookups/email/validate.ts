@@ -12,7 +12,7 @@
  * | UNKNOWN        | DNS failed, no server reachable, greylisting (4xx), policy 5xx, timeout |
  */
 import { rcptVerdict, replyLine } from './classify.ts';
-import { disposableHit, isFreeProvider, isRoleAccount } from './lists.ts';
+import { disposableHit, freeProviderDomains, isRoleAccount } from './lists.ts';
 import { didYouMean } from './suggest.ts';
 import { checkSyntax } from './syntax.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
@@ -89,7 +89,8 @@ export function offlineChecks(query: string) {
   rec.is_role = isRoleAccount(syn.local);
   const hit = disposableHit(syn.asciiDomain);
   rec.is_disposable = rec.in_blacklist = hit !== null;
-  rec.is_free = !hit && isFreeProvider(syn.asciiDomain);
+  // isFreeProvider would look the domain up on the disposable lists a second time.
+  rec.is_free = !hit && freeProviderDomains().has(syn.asciiDomain);
   // Typo-squatted domains of big providers sit on the disposable lists: the hint helps there too.
   rec.did_you_mean = didYouMean(syn.address.slice(0, syn.address.lastIndexOf('@')), syn.asciiDomain);
   if (hit) {
