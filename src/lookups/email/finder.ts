@@ -10,7 +10,7 @@ import { disposableHit } from './lists.ts';
 import { candidates, splitName, type NameParts } from './names.ts';
 import { checkSyntax } from './syntax.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
-import type { EmailStatus } from './validate.ts';
+import { routeVerdict, type EmailStatus } from './validate.ts';
 
 export interface FinderRecord {
   query: string;
@@ -105,13 +105,8 @@ export async function findWith(v: EmailVerifier, query: string, opts: { signal?:
 
   const route = await v.route(domain);
   if (route.kind !== 'mx' && route.kind !== 'implicit') {
-    const why: Record<string, string> = {
-      nxdomain: 'domain does not exist (NXDOMAIN)',
-      null_mx: 'domain accepts no mail (null MX, RFC 7505)',
-      no_mail_host: 'domain has no MX and no address record',
-    };
-    if (route.kind === 'dns_error') return end(rec, 'UNKNOWN', `DNS lookup failed (${route.code})`);
-    return end(rec, 'NOT_RECEIVING', why[route.kind]);
+    const { status, details } = routeVerdict(route);
+    return end(rec, status, details);
   }
   rec.mx = route.hosts.map((h) => h.exchange);
   if (!v.settings.smtpProbe) return end(rec, 'UNKNOWN', 'domain has mail servers; SMTP probe disabled');

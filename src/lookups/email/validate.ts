@@ -100,8 +100,11 @@ export function offlineChecks(query: string) {
   return { rec, syn };
 }
 
-/** status_details for a route without mail hosts. */
-function routeVerdict(route: MailRoute): { status: EmailStatus; details: string } | null {
+/**
+ * Status and status_details for a route without mail hosts (the validator's and the finder's).
+ * @example routeVerdict({ kind: 'nxdomain' }) // { status: 'NOT_RECEIVING', details: 'domain does not exist (NXDOMAIN)' }
+ */
+export function routeVerdict(route: Exclude<MailRoute, { kind: 'mx' | 'implicit' }>): { status: EmailStatus; details: string } {
   switch (route.kind) {
     case 'nxdomain':
       return { status: 'NOT_RECEIVING', details: 'domain does not exist (NXDOMAIN)' };
@@ -111,8 +114,6 @@ function routeVerdict(route: MailRoute): { status: EmailStatus; details: string 
       return { status: 'NOT_RECEIVING', details: 'domain has no MX and no address record' };
     case 'dns_error':
       return { status: 'UNKNOWN', details: `DNS lookup failed (${route.code})` };
-    default:
-      return null;
   }
 }
 
@@ -141,9 +142,10 @@ export async function validateWith(v: EmailVerifier, query: string, opts: Valida
     rec.status_details += rec.valid_dns ? '; domain has mail servers; not probed' : '; domain has no mail servers';
     return rec;
   }
-  const dnsVerdict = routeVerdict(route);
-  if (dnsVerdict) return end(rec, dnsVerdict.status, dnsVerdict.details);
-  if (route.kind !== 'mx' && route.kind !== 'implicit') return end(rec, 'UNKNOWN', 'no mail route');
+  if (route.kind !== 'mx' && route.kind !== 'implicit') {
+    const { status, details } = routeVerdict(route);
+    return end(rec, status, details);
+  }
   if (!v.settings.smtpProbe) return end(rec, 'UNKNOWN', 'domain has mail servers; SMTP probe disabled');
 
   const domain = syn.asciiDomain;
