@@ -1,63 +1,28 @@
 /**
  * At most N holders per key (per mail domain): mail servers throttle, tarpit or blocklist clients that
- * open many sessions at once, so probes of one domain queue while other domains proceed.
+ * open many sessions at once, so probes of one domain queue while other domains proceed. The
+ * executor's per-host semaphore without its rate part.
  */
+import { HostLimiter } from '../../fetch/limits.ts';
+
 export class KeyedLimiter {
-  private readonly active = new Map<string, { running: number; waiting: Array<() => void> }>();
-  constructor(private readonly limit: number) {
+  private readonly keys: HostLimiter;
+  constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+    this.keys = new HostLimiter({ concurrency: limit, rps: 0 });
   }
 
   /**
-   * Waits for a slot of `key` and returns its release function (call it exactly once).
+   * Waits for a slot of `key` (FIFO) and returns its release function (a second call does nothing).
    * Rejects with the signal's reason if aborted while waiting.
    * @example const release = await limiter.acquire('example.com'); try { ... } finally { release(); }
    */
   acquire(key: string, signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    let slot = this.active.get(key);
-    if (!slot) {
-      slot = { running: 0, waiting: [] };
-      this.active.set(key, slot);
-    }
-    const s = slot;
-    const release = (): void => {
-      const next = s.waiting.shift();
-      if (next) return next();
-      s.running--;
-      if (s.running === 0) this.active.delete(key);
-    };
-    if (s.running < this.limit) {
-      s.running++;
-      return Promise.resolve(once(release));
-    }
-    return new Promise((resolve, reject) => {
-      const grant = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(once(release));
-      };
-      const onAbort = (): void => {
-        const i = s.waiting.indexOf(grant);
-        if (i >= 0) s.waiting.splice(i, 1);
-        reject(signal!.reason);
-      };
-      s.waiting.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.keys.acquire(key, signal);
   }
 
   /** Sessions running now for `key` (for tests and metrics). */
   running(key: string): number {
-    return this.active.get(key)?.running ?? 0;
+    return this.keys.inFlight(key);
   }
-}
-
-function once(f: () => void): () => void {
-  let done = false;
-  return () => {
-    if (!done) {
-      done = true;
-      f();
-    }
-  };
 }
