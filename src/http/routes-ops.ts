@@ -9,9 +9,15 @@ import { openApiDocument } from './openapi.ts';
 import { docsPage } from './docs-page.ts';
 
 export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
-  const doc = openApiDocument(ctx.settings.baseUrl);
-  const docJson = JSON.stringify(doc);
-  const html = docsPage(doc);
+  // Built on first ask, not at start-up (tens of ms, and most processes are never asked).
+  let docs: { json: string; html: string } | undefined;
+  const docsOnce = () => {
+    if (!docs) {
+      const doc = openApiDocument(ctx.settings.baseUrl);
+      docs = { json: JSON.stringify(doc), html: docsPage(doc) };
+    }
+    return docs;
+  };
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_req, reply) => {
     const checks: Record<string, string> = {};
@@ -30,6 +36,6 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics
     } catch { /* the gauges keep their last values while the store is away */ }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(docJson));
-  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(docsOnce().json));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsOnce().html));
 }
