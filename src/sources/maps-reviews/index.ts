@@ -29,8 +29,14 @@ export const mapsReviews: WebAdapter<ReviewsParams, any> = {
   parse: parse as WebAdapter<ReviewsParams, any>['parse'],
   finish: finish as WebAdapter<ReviewsParams, any>['finish'],
   // One unit per review, not per place element; an empty query's one unit comes from emptyCostsOne.
-  units: (records) => (records as ReviewsOutput[]).reduce((n, r) => n + (isNoResult(r) ? 0 : r.reviews_data.length), 0),
+  units: (records) => reviewCount(records as ReviewsOutput[]),
 };
+
+function reviewCount(records: ReviewsOutput[]): number {
+  let n = 0;
+  for (const r of records) if (!isNoResult(r)) n += r.reviews_data.length;
+  return n;
+}
 
 /**
  * Billable reviews of one query's finished elements: the reviews returned, and one when the query
@@ -38,9 +44,7 @@ export const mapsReviews: WebAdapter<ReviewsParams, any> = {
  * @example billableUnits([{ query: 'x', no_result: true }]) // 1
  */
 export function billableUnits(records: ReviewsOutput[]): number {
-  let n = 0;
-  for (const r of records) if (!isNoResult(r)) n += r.reviews_data.length;
-  return Math.max(1, n);
+  return Math.max(1, reviewCount(records));
 }
 
 function isEntryList(v: unknown): v is unknown[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
@@ -9,11 +9,10 @@ import { parse, finish, type ReviewsParseItem } from './parse.ts';
 import { plan, reviewsPageUrl } from './plan.ts';
 import { constructedEntry, constructedPage, type ConstructedReview } from './constructed-page.ts';
 import type { ReviewsParams, ReviewsElement } from './record.ts';
-import { fixturePath } from '../_kit/fixtures.ts';
+import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
 const FIX = fixturePath('google-maps');
-const fixturesMissing = !existsSync(FIX);
-const skip = fixturesMissing && `fixtures not found at ${FIX}`;
+const skip = fixtureMissing(FIX);
 const fx = (name: string) => readFileSync(resolve(FIX, name), 'utf8');
 const res = (body: string, url = 'https://www.google.com/'): FetchedResponse => ({ status: 200, url, headers: {}, body });
 const ctx = (params: ReviewsParams = {}, query = 'q') => ({ query, params });
@@ -324,7 +323,7 @@ function* mutations(root: unknown, seed: number): Generator<unknown> {
 
 test('mutated entries (truncated/reordered/nulled/retyped) never throw', () => {
   const sources: unknown[] = [constructedEntry({ id: 'x', rating: 4, ts: T0, text: 'ok', likes: 2, images: ['u'], reply: { text: 'r', ts: T0 } })];
-  if (!fixturesMissing) for (const n of ['with_reply', 'no_translation', 'no_text']) sources.push(JSON.parse(fx(`reviews_listugcposts_review_native_${n}.json`))[0]);
+  if (!skip) for (const n of ['with_reply', 'no_translation', 'no_text']) sources.push(JSON.parse(fx(`reviews_listugcposts_review_native_${n}.json`))[0]);
   const step: Step = { kind: 'reviews-page', url: 'u', expect: 'xssi-json', state: { key: 'K', engineId: '0x1:0x2', got: 0, page: 0, token: null } };
   let n = 0;
   for (const [i, src] of sources.entries()) {
