@@ -27,6 +27,7 @@ import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
 import { capToTotal } from '../cap.ts';
+import { ACCOUNT_COLUMNS, TASK_COLUMNS, rowMappers, toAccount } from '../rows.ts';
 
 type Row = Record<string, any>;
 type Client = pg.PoolClient;
@@ -63,33 +64,7 @@ const types = {
   },
 };
 
-const toAccount = (r: Row): Account => ({
-  id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
-  pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
-  ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
-});
-
-const toRequest = (r: Row): RequestRow => ({
-  id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: r.params, status: r.status,
-  queriesTotal: r.queries_total, queriesDone: r.queries_done, records: r.records, usage: r.usage,
-  webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPrice: r.unit_price,
-  emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
-  taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
-});
-
-const toTask = (r: Row): TaskRow => ({
-  id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
-  queries: r.queries, tags: r.tags, spec: r.spec, status: r.status, format: r.format, fileToken: r.file_token ?? null,
-  filePath: r.file_path ?? null, results: r.results, created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
-});
-
-const ACCOUNT_COLUMNS: Record<string, string> = {
-  name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
-  webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
-};
-const TASK_COLUMNS: Record<string, string> = {
-  status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id',
-};
+const { toRequest, toTask } = rowMappers((v) => v);
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 // Deadlocks cannot arise from this store's own lock order, but a hand-run statement could cause one.

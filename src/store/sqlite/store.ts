@@ -16,6 +16,7 @@ import type {
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { capToTotal } from '../cap.ts';
+import { ACCOUNT_COLUMNS, TASK_COLUMNS, rowMappers, toAccount } from '../rows.ts';
 import { randomUUID } from 'node:crypto';
 
 type Row = Record<string, any>;
@@ -28,31 +29,7 @@ type Row = Record<string, any>;
  */
 const itemRange = (requestId: string): [string, string] => [`${requestId}:`, `${requestId};`];
 
-const toAccount = (r: Row): Account => ({
-  id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
-  pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
-  ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
-});
-
-const toRequest = (r: Row): RequestRow => ({
-  id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: JSON.parse(r.params), status: r.status,
-  queriesTotal: r.queries_total, queriesDone: r.queries_done, records: r.records, usage: r.usage,
-  webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPrice: r.unit_price,
-  emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
-  taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
-});
-
-const toTask = (r: Row): TaskRow => ({
-  id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
-  queries: JSON.parse(r.queries), tags: JSON.parse(r.tags), spec: JSON.parse(r.spec), status: r.status,
-  format: r.format, fileToken: r.file_token ?? null, filePath: r.file_path ?? null, results: JSON.parse(r.results),
-  created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
-});
-
-const ACCOUNT_COLUMNS: Record<string, string> = {
-  name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
-  webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
-};
+const { toRequest, toTask } = rowMappers(JSON.parse);
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -495,10 +472,9 @@ export class SqliteStore implements Store {
   }
 
   async updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void> {
-    const cols: Record<string, string> = { status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id' };
     for (const [k, v] of Object.entries(patch)) {
       if (v === undefined) continue;
-      this.db.prepare(`UPDATE tasks SET ${cols[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
+      this.db.prepare(`UPDATE tasks SET ${TASK_COLUMNS[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
     }
   }
 
