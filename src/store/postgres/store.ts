@@ -121,29 +121,28 @@ export class PostgresStore implements Store {
     return { name, text, values };
   }
 
-  private async q(sql: string, args: unknown[] = [], c?: Client): Promise<Row[]> {
+  /** One statement, on `c` or any pooled connection; an outage surfaces as StoreUnavailableError. */
+  private async exec(sql: string, args: unknown[], c?: Client): Promise<pg.QueryResult<Row>> {
     try {
-      return (await (c ?? this.pool).query(this.stmt(sql, args))).rows;
+      return await (c ?? this.pool).query(this.stmt(sql, args));
     } catch (e) {
       throw asStoreError(e);
     }
   }
 
+  private async q(sql: string, args: unknown[] = [], c?: Client): Promise<Row[]> {
+    return (await this.exec(sql, args, c)).rows;
+  }
+
   private async n(sql: string, args: unknown[] = [], c?: Client): Promise<number> {
-    try {
-      return (await (c ?? this.pool).query(this.stmt(sql, args))).rowCount ?? 0;
-    } catch (e) {
-      throw asStoreError(e);
-    }
+    return (await this.exec(sql, args, c)).rowCount ?? 0;
   }
 
   /** A write that must be on disk when it returns (money, keys), whatever the session's setting. */
   private async durable(sql: string, args: unknown[]): Promise<{ rows: Row[]; count: number }> {
     const run = async (c?: Client) => {
-      try {
-        const r = await (c ?? this.pool).query(this.stmt(sql, args));
-        return { rows: r.rows, count: r.rowCount ?? 0 };
-      } catch (e) { throw asStoreError(e); }
+      const r = await this.exec(sql, args, c);
+      return { rows: r.rows, count: r.rowCount ?? 0 };
     };
     if (this.synchronousCommit) return run();
     return this.tx(async (c) => { await c.query('SET LOCAL synchronous_commit = on'); return run(c); });
@@ -692,7 +691,15 @@ export class PostgresStore implements Store {
  *   const store = await openPostgresStore(process.env.DATABASE_URL!, { schema: 'trawl' });
  */
 export async function openPostgresStore(url: string, o: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const s = new PostgresStore(url, o);
+  return migrated(new PostgresStore(url, o));
+}
+
+/**
+ * Applies pending migrations to a new store and returns it; closes it when they fail.
+ *
+ * @example const s = await migrated(new PostgresStore(url, { schema: 'trawl' }));
+ */
+export async function migrated<S extends PostgresStore>(s: S): Promise<S> {
   try {
     await s.migrate();
   } catch (e) {

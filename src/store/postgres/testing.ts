@@ -7,7 +7,7 @@
  *   storeConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
  */
 import { randomBytes } from 'node:crypto';
-import { PostgresStore, type PostgresStoreOptions } from './store.ts';
+import { PostgresStore, migrated, type PostgresStoreOptions } from './store.ts';
 
 /** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set.
  *  @example const url = pgTestUrl(); test('x', { skip: !url && PG_SKIP }, ...) */
@@ -34,12 +34,5 @@ export class ScratchPostgresStore extends PostgresStore {
  * @example const s = await openScratchPostgresStore('postgres://postgres@127.0.0.1:5432/test');
  */
 export async function openScratchPostgresStore(url: string, o: Omit<PostgresStoreOptions, 'schema'> = {}): Promise<ScratchPostgresStore> {
-  const s = new ScratchPostgresStore(url, { ...o, schema: `trawl_test_${randomBytes(6).toString('hex')}` });
-  try {
-    await s.migrate();
-  } catch (e) {
-    await s.close().catch(() => {});
-    throw e;
-  }
-  return s;
+  return migrated(new ScratchPostgresStore(url, { ...o, schema: `trawl_test_${randomBytes(6).toString('hex')}` }));
 }
