@@ -19,8 +19,10 @@ const EXPECTED = 'expected "<latitude> <longitude>" or "<latitude>,<longitude>" 
 type Checked = { ok: true; value: LatLng } | { ok: false; message: string };
 
 function check(query: string): Checked {
-  const shown = JSON.stringify(query.length > 40 ? `${query.slice(0, 40)}…` : query);
-  const fail = (why: string): Checked => ({ ok: false, message: `query ${shown} is not a coordinate pair: ${why}` });
+  const fail = (why: string): Checked => {
+    const shown = JSON.stringify(query.length > 40 ? `${query.slice(0, 40)}…` : query);
+    return { ok: false, message: `query ${shown} is not a coordinate pair: ${why}` };
+  };
   if (typeof query !== 'string') return fail(EXPECTED);
   if (query.length > MAX_QUERY_LENGTH) return fail(EXPECTED);
   const m = PAIR.exec(query);
