@@ -79,7 +79,7 @@ function end(rec: EmailRecord, status: EmailStatus, details: string): EmailRecor
 }
 
 /** The no-network part: syntax and lists. Returns the record and, when it can go on, the parse. */
-export function offlineChecks(query: string) {
+function offlineChecks(query: string) {
   const rec = baseRecord(query);
   const syn = checkSyntax(query);
   if (!syn.ok) return { rec: end(rec, 'INVALID_FORMAT', `invalid format: ${syn.reason}`), syn: null };

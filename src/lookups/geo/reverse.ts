@@ -18,11 +18,11 @@ import { loadUsCounties, type UsCountyLookup } from './us-counties.ts';
 import { loadUsZips, nearestZip, type ZipIndex } from './us-zips.ts';
 
 /** A city farther than this is not "the" city of the point. */
-export const CITY_MAX_KM = 30;
+const CITY_MAX_KM = 30;
 /** State comes from the nearest place up to this far (large rural regions have sparse places). */
-export const STATE_MAX_KM = 100;
+const STATE_MAX_KM = 100;
 /** County (admin2) only from a place this close; admin2 areas are small. */
-export const COUNTY_MAX_KM = 30;
+const COUNTY_MAX_KM = 30;
 
 export interface ReverseGeocoder {
   /**

@@ -35,7 +35,7 @@ export type UsCountyLookup = (lng: number, lat: number) => UsCounty | null;
  *
  * @example fallbackCountyName('CT', 'Hartford') // 'Hartford County'
  */
-export function fallbackCountyName(stateCode: string, atlasName: string): string {
+function fallbackCountyName(stateCode: string, atlasName: string): string {
   if (stateCode === 'DC') return atlasName;
   if (stateCode === 'LA') return `${atlasName} Parish`;
   if (stateCode === 'AK') return `${atlasName} Census Area`;

@@ -9,7 +9,7 @@ import { nearestWithin } from './nearby.ts';
 import { US_ZIPS_TXT } from './data-files.ts';
 import { forEachRow, num, text } from './tsv.ts';
 
-export const ZIP_MAX_KM = 25;
+const ZIP_MAX_KM = 25;
 
 export interface ZipIndex {
   count: number;

@@ -5,7 +5,7 @@
  */
 
 export type EngineKind = 'nominatim' | 'photon' | 'pelias';
-export const ENGINE_KINDS: readonly EngineKind[] = ['nominatim', 'photon', 'pelias'];
+const ENGINE_KINDS: readonly EngineKind[] = ['nominatim', 'photon', 'pelias'];
 export const DEFAULT_ENGINE_TIMEOUT_MS = 3000;
 
 export interface GeocoderSettings {
