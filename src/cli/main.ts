@@ -21,7 +21,6 @@ import { openBackends } from '../config/backends.ts';
 import { startService } from '../app/service.ts';
 import { createAccount, createApiKey } from '../app/accounts.ts';
 import { billingPeriod } from '../app/balance.ts';
-import { parseCommand } from './parse.ts';
 
 const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
 
@@ -94,7 +93,8 @@ async function main(argv: string[]) {
     case 'migrate':
       return withStore(async () => out({ migrated: true }));
     case 'parse':
-      return parseCommand(positionals[0], positionals[1]);
+      // The source parsers load only for this command: every other command starts without them.
+      return (await import('./parse.ts')).parseCommand(positionals[0], positionals[1]);
     case 'accounts':
       return withStore(async ({ store }) => {
         const settings = settingsFromEnv(process.env);
