@@ -23,13 +23,32 @@ export interface QueueFixture {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+/** Polls `cond` until it holds; throws after `ms`. @example await until(() => seen.size === 3, 10_000, 'three items') */
+export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
 }
+
+/** A new account and a request of `n` queries in the store; returns the request id and its item ids. */
+export async function submit(store: Store, n: number): Promise<{ id: string; itemIds: string[] }> {
+  const accountId = randomUUID();
+  await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
+    webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+  const id = randomUUID();
+  await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`),
+    webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+  return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
+}
+
+/** A queue's run function that counts each item in `seen` and completes it empty as `owner`. */
+export const completer = (store: Store, owner: string, seen: Map<string, number>, delayMs = 0) => async (item: WorkItem) => {
+  seen.set(item.id, (seen.get(item.id) ?? 0) + 1);
+  if (delayMs) await sleep(delayMs);
+  await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
+};
 
 export function queueConformance(name: string, open: () => Promise<QueueFixture>, opts: { skip?: string | false } = {}): void {
   const t = (title: string, fn: (f: QueueFixture) => Promise<void>) =>
@@ -42,22 +61,6 @@ export function queueConformance(name: string, open: () => Promise<QueueFixture>
         await f.store.close();
       }
     });
-
-  const submit = async (store: Store, n: number) => {
-    const accountId = randomUUID();
-    await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
-      webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-    const id = randomUUID();
-    await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`),
-      webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
-    return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
-  };
-
-  const completer = (store: Store, owner: string, seen: Map<string, number>, delayMs = 0) => async (item: WorkItem) => {
-    seen.set(item.id, (seen.get(item.id) ?? 0) + 1);
-    if (delayMs) await sleep(delayMs);
-    await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
-  };
 
   t('every enqueued item runs exactly once across two consumers', async ({ store, queue, queue2 }) => {
     const seen = new Map<string, number>();

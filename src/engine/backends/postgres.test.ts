@@ -1,12 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { queueConformance } from '../conformance.ts';
+import { completer, queueConformance, submit, until } from '../conformance.ts';
 import { PostgresQueue } from './postgres.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from '../../store/postgres/testing.ts';
 import { PostgresStore } from '../../store/postgres/store.ts';
-import type { Store, WorkItem } from '../../store/contract.ts';
 
 const url = pgTestUrl();
 const skip = url ? false : PG_SKIP;
@@ -15,28 +13,6 @@ queueConformance('postgres', async () => {
   const store = await openScratchPostgresStore(url!);
   return { store, queue: new PostgresQueue(store, { pollMs: 100 }), queue2: new PostgresQueue(store, { pollMs: 100 }) };
 }, { skip });
-
-const submit = async (store: Store, n: number) => {
-  const accountId = randomUUID();
-  await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
-    webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-  const id = randomUUID();
-  await store.createRequest({ id, accountId, endpoint: '/t', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`), webhook: null,
-    product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
-  return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
-};
-
-async function until(cond: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const completer = (store: Store, owner: string) => async (item: WorkItem) => {
-  await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
-};
 
 test('postgres queue: an enqueue in another process wakes the worker at once (NOTIFY), also after the listener was cut', { skip, timeout: 60_000 }, async () => {
   const workerStore = await openScratchPostgresStore(url!);
@@ -47,7 +23,7 @@ test('postgres queue: an enqueue in another process wakes the worker at once (NO
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    worker.start(completer(workerStore, 'w'), { concurrency: 4, owner: 'w', leaseMs: 30_000 });
+    worker.start(completer(workerStore, 'w', new Map()), { concurrency: 4, owner: 'w', leaseMs: 30_000 });
     await until(() => worker.listenerPid !== null, 5_000, 'the listener');
     await new Promise((r) => setTimeout(r, 100)); // the start-up pump has run; from here only NOTIFY wakes it
     const a = await submit(apiStore, 3);

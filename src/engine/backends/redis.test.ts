@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { queueConformance } from '../conformance.ts';
+import { completer, queueConformance, submit, until } from '../conformance.ts';
 import { RedisQueue, jobIdFor } from './redis.ts';
 import { REDIS_SKIP, deleteKeys, privateRedisUnavailable, redisTestUrl, startPrivateRedis, uniquePrefix } from './redis-testing.ts';
 import { openSqliteStore } from '../../store/sqlite/store.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from '../../store/postgres/testing.ts';
-import type { Store, WorkItem } from '../../store/contract.ts';
+import type { Store } from '../../store/contract.ts';
 
 const url = redisTestUrl();
 const pgUrl = pgTestUrl();
@@ -31,29 +30,6 @@ test('redis queue: job ids carry no ":" and differ per attempt', () => {
   assert.notEqual(jobIdFor('a:1', 1), jobIdFor('a:1', 2));
   assert.equal(jobIdFor('a:1', -1), 'a%3A1#s');
 });
-
-const submit = async (store: Store, n: number) => {
-  const accountId = randomUUID();
-  await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
-    webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-  const id = randomUUID();
-  await store.createRequest({ id, accountId, endpoint: '/t', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`), webhook: null,
-    product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
-  return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
-};
-
-async function until(cond: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const completer = (store: Store, owner: string, seen: Map<string, number>) => async (item: WorkItem) => {
-  seen.set(item.id, (seen.get(item.id) ?? 0) + 1);
-  await store.completeItem({ itemId: item.id, owner, recordsJson: '[]', count: 0, now: Date.now() });
-};
 
 test('redis queue: the worker resumes after its Redis connections are killed', { skip: url ? false : REDIS_SKIP, timeout: 60_000 }, async () => {
   const store = await openSqliteStore(':memory:');
