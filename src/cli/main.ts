@@ -18,7 +18,6 @@
 import { parseArgs } from 'node:util';
 import { settingsFromEnv } from '../config/settings.ts';
 import { openBackends } from '../config/backends.ts';
-import { startService } from '../app/service.ts';
 import { createAccount, createApiKey } from '../app/accounts.ts';
 import { billingPeriod } from '../app/balance.ts';
 
@@ -40,6 +39,8 @@ async function withStore<T>(fn: (b: Awaited<ReturnType<typeof openBackends>>) =>
 
 async function serve(workers: boolean, listen: boolean) {
   const settings = { ...settingsFromEnv(process.env), ...(workers ? {} : { workers: false }) };
+  // The service (HTTP server, engine) loads only here: the account commands start without it.
+  const { startService } = await import('../app/service.ts');
   const svc = await startService({ settings });
   if (listen && (await svc.ctx.store.countAccounts()) === 0) {
     // First start on an empty store: one account, its key printed once, so the API can be called at once.
