@@ -15,11 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
-import { median, table, writeSection } from './lib.ts';
+import { median, sleep, table, writeSection } from './lib.ts';
 
 const REPS = Number(process.env.REPS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; info: any }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -30,6 +30,7 @@ import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';
 import { RedisQueue } from '../src/engine/backends/redis.ts';
 import { PostgresQueue } from '../src/engine/backends/postgres.ts';
 import { deleteKeys, uniquePrefix } from '../src/engine/backends/redis-testing.ts';
+import { median, sleep } from './lib.ts';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 5_000);
 const CONC = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -41,9 +42,7 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? 'queue,store').split(',').map(
 const PG_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Rejects after `ms` unless `p` settles first; the timer never keeps the process alive. */
 function deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
+import { median } from './lib.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
@@ -200,8 +201,6 @@ async function parserAlone(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- orchestrator
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-
 async function main(): Promise<void> {
   if (!fs.existsSync(FIXTURE)) {
     console.log(`SKIP executor bench: fixture not found at ${FIXTURE} (set FIXTURES_DIR)`);

@@ -12,14 +12,13 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { exportFormats, readExportAsJson, writeExport, type ExportFormat } from '../src/delivery/export/index.ts';
 import { placeRow } from '../src/delivery/export/test-rows.ts';
+import { median } from './lib.ts';
 
 const N = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 const READ = process.env.BENCH_READ === '1';
 const rows = Array.from({ length: N }, (_, i) => placeRow(i));
 const dir = await mkdtemp(join(tmpdir(), 'trawl-export-bench-'));
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
   const t = performance.now();

@@ -18,6 +18,7 @@ import { reverseGeocodingAdapter } from '../src/lookups/geo/adapter.ts';
 import { loadAdminNames } from '../src/lookups/geo/admin-names.ts';
 import { loadPlaces } from '../src/lookups/geo/places.ts';
 import { locationsFor } from '../src/lookups/geo/locations.ts';
+import { median } from './lib.ts';
 
 const POINTS = 20_000;
 const RUNS = 3;
@@ -38,7 +39,6 @@ if (process.argv.includes('--child-load')) {
   process.exit(0);
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 function seeded(seed: number): () => number {

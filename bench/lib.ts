@@ -1,5 +1,5 @@
 /**
- * Small helpers shared by the benchmarks: medians, markdown tables, result files.
+ * Small helpers shared by the benchmarks: medians, sleeps, markdown tables, result files.
  *
  * @example median([3, 1, 2]) // 2
  */
@@ -10,6 +10,8 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 }
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function table(head: string[], rows: (string | number)[][]): string {
   return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');

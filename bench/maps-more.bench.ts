@@ -15,6 +15,7 @@ import { searchEvents } from '../src/sources/search-events/index.ts';
 import { searchCareers } from '../src/sources/search-careers/index.ts';
 import type { Step } from '../src/sources/_kit/adapter.ts';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
+import { median } from './lib.ts';
 
 const RUNS = 5;
 const RUN_MS = 300;
@@ -30,7 +31,6 @@ function opsPerSec(fn: () => unknown): number {
   }
   return (n * 1000) / (t - t0);
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function measure(fn: () => unknown): number {
   for (let i = 0; i < 50; i++) fn(); // warm-up
   return median(Array.from({ length: RUNS }, () => opsPerSec(fn)));

@@ -15,6 +15,7 @@ import { parseSearchBody } from '../src/sources/maps-search/search-body.ts';
 import { extractPlaceFromHtml, parsePlaceBody } from '../src/sources/maps-place/parse.ts';
 import { appInitState } from '../src/sources/maps-place/html.ts';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
+import { median } from './lib.ts';
 
 const dir = fixturePath('google-maps');
 if (!existsSync(dir)) {
@@ -48,8 +49,6 @@ function run(bytes: number, fn: () => number): { cpu: number; wall: number } {
   const mb = (bytes * n) / 1e6;
   return { cpu: mb / ((c.user + c.system) / 1e6), wall: mb / (el / 1000) };
 }
-
-const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Row { name: string; bytes: number; base: string; baseFn: () => number; fn: () => number }
 

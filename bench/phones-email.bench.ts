@@ -17,6 +17,7 @@ import { checkEmailOffline, validateWith } from '../src/lookups/email/validate.t
 import { preloadLists } from '../src/lookups/email/lists.ts';
 import { EmailVerifier } from '../src/lookups/email/verifier.ts';
 import { startLoopbackDns, startLoopbackSmtp, type Zone } from '../src/lookups/email/testing/loopback.ts';
+import { median } from './lib.ts';
 
 const require = createRequire(import.meta.url);
 const RUNS = 5;
@@ -29,11 +30,6 @@ const CONCURRENCY = 2;
  *  so each connection costs a known 300 ms, a typical greeting delay of a real MX. */
 const EXTRA_DELAY_MS = 200;
 const SERVER_DELAY_MS = 100 + EXTRA_DELAY_MS;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 /** Rates per wall-clock second and per CPU second of this process; medians of RUNS runs after a
  *  warm-up. The CPU rate is what one core does; the wall rate also counts time spent waiting for a
