@@ -11,24 +11,9 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { SourceError } from '../_kit/errors.ts';
 import { arr, at, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { literalEnd } from '../maps-place/html.ts';
 import { cidFromEngineId, isEngineId } from '../maps-place/ids.ts';
 import type { AutocompleteParams, SuggestionRecord } from './record.ts';
-
-/** End (exclusive) of the JSON object starting at `start`, strings honoured; -1 if unclosed. */
-function objectEnd(s: string, start: number): number {
-  let depth = 0;
-  let inStr = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inStr) {
-      if (c === '\\') i++;
-      else if (c === '"') inStr = false;
-    } else if (c === '"') inStr = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i + 1;
-  }
-  return -1;
-}
 
 /**
  * The suggestion JSON of a body in either wrapping; undefined when it is neither.
@@ -37,7 +22,7 @@ function objectEnd(s: string, start: number): number {
 export function suggestJson(body: string): unknown {
   let text = body.trimStart();
   if (text.startsWith('{')) {
-    const end = objectEnd(text, 0);
+    const end = literalEnd(text, 0);
     if (end < 0) return undefined;
     try {
       const env = JSON.parse(text.slice(0, end)) as { d?: unknown };

@@ -8,10 +8,8 @@
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { parseCamera, type Camera } from '../maps-place/query.ts';
+import { VIEW_H, VIEW_W } from '../maps-search/cells.ts';
 import { DEFAULT_COORDINATES, type AutocompleteParams } from './record.ts';
-
-const VIEW_W = 1024;
-const VIEW_H = 768;
 
 /**
  * The camera of the request: the `coordinates` parameter (its first item when an array: the

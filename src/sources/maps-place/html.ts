@@ -10,8 +10,11 @@ const MARK = 'APP_INITIALIZATION_STATE';
 /**
  * End index (exclusive) of the bracketed literal starting at `start` (`[` or `{`), or -1 when the
  * text ends first.
+ *
+ * @example
+ *   literalEnd('{"d":"}"} tail', 0) // 9
  */
-function literalEnd(s: string, start: number): number {
+export function literalEnd(s: string, start: number): number {
   let depth = 0;
   let inStr = 0; // 0, or the quote char code
   for (let i = start; i < s.length; i++) {
