@@ -10,6 +10,7 @@ import { dataEndpoints } from '../contract/endpoints/index.ts';
 import { accountOperations } from '../contract/account.ts';
 import { query as queryDecl, shared } from '../contract/shared.ts';
 import * as R from '../contract/records.ts';
+import { PAYMENT_REQUIRED } from '../app/errors.ts';
 
 /** JSON Schema without TypeBox's symbol keys and our x- hints, as plain data. */
 const plain = (s: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(s));
@@ -19,7 +20,7 @@ const err = (description: string) => ({ description, content: { 'application/jso
 
 const COMMON_ERRORS = {
   401: err('Missing or wrong API key: `401 Unauthorized: ...`.'),
-  402: err('`402 Payment Required: please close past due invoices or verify your card data` (balance plus credit at or below zero, or a past-due invoice).'),
+  402: err(`\`402 Payment Required: ${PAYMENT_REQUIRED}\` (balance plus credit at or below zero, or a past-due invoice).`),
   422: err('Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3).'),
   429: err('Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry.'),
   501: err('The endpoint has no source adapter in this deployment: nothing pretends to have data.'),
