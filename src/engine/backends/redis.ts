@@ -60,6 +60,15 @@ export function jobIdFor(itemId: string, attempts: number): string {
   return `${itemId.replaceAll('%', '%25').replaceAll(':', '%3A')}#${attempts < 0 ? 's' : attempts}`;
 }
 
+/** The BullMQ job announcing one item (attempt `attempts`), due after `delayMs` when given. */
+function announcement(itemId: string, attempts: number, delayMs?: number) {
+  return {
+    name: 'item',
+    data: { id: itemId },
+    opts: { jobId: jobIdFor(itemId, attempts), delay: delayMs && delayMs > 0 ? Math.ceil(delayMs) : undefined, removeOnComplete: true, removeOnFail: true },
+  };
+}
+
 /** Rate-limited warnings: a Redis outage must not flood the log with one line per command. */
 function warner(what: string): (e: unknown) => void {
   let last = 0;
@@ -123,16 +132,7 @@ export class RedisQueue implements WorkQueue {
 
   async enqueue(items: { id: string; delayMs?: number }[]): Promise<void> {
     if (!items.length) return;
-    const jobs = items.map((i) => ({
-      name: 'item',
-      data: { id: i.id },
-      opts: {
-        jobId: jobIdFor(i.id, this.active.get(i.id) ?? 0),
-        delay: i.delayMs && i.delayMs > 0 ? Math.ceil(i.delayMs) : undefined,
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
-    }));
+    const jobs = items.map((i) => announcement(i.id, this.active.get(i.id) ?? 0, i.delayMs));
     try {
       // The store already holds the item: a lost announcement only delays it until the next sweep.
       await withTimeout(this.queue.addBulk(jobs), this.o.enqueueTimeoutMs, 'addBulk');
@@ -221,9 +221,7 @@ export class RedisQueue implements WorkQueue {
       }
       const items = await runnableItems(this.store, this.o.now(), this.o.sweepLimit);
       if (!items.length) return;
-      await withTimeout(this.queue.addBulk(items.map((i) => ({
-        name: 'item', data: { id: i.id }, opts: { jobId: jobIdFor(i.id, i.attempts), removeOnComplete: true, removeOnFail: true },
-      }))), this.o.enqueueTimeoutMs, 'sweep addBulk');
+      await withTimeout(this.queue.addBulk(items.map((i) => announcement(i.id, i.attempts))), this.o.enqueueTimeoutMs, 'sweep addBulk');
     } catch (e) {
       this.warnSweep(e);
     } finally {
