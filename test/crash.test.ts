@@ -4,26 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
+import { sleep, startTrawl, stopTrawl } from './support/cluster.ts';
 
-function start(dir: string, port: number): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, ['bin/run-ts.js', 'test/support/serve-test.ts'], {
-    env: { ...process.env, DATA_DIR: dir, PORT: String(port), LEASE_MS: '1500', CONCURRENCY: '4', LOG_LEVEL: 'silent', RETRY_BASE_MS: '50' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once('line', (l) => { try { resolve({ child, ...JSON.parse(l) }); } catch (e) { reject(e); } });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const start = (dir: string, port: number) =>
+  startTrawl({ DATA_DIR: dir, PORT: String(port), LEASE_MS: '1500', CONCURRENCY: '4', RETRY_BASE_MS: '50' });
 
 test('kill -9 mid-request loses nothing and bills every item exactly once', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-crash-'));
@@ -40,8 +28,7 @@ test('kill -9 mid-request loses nothing and bills every item exactly once', { ti
       if (p.progress?.queries_done >= 25) break;
       await sleep(20);
     }
-    s.child.kill('SIGKILL');
-    await new Promise((r) => s.child.once('exit', r));
+    await stopTrawl(s, 'SIGKILL');
 
     s = await start(dir, port);
     let final: any;
@@ -57,8 +44,7 @@ test('kill -9 mid-request loses nothing and bills every item exactly once', { ti
       assert.equal(final.data[i].length, 2, `query ${i}`);
       assert.equal(final.data[i][0].query, `sleep=60;n=2;i=${i}`);
     }
-    s.child.kill('SIGTERM');
-    await new Promise((r) => s.child.once('exit', r));
+    await stopTrawl(s);
 
     const store = await openSqliteStore(join(dir, 'trawl.db'));
     try {
