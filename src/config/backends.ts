@@ -29,7 +29,6 @@ export interface Backends {
   store: Store;
   queue: WorkQueue;
   rateLimiter: RateLimiter;
-  choice: BackendChoice;
   /** Queue first (it waits for running items, which use the store), then limiter, then store. */
   close(): Promise<void>;
 }
@@ -111,7 +110,7 @@ export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promis
   const rl = rateLimiter;
   let closing: Promise<void> | null = null;
   return {
-    store, queue: q, rateLimiter: rl, choice,
+    store, queue: q, rateLimiter: rl,
     close: () => (closing ??= (async () => {
       await q.close().catch((e) => process.emitWarning(`closing the queue: ${(e as Error).message}`));
       await rl.close?.().catch((e) => process.emitWarning(`closing the rate limiter: ${(e as Error).message}`));
