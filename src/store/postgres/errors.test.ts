@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StoreUnavailableError, asStoreError, isStoreUnavailable } from './errors.ts';
+import { StoreUnavailableError, asStoreError } from './errors.ts';
+import { isStoreUnavailable } from '../unavailable.ts';
 
 const err = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 

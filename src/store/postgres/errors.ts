@@ -3,6 +3,7 @@
  * StoreUnavailableError so the HTTP layer answers 503 (and /ready fails) instead of 500; the pool
  * drops the broken connections and opens new ones once the server is back.
  */
+// Recognising an outage is shared by every backend.
 import { isStoreUnavailable } from '../unavailable.ts';
 
 /** Thrown by the PostgreSQL store when the database cannot be reached or went away mid-query. */
@@ -13,9 +14,6 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
-
-// Recognising an outage is shared by every backend (src/store/unavailable.ts).
-export { isStoreUnavailable };
 
 /**
  * Wraps an unavailability error in StoreUnavailableError; returns anything else unchanged.

@@ -7,7 +7,8 @@ import { storeConformance } from '../conformance.ts';
 import type { NewRequest, Store } from '../contract.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
 import { PostgresStore, openPostgresStore } from './store.ts';
-import { StoreUnavailableError, isStoreUnavailable } from './errors.ts';
+import { StoreUnavailableError } from './errors.ts';
+import { isStoreUnavailable } from '../unavailable.ts';
 import { privatePostgresUnavailable, startPrivatePostgres } from './private-server.ts';
 
 const url = pgTestUrl();
