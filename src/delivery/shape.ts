@@ -15,7 +15,7 @@ export interface ShapeOptions {
   dropDuplicates?: boolean;
 }
 
-export function pickFields(fields: string[]): (r: unknown) => unknown {
+function pickFields(fields: string[]): (r: unknown) => unknown {
   return (r) => {
     if (!r || typeof r !== 'object' || Array.isArray(r)) return r;
     const o: Record<string, unknown> = {};

@@ -16,7 +16,7 @@ import type { WebhookDelivery } from '../store/contract.ts';
 import { resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 
-export const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
+const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 
 export function signBody(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;

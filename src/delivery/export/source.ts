@@ -20,7 +20,7 @@ export type RowSource = RowIterable | (() => RowIterable);
  * True when the source can be iterated twice without spooling.
  * @example isReiterable(() => rows) // true
  */
-export function isReiterable(source: RowSource): boolean {
+function isReiterable(source: RowSource): boolean {
   return typeof source === 'function' || Array.isArray(source);
 }
 

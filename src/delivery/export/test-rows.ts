@@ -5,7 +5,7 @@
 import type { Row } from './values.ts';
 
 /** Small deterministic PRNG (mulberry32), so a failing row can be reproduced by its index. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

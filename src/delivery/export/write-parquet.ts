@@ -18,7 +18,7 @@ export interface ParquetOptions {
  * objects/arrays, is JSON (UTF-8 JSON text, logical type JSON), which keeps every value exactly.
  * @example parquetTypeOf(new Set(['integer', 'null'])) // 'INT64'
  */
-export function parquetTypeOf(kinds: ReadonlySet<ValueKind>): BasicType {
+function parquetTypeOf(kinds: ReadonlySet<ValueKind>): BasicType {
   const k = new Set(kinds);
   k.delete('null');
   if (k.size === 0) return 'STRING';
