@@ -9,6 +9,7 @@
  */
 import { enrichPhone, phoneRecord } from '../lookups/phones/index.ts';
 import { isDisposableEmail, validateEmail } from '../lookups/email/index.ts';
+import type { SupportedEnrichment } from './supported.ts';
 
 type Rec = Record<string, unknown>;
 type Enricher = (r: Rec, settings: Record<string, unknown>) => Promise<void> | void;
@@ -16,7 +17,7 @@ type Enricher = (r: Rec, settings: Record<string, unknown>) => Promise<void> | v
 /** E-mail fields of a record: `email`, `email_1`, `email_2`, ... */
 const emailFields = (r: Rec) => Object.keys(r).filter((k) => /^email(_\d+)?$/.test(k) && typeof r[k] === 'string' && r[k]);
 
-const ENRICHERS: Record<string, Enricher> = {
+const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   phones_enricher_service: (r) => {
     const e = enrichPhone(r.phone as string | null, r.country_code as string | null);
     r.phone_carrier_name = e.carrier_name;
@@ -41,7 +42,7 @@ export async function enrichRecords(endpoint: string, records: Rec[], params: Re
   const asked = Array.isArray(params.enrichment) ? (params.enrichment as string[]) : [];
   if (!asked.length || endpoint !== '/maps/search') return records;
   for (const name of asked) {
-    const fn = ENRICHERS[name];
+    const fn = (ENRICHERS as Record<string, Enricher | undefined>)[name];
     if (!fn) continue;
     for (const r of records) await fn(r, settings);
   }

@@ -4,8 +4,11 @@
  *
  * @example unsupportedEnrichments(['phones_enricher_service', 'ai_chain_info']) // ['ai_chain_info']
  */
-export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service'];
+export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service'] as const;
+
+/** ./index.ts has exactly one enricher per name (checked by the type checker). */
+export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
 
 export function unsupportedEnrichments(asked: unknown): string[] {
-  return Array.isArray(asked) ? asked.filter((e) => !SUPPORTED_ENRICHMENTS.includes(e as string)) : [];
+  return Array.isArray(asked) ? asked.filter((e) => !(SUPPORTED_ENRICHMENTS as readonly string[]).includes(e)) : [];
 }
