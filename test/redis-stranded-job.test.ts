@@ -14,13 +14,12 @@ import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { BULLMQ_LOCKS, RedisQueue } from '../src/engine/backends/redis.ts';
-import { deleteKeys, redisTestUrl, uniquePrefix } from '../src/engine/backends/redis-testing.ts';
+import { deleteKeys, REDIS_SKIP, redisTestUrl, uniquePrefix } from '../src/engine/backends/redis-testing.ts';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 
 const url = redisTestUrl();
-const SKIP = url ? false : 'Redis not configured: set TEST_REDIS_URL (e.g. redis://127.0.0.1:6379) to run this test';
 
-test('a job taken by a worker that died before claiming its item runs again within ~15 s', { skip: SKIP, timeout: 60_000 }, async () => {
+test('a job taken by a worker that died before claiming its item runs again within ~15 s', { skip: !url && REDIS_SKIP, timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-stranded-'));
   const prefix = uniquePrefix('stranded');
   const store = await openSqliteStore(join(dir, 'trawl.db'));
