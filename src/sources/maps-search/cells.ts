@@ -91,26 +91,6 @@ export function contains(b: Box, lat: number, lng: number): boolean {
   return lat >= b.s && lat < b.n && lng >= b.w && lng < b.e;
 }
 
-/**
- * The smallest box holding every point, grown so that all points are strictly inside (the
- * half-open edges would otherwise drop the northern- and easternmost ones) and at least `minSpan`
- * degrees on each side.
- *
- * @example
- *   boundsOf([{ lat: 1, lng: 1 }, { lat: 2, lng: 3 }])
- */
-export function boundsOf(points: Iterable<{ lat: number; lng: number }>, minSpan = 0.002): Box | null {
-  let s = Infinity, w = Infinity, n = -Infinity, e = -Infinity;
-  for (const p of points) {
-    if (p.lat < s) s = p.lat;
-    if (p.lat > n) n = p.lat;
-    if (p.lng < w) w = p.lng;
-    if (p.lng > e) e = p.lng;
-  }
-  if (s === Infinity) return null;
-  return grow({ s, w, n, e }, minSpan);
-}
-
 /** Box grown by 1% of its span (at least 1e-5 deg) and to `minSpan` per side. */
 export function grow(b: Box, minSpan = 0.002): Box {
   let { s, w, n, e } = b;
@@ -120,19 +100,4 @@ export function grow(b: Box, minSpan = 0.002): Box {
   if (n - s < minSpan) { const m = (n + s) / 2; s = m - minSpan / 2; n = m + minSpan / 2; }
   if (e - w < minSpan) { const m = (e + w) / 2; w = m - minSpan / 2; e = m + minSpan / 2; }
   return { s: clampLat(s), w: clampLng(w), n: clampLat(n), e: clampLng(e) };
-}
-
-/** Union of a box and a point set's bounds (for accumulating a root view's area page by page). */
-export function extend(b: Box | null, points: Iterable<{ lat: number; lng: number }>): Box | null {
-  let out = b ? { ...b } : null;
-  for (const p of points) {
-    if (!out) out = { s: p.lat, w: p.lng, n: p.lat, e: p.lng };
-    else {
-      if (p.lat < out.s) out.s = p.lat;
-      if (p.lat > out.n) out.n = p.lat;
-      if (p.lng < out.w) out.w = p.lng;
-      if (p.lng > out.e) out.e = p.lng;
-    }
-  }
-  return out;
 }
