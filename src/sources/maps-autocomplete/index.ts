@@ -30,5 +30,4 @@ export function parseCapture(text: string, query = ''): SuggestionRecord[] {
   return out;
 }
 
-export { plan, parse, suggestionsOf };
 export type { AutocompleteParams, SuggestionRecord };

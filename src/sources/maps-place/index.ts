@@ -31,16 +31,9 @@ export const mapsPlaceAdapter: WebAdapter<MapsPlaceParams, PlaceRecord> = {
     if (f.form === 'invalid' || f.form === 'phrase') throw new SourceError('invalid_query', f.form === 'invalid' ? f.reason : 'not a place id or place URL');
     return [placeStep(f, { language: ctx.params?.language || 'en', region: ctx.params?.region ?? null })];
   },
-  parse(step, response, ctx) {
-    return parsePlaceStep(step, response, { query: ctx.query, language: ctx.params?.language ?? 'en', region: ctx.params?.region ?? null });
+  parse(_step, response, ctx) {
+    return parsePlaceStep(response, { query: ctx.query, language: ctx.params?.language ?? 'en', region: ctx.params?.region ?? null });
   },
 };
 
-export { parseCapture, type CaptureKind } from './capture.ts';
-export { appInitState } from './html.ts';
-export { cidFromEngineId, reviewsIdFromCid, isCid, isEngineId, isPlaceId } from './ids.ts';
-export { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
-export { extractPlaceFromHtml, parsePlaceBody, placeFromData, parseJsonBody } from './parse.ts';
-export { placeStep } from './plan.ts';
-export { classifyQuery, parseCamera, type QueryForm, type Camera } from './query.ts';
-export { placeRecordFields, recordShapeErrors, type PlaceRecord } from './record.ts';
+export type { PlaceRecord } from './record.ts';

@@ -4,7 +4,7 @@
  * `SourceError('layout_changed')` when there is no place at all or the body is not JSON.
  */
 import { SourceError } from '../_kit/errors.ts';
-import type { FetchedResponse, ParseResult, Step } from '../_kit/adapter.ts';
+import type { FetchedResponse, ParseResult } from '../_kit/adapter.ts';
 import { parseMaybeXssiJson, stripXssi } from '../_kit/xssi.ts';
 import { appInitState, placeBodyCandidates } from './html.ts';
 import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
@@ -88,7 +88,7 @@ export function looksLikeHtml(text: string): boolean {
 /**
  * The `parse` of a place-details step: the body may be the page HTML or the JSON body.
  */
-export function parsePlaceStep(_step: Step, response: FetchedResponse, opts: NodeOptions): ParseResult<PlaceRecord> {
+export function parsePlaceStep(response: FetchedResponse, opts: NodeOptions): ParseResult<PlaceRecord> {
   const rec = looksLikeHtml(response.body) ? extractPlaceFromHtml(response.body, opts) : parsePlaceBody(response.body, opts);
   return { records: [rec] };
 }

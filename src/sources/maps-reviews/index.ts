@@ -82,8 +82,5 @@ export function parseCapture(text: string): Array<ReviewRecord | (PlaceSummary &
   throw new Error('maps-reviews: expected a listugcposts reviews page, a review entry list, a place page/body or a map search body');
 }
 
-export { plan, parse, finish, isNoResult };
 export type { ReviewsParams, ReviewRecord, ReviewsOutput, ReviewsParseItem };
 export { reviewOf } from './review.ts';
-export { reviewsPageUrl, SORT_CODE } from './plan.ts';
-export { summaryOf, placeOfResponse } from './place.ts';

@@ -26,9 +26,7 @@ export const mapsSearchAdapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
 };
 
 export { parseCapture } from './capture.ts';
-export { parseSearchBody, parseSearchData } from './search-body.ts';
+export { parseSearchBody } from './search-body.ts';
 export { extractPlaceFromHtml, parsePlaceBody } from '../maps-place/parse.ts';
-export { placeRecordFields, recordShapeErrors, type PlaceRecord } from './record.ts';
-export { buildPb, readPb } from './pb.ts';
-export { mergePlaces, placeKey } from './finish.ts';
+export { placeRecordFields, type PlaceRecord } from './record.ts';
 export type { MapsSearchParams } from './params.ts';

@@ -57,7 +57,7 @@ export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: Quer
       return afterSearchPage(state, page);
     }
     case 'place':
-      return parsePlaceStep(step, response, nodeOptionsOf(ctx.query, ctx.params));
+      return parsePlaceStep(response, nodeOptionsOf(ctx.query, ctx.params));
     case 'resolve':
       return parseResolve(step, response, ctx);
     default:

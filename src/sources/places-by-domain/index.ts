@@ -42,5 +42,5 @@ export function parseCapture(text: string, domain?: string): SiteRecord[] {
   return filterByDomain(all, d);
 }
 
-export { plan, parse, finish, checkQuery, registrableDomain, siteMatches, filterByDomain, isNoResult };
+export { parse, finish, registrableDomain, siteMatches, filterByDomain, isNoResult };
 export type { PlacesByDomainParams, SiteRecord, NoResult };

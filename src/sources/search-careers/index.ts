@@ -31,5 +31,5 @@ export function parseCapture(text: string, query = ''): JobRecord[] {
   return jobs;
 }
 
-export { plan, parse, jobsOfHtml };
+export { jobsOfHtml };
 export type { JobRecord, CareersParams };

@@ -31,5 +31,4 @@ export function parseCapture(text: string, query = ''): EventRecord[] {
   return events;
 }
 
-export { plan, parse, eventsOfHtml };
 export type { EventRecord, EventsParams };
