@@ -25,6 +25,7 @@ import type {
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
+import { isStoreUnavailable } from '../unavailable.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
 import { capToTotal } from '../cap.ts';
 import { ACCOUNT_COLUMNS, TASK_COLUMNS, rowMappers, toAccount } from '../rows.ts';
@@ -287,12 +288,14 @@ export class PostgresStore implements Store {
 
   private async flushRequests(): Promise<void> {
     const batch = this.pendingRequests.splice(0);
+    if (!batch.length) return;
     try {
       await this.insertRequests(batch.map((p) => p.r));
       for (const p of batch) p.resolve();
       return;
     } catch (e) {
-      if (batch.length === 1) return batch[0].reject(e);
+      // An outage fails every request alike: replaying them one by one would only wait longer.
+      if (batch.length === 1 || isStoreUnavailable(e)) return void batch.forEach((p) => p.reject(e));
     }
     await Promise.all(batch.map((p) => this.insertRequests([p.r]).then(p.resolve, p.reject)));
   }
