@@ -12,7 +12,6 @@ import type { Logger } from '../ops/log.ts';
 
 /** Adapters load on first use: their data (geo indexes, phone metadata) costs start-up time. */
 export interface AdapterRegistry {
-  has(endpoint: string): boolean;
   load(endpoint: string): Promise<SourceAdapter | undefined>;
 }
 

@@ -8,7 +8,7 @@
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
 import type { FanIn, RequestRow, Store, WorkItem } from '../store/contract.ts';
-import type { FetchedResponse, SourceAdapter, Step } from '../sources/_kit/adapter.ts';
+import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
@@ -124,7 +124,7 @@ export class Runner {
       if (adapter.finish) records = adapter.finish(records, ctx);
     }
     // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
-    records = records.filter((r) => r.no_result !== true);
+    records = records.filter((r) => !isNoResult(r));
     if (this.o.enrich) records = await this.o.enrich(item.endpoint, records, item.params);
     return {
       records: records.map((r) => ('query' in r ? r : { query: item.query, ...r })),

@@ -26,7 +26,6 @@ export const ADAPTER_LOADERS: Record<string, Loader> = {
 export function registryOf(loaders: Record<string, Loader>): AdapterRegistry {
   const cache = new Map<string, Promise<SourceAdapter>>();
   return {
-    has: (endpoint) => endpoint in loaders,
     load(endpoint) {
       const l = loaders[endpoint];
       if (!l) return Promise.resolve(undefined);

@@ -154,6 +154,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     const c = await s.cancelRequest(r.id, 10_200);
     assert.equal(c.finished?.status, 'Failure');
     assert.equal(c.finished?.cancelled, true);
+    assert.equal(c.finished?.queriesDone, 3, 'the leased and the queued item are cancelled with the request');
     assert.equal((await s.cancelRequest(r.id, 10_300)).applied, false);
     const late = await s.completeItem({ itemId: items[1].id, owner: 'w', recordsJson: '[{"x":2}]', count: 1, now: 10_400 });
     assert.equal(late.applied, false);

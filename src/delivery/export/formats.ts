@@ -1,7 +1,8 @@
+import { FORMATS } from '../../contract/enums.ts';
 import { ExportError } from './errors.ts';
 
-/** File formats a UI task can deliver (decisions.md 16). */
-export const exportFormats = ['xlsx', 'csv', 'json', 'parquet'] as const;
+/** File formats a UI task can deliver (decisions.md 16): the interface's `format` values. */
+export const exportFormats = FORMATS;
 export type ExportFormat = (typeof exportFormats)[number];
 
 /** Used when a task names no format (decisions.md 16). */
