@@ -127,7 +127,12 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   return {
     ctx, server, metrics, owner,
     async listen() {
-      return server.listen({ port: settings.port, host: settings.host });
+      const address = await server.listen({ port: settings.port, host: settings.host });
+      // Port 0 lets the OS pick: the links the service writes (results_location, file URLs) must
+      // name the port it got, unless BASE_URL set them.
+      const port = (server.server.address() as { port?: number } | null)?.port;
+      if (settings.port === 0 && port && settings.baseUrl.endsWith(':0')) settings.baseUrl = `${settings.baseUrl.slice(0, -2)}:${port}`;
+      return address;
     },
     async listenOps(port, host = settings.host) {
       opsServer ??= await buildOpsServer(ctx, metrics);
