@@ -99,7 +99,7 @@ describe('submit and fetch', () => {
     const r = await h.json('/maps/search?query=n=1&query=fail&async=false');
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.data[1], []);
-    assert.deepEqual(r.body.failed_queries, [{ query: 'fail', error: 'layout_changed: test: no expected data' }]);
+    assert.deepEqual(r.body.errors, [{ query: 'fail', error: { type: 'layout_changed', message: 'test: no expected data' } }]);
   });
 
   test('retryable source errors are retried with backoff until they succeed', async () => {

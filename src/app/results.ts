@@ -10,7 +10,7 @@
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
-import { dataChunks, type ShapeOptions } from '../delivery/shape.ts';
+import { dataChunks, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
 
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }
@@ -37,7 +37,8 @@ async function ownRequestWithResults(ctx: AppContext, accountId: string, id: str
 async function* resultsOf(ctx: AppContext, id: string, first?: QueryResult[]): AsyncGenerator<QueryResult> {
   if (!first) return yield* ctx.store.readResults(id);
   yield* first;
-  if (first.length === FIRST_PAGE) yield* ctx.store.readResults(id, first[first.length - 1].queryIndex);
+  // A streamed query comes as several parts: the page is full when it held FIRST_PAGE queries.
+  if (new Set(first.map((q) => q.queryIndex)).size === FIRST_PAGE) yield* ctx.store.readResults(id, first[first.length - 1].queryIndex);
 }
 
 export function resultsLocation(ctx: AppContext, id: string): string {
@@ -64,13 +65,14 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
     yield '}';
     return;
   }
-  const errors: { query: string; error: string }[] = [];
+  const errors: QueryError[] = [];
   // Fields given at submit time shape the result unless the read names its own.
   const submitted = Array.isArray(r.params.fields) ? (r.params.fields as string[]) : undefined;
   const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates };
   yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors);
-  // Queries that failed are named, so an empty array is never mistaken for "found nothing".
-  if (errors.length) yield `,"failed_queries":${JSON.stringify(errors)}`;
+  // Queries that failed are named with their reason, so an empty array is never mistaken for
+  // "found nothing" (and a query that ended early says so beside its records).
+  if (errors.length) yield `,"errors":${JSON.stringify(errors)}`;
   yield '}';
 }
 

@@ -31,15 +31,40 @@ export function parseFields(v: unknown): string[] | undefined {
   return list.length ? list : undefined;
 }
 
-/** Yields the JSON text of the `data` array, chunk by chunk. `errors` collects failed queries. */
-export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: { query: string; error: string }[] = []): AsyncGenerator<string> {
+/** A failed (or early-ended) query, as the `errors` array of a request shows it. */
+export interface QueryError {
+  query: string;
+  error: { type: string; message: string };
+}
+
+/**
+ * A stored reason `<type>: <message>` as `{type, message}`; text without a type reads as internal.
+ *
+ * @example reasonOf('network: ENOTFOUND example.com') // { type: 'network', message: 'ENOTFOUND example.com' }
+ */
+export function reasonOf(stored: string): { type: string; message: string } {
+  const m = /^([a-z_]+): ([\s\S]*)$/.exec(stored);
+  return m ? { type: m[1], message: m[2] } : { type: 'internal', message: stored };
+}
+
+/** The records inside an array text (`[a,b]` → `a,b`). */
+const inner = (json: string) => json.trim().slice(1, -1).trim();
+
+/**
+ * Yields the JSON text of the `data` array, chunk by chunk. `errors` collects failed queries. A
+ * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
+ */
+export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = []): AsyncGenerator<string> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
   const unique = o.dropDuplicates ? firstOfEach() : null;
   yield '[';
   let first = true;
+  // Inside a query's parts: whether it is open (its '[' written) and has records yet.
+  let open = false;
+  let filled = false;
   for await (const r of results) {
-    if (r.error) errors.push({ query: r.query, error: r.error });
+    if (r.error && !r.more) errors.push({ query: r.query, error: reasonOf(r.error) });
     let json = r.recordsJson;
     if (pick || unique) {
       let records = JSON.parse(json) as Record<string, unknown>[];
@@ -47,13 +72,19 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
       json = JSON.stringify(pick ? records.map(pick) : records);
     }
     if (flat) {
-      const inner = json.trim().slice(1, -1).trim();
-      if (!inner) continue;
-      yield first ? inner : `,${inner}`;
-    } else {
+      const part = inner(json);
+      if (!part) continue;
+      yield first ? part : `,${part}`;
+      first = false;
+    } else if (!open && !r.more) {
       yield first ? json : `,${json}`;
+      first = false;
+    } else {
+      if (!open) { yield first ? '[' : ',['; first = false; open = true; filled = false; }
+      const part = inner(json);
+      if (part) { yield filled ? `,${part}` : part; filled = true; }
+      if (!r.more) { yield ']'; open = false; }
     }
-    first = false;
   }
   yield ']';
 }

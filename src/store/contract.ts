@@ -99,11 +99,36 @@ export interface WorkItem {
 export interface QueryResult {
   queryIndex: number;
   query: string;
-  /** The records of this query as a JSON array text, exactly as stored. */
+  /** Records of this query as a JSON array text, exactly as stored. A query stored in chunks (a
+   *  streamed paged query) comes as several parts in order, each an array text with the same
+   *  queryIndex, `more` true on every part but the last; never one string for the whole query. */
   recordsJson: string;
+  /** Records of the whole query (every part). */
   count: number;
-  /** Set when the query ended in failure. */
+  /** Set when the query ended in failure (`<type>: <message>`), or when it ended early with the
+   *  records it had (e.g. `step_budget: ...`). */
   error: string | null;
+  /** True when more parts of the same query follow. */
+  more?: boolean;
+}
+
+/** A checkpoint of a running query, written after each step (see Store.saveProgress). */
+export interface Checkpoint {
+  itemId: string;
+  owner: string;
+  /** The runner's resume state (steps still to run, counters) as JSON text; the store keeps it as is. */
+  state: string;
+  /** Records of the step just run, as a JSON array text, stored as the query's next chunk. */
+  chunk?: { recordsJson: string; count: number };
+  now: number;
+}
+
+/** What a query checkpointed so far (see Store.loadProgress). */
+export interface Progress {
+  state: string;
+  /** Chunks written (numbered from 0) and the records in them. */
+  chunks: number;
+  records: number;
 }
 
 export interface ItemOutcome {
@@ -119,6 +144,13 @@ export interface ItemOutcome {
   totalLimit?: number;
   /** With dropDuplicates: one identity key per record (same order as the records). */
   dedupeKeys?: string[];
+  /** True: the chunks saved with saveProgress are the query's first records and `recordsJson` is
+   *  its tail; `count` and `units` cover the whole query. False/absent: `recordsJson` is the whole
+   *  result and any saved chunks (a buffering adapter's checkpoint) are deleted. Never combined with
+   *  totalLimit or dedupeKeys (they need the whole query in one place). */
+  streamed?: boolean;
+  /** A query that ended early keeps its records and says why (`step_budget: ...`), see QueryResult.error. */
+  note?: string;
   now: number;
 }
 
@@ -216,7 +248,17 @@ export interface Store {
   claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
   heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
   completeItem(o: ItemOutcome): Promise<FanIn>;
-  /** retryAt null: the item fails for good (its query ends with no records and the error). */
+  /** Checkpoint of a running query: writes the chunk (numbered after the saved ones) and the resume
+   *  state in one transaction, only while `owner` leases the item; false (nothing written) otherwise. */
+  saveProgress(c: Checkpoint): Promise<boolean>;
+  /** The last checkpoint of an item, or null when it has none (first attempt, or ended). */
+  loadProgress(itemId: string): Promise<Progress | null>;
+  /** The saved chunks of an item, in order (a buffering adapter rebuilding its records on resume). */
+  readChunks(itemId: string): AsyncIterable<string>;
+  /** A per-deployment secret (created on first use, the same for every process on this store). */
+  secret(name: string): Promise<string>;
+  /** retryAt null: the item fails for good (its query ends with no records and the error, and its
+   *  checkpoint is dropped); a retry keeps the checkpoint. */
   failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn>;
   /** Graceful shutdown: hands leased items back to the queue. */
   releaseItems(owner: string, now: number): Promise<number>;

@@ -43,3 +43,32 @@ export const ACCOUNT_COLUMNS: Record<string, string> = {
 export const TASK_COLUMNS: Record<string, string> = {
   status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id',
 };
+
+/**
+ * A work item id is `<request id>:<query index>`: its two parts.
+ *
+ * @example splitItemId('r1:7') // ['r1', 7]
+ */
+export function splitItemId(itemId: string): [string, number] {
+  const i = itemId.lastIndexOf(':');
+  return [itemId.slice(0, i), Number(itemId.slice(i + 1))];
+}
+
+/** How many chunk rows a read takes at a time: a few hundred records, never a whole long query. */
+export const CHUNK_PAGE = 16;
+
+/**
+ * The saved chunks of one query in order, CHUNK_PAGE rows (`chunk`, `records`) at a time from
+ * `page(after)`, the rows whose chunk number is above `after`.
+ *
+ * @example for await (const text of chunkTexts((after) => rowsAfter(after))) ...
+ */
+export async function* chunkTexts(page: (after: number) => Row[] | Promise<Row[]>): AsyncIterable<string> {
+  let after = -1;
+  for (;;) {
+    const rows = await page(after);
+    for (const r of rows) yield r.records as string;
+    if (rows.length < CHUNK_PAGE) return;
+    after = rows[rows.length - 1].chunk;
+  }
+}

@@ -130,10 +130,10 @@ test('postgres store: processes starting at once migrate once', { skip }, async 
   try {
     await first.pool.query('DROP SCHEMA ' + first.schema + ' CASCADE');
     await Promise.all(others.map((o) => o.migrate()));
-    const { rows } = await first.pool.query('SELECT version, name FROM schema_migrations');
-    assert.deepEqual(rows, [{ version: 1, name: '001_init.sql' }]);
+    const { rows } = await first.pool.query('SELECT version, name FROM schema_migrations ORDER BY version');
+    assert.deepEqual(rows, [{ version: 1, name: '001_init.sql' }, { version: 2, name: '002_progress.sql' }]);
     await others[0].migrate();
-    assert.equal((await first.pool.query('SELECT COUNT(*)::int AS n FROM schema_migrations')).rows[0].n, 1, 'a second run applies nothing');
+    assert.equal((await first.pool.query('SELECT COUNT(*)::int AS n FROM schema_migrations')).rows[0].n, 2, 'a second run applies nothing');
   } finally {
     await Promise.all(others.map((o) => o.close()));
     await first.close();

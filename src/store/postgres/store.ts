@@ -18,9 +18,9 @@
  *   const acct = await store.getAccount('a1');
  */
 import pg from 'pg';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type {
-  Account, ApiKeyRow, FanIn, ItemOutcome, ItemState, NewRequest, QueryResult, RequestRow, Store, TaskRow,
+  Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
   UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
@@ -28,7 +28,7 @@ import { asStoreError } from './errors.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
 import { capToTotal } from '../cap.ts';
-import { ACCOUNT_COLUMNS, TASK_COLUMNS, rowMappers, toAccount } from '../rows.ts';
+import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
 
 type Row = Record<string, any>;
 type Client = pg.PoolClient;
@@ -339,13 +339,23 @@ export class PostgresStore implements Store {
   async getRequestWithResults(id: string, page: number): Promise<{ row: RequestRow; first: QueryResult[] } | null> {
     // One round trip for the common read of a finished request: the row and its first results.
     const [r] = await this.q(`SELECT q.*, (SELECT COALESCE(json_agg(x ORDER BY x.query_index), '[]'::json) FROM (
-                                SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+                                SELECT r.query_index, r.records, r.count, r.error, r.chunks, w.query FROM results r
                                 JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
                                 WHERE r.request_id = q.id AND q.finished_at IS NOT NULL ORDER BY r.query_index LIMIT $2) x) AS first_page
                               FROM requests q WHERE q.id = $1`, [id, page]);
     if (!r) return null;
-    const first = (r.first_page as Row[]).map((x) => ({ queryIndex: x.query_index, query: x.query, recordsJson: x.records, count: x.count, error: x.error ?? null }));
+    const first: QueryResult[] = [];
+    for (const x of r.first_page as Row[]) {
+      for await (const part of this.withChunks(id, x)) first.push(part);
+    }
     return { row: toRequest(r), first };
+  }
+
+  /** One results row as its parts: its saved chunks (streamed queries) first, then its own records. */
+  private async *withChunks(requestId: string, r: Row): AsyncIterable<QueryResult> {
+    const base = { queryIndex: r.query_index, query: r.query, count: r.count, error: r.error ?? null };
+    if (r.chunks > 0) for await (const part of this.chunksOf(requestId, r.query_index)) yield { ...base, recordsJson: part, more: true };
+    yield { ...base, recordsJson: r.records };
   }
 
   async *readResults(requestId: string, afterIndex = -1): AsyncIterable<QueryResult> {
@@ -353,32 +363,78 @@ export class PostgresStore implements Store {
     // held while the consumer writes to a slow socket.
     let after = afterIndex;
     for (;;) {
-      const rows = await this.q(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+      const rows = await this.q(`SELECT r.query_index, r.records, r.count, r.error, r.chunks, w.query FROM results r
                                  JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
                                  WHERE r.request_id = $1 AND r.query_index > $2 ORDER BY r.query_index LIMIT 20`, [requestId, after]);
-      for (const r of rows) yield { queryIndex: r.query_index, query: r.query, recordsJson: r.records, count: r.count, error: r.error ?? null };
+      for (const r of rows) yield* this.withChunks(requestId, r);
       if (rows.length < 20) return;
       after = rows[rows.length - 1].query_index;
     }
+  }
+
+  /** The saved chunks of one query, a page of rows at a time. */
+  private chunksOf(requestId: string, queryIndex: number): AsyncIterable<string> {
+    return chunkTexts((after) => this.q(`SELECT chunk, records FROM result_chunks WHERE request_id = $1 AND query_index = $2 AND chunk > $3
+                                        ORDER BY chunk LIMIT ${CHUNK_PAGE}`, [requestId, queryIndex, after]));
+  }
+
+  readChunks(itemId: string): AsyncIterable<string> {
+    return this.chunksOf(...splitItemId(itemId));
+  }
+
+  /*
+   * A checkpoint in one statement: it locks the item if this owner still leases it (no row: nothing
+   * is written), moves the progress row on (chunks + 1 when a chunk comes) and stores the chunk under
+   * the number the progress row had.
+   */
+  async saveProgress(c: Checkpoint): Promise<boolean> {
+    const [x] = await this.q(`WITH it AS (
+                                SELECT w.request_id, w.query_index FROM work_items w JOIN requests r ON r.id = w.request_id
+                                WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' FOR UPDATE OF w),
+                              p AS (INSERT INTO item_progress (request_id, query_index, state, chunks, records, updated_at)
+                                    SELECT request_id, query_index, $3, $6::int, COALESCE($5::int, 0), $7 FROM it
+                                    ON CONFLICT (request_id, query_index) DO UPDATE SET state = excluded.state,
+                                      chunks = item_progress.chunks + excluded.chunks, records = item_progress.records + excluded.records,
+                                      updated_at = excluded.updated_at
+                                    RETURNING chunks),
+                              c AS (INSERT INTO result_chunks (request_id, query_index, chunk, records, count)
+                                    SELECT it.request_id, it.query_index, p.chunks - 1, $4, $5::int FROM it, p WHERE $4::text IS NOT NULL)
+                              SELECT COUNT(*) AS n FROM p`,
+    [c.itemId, c.owner, c.state, c.chunk?.recordsJson ?? null, c.chunk?.count ?? null, c.chunk ? 1 : 0, c.now]);
+    return x.n > 0;
+  }
+
+  async loadProgress(itemId: string): Promise<Progress | null> {
+    const [r] = await this.q('SELECT state, chunks, records FROM item_progress WHERE request_id = $1 AND query_index = $2', splitItemId(itemId));
+    return r ? { state: r.state, chunks: r.chunks, records: r.records } : null;
+  }
+
+  async secret(name: string): Promise<string> {
+    const [r] = await this.q(`WITH i AS (INSERT INTO secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING value)
+                              SELECT value FROM i UNION ALL SELECT value FROM secrets WHERE name = $1 LIMIT 1`,
+    [name, randomBytes(32).toString('base64url'), Date.now()]);
+    // A concurrent first use inserted it after this statement's snapshot: read it again.
+    return (r ?? (await this.q('SELECT value FROM secrets WHERE name = $1', [name]))[0]).value as string;
   }
 
   async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
     return this.tx(async (c) => {
       const ids = (await this.q(`SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < $1
                                  AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id)`, [resultsBefore], c)).map((r) => r.id as string);
-      if (ids.length) {
-        await this.q('DELETE FROM results WHERE request_id = ANY($1::text[])', [ids], c);
-        await this.q('DELETE FROM request_keys WHERE request_id = ANY($1::text[])', [ids], c);
-      }
+      if (ids.length) await this.dropResults(c, ids);
       const old = (await this.q('SELECT id FROM requests WHERE created_at < $1 AND finished_at IS NOT NULL', [requestsBefore], c)).map((r) => r.id as string);
       if (old.length) {
-        await this.q('DELETE FROM results WHERE request_id = ANY($1::text[])', [old], c);
-        await this.q('DELETE FROM request_keys WHERE request_id = ANY($1::text[])', [old], c);
+        await this.dropResults(c, old);
         await this.q('DELETE FROM work_items WHERE request_id = ANY($1::text[])', [old], c);
         await this.q('DELETE FROM requests WHERE id = ANY($1::text[])', [old], c);
       }
       return ids.length;
     });
+  }
+
+  /** Deletes the requests' results, their chunks and checkpoints, and their dropDuplicates keys. */
+  private async dropResults(c: Client, ids: string[]): Promise<void> {
+    for (const table of ['results', 'result_chunks', 'item_progress', 'request_keys']) await this.q(`DELETE FROM ${table} WHERE request_id = ANY($1::text[])`, [ids], c);
   }
 
   // ---------------------------------------------------------------- work items
@@ -452,7 +508,9 @@ export class PostgresStore implements Store {
    * shared by its items, and the account, shared by all its requests) stay locked only while it runs,
    * not for further round trips:
    *   it    locks the item if this owner still leases it (no row: nothing below writes anything)
-   *   res   stores the records (a result already there is kept)
+   *   prog  drops the item's checkpoint (how many chunks it saved: a streamed query's first records)
+   *   res   stores the records (a result already there is kept), after those chunks when streamed ($10)
+   *   unchunk deletes the chunks of a query that was not streamed (a buffering adapter's checkpoint)
    *   keys  with dropDuplicates, records the identity keys not seen before in the request
    *   q     what the item costs: its units (default: its records), or its new keys; 1 when that is 0
    *         and an empty query costs one, unless totalLimit cut the item away entirely ($9)
@@ -469,8 +527,11 @@ export class PostgresStore implements Store {
       FROM work_items w JOIN requests r ON r.id = w.request_id
       WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($7 AND r.drop_duplicates)
       FOR UPDATE OF w),
-    res AS (INSERT INTO results (request_id, query_index, records, count, error)
-            SELECT request_id, query_index, $3, $4::int, NULL FROM it ON CONFLICT DO NOTHING),
+    prog AS (DELETE FROM item_progress p USING it WHERE p.request_id = it.request_id AND p.query_index = it.query_index RETURNING p.chunks),
+    res AS (INSERT INTO results (request_id, query_index, records, count, error, chunks)
+            SELECT request_id, query_index, $3, $4::int, $11::text, CASE WHEN $10::boolean THEN COALESCE((SELECT chunks FROM prog), 0) ELSE 0 END
+            FROM it ON CONFLICT DO NOTHING),
+    unchunk AS (DELETE FROM result_chunks c USING it WHERE NOT $10::boolean AND c.request_id = it.request_id AND c.query_index = it.query_index),
     done AS (UPDATE work_items w SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL FROM it WHERE w.id = it.id),
     keys AS (INSERT INTO request_keys (request_id, key)
              SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k WHERE it.drop_duplicates
@@ -500,6 +561,8 @@ export class PostgresStore implements Store {
       FOR UPDATE OF w),
     res AS (INSERT INTO results (request_id, query_index, records, count, error)
             SELECT request_id, query_index, '[]', 0, $3 FROM it ON CONFLICT DO NOTHING),
+    prog AS (DELETE FROM item_progress p USING it WHERE p.request_id = it.request_id AND p.query_index = it.query_index),
+    unchunk AS (DELETE FROM result_chunks c USING it WHERE c.request_id = it.request_id AND c.query_index = it.query_index),
     done AS (UPDATE work_items w SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = $3 FROM it WHERE w.id = it.id),
     req AS (UPDATE requests r SET queries_done = r.queries_done + 1,
               status = CASE WHEN r.queries_done + 1 >= r.queries_total THEN CASE WHEN r.queries_ok > 0 THEN 'Success' ELSE 'Failure' END ELSE r.status END,
@@ -522,7 +585,7 @@ export class PostgresStore implements Store {
   }
 
   private static completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: boolean): unknown[] {
-    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, o.units ?? null, !!o.cutByTotal];
+    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, o.units ?? null, !!o.cutByTotal, !!o.streamed, o.note ?? null];
   }
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {

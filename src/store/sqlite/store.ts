@@ -11,13 +11,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
-  Account, ApiKeyRow, FanIn, ItemOutcome, ItemState, NewRequest, QueryResult, RequestRow, Store, TaskRow,
+  Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
   UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { capToTotal } from '../cap.ts';
-import { ACCOUNT_COLUMNS, TASK_COLUMNS, rowMappers, toAccount } from '../rows.ts';
-import { randomUUID } from 'node:crypto';
+import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 type Row = Record<string, any>;
 
@@ -216,16 +216,66 @@ export class SqliteStore implements Store {
 
   async *readResults(requestId: string, afterIndex = -1): AsyncIterable<QueryResult> {
     // Iterated in pages so a 1000 x 500 result never sits in memory whole.
-    const page = this.s(`SELECT r.query_index, r.records, r.count, r.error, w.query FROM results r
+    const page = this.s(`SELECT r.query_index, r.records, r.count, r.error, r.chunks, w.query FROM results r
                          JOIN work_items w ON w.id = r.request_id || ':' || r.query_index
                          WHERE r.request_id = ? AND r.query_index > ? ORDER BY r.query_index LIMIT 20`);
     let after = afterIndex;
     for (;;) {
       const rows = page.all(requestId, after) as Row[];
-      for (const r of rows) yield { queryIndex: r.query_index, query: r.query, recordsJson: r.records, count: r.count, error: r.error ?? null };
+      for (const r of rows) {
+        const base = { queryIndex: r.query_index, query: r.query, count: r.count, error: r.error ?? null };
+        if (r.chunks > 0) for await (const part of this.chunksOf(requestId, r.query_index)) yield { ...base, recordsJson: part, more: true };
+        yield { ...base, recordsJson: r.records };
+      }
       if (rows.length < 20) return;
       after = rows[rows.length - 1].query_index;
     }
+  }
+
+  /** The saved chunks of one query, a page of rows at a time. */
+  private chunksOf(requestId: string, queryIndex: number): AsyncIterable<string> {
+    const page = this.s(`SELECT chunk, records FROM result_chunks WHERE request_id = ? AND query_index = ? AND chunk > ? ORDER BY chunk LIMIT ${CHUNK_PAGE}`);
+    return chunkTexts((after) => page.all(requestId, queryIndex, after) as Row[]);
+  }
+
+  readChunks(itemId: string): AsyncIterable<string> {
+    return this.chunksOf(...splitItemId(itemId));
+  }
+
+  async saveProgress(c: Checkpoint): Promise<boolean> {
+    return this.grouped(() => {
+      const it = this.ownedItem(c.itemId, c.owner);
+      if (!it || it.status !== 'Pending') return false;
+      const cur = this.s('SELECT chunks FROM item_progress WHERE request_id = ? AND query_index = ?').get(it.request_id, it.query_index) as Row | undefined;
+      const n = cur?.chunks ?? 0;
+      if (c.chunk) {
+        this.s('INSERT INTO result_chunks (request_id, query_index, chunk, records, count) VALUES (?, ?, ?, ?, ?)')
+          .run(it.request_id, it.query_index, n, c.chunk.recordsJson, c.chunk.count);
+      }
+      this.s(`INSERT INTO item_progress (request_id, query_index, state, chunks, records, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+              ON CONFLICT (request_id, query_index) DO UPDATE SET state = excluded.state, chunks = excluded.chunks,
+                records = item_progress.records + excluded.records, updated_at = excluded.updated_at`)
+        .run(it.request_id, it.query_index, c.state, c.chunk ? n + 1 : n, c.chunk?.count ?? 0, c.now);
+      return true;
+    });
+  }
+
+  async loadProgress(itemId: string): Promise<Progress | null> {
+    const r = this.s('SELECT state, chunks, records FROM item_progress WHERE request_id = ? AND query_index = ?').get(...splitItemId(itemId)) as Row | undefined;
+    return r ? { state: r.state, chunks: r.chunks, records: r.records } : null;
+  }
+
+  /** Drops an item's checkpoint; its chunks too unless they became its result. */
+  private dropProgress(requestId: string, queryIndex: number, keepChunks: boolean): void {
+    this.s('DELETE FROM item_progress WHERE request_id = ? AND query_index = ?').run(requestId, queryIndex);
+    if (!keepChunks) this.s('DELETE FROM result_chunks WHERE request_id = ? AND query_index = ?').run(requestId, queryIndex);
+  }
+
+  async secret(name: string): Promise<string> {
+    return this.grouped(() => {
+      this.s('INSERT OR IGNORE INTO secrets (name, value, created_at) VALUES (?, ?, ?)').run(name, randomBytes(32).toString('base64url'), Date.now());
+      return (this.s('SELECT value FROM secrets WHERE name = ?').get(name) as Row).value as string;
+    });
   }
 
   async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
@@ -245,18 +295,20 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const ids = (this.s('SELECT id FROM requests WHERE finished_at IS NOT NULL AND finished_at < ? AND id IN (SELECT DISTINCT request_id FROM results)')
         .all(resultsBefore) as Row[]).map((r) => r.id as string);
-      for (const id of ids) {
-        this.s('DELETE FROM results WHERE request_id = ?').run(id);
-        this.s('DELETE FROM request_keys WHERE request_id = ?').run(id);
-      }
+      for (const id of ids) this.dropResults(id);
       const old = (this.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL').all(requestsBefore) as Row[]).map((r) => r.id as string);
       for (const id of old) {
-        this.s('DELETE FROM results WHERE request_id = ?').run(id);
+        this.dropResults(id);
         this.s('DELETE FROM work_items WHERE id >= ? AND id < ? AND request_id = ?').run(...itemRange(id), id);
         this.s('DELETE FROM requests WHERE id = ?').run(id);
       }
       return ids.length;
     })();
+  }
+
+  /** Deletes a request's results, their chunks and checkpoints, and its dropDuplicates keys. */
+  private dropResults(id: string): void {
+    for (const table of ['results', 'result_chunks', 'item_progress', 'request_keys']) this.s(`DELETE FROM ${table} WHERE request_id = ?`).run(id);
   }
 
   // ---------------------------------------------------------------- work items
@@ -338,8 +390,10 @@ export class SqliteStore implements Store {
       const it = this.ownedItem(o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (this.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
-      this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, ?, ?, NULL)')
-        .run(it.request_id, it.query_index, o.recordsJson, o.count);
+      const chunks = o.streamed ? ((this.s('SELECT chunks FROM item_progress WHERE request_id = ? AND query_index = ?').get(it.request_id, it.query_index) as Row | undefined)?.chunks ?? 0) : 0;
+      this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks);
+      this.dropProgress(it.request_id, it.query_index, !!o.streamed);
       this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
       let quantity = o.units ?? o.count;
       if (it.drop_duplicates && o.dedupeKeys) {
@@ -364,6 +418,7 @@ export class SqliteStore implements Store {
         return { applied: true, finished: null };
       }
       this.s(`INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, '[]', 0, ?)`).run(it.request_id, it.query_index, error);
+      this.dropProgress(it.request_id, it.query_index, false);
       this.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
       this.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, now) };

@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { QueryResult } from '../store/contract.ts';
+import { dataChunks, reasonOf, type QueryError } from './shape.ts';
+
+async function* parts(list: Partial<QueryResult>[]): AsyncGenerator<QueryResult> {
+  for (const p of list) yield { queryIndex: 0, query: 'q', count: 0, error: null, recordsJson: '[]', ...p };
+}
+
+const text = async (it: AsyncIterable<string>) => { let s = ''; for await (const c of it) s += c; return s; };
+
+test('a query stored in parts reads as one array; errors come with type and message', async () => {
+  const list: Partial<QueryResult>[] = [
+    { queryIndex: 0, recordsJson: '[{"a":1}]', more: true }, { queryIndex: 0, recordsJson: '[]', more: true }, { queryIndex: 0, recordsJson: '[{"a":2},{"a":3}]' },
+    { queryIndex: 1, query: 'bad', recordsJson: '[]', error: 'network: ENOTFOUND x.example' },
+    { queryIndex: 2, recordsJson: '[]', more: true }, { queryIndex: 2, recordsJson: '[]' },
+    { queryIndex: 3, recordsJson: '[{"b":1}]' },
+  ];
+  const errors: QueryError[] = [];
+  assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), {}, errors))), [[{ a: 1 }, { a: 2 }, { a: 3 }], [], [], [{ b: 1 }]]);
+  assert.deepEqual(errors, [{ query: 'bad', error: { type: 'network', message: 'ENOTFOUND x.example' } }]);
+  assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { flat: true }))), [{ a: 1 }, { a: 2 }, { a: 3 }, { b: 1 }]);
+  assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { fields: ['a'] }))), [[{ a: 1 }, { a: 2 }, { a: 3 }], [], [], [{}]]);
+  assert.deepEqual(reasonOf('no type here'), { type: 'internal', message: 'no type here' });
+});
