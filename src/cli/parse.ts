@@ -12,6 +12,7 @@ import * as placesByDomain from '../sources/places-by-domain/index.ts';
 import * as searchEvents from '../sources/search-events/index.ts';
 import * as searchCareers from '../sources/search-careers/index.ts';
 import * as mapsAutocomplete from '../sources/maps-autocomplete/index.ts';
+import * as hotelsSearch from '../sources/hotels-search/index.ts';
 
 /** Endpoint → the parser of any response kind its adapter reads. */
 export const CAPTURE_PARSERS: Record<string, (text: string) => unknown[]> = {
@@ -21,6 +22,7 @@ export const CAPTURE_PARSERS: Record<string, (text: string) => unknown[]> = {
   '/engine-search-events': (t) => searchEvents.parseCapture(t),
   '/engine-search-careers': (t) => searchCareers.parseCapture(t),
   '/engine-maps-autocomplete': (t) => mapsAutocomplete.parseCapture(t),
+  '/hotels-search': (t) => hotelsSearch.parseCapture(t),
 };
 
 export async function parseCommand(endpoint: string | undefined, file: string | undefined): Promise<void> {

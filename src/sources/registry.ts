@@ -17,6 +17,7 @@ export const ADAPTER_LOADERS: Record<string, Loader> = {
   '/engine-search-events': async () => (await import('./search-events/index.ts')).searchEvents,
   '/engine-search-careers': async () => (await import('./search-careers/index.ts')).searchCareers,
   '/engine-maps-autocomplete': async () => (await import('./maps-autocomplete/index.ts')).mapsAutocomplete,
+  '/hotels-search': async () => (await import('./hotels-search/index.ts')).adapter,
   '/reverse-geocoding': async () => (await import('../lookups/geo/index.ts')).reverseGeocodingAdapter,
   '/directory-phones': async () => (await import('../lookups/phones/index.ts')).directoryPhonesAdapter,
   '/email-validator': async () => (await import('../lookups/email/index.ts')).emailValidatorAdapter,

@@ -1,15 +1,16 @@
 /** Listing, price and video endpoints (interface 4.4). */
 import type { DataEndpoint } from '../endpoint.ts';
-import { bool, int, oneOf } from '../dsl.ts';
+import { bool, int, oneOf, str } from '../dsl.ts';
 import { FULL_SET } from '../shared.ts';
 import { genericRecord } from '../records.ts';
+import { hotelsSearchRecord } from '../records/hotels-search.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
 export const listingEndpoints: DataEndpoint[] = [
   {
     path: '/hotels-search', family: 'listings', summary: 'Hotels from hotel-search result pages.', queryDoc: 'Hotel-search result page links.',
-    params: { limit }, shared: FULL_SET, record: genericRecord, unit: 'hotel', service: 'hotels_search_service',
+    params: { limit, cursor: str({ maxLength: 16, doc: 'next_page_cursor of a record: resume after the answer it came from (decision 23).' }) }, shared: FULL_SET, record: hotelsSearchRecord, unit: 'hotel', service: 'hotels_search_service',
   },
   {
     path: '/realestate-search', family: 'listings', summary: 'Property listings.', queryDoc: 'Location text or search links.',

@@ -1,0 +1,223 @@
+/**
+ * `AtySUc` answers → hotel records. The answer is accepted as served (`)]}'`, chunk lengths and the
+ * `wrb.fr` envelope) or as its decoded payload. Hotel entries are found by shape, wherever they sit
+ * (the payload mixes arrays and `{"<extension id>": ...}` objects): a list of 20 or more with
+ * `[1]` name, `[2][0]` `[lat, lng]` and an id at `[9]` (map feature id) or `[20]` (entity key).
+ * Inside an entry: `[3]` `["N-star hotel", N]`, `[5]`/`[12]` photos, `[6][1]` `[.., .., .., currency,
+ * [[y,m,d],[y,m,d],nights]]`, `[6][2][1]` per-night price `[text, text, exact, null, rounded]`, the
+ * last one-item text list of `[6][2]` the stay's total, `[6][2][2]` sellers (a hotel's own answer),
+ * `[7]` `[[rating, reviews], [[[score, share, count]..]]]`, `[10]` amenity pairs, `[25]` numeric id,
+ * `[2][17]` check-in/out times, `[2][29][2]` web site, `[2][1]`/`[2][2]` address/phone, `[11][0]` description.
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { isBatchexecute, rpcPayload } from '../_kit/batchexecute.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { arr, at, int, num, str } from '../_kit/positional.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { AMENITY_NAMES } from './amenities.ts';
+import { cursorOf, RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
+import { readHotelsQuery } from './query.ts';
+import type { HotelRecord, HotelsSearchParams } from './record.ts';
+
+/**
+ * The decoded payload of a body: the `AtySUc` frame of a served answer, or the body itself when it
+ * is already the decoded JSON. Undefined when it is neither.
+ */
+export function hotelsPayload(body: string): unknown {
+  if (isBatchexecute(body)) {
+    const p = rpcPayload(body, RPC_ID) ?? rpcPayload(body);
+    return p === null ? undefined : p;
+  }
+  return parseMaybeXssiJson(body);
+}
+
+function isHotelEntry(n: unknown): n is unknown[] {
+  if (!Array.isArray(n) || n.length < 20) return false;
+  const name = n[1];
+  if (typeof name !== 'string' || !name) return false;
+  const ll = at(n, 2, 0);
+  if (!Array.isArray(ll) || ll.length !== 2 || typeof ll[0] !== 'number' || typeof ll[1] !== 'number') return false;
+  return (typeof n[9] === 'string' && n[9] !== '') || (typeof n[20] === 'string' && n[20] !== '');
+}
+
+/** Every hotel entry of a payload, in answer order. */
+export function hotelEntries(payload: unknown): unknown[][] {
+  const out: unknown[][] = [];
+  const walk = (n: unknown, depth: number) => {
+    if (depth > 40) return;
+    if (isHotelEntry(n)) {
+      out.push(n);
+      return;
+    }
+    if (Array.isArray(n)) for (const c of n) walk(c, depth + 1);
+    else if (n && typeof n === 'object') for (const c of Object.values(n)) walk(c, depth + 1);
+  };
+  walk(payload, 0);
+  return out;
+}
+
+/** The knowledge-graph id inside an entity key (a base64url protobuf holding `/g/...` or `/m/...`). */
+export function kgmidOf(entityKey: string | null): string | null {
+  if (!entityKey) return null;
+  let raw: string;
+  try {
+    raw = Buffer.from(entityKey, 'base64url').toString('latin1');
+  } catch {
+    return null;
+  }
+  const m = /\/[gm]\/[\x21-\x7e]+?(?=[^\x21-\x7e]|$)/.exec(raw);
+  return m ? m[0] : null;
+}
+
+/** A money text's number: "$1,234" → 1234, "1.234 €" → 1234 is not guessed (null when ambiguous). */
+export function amountOf(text: string | null): number | null {
+  if (!text) return null;
+  const digits = text.replace(/[^\d.,]/g, '');
+  if (!digits) return null;
+  // Thousands separators only ("1,234", "1.234.567") or a plain number with a decimal point.
+  if (/^\d{1,3}([,.\u202f ]\d{3})+$/.test(digits) && !/^\d+\.\d{3}$/.test(digits)) return Number(digits.replace(/[,.]/g, ''));
+  if (/^\d+(\.\d+)?$/.test(digits)) return Number(digits);
+  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(digits)) return Number(digits.replace(/,/g, ''));
+  return null;
+}
+
+function day(v: unknown): string | null {
+  if (!Array.isArray(v) || v.length < 3 || !v.slice(0, 3).every((x) => Number.isInteger(x))) return null;
+  const [y, m, d] = v as number[];
+  const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const t = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso ? null : iso;
+}
+
+function photosOf(e: unknown[]): string[] {
+  const out: string[] = [];
+  const walk = (n: unknown, depth: number) => {
+    if (typeof n === 'string') {
+      if (/^https?:\/\//.test(n) && !out.includes(n)) out.push(n);
+    } else if (Array.isArray(n) && depth < 12) for (const c of n) walk(c, depth + 1);
+  };
+  walk(e[12], 0);
+  walk(e[5], 0);
+  return out;
+}
+
+function amenitiesOf(e: unknown[]): string[] {
+  const ids: number[] = [];
+  const walk = (n: unknown, depth: number) => {
+    if (!Array.isArray(n) || depth > 10) return;
+    if (n.length >= 2 && typeof n[0] === 'boolean' && Number.isInteger(n[1])) {
+      if (n[0] && !ids.includes(n[1] as number)) ids.push(n[1] as number);
+      return;
+    }
+    for (const c of n) walk(c, depth + 1);
+  };
+  walk(e[10], 0);
+  return ids.map((id) => AMENITY_NAMES[id]).filter((s): s is string => s !== undefined);
+}
+
+function perScore(e: unknown[]): Record<string, number> | null {
+  const rows = arr(e, 7, 1, 0);
+  if (!rows) return null;
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    const s = int(r, 0);
+    const c = int(r, 2);
+    if (s !== null && c !== null && s >= 1 && s <= 5) out[String(s)] = c;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/** The stay's total as shown: the last one-item text list of the price block. */
+function totalText(block: unknown[] | null): string | null {
+  if (!block) return null;
+  for (let i = block.length - 1; i >= 0; i--) {
+    const v = block[i];
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
+  }
+  return null;
+}
+
+/**
+ * One hotel entry → record.
+ * @example hotelOf(entry, 'hotels in nyc', null).name // '31 Street Broadway Hotel'
+ */
+export function hotelOf(e: unknown[], query: string, cursor: string | null): HotelRecord {
+  const priceBlock = arr(e, 6, 2);
+  const priceText = str(e, 6, 2, 1, 0);
+  const exact = num(e, 6, 2, 1, 2);
+  const rounded = num(e, 6, 2, 1, 4);
+  const dates = arr(e, 6, 1, 4) ?? arr(e, 6, 2, 8);
+  const currency = str(e, 6, 1, 3) ?? str(e, 6, 2, 15);
+  const entityKey = str(e, 20);
+  const fid = str(e, 9);
+  const ci = str(e, 2, 17, 0);
+  const co = str(e, 2, 17, 1);
+  const tt = totalText(priceBlock);
+  const stars = int(e, 3, 1);
+  return {
+    query,
+    name: str(e, 1),
+    hotel_id: entityKey,
+    latitude: num(e, 2, 0, 0),
+    longitude: num(e, 2, 0, 1),
+    price: exact ?? rounded ?? amountOf(priceText),
+    total_price: amountOf(tt),
+    currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : null,
+    price_text: priceText,
+    rating: num(e, 7, 0, 0),
+    reviews: int(e, 7, 0, 1),
+    stars: stars !== null && stars >= 1 && stars <= 5 ? stars : null,
+    provider: str(e, 6, 2, 2, 0, 0, 0),
+    check_in_date: day(at(dates, 0)),
+    check_out_date: day(at(dates, 1)),
+    photos: photosOf(e),
+    amenities: amenitiesOf(e),
+    link: entityKey ? `https://www.google.com/travel/hotels/entity/${entityKey}` : null,
+    next_page_cursor: cursor,
+    engine_id: fid && /^0x[0-9a-f]+:0x[0-9a-f]+$/i.test(fid) ? fid.toLowerCase() : null,
+    kgmid: kgmidOf(entityKey),
+    site_hotel_id: str(e, 25),
+    stars_text: str(e, 3, 0),
+    reviews_per_score: perScore(e),
+    check_in_time: ci !== null && co !== null ? ci : null,
+    check_out_time: ci !== null && co !== null ? co : null,
+    site: str(e, 2, 29, 2),
+    address: str(e, 2, 1, 0, 0, 0),
+    phone: str(e, 2, 2, 0),
+    description: str(e, 11, 0),
+  };
+}
+
+/**
+ * The hotels of one body; throws `layout_changed` when the body is no hotel answer at all.
+ * An answer with no hotel entry but the RPC's frame is an empty result (no records).
+ */
+export function hotelsOfBody(body: string, query: string, cursor: string | null): HotelRecord[] {
+  const payload = hotelsPayload(body);
+  if (payload === undefined || payload === null || typeof payload !== 'object') {
+    throw new SourceError('layout_changed', 'hotel answer is neither an AtySUc batchexecute answer nor its decoded JSON payload');
+  }
+  return hotelEntries(payload).map((e) => hotelOf(e, query, cursor));
+}
+
+/** @example parse(step, res, { query: 'hotels in rome', params: { limit: 50 } }).records */
+export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<HotelsSearchParams>): ParseResult<HotelRecord> {
+  if (step.kind !== 'search' && step.kind !== 'hotel') throw new SourceError('layout_changed', `hotels-search: unknown step kind ${step.kind}`);
+  const state = (step.state ?? { variant: 0, seen: [] }) as HotelsState;
+  const more = step.kind === 'search' && state.variant + 1 < VARIANTS.length;
+  const cursor = more ? cursorOf(state.variant + 1) : null;
+  const all = hotelsOfBody(res.body, ctx.query, cursor);
+  // The first answer must hold hotels; a later variant (say, 1-star hotels) may hold none.
+  if (all.length === 0 && state.variant === 0) throw new SourceError('layout_changed', 'the hotel answer holds no hotel entry (name, [lat, lng] and an id)');
+  const seen = new Set(state.seen);
+  const records = all.filter((r) => {
+    const key = r.hotel_id ?? r.engine_id ?? r.name ?? '';
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const limit = ctx.params?.limit ?? 100;
+  if (!more || seen.size >= limit) return { records, next: [], cursor };
+  const next = searchStep(readHotelsQuery(ctx.query), { variant: state.variant + 1, seen: [...seen] });
+  return { records, next: [next], cursor };
+}
