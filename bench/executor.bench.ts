@@ -155,7 +155,7 @@ async function client(): Promise<void> {
     fs.rmSync(process.env.CRAWLEE_STORAGE_DIR, { recursive: true, force: true });
   } else if (mode === 'trawl' || mode === 'trawl-json') {
     const { Executor } = await import('../src/fetch/executor.ts');
-    const { mapsSearchAdapter } = await import('../src/sources/maps-search/index.ts');
+    const { adapter: mapsSearchAdapter } = await import('../src/sources/maps-search/adapter.ts');
     const ex = new Executor({ allowPrivateTargets: true, perHostConcurrency: c, retries: 0 });
     const ctx = { query: 'coffee', params: { limit: 20 } };
     const planned = mapsSearchAdapter.plan(ctx)[0];
@@ -184,7 +184,7 @@ async function client(): Promise<void> {
 
 // ---------------------------------------------------------------- parser role
 async function parserAlone(): Promise<void> {
-  const { parseSearchBody } = await import('../src/sources/maps-search/index.ts');
+  const { parseSearchBody } = await import('../src/sources/maps-search/search-body.ts');
   const text = body().toString('utf8');
   const time = (f: () => void, iters: number) => {
     for (let i = 0; i < 30; i++) f(); // warm-up: JIT and shapes

@@ -9,10 +9,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as reviewsParse } from '../src/sources/maps-reviews/parse.ts';
 import { constructedPage } from '../src/sources/maps-reviews/constructed-page.ts';
-import { parse as domainParse, placesByDomain } from '../src/sources/places-by-domain/index.ts';
-import { mapsAutocomplete } from '../src/sources/maps-autocomplete/index.ts';
-import { searchEvents } from '../src/sources/search-events/index.ts';
-import { searchCareers } from '../src/sources/search-careers/index.ts';
+import { adapter as placesByDomain } from '../src/sources/places-by-domain/adapter.ts';
+import { parse as domainParse } from '../src/sources/places-by-domain/parse.ts';
+import { adapter as mapsAutocomplete } from '../src/sources/maps-autocomplete/adapter.ts';
+import { adapter as searchEvents } from '../src/sources/search-events/adapter.ts';
+import { adapter as searchCareers } from '../src/sources/search-careers/adapter.ts';
 import type { Step } from '../src/sources/_kit/adapter.ts';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { median } from './lib.ts';

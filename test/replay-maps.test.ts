@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness } from './support/harness.ts';
 import { defaultRegistry } from '../src/sources/registry.ts';
-import { mapsSearchAdapter } from '../src/sources/maps-search/index.ts';
+import { adapter as mapsSearchAdapter } from '../src/sources/maps-search/adapter.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 
 const capture = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');

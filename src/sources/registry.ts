@@ -1,38 +1,70 @@
 /**
- * The single table endpoint → source adapter. Adapters load on first use (their data costs start-up
- * time). An endpoint missing here answers 501: nothing pretends to have data. Tests build their own
- * registry with a test-only adapter; it is never served.
+ * The only table of served endpoints: one import and one entry per source folder (each folder's
+ * `index.ts` exports its row, see `_kit/source.ts`). An endpoint missing here answers 501: nothing
+ * pretends to have data. The server, `trawl parse`, the docs page and OpenAPI read `SOURCES`; tests
+ * build their own registry from their own rows (`registryOf`) or ready adapters (`registryOfAdapters`).
  *
  * @example await defaultRegistry().load('/maps/search') // the map search adapter
  */
 import type { SourceAdapter } from './_kit/adapter.ts';
+import type { SourceRow } from './_kit/source.ts';
 import type { AdapterRegistry } from '../app/context.ts';
+import { source as mapsSearch } from './maps-search/index.ts';
+import { source as mapsReviews } from './maps-reviews/index.ts';
+import { source as placesByDomain } from './places-by-domain/index.ts';
+import { source as searchEvents } from './search-events/index.ts';
+import { source as searchCareers } from './search-careers/index.ts';
+import { source as mapsAutocomplete } from './maps-autocomplete/index.ts';
+import { source as hotelsSearch } from './hotels-search/index.ts';
+import { source as reverseGeocoding } from '../lookups/geo/source.ts';
+import { source as directoryPhones } from '../lookups/phones/source.ts';
+import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
 
-type Loader = () => Promise<SourceAdapter>;
+export const SOURCES: SourceRow[] = [
+  mapsSearch,
+  mapsReviews,
+  placesByDomain,
+  searchEvents,
+  searchCareers,
+  mapsAutocomplete,
+  hotelsSearch,
+  reverseGeocoding,
+  directoryPhones,
+  emailValidator,
+  emailsFinder,
+];
 
-export const ADAPTER_LOADERS: Record<string, Loader> = {
-  '/maps/search': async () => (await import('./maps-search/index.ts')).mapsSearchAdapter,
-  '/maps/reviews': async () => (await import('./maps-reviews/index.ts')).mapsReviews,
-  '/engine-places-by-domain': async () => (await import('./places-by-domain/index.ts')).placesByDomain,
-  '/engine-search-events': async () => (await import('./search-events/index.ts')).searchEvents,
-  '/engine-search-careers': async () => (await import('./search-careers/index.ts')).searchCareers,
-  '/engine-maps-autocomplete': async () => (await import('./maps-autocomplete/index.ts')).mapsAutocomplete,
-  '/hotels-search': async () => (await import('./hotels-search/index.ts')).adapter,
-  '/reverse-geocoding': async () => (await import('../lookups/geo/index.ts')).reverseGeocodingAdapter,
-  '/directory-phones': async () => (await import('../lookups/phones/index.ts')).directoryPhonesAdapter,
-  '/email-validator': async () => (await import('../lookups/email/index.ts')).emailValidatorAdapter,
-  '/emails-finder': async () => (await import('../lookups/email/index.ts')).emailsFinderAdapter,
-};
+/** A served registry: the adapters of `rows`, each loaded once on first use. */
+export interface SourceRegistry extends AdapterRegistry {
+  /** The rows, in table order. */
+  rows: readonly SourceRow[];
+  /** The row serving `endpoint`, if any. */
+  row(endpoint: string): SourceRow | undefined;
+  /** The served endpoint paths, in table order. */
+  endpoints(): string[];
+}
 
-export function registryOf(loaders: Record<string, Loader>): AdapterRegistry {
+/**
+ * A registry of these rows. Throws when two rows claim one endpoint.
+ * @example registryOf([defineSource({ endpoint: '/t', adapter: async () => testAdapter, verifiedBy: 'constructed samples' })])
+ */
+export function registryOf(rows: readonly SourceRow[]): SourceRegistry {
+  const byEndpoint = new Map<string, SourceRow>();
+  for (const r of rows) {
+    if (byEndpoint.has(r.endpoint)) throw new Error(`two sources serve ${r.endpoint}`);
+    byEndpoint.set(r.endpoint, r);
+  }
   const cache = new Map<string, Promise<SourceAdapter>>();
   return {
+    rows,
+    row: (endpoint) => byEndpoint.get(endpoint),
+    endpoints: () => rows.map((r) => r.endpoint),
     load(endpoint) {
-      const l = loaders[endpoint];
-      if (!l) return Promise.resolve(undefined);
+      const r = byEndpoint.get(endpoint);
+      if (!r) return Promise.resolve(undefined);
       let p = cache.get(endpoint);
       if (!p) {
-        p = l();
+        p = r.adapter();
         cache.set(endpoint, p);
         p.catch(() => cache.delete(endpoint));
       }
@@ -42,10 +74,16 @@ export function registryOf(loaders: Record<string, Loader>): AdapterRegistry {
 }
 
 /** A registry of ready adapter objects (tests). */
-export function registryOfAdapters(adapters: SourceAdapter[]): AdapterRegistry {
-  return registryOf(Object.fromEntries(adapters.map((a) => [a.endpoint, async () => a])));
+export function registryOfAdapters(adapters: SourceAdapter[]): SourceRegistry {
+  return registryOf(adapters.map((a) => ({ endpoint: a.endpoint, adapter: async () => a, verifiedBy: 'test adapter' })));
 }
 
-export function defaultRegistry(): AdapterRegistry {
-  return registryOf(ADAPTER_LOADERS);
+/** The table this deployment serves. */
+export function defaultRegistry(): SourceRegistry {
+  return registryOf(SOURCES);
+}
+
+/** The endpoint paths this deployment serves, in table order. */
+export function servedEndpoints(): string[] {
+  return SOURCES.map((r) => r.endpoint);
 }

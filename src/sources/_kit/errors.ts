@@ -11,6 +11,7 @@ export type SourceErrorType =
   | 'layout_changed' // the page came back but none of the expected data is in it
   | 'network' // connection, DNS, TLS, timeout, too large
   | 'invalid_query' // the query cannot be understood by this source
+  | 'stale_request' // the site no longer accepts the request's form (a persisted-query hash or API schema it dropped)
   | 'forbidden_target'; // the SSRF guard refused a user-given URL
 
 const RETRYABLE: Record<SourceErrorType, boolean> = {
@@ -19,6 +20,7 @@ const RETRYABLE: Record<SourceErrorType, boolean> = {
   consent: true,
   rate_limited: true,
   network: true,
+  stale_request: true,
   not_found: false,
   layout_changed: false,
   invalid_query: false,

@@ -1,5 +1,17 @@
 /**
- * `/hotels-search`: hotels from hotel-search result pages (Google Hotels' `AtySUc` RPC).
+ * `/hotels-search`: hotels from hotel-search result pages (Google Hotels' `AtySUc` RPC). The
+ * registry row; the adapter loads on first use.
  */
-export { adapter } from './adapter.ts';
-export { parseCapture } from './capture.ts';
+import { defineSource } from '../_kit/source.ts';
+
+export const source = defineSource({
+  endpoint: '/hotels-search',
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['AtySUc search or hotel answer (batchexecute as served, or decoded JSON)'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'google-hotels/search_response_nyc.json', fixture: true }, { file: 'google-hotels/detail_response_sample.json', fixture: true }],
+});

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
-import { mapsAutocomplete, parseCapture } from './index.ts';
+import { adapter as mapsAutocomplete } from './adapter.ts';
+import { parseCapture } from './capture.ts';
 import { cameraOf, viewHeightMetres } from './plan.ts';
 
 const sample = JSON.parse(readFileSync(fileURLToPath(new URL('./constructed-autocomplete.json', import.meta.url)), 'utf8')).body;

@@ -11,7 +11,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { SourceError } from '../_kit/errors.ts';
 import { arr, at, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { literalEnd } from '../maps-place/html.ts';
+import { literalEnd } from '../_kit/embedded.ts';
 import { cidFromEngineId, isEngineId } from '../maps-place/ids.ts';
 import type { AutocompleteParams, SuggestionRecord } from './record.ts';
 

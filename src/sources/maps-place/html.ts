@@ -5,34 +5,9 @@
  * that respects string quoting), never the whole page.
  */
 
-const MARK = 'APP_INITIALIZATION_STATE';
+import { literalEnd } from '../_kit/embedded.ts';
 
-/**
- * End index (exclusive) of the bracketed literal starting at `start` (`[` or `{`), or -1 when the
- * text ends first.
- *
- * @example
- *   literalEnd('{"d":"}"} tail', 0) // 9
- */
-export function literalEnd(s: string, start: number): number {
-  let depth = 0;
-  let inStr = 0; // 0, or the quote char code
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (inStr) {
-      if (c === 92 /* \ */) i++;
-      else if (c === inStr) inStr = 0;
-      continue;
-    }
-    if (c === 34 /* " */ || c === 39 /* ' */) inStr = c;
-    else if (c === 91 /* [ */ || c === 123 /* { */) depth++;
-    else if (c === 93 /* ] */ || c === 125 /* } */) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
+const MARK = 'APP_INITIALIZATION_STATE';
 
 /**
  * The parsed `APP_INITIALIZATION_STATE` array of a page, or undefined when the page has none that

@@ -1,86 +1,16 @@
 /**
- * `/maps/reviews` adapter (unit `review`): place → reviews pages → one element per place.
- *
- * @example
- *   const steps = mapsReviews.plan({ query: 'ChIJDdnwdv0y5xQRRytw1ihZQeU', params: { reviewsLimit: 50 } });
- *   // executor fetches; for each response: mapsReviews.parse(step, res, ctx) → items + next steps
- *   const elements = mapsReviews.finish!(allItems, ctx);
+ * `/maps/reviews`: the reviews of places. The registry row; the adapter loads on first use.
  */
-import type { WebAdapter } from '../_kit/adapter.ts';
-import { str } from '../_kit/positional.ts';
-import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { looksLikeHtml, placeNodeOf } from '../maps-place/parse.ts';
-import { placeFromNode } from '../maps-place/node.ts';
-import { checkMapsQuery } from '../maps-search/plan.ts';
-import { parseSearchData } from '../maps-search/search-body.ts';
-import { finish, parse, type ReviewsParseItem } from './parse.ts';
-import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import { plan } from './plan.ts';
-import { isNoResult, type ReviewRecord, type ReviewsOutput, type ReviewsParams } from './record.ts';
-import { reviewNodeOf, reviewOf } from './review.ts';
+import { defineSource } from '../_kit/source.ts';
 
-export const mapsReviews: WebAdapter<ReviewsParams, any> = {
-  kind: 'web',
+export const source = defineSource({
   endpoint: '/maps/reviews',
-  unit: 'review',
-  // Same query forms as /maps/search: phrase, place id, CID, feature id, map URL, short link.
-  checkQuery: checkMapsQuery,
-  plan,
-  parse: parse as WebAdapter<ReviewsParams, any>['parse'],
-  finish: finish as WebAdapter<ReviewsParams, any>['finish'],
-  // One unit per review, not per place element; an empty query's one unit comes from emptyCostsOne.
-  units: (records) => reviewCount(records as ReviewsOutput[]),
-};
-
-function reviewCount(records: ReviewsOutput[]): number {
-  let n = 0;
-  for (const r of records) if (!isNoResult(r)) n += r.reviews_data.length;
-  return n;
-}
-
-/**
- * Billable reviews of one query's finished elements: the reviews returned, and one when the query
- * found no place or no review (decision 20).
- * @example billableUnits([{ query: 'x', no_result: true }]) // 1
- */
-export function billableUnits(records: ReviewsOutput[]): number {
-  return Math.max(1, reviewCount(records));
-}
-
-function isEntryList(v: unknown): v is unknown[] {
-  return Array.isArray(v) && v.length > 0 && v.every((e) => reviewNodeOf(e) !== null && Array.isArray(e) && Array.isArray(e[0]));
-}
-
-/**
- * Parses one saved response of this source (for `trawl parse /maps/reviews <file>`): a reviews
- * page (`)]}'` optional), a bare list of review entries, a place page (HTML), a place body, or a
- * map search body. Throws an Error naming what it expected for anything else.
- * @example parseCapture(readFileSync('reviews_page.json', 'utf8'))[0].review_id
- */
-export function parseCapture(text: string): Array<ReviewRecord | (PlaceSummary & { reviews_data: [] })> {
-  const asElement = (p: PlaceSummary) => ({ ...p, reviews_data: [] as [] });
-  if (looksLikeHtml(text)) {
-    const rec = placeOfResponse({ body: text }, {});
-    if (!rec) throw new Error('maps-reviews: the map page holds no place');
-    return [asElement(summaryOf(rec))];
-  }
-  const json = parseMaybeXssiJson(text);
-  if (!Array.isArray(json)) throw new Error('maps-reviews: the file is neither JSON nor a map place page');
-  if (isEntryList(json)) return json.map((e) => reviewOf(e, null)!);
-  const node = placeNodeOf(json);
-  if (node) return [asElement(summaryOf(placeFromNode(node)))];
-  if (json.length >= 3 && (json[2] === null || isEntryList(json[2])) && (json[1] === null || typeof json[1] === 'string')) {
-    const token = str(json, 1);
-    return ((json[2] as unknown[] | null) ?? []).map((e) => reviewOf(e, token)!).filter(Boolean);
-  }
-  try {
-    const places = parseSearchData(json);
-    if (places.length) return places.map((p) => asElement(summaryOf(p)));
-  } catch {
-    /* not a search body either */
-  }
-  throw new Error('maps-reviews: expected a listugcposts reviews page, a review entry list, a place page/body or a map search body');
-}
-
-export type { ReviewsParams, ReviewRecord, ReviewsOutput, ReviewsParseItem };
-export { reviewOf } from './review.ts';
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['reviews page (listugcposts JSON)', 'review entry list (JSON)', 'place page (HTML)', 'place details answer (JSON)', 'map search answer (JSON)'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true }],
+});

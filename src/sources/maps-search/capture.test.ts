@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { parseCapture as placeCapture } from '../maps-place/capture.ts';
 import { EL, EN, HTML, SEARCH, fixture, missing } from '../maps-place/test-support.ts';
 import { parseCapture } from './capture.ts';
-import * as api from './index.ts';
+import { adapter } from './adapter.ts';
+import { source } from './index.ts';
+import { placeRecordFields } from './record.ts';
 
 test('maps-search parseCapture: search JSON, place JSON and place HTML, prefix or not', { skip: missing(SEARCH) || missing(EN) || missing(EL) || missing(HTML) }, () => {
   assert.equal(parseCapture(fixture(SEARCH)).length, 20);
@@ -33,12 +35,13 @@ test('parseCapture refuses other files with a clear message', () => {
   assert.deepEqual(parseCapture('[["coffee"]]'), []);
 });
 
-test('index exports the adapter, the parsers and the field list', () => {
-  assert.equal(api.mapsSearchAdapter.endpoint, '/maps/search');
-  assert.equal(api.mapsSearchAdapter.unit, 'place');
-  assert.equal(api.mapsSearchAdapter.kind, 'web');
-  assert.equal(api.placeRecordFields.length, 54);
-  assert.equal(api.placeRecordFields[0], 'query');
-  assert.equal(api.placeRecordFields.at(-1), 'owner_title');
-  for (const f of ['parseSearchBody', 'parsePlaceBody', 'extractPlaceFromHtml', 'parseCapture'] as const) assert.equal(typeof api[f], 'function', f);
+test('the registry row loads the adapter and the capture parser; the field list', async () => {
+  assert.equal(await source.adapter(), adapter);
+  assert.equal(await source.capture!.parse(), parseCapture);
+  assert.equal(adapter.endpoint, '/maps/search');
+  assert.equal(adapter.unit, 'place');
+  assert.equal(adapter.kind, 'web');
+  assert.equal(placeRecordFields.length, 54);
+  assert.equal(placeRecordFields[0], 'query');
+  assert.equal(placeRecordFields.at(-1), 'owner_title');
 });

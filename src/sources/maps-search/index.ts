@@ -1,32 +1,16 @@
 /**
- * `/maps/search`: places for phrases, ids and map URLs (interface 4.2, records 2.3).
- *
- * @example
- *   const steps = mapsSearchAdapter.plan({ query: 'coffee athens', params: { limit: 200 } });
- *   const out = mapsSearchAdapter.parse(steps[0], response, ctx); // records + next pages / cells
- *   const final = mapsSearchAdapter.finish!(allRecords, ctx);      // deduped, cut to limit
+ * `/maps/search`: places for phrases, ids and map URLs. The registry row; the adapter loads on first use.
  */
-import type { WebAdapter } from '../_kit/adapter.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
-import { mergePlaces } from './finish.ts';
-import { searchSettings, type MapsSearchParams } from './params.ts';
-import { parseMapsSearch } from './parse.ts';
-import { checkMapsQuery, planMapsSearch } from './plan.ts';
+import { defineSource } from '../_kit/source.ts';
 
-export const mapsSearchAdapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
-  kind: 'web',
+export const source = defineSource({
   endpoint: '/maps/search',
-  unit: 'place',
-  checkQuery: checkMapsQuery,
-  plan: planMapsSearch,
-  parse: parseMapsSearch,
-  finish(records, ctx) {
-    return mergePlaces(records, searchSettings(ctx.params).limit);
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['map search answer (tbm=map JSON)', 'place details answer (JSON)', 'place page (HTML)'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
   },
-};
-
-export { parseCapture } from './capture.ts';
-export { parseSearchBody } from './search-body.ts';
-export { extractPlaceFromHtml, parsePlaceBody } from '../maps-place/parse.ts';
-export { placeRecordFields, type PlaceRecord } from './record.ts';
-export type { MapsSearchParams } from './params.ts';
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true }, { file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true }],
+});

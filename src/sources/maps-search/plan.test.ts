@@ -13,7 +13,7 @@ import { EN, HTML, fixture, missing, rng } from '../maps-place/test-support.ts';
 import { appInitState } from '../maps-place/html.ts';
 import { altitudeFor, contains, FOV_DEG, quadrants, VIEW_H, VIEW_W, viewBox, zoomFor, type Box } from './cells.ts';
 import { mergePlaces } from './finish.ts';
-import { mapsSearchAdapter } from './index.ts';
+import { adapter as mapsSearchAdapter } from './adapter.ts';
 import { afterSearchPage, MAX_DEPTH, SPLIT_SLACK, VIEW_CAP } from './paging.ts';
 import type { MapsSearchParams } from './params.ts';
 import { buildPb, readPb } from './pb.ts';

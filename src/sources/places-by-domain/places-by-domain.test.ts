@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
-import { placesByDomain, parse, parseCapture, registrableDomain, siteMatches, filterByDomain, finish, isNoResult } from './index.ts';
+import { adapter as placesByDomain } from './adapter.ts';
+import { parseCapture } from './capture.ts';
+import { registrableDomain, siteMatches } from './domain.ts';
+import { parse, filterByDomain, finish } from './parse.ts';
+import { isNoResult } from './record.ts';
 import { maxPages } from './plan.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 

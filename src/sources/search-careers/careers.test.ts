@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
-import { searchCareers, parseCapture, jobsOfHtml } from './index.ts';
+import { adapter as searchCareers } from './adapter.ts';
+import { parseCapture } from './capture.ts';
+import { jobsOfHtml } from './parse.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
 const constructed = readFileSync(fileURLToPath(new URL('./constructed-jobs.html', import.meta.url)), 'utf8');

@@ -11,8 +11,10 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { first, parseHtml, select, textOf, textOrNull, type El } from '../search-events/html.ts';
-import { EMPTY_MARKERS, agoToUnix, isLdType, isoToUnix, ldJsonObjects, ldText, refTime, unwrapLink } from '../search-events/serp.ts';
+import { first, parseHtml, select, textOf, textOrNull, type Element } from '../_kit/html.ts';
+import { jsonLd, isLdType, ldText } from '../_kit/jsonld.ts';
+import { relativeToUnix, responseTime, toUnix } from '../_kit/dates.ts';
+import { EMPTY_MARKERS, unwrapLink } from '../_search/serp.ts';
 import { jobsPageStep } from './plan.ts';
 import type { ApplyLink, CareersParams, JobRecord } from './record.ts';
 
@@ -29,12 +31,12 @@ function splitVia(line: string | null): { location: string | null; via: string |
   return { location: m[1].replace(/[•·]\s*$/, '').trim() || null, via: m[2].trim() || null };
 }
 
-function facts(card: El): { posted: string | null; salary: string | null; schedule: string | null } {
+function facts(card: Element): { posted: string | null; salary: string | null; schedule: string | null } {
   let posted: string | null = null;
   let salary: string | null = null;
   let schedule: string | null = null;
   for (const s of select(card, 'span.Yf9oye')) {
-    const label = s.attrs['aria-label'] ?? '';
+    const label = s.attribs['aria-label'] ?? '';
     const t = textOrNull(s);
     if (!t) continue;
     if (/^posted /i.test(label)) posted ??= t;
@@ -52,7 +54,7 @@ function facts(card: El): { posted: string | null; salary: string | null; schedu
   return { posted, salary, schedule };
 }
 
-function qualificationsOf(card: El): string[] {
+function qualificationsOf(card: Element): string[] {
   for (const h of select(card, 'h4.XzFqK, h4')) {
     if (!/qualifications/i.test(textOf(h)) || !h.parent) continue;
     return select(h.parent, 'li').map((li) => textOf(li)).filter(Boolean);
@@ -60,28 +62,28 @@ function qualificationsOf(card: El): string[] {
   return [];
 }
 
-function applyLinksOf(card: El): ApplyLink[] {
+function applyLinksOf(card: Element): ApplyLink[] {
   const out: ApplyLink[] = [];
   for (const a of select(card, 'a')) {
     const label = textOf(a);
-    if (!/\bapply\b/i.test(label) && !a.attrs.class?.includes('pMhGee')) continue;
-    const link = unwrapLink(a.attrs.href);
-    if (link && !out.some((x) => x.link === link)) out.push({ title: label || a.attrs.title || null, link });
+    if (!/\bapply\b/i.test(label) && !a.attribs.class?.includes('pMhGee')) continue;
+    const link = unwrapLink(a.attribs.href);
+    if (link && !out.some((x) => x.link === link)) out.push({ title: label || a.attribs.title || null, link });
   }
   return out;
 }
 
-function jobIdOf(card: El): string | null {
+function jobIdOf(card: Element): string | null {
   const holder = [card, ...select(card, '[data-share-url], [data-encoded-doc-id]')];
   for (const e of holder) {
-    const m = /[?&#]htidocid=([^&]+)/.exec(e.attrs['data-share-url'] ?? '');
+    const m = /[?&#]htidocid=([^&]+)/.exec(e.attribs['data-share-url'] ?? '');
     if (m) return m[1];
-    if (e.attrs['data-encoded-doc-id']) return e.attrs['data-encoded-doc-id'];
+    if (e.attribs['data-encoded-doc-id']) return e.attribs['data-encoded-doc-id'];
   }
   return null;
 }
 
-function cardToJob(card: El, query: string, now: number | null): JobRecord | null {
+function cardToJob(card: Element, query: string, now: number | null): JobRecord | null {
   const title = textOrNull(first(card, '.tNxQIb, .BjJfJf'));
   if (!title) return null;
   const newLine = textOrNull(first(card, '.wHYlTd.FqK3wc'));
@@ -99,7 +101,7 @@ function cardToJob(card: El, query: string, now: number | null): JobRecord | nul
     location,
     via,
     posted_date: f.posted,
-    posted_timestamp: agoToUnix(f.posted, now),
+    posted_timestamp: f.posted && now !== null ? relativeToUnix(f.posted, now) : null,
     schedule_type: f.schedule,
     salary_range: f.salary,
     description: descParts.length ? descParts.join('\n') : null,
@@ -137,7 +139,7 @@ function ldToJob(o: Record<string, unknown>, query: string): JobRecord | null {
     location,
     via: null,
     posted_date: ldText(o.datePosted),
-    posted_timestamp: isoToUnix(o.datePosted),
+    posted_timestamp: toUnix(o.datePosted),
     schedule_type: type,
     salary_range: ldSalary(o.baseSalary),
     description: desc ? textOf(parseHtml(desc.replace(/<br\s*\/?>/gi, '\n')), true) || null : null,
@@ -158,7 +160,7 @@ export function jobsOfHtml(html: string, query: string, now: number | null): Job
   if (!cards.length) cards = select(root, '.iFjolb, .gws-plugins-horizon-jobs__li-ed');
   const fromCards = cards.map((c) => cardToJob(c, query, now)).filter((j): j is JobRecord => j !== null);
   if (fromCards.length) return fromCards;
-  const fromLd = ldJsonObjects(root).filter((o) => isLdType(o, 'JobPosting')).map((o) => ldToJob(o, query)).filter((j): j is JobRecord => j !== null);
+  const fromLd = jsonLd(html).filter((o) => isLdType(o, 'JobPosting')).map((o) => ldToJob(o, query)).filter((j): j is JobRecord => j !== null);
   if (fromLd.length) return fromLd;
   return EMPTY_MARKERS.test(textOf(root)) ? [] : null;
 }
@@ -169,7 +171,7 @@ export function jobsOfHtml(html: string, query: string, now: number | null): Job
  */
 export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<JobRecord> {
   if (step.kind !== 'jobs-page') throw new SourceError('layout_changed', `search-careers: unknown step kind ${step.kind}`);
-  const jobs = jobsOfHtml(res.body, ctx.query, refTime(res));
+  const jobs = jobsOfHtml(res.body, ctx.query, responseTime(res.headers));
   if (jobs === null) throw new SourceError('layout_changed', 'jobs page holds no job cards, no schema.org JobPosting and no "no jobs" notice');
   const page = Number(step.state?.page ?? 0);
   const pages = Math.max(1, ctx.params?.pagesPerQuery ?? 1);

@@ -5,7 +5,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { verticalUrl } from '../search-events/serp.ts';
+import { verticalUrl } from '../_search/serp.ts';
 import type { CareersParams } from './record.ts';
 
 /** @example jobsPageStep('python developer', 1, {}).url // '...q=python%20developer&ibp=htl%3Bjobs&hl=en&start=10' */

@@ -3,7 +3,7 @@
  * fixtures/google-jobs (title, company, location, posted_date, schedule_type, salary_range,
  * description, qualifications, apply links, job_id), snake_case, plus `posted_timestamp`.
  */
-import type { VerticalParams } from '../search-events/serp.ts';
+import type { VerticalParams } from '../_search/serp.ts';
 
 export type CareersParams = Omit<VerticalParams, 'uule'>;
 

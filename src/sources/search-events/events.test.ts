@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
-import { searchEvents, parseCapture } from './index.ts';
-import { parseHtml, select, textOf, decodeEntities } from './html.ts';
-import { agoToUnix, isoToUnix, refTime, unwrapLink, verticalUrl } from './serp.ts';
+import { adapter as searchEvents } from './adapter.ts';
+import { parseCapture } from './capture.ts';
+import { unwrapLink, verticalUrl } from '../_search/serp.ts';
 
 const constructed = readFileSync(fileURLToPath(new URL('./constructed-events.html', import.meta.url)), 'utf8');
 const res = (body: string): FetchedResponse => ({ status: 200, url: 'https://www.google.com/search', headers: { date: 'Tue, 02 Jun 2026 10:00:00 GMT' }, body });
@@ -104,26 +104,9 @@ test('truncated and reordered pages never crash: records or a typed error', () =
   assert.deepEqual(out.records.map((r) => r.title).sort(), ['Constructed Band & Friends', 'Second Constructed Show']);
 });
 
-test('html tree: stray/unclosed tags, entities, raw script, attributes without quotes', () => {
-  const root = parseHtml('<div class=a><p>x &amp; y<p>z</span></div><script>if (a<b) "</div>"</script><img src=u.png><li>1<li>2');
-  assert.equal(select(root, 'p').length, 2);
-  assert.equal(textOf(select(root, '.a')[0]), 'x & y z');
-  assert.equal(select(root, 'li').length, 2);
-  assert.equal(select(root, 'img')[0].attrs.src, 'u.png');
-  assert.equal(decodeEntities('&#x2022; &bull; &#8211; &bogus;'), '• • – &bogus;');
-});
-
-test('serp helpers: redirect links, relative and ISO dates, Date header', () => {
+test('serp helpers: redirect links, results URL', () => {
   assert.equal(unwrapLink('/url?q=https://a.example/x&sa=U'), 'https://a.example/x');
   assert.equal(unwrapLink('#'), null);
   assert.equal(unwrapLink('/search?q=x'), 'https://www.google.com/search?q=x');
-  assert.equal(agoToUnix('2 days ago', 1_000_000), 827_200);
-  assert.equal(agoToUnix('30+ days ago', 3_000_000), 408_000);
-  assert.equal(agoToUnix('an hour ago', 10_000), 6_400);
-  assert.equal(agoToUnix('2 days ago', null), null);
-  assert.equal(agoToUnix('vor 2 Tagen', 1), null);
-  assert.equal(isoToUnix('2026-06-19'), 1781827200);
-  assert.equal(isoToUnix('June'), null);
-  assert.equal(refTime(res('')), 1780394400);
   assert.equal(verticalUrl('a b', 'jobs', 2, {}), 'https://www.google.com/search?q=a%20b&ibp=htl%3Bjobs&hl=en&start=20');
 });

@@ -9,9 +9,11 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { first, parseHtml, select, textOf, textOrNull, type El } from './html.ts';
+import { first, parseHtml, select, textOf, textOrNull, type Element } from '../_kit/html.ts';
+import { jsonLd, isLdType, ldText } from '../_kit/jsonld.ts';
+import { relativeToUnix, responseTime, toUnix } from '../_kit/dates.ts';
 import { eventsPageStep } from './plan.ts';
-import { EMPTY_MARKERS, isoToUnix, ldJsonObjects, ldText, unwrapLink } from './serp.ts';
+import { EMPTY_MARKERS, unwrapLink } from '../_search/serp.ts';
 import type { EventRecord, EventsParams, TicketLink } from './record.ts';
 
 type Ctx = QueryContext<EventsParams>;
@@ -24,15 +26,15 @@ function hostOf(link: string): string | null {
   }
 }
 
-function imgSrc(card: El): string | null {
+function imgSrc(card: Element): string | null {
   for (const img of select(card, 'img')) {
-    const s = img.attrs['data-src'] || img.attrs.src;
+    const s = img.attribs['data-src'] || img.attribs.src;
     if (s && !s.startsWith('data:')) return unwrapLink(s);
   }
   return null;
 }
 
-function cardToEvent(card: El, query: string): EventRecord | null {
+function cardToEvent(card: Element, query: string): EventRecord | null {
   const title = textOrNull(first(card, '[jsname=r4nke], .YOGjf, .dEuIWb'));
   if (!title) return null;
   const when = textOrNull(first(card, '.Gkoz3, .cEPPT'));
@@ -43,10 +45,10 @@ function cardToEvent(card: El, query: string): EventRecord | null {
   if (!address.length) address = [venue, textOrNull(first(card, '.U6txu'))].filter((x): x is string => !!x);
   const tickets: TicketLink[] = [];
   for (const a of select(card, '.MwDRlf a, .SKIyM a')) {
-    const link = unwrapLink(a.attrs.href);
+    const link = unwrapLink(a.attribs.href);
     if (link && !tickets.some((t) => t.link === link)) tickets.push({ source: textOrNull(a) ?? hostOf(link), link });
   }
-  const mapHref = first(card, '.pzNwRe a')?.attrs.href ?? '';
+  const mapHref = first(card, '.pzNwRe a')?.attribs.href ?? '';
   const cid = /[?&]ludocid=(\d+)/.exec(mapHref)?.[1] ?? null;
   return {
     query,
@@ -93,8 +95,8 @@ function ldToEvent(o: Record<string, unknown>, query: string): EventRecord | nul
     title,
     date_start: start ? start.slice(0, 10) : null,
     date_when: [start, ldText(o.endDate)].filter(Boolean).join(' – ') || null,
-    start_timestamp: isoToUnix(o.startDate),
-    end_timestamp: isoToUnix(o.endDate),
+    start_timestamp: toUnix(o.startDate),
+    end_timestamp: toUnix(o.endDate),
     address: lines,
     venue_name: venue,
     venue_cid: null,
@@ -114,7 +116,7 @@ export function eventsOfHtml(html: string, query: string): EventRecord[] | null 
   const cards = select(root, 'li.PaEvOc, div.PaEvOc, .gws-horizon-textlists__li-ed');
   const fromCards = cards.map((c) => cardToEvent(c, query)).filter((e): e is EventRecord => e !== null);
   if (fromCards.length) return fromCards;
-  const fromLd = ldJsonObjects(root)
+  const fromLd = jsonLd(html)
     .filter((o) => typeof o['@type'] === 'string' ? /Event$/.test(o['@type'] as string) : Array.isArray(o['@type']) && (o['@type'] as unknown[]).some((t) => typeof t === 'string' && /Event$/.test(t)))
     .map((o) => ldToEvent(o, query))
     .filter((e): e is EventRecord => e !== null);

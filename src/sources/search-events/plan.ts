@@ -5,7 +5,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { verticalUrl } from './serp.ts';
+import { verticalUrl } from '../_search/serp.ts';
 import type { EventsParams } from './record.ts';
 
 /** @example eventsPageStep('jazz', 0, {}).url // 'https://www.google.com/search?q=jazz&ibp=htl%3Bevents&hl=en' */

@@ -2,7 +2,7 @@
  * Records of `/engine-search-events` (unit `event`, decision 24: what the source offers, snake_case,
  * Unix-second `*_timestamp`).
  */
-import type { VerticalParams } from './serp.ts';
+import type { VerticalParams } from '../_search/serp.ts';
 
 export type EventsParams = VerticalParams;
 

@@ -1,0 +1,54 @@
+/**
+ * The registry row every source folder exports from its `index.ts`: which endpoint it serves, how
+ * to load its adapter (lazily: adapters and their data cost start-up time), which saved responses
+ * `trawl parse` reads, and what its parsers were verified against. `src/sources/registry.ts` lists
+ * the rows; the server, the CLI, the docs page and OpenAPI read them from there.
+ *
+ * @example
+ *   export const source = defineSource({
+ *     endpoint: '/forum-comments',
+ *     adapter: async () => (await import('./adapter.ts')).adapter,
+ *     capture: { kinds: ['thread page (JSON)'], parse: async () => (await import('./capture.ts')).parseCapture },
+ *     verifiedBy: 'constructed samples',
+ *     samples: [{ file: 'constructed-thread.json' }],
+ *   });
+ */
+import type { SourceAdapter } from './adapter.ts';
+
+/** Reads one saved response into the records the endpoint would return for it; throws an Error
+ *  saying what it expected when the text is not such a response. */
+export type CaptureParser = (text: string) => unknown[] | Promise<unknown[]>;
+
+/** A response the registry test parses with the row's capture parser and checks against the
+ *  endpoint's declared record schema. */
+export interface SourceSample {
+  /** Path of the saved response: relative to the source folder (a `constructed-*` sample), or,
+   *  with `fixture: true`, relative to FIXTURES_DIR (a real capture; skipped when absent). */
+  file: string;
+  fixture?: boolean;
+}
+
+export interface SourceRow {
+  /** The declared endpoint path this source serves, e.g. '/forum-comments'. */
+  endpoint: string;
+  /** Loads the adapter on first use. */
+  adapter: () => Promise<SourceAdapter>;
+  /** For `trawl parse`: the response kinds it reads, in words, and a loader of the parser. */
+  capture?: { kinds: string[]; parse: () => Promise<CaptureParser> };
+  /** What the parsers were checked against: 'real captures', 'constructed samples', 'shipped data'. */
+  verifiedBy: 'real captures' | 'constructed samples' | 'shipped data' | (string & {});
+  /** Where the source folder is (`import.meta.url` of its index.ts): resolves `samples`. */
+  folder?: string;
+  /** Saved responses the registry test checks against the declared record schema. */
+  samples?: SourceSample[];
+}
+
+/**
+ * Checks a row's shape once at import time (an endpoint is a path) and returns it unchanged.
+ * @example defineSource({ endpoint: '/x', adapter: async () => adapter, verifiedBy: 'constructed samples' })
+ */
+export function defineSource(row: SourceRow): SourceRow {
+  if (!row.endpoint.startsWith('/')) throw new Error(`source endpoint "${row.endpoint}" must start with /`);
+  if (row.samples?.length && !row.folder) throw new Error(`source ${row.endpoint}: samples need folder (import.meta.url)`);
+  return row;
+}

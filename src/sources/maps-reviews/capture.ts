@@ -1,0 +1,47 @@
+/**
+ * `trawl parse /maps/reviews <file>`: a saved response of this source → records.
+ */
+import { str } from '../_kit/positional.ts';
+import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { looksLikeHtml, placeNodeOf } from '../maps-place/parse.ts';
+import { placeFromNode } from '../maps-place/node.ts';
+import { parseSearchData } from '../maps-search/search-body.ts';
+import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
+import type { ReviewRecord } from './record.ts';
+import { reviewNodeOf, reviewOf } from './review.ts';
+
+function isEntryList(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every((e) => reviewNodeOf(e) !== null && Array.isArray(e) && Array.isArray(e[0]));
+}
+
+/**
+ * Parses one saved response of this source (for `trawl parse /maps/reviews <file>`): a reviews
+ * page (`)]}'` optional), a bare list of review entries, a place page (HTML), a place body, or a
+ * map search body. Throws an Error naming what it expected for anything else.
+ * @example parseCapture(readFileSync('reviews_page.json', 'utf8'))[0].review_id
+ */
+export function parseCapture(text: string): Array<ReviewRecord | (PlaceSummary & { reviews_data: [] })> {
+  const asElement = (p: PlaceSummary) => ({ ...p, reviews_data: [] as [] });
+  if (looksLikeHtml(text)) {
+    const rec = placeOfResponse({ body: text }, {});
+    if (!rec) throw new Error('maps-reviews: the map page holds no place');
+    return [asElement(summaryOf(rec))];
+  }
+  const json = parseMaybeXssiJson(text);
+  if (!Array.isArray(json)) throw new Error('maps-reviews: the file is neither JSON nor a map place page');
+  if (isEntryList(json)) return json.map((e) => reviewOf(e, null)!);
+  const node = placeNodeOf(json);
+  if (node) return [asElement(summaryOf(placeFromNode(node)))];
+  if (json.length >= 3 && (json[2] === null || isEntryList(json[2])) && (json[1] === null || typeof json[1] === 'string')) {
+    const token = str(json, 1);
+    return ((json[2] as unknown[] | null) ?? []).map((e) => reviewOf(e, token)!).filter(Boolean);
+  }
+  try {
+    const places = parseSearchData(json);
+    if (places.length) return places.map((p) => asElement(summaryOf(p)));
+  } catch {
+    /* not a search body either */
+  }
+  throw new Error('maps-reviews: expected a listugcposts reviews page, a review entry list, a place page/body or a map search body');
+}
+

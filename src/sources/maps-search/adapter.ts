@@ -1,0 +1,26 @@
+/**
+ * `/maps/search`: places for phrases, ids and map URLs (interface 4.2, records 2.3).
+ *
+ * @example
+ *   const steps = adapter.plan({ query: 'coffee athens', params: { limit: 200 } });
+ *   const out = adapter.parse(steps[0], response, ctx); // records + next pages / cells
+ *   const final = adapter.finish!(allRecords, ctx);      // deduped, cut to limit
+ */
+import type { WebAdapter } from '../_kit/adapter.ts';
+import type { PlaceRecord } from '../maps-place/record.ts';
+import { mergePlaces } from './finish.ts';
+import { searchSettings, type MapsSearchParams } from './params.ts';
+import { parseMapsSearch } from './parse.ts';
+import { checkMapsQuery, planMapsSearch } from './plan.ts';
+
+export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
+  kind: 'web',
+  endpoint: '/maps/search',
+  unit: 'place',
+  checkQuery: checkMapsQuery,
+  plan: planMapsSearch,
+  parse: parseMapsSearch,
+  finish(records, ctx) {
+    return mergePlaces(records, searchSettings(ctx.params).limit);
+  },
+};

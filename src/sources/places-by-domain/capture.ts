@@ -1,0 +1,25 @@
+/**
+ * `trawl parse /engine-places-by-domain <file>`: a saved response of this source → records.
+ */
+import { parseSearchBody } from '../maps-search/search-body.ts';
+import { registrableDomain } from './domain.ts';
+import { filterByDomain } from './parse.ts';
+import type { SiteRecord } from './record.ts';
+
+/**
+ * Parses a saved map search answer (for `trawl parse /engine-places-by-domain <file>`): all its
+ * places, or only those on `domain` when given. Throws an Error for anything else.
+ * @example parseCapture(readFileSync('search.json', 'utf8'), 'vrisko.gr')
+ */
+export function parseCapture(text: string, domain?: string): SiteRecord[] {
+  let all: SiteRecord[];
+  try {
+    all = parseSearchBody(text, { query: domain ?? null }) as unknown as SiteRecord[];
+  } catch (e) {
+    throw new Error(`places-by-domain: expected a map search answer (tbm=map): ${(e as Error).message}`);
+  }
+  if (!domain) return all;
+  const d = registrableDomain(domain);
+  if (!d) throw new Error(`places-by-domain: "${domain}" is not a domain`);
+  return filterByDomain(all, d);
+}
