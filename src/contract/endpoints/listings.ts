@@ -4,6 +4,7 @@ import { bool, int, oneOf, str } from '../dsl.ts';
 import { FULL_SET } from '../shared.ts';
 import { genericRecord } from '../records.ts';
 import { hotelsSearchRecord } from '../records/hotels-search.ts';
+import { videositeVideoRecord } from '../records/videosite-videos.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
@@ -28,6 +29,6 @@ export const listingEndpoints: DataEndpoint[] = [
   {
     path: '/videosite-videos', family: 'listings', summary: 'Videos of channels.', queryDoc: 'Channel handles or URLs.',
     params: { shorts: bool({ doc: 'true: only short videos; false: only regular ones.' }), limit }, required: ['shorts'],
-    shared: FULL_SET, record: genericRecord, unit: 'video', service: 'videosite_videos_service', answers204: true,
+    shared: FULL_SET, record: videositeVideoRecord, unit: 'video', service: 'videosite_videos_service', answers204: true,
   },
 ];

@@ -3,6 +3,7 @@ import type { DataEndpoint } from '../endpoint.ts';
 import { int, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
 import { bizdirReviewRecord, genericRecord } from '../records.ts';
+import { forumCommentRecord } from '../records/forum-comments.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 const cutoff = int({ min: 0, zeroIsAbsent: true, doc: 'Oldest timestamp kept (Unix seconds); overrides sort (newest first).' });
@@ -27,8 +28,11 @@ export const reviewEndpoints: DataEndpoint[] = [
   },
   {
     path: '/forum-comments', family: 'reviews', summary: 'Discussion-site comments.', queryDoc: 'Post URLs.',
-    params: { sort: oneOf(['best', 'top', 'new', 'controversial', 'old', 'qa'] as const, { def: 'best' }) },
-    shared: NO_FORMAT, record: genericRecord, unit: 'comment', service: 'forum_comments_service',
+    params: {
+      sort: oneOf(['best', 'top', 'new', 'controversial', 'old', 'qa'] as const, { def: 'best' }),
+      limit: int({ min: 1, max: 10_000, doc: 'Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap of 10,000 comments per query.' }),
+    },
+    shared: NO_FORMAT, record: forumCommentRecord, unit: 'comment', service: 'forum_comments_service',
   },
   {
     path: '/delivery-reviews', family: 'reviews', summary: 'Food-delivery reviews.', queryDoc: 'Menu-item URLs.',
