@@ -1,0 +1,161 @@
+/**
+ * One listing item of a channel tab → a video record (pure). Item shapes read, newest first:
+ *   lockupViewModel (Videos tab, 2025+): contentId, metadata.lockupMetadataViewModel.{title, metadata rows},
+ *     duration badge in contentImage.thumbnailViewModel.overlays[..].thumbnailBadgeViewModel.text
+ *   shortsLockupViewModel (Shorts tab, 2024+): reelWatchEndpoint.videoId, overlayMetadata.{primaryText, secondaryText}
+ *   reelItemRenderer (Shorts tab, 2022-2024): videoId, headline, viewCountText
+ *   videoRenderer / gridVideoRenderer (2017-2024, search results): videoId, title, viewCountText,
+ *     publishedTimeText, lengthText or thumbnailOverlayTimeStatusRenderer
+ */
+import type { ChannelInfo, VideositeVideo } from './record.ts';
+
+type Obj = Record<string, any>;
+export const ITEM_KEYS = ['lockupViewModel', 'shortsLockupViewModel', 'reelItemRenderer', 'videoRenderer', 'gridVideoRenderer'] as const;
+
+const text = (t: any): string | null => {
+  if (typeof t === 'string') return t;
+  if (!t || typeof t !== 'object') return null;
+  if (typeof t.content === 'string') return t.content;
+  if (typeof t.simpleText === 'string') return t.simpleText;
+  if (Array.isArray(t.runs)) return t.runs.map((r: any) => (typeof r?.text === 'string' ? r.text : '')).join('') || null;
+  return null;
+};
+
+/** The widest image of a `sources` / `thumbnails` list. */
+function widest(list: unknown): string | null {
+  if (!Array.isArray(list)) return null;
+  let best: Obj | null = null;
+  for (const t of list) if (t && typeof t.url === 'string' && (!best || (t.width ?? 0) > (best.width ?? 0))) best = t;
+  if (!best) return null;
+  return best.url.startsWith('//') ? `https:${best.url}` : best.url;
+}
+
+const MULT: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, billion: 1e9 };
+
+/**
+ * Views text → integer, as precise as the text is; null when it is no view count ("5 watching").
+ * @example viewCount('3.1k views') // 3100
+ * @example viewCount('1,639 views') // 1639
+ * @example viewCount('No views') // 0
+ */
+export function viewCount(t: string | null): number | null {
+  if (!t) return null;
+  if (/^\s*no views/i.test(t)) return 0;
+  const m = /([\d][\d,.]*)\s*(k|m|b|thousand|million|billion)?\b\s*views?\b/i.exec(t);
+  if (!m) return null;
+  const mult = m[2] ? MULT[m[2].toLowerCase()] : 1;
+  // "1,639" groups thousands; "3.1k" is a decimal before a multiplier.
+  const n = mult === 1 ? Number(m[1].replace(/[,.]/g, '')) : Number(m[1].replace(/,/g, ''));
+  return Number.isFinite(n) ? Math.round(n * mult) : null;
+}
+
+/**
+ * "1:07:34" → 4054; null for anything else (LIVE, SHORTS, UPCOMING).
+ * @example lengthSeconds('12:17') // 737
+ */
+export function lengthSeconds(t: string | null): number | null {
+  if (!t || !/^\d+(?::\d{1,2}){1,2}$/.test(t.trim())) return null;
+  return t.trim().split(':').reduce((s, p) => s * 60 + Number(p), 0);
+}
+
+const watchUrl = (id: string, short: boolean) => (short ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`);
+
+/** The first `thumbnailBadgeViewModel.text` below a node (the duration badge of a lockup). */
+function badgeText(node: unknown, depth = 0): string | null {
+  if (!node || typeof node !== 'object' || depth > 8) return null;
+  const o = node as Obj;
+  if (o.thumbnailBadgeViewModel && typeof o.thumbnailBadgeViewModel.text === 'string') return o.thumbnailBadgeViewModel.text;
+  for (const v of Array.isArray(o) ? o : Object.values(o)) {
+    const t = badgeText(v, depth + 1);
+    if (t) return t;
+  }
+  return null;
+}
+
+interface Core {
+  video_id: string;
+  title: string | null;
+  thumbnail: string | null;
+  views_text: string | null;
+  published_text: string | null;
+  length_text: string | null;
+  short: boolean;
+}
+
+function lockup(v: Obj): Core | null {
+  if (typeof v.contentId !== 'string' || (v.contentType && v.contentType !== 'LOCKUP_CONTENT_TYPE_VIDEO')) return null;
+  const meta = v.metadata?.lockupMetadataViewModel;
+  const parts: string[] = [];
+  for (const row of meta?.metadata?.contentMetadataViewModel?.metadataRows ?? []) for (const p of row?.metadataParts ?? []) { const t = text(p?.text); if (t) parts.push(t); }
+  const badge = badgeText(v.contentImage?.thumbnailViewModel?.overlays);
+  return {
+    video_id: v.contentId,
+    title: text(meta?.title),
+    thumbnail: widest(v.contentImage?.thumbnailViewModel?.image?.sources),
+    views_text: parts.find((p) => /\bviews?\b|watching/i.test(p)) ?? null,
+    published_text: parts.find((p) => /\bago\b|^(?:streamed|premiered|scheduled)/i.test(p)) ?? null,
+    length_text: badge,
+    short: false,
+  };
+}
+
+function shortsLockup(v: Obj): Core | null {
+  const id = v.onTap?.innertubeCommand?.reelWatchEndpoint?.videoId ?? (typeof v.entityId === 'string' ? v.entityId.replace(/^shorts-shelf-item-/, '') : null);
+  if (typeof id !== 'string' || !id) return null;
+  const a11y = typeof v.accessibilityText === 'string' ? v.accessibilityText : null;
+  return {
+    video_id: id,
+    title: text(v.overlayMetadata?.primaryText) ?? (a11y ? a11y.replace(/,\s*[^,]*\bviews?\b.*$/i, '') : null),
+    thumbnail: widest(v.thumbnailViewModel?.thumbnailViewModel?.image?.sources ?? v.thumbnail?.sources),
+    views_text: text(v.overlayMetadata?.secondaryText) ?? (a11y ? /,\s*([^,]*\bviews?)\b/i.exec(a11y)?.[1] ?? null : null),
+    published_text: null,
+    length_text: null,
+    short: true,
+  };
+}
+
+function renderer(v: Obj, short: boolean): Core | null {
+  if (typeof v.videoId !== 'string') return null;
+  let len = text(v.lengthText);
+  let isShort = short;
+  for (const o of v.thumbnailOverlays ?? []) {
+    const ts = o?.thumbnailOverlayTimeStatusRenderer;
+    if (!ts) continue;
+    if (ts.style === 'SHORTS') isShort = true;
+    len ??= text(ts.text);
+  }
+  return {
+    video_id: v.videoId,
+    title: text(v.title) ?? text(v.headline),
+    thumbnail: widest(v.thumbnail?.thumbnails),
+    views_text: text(v.viewCountText) ?? text(v.shortViewCountText),
+    published_text: text(v.publishedTimeText),
+    length_text: isShort ? null : len,
+    short: isShort,
+  };
+}
+
+/**
+ * An item node (the value under one of ITEM_KEYS) → its record, or null when it is no video.
+ * `shortsTab`: the item came from the Shorts tab (reel items are shorts in any case).
+ */
+export function videoOf(key: (typeof ITEM_KEYS)[number], v: Obj, channel: ChannelInfo, query: string, cursor: string | null, shortsTab: boolean): VideositeVideo | null {
+  const c = key === 'lockupViewModel' ? lockup(v) : key === 'shortsLockupViewModel' ? shortsLockup(v) : renderer(v, key === 'reelItemRenderer' || shortsTab);
+  if (!c) return null;
+  const short = c.short || shortsTab;
+  return {
+    query,
+    ...channel,
+    video_id: c.video_id,
+    title: c.title,
+    url: watchUrl(c.video_id, short),
+    thumbnail: c.thumbnail,
+    view_count: viewCount(c.views_text),
+    views_text: c.views_text,
+    published_text: c.published_text,
+    length_seconds: short ? null : lengthSeconds(c.length_text),
+    length_text: short ? null : c.length_text,
+    is_short: short,
+    next_page_cursor: cursor,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * InnerTube answers and channel pages → channel facts, the items of the wanted tab and the
+ * continuation token (pure). Containers are found by walking down from the tab content or the
+ * continuation actions until an item or a continuation is met, so the richGrid (2022+), sectionList
+ * → gridRenderer (2017-2022) and continuationContents (before 2021) layouts read alike.
+ */
+import { SourceError } from '../_kit/errors.ts';
+import { ITEM_KEYS } from './items.ts';
+import type { ChannelInfo } from './record.ts';
+import type { Tab } from './plan.ts';
+
+type Obj = Record<string, any>;
+const ITEMS = new Set<string>(ITEM_KEYS);
+
+export interface Found {
+  items: Array<{ key: (typeof ITEM_KEYS)[number]; node: Obj }>;
+  token: string | null;
+}
+
+/** Items and the continuation token below `root`, in document order. */
+export function collect(root: unknown): Found {
+  const out: Found = { items: [], token: null };
+  const walk = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    for (const k in n as Obj) {
+      const v = (n as Obj)[k];
+      if (ITEMS.has(k)) out.items.push({ key: k as Found['items'][number]['key'], node: v });
+      else if (k === 'continuationItemRenderer') out.token ??= tokenOf(v);
+      else if (k === 'nextContinuationData' && typeof v?.continuation === 'string') out.token ??= v.continuation;
+      else if (v && typeof v === 'object' && k !== 'header' && k !== 'menu') walk(v);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const tokenOf = (c: Obj): string | null =>
+  c?.continuationEndpoint?.continuationCommand?.token ?? c?.button?.buttonRenderer?.command?.continuationCommand?.token ?? null;
+
+/** Channel facts of a browse answer or channel page (header, metadata, microformat). */
+export function channelOf(d: Obj, fallback: ChannelInfo): ChannelInfo {
+  const meta = d.metadata?.channelMetadataRenderer ?? {};
+  const c4 = d.header?.c4TabbedHeaderRenderer ?? {};
+  const ph = d.header?.pageHeaderRenderer;
+  let handle: string | null = null;
+  for (const row of ph?.content?.pageHeaderViewModel?.metadata?.contentMetadataViewModel?.metadataRows ?? []) {
+    for (const p of row?.metadataParts ?? []) {
+      const t = p?.text?.content;
+      if (typeof t === 'string' && t.startsWith('@')) handle ??= t;
+    }
+  }
+  handle ??= c4.channelHandleText?.runs?.[0]?.text ?? null;
+  for (const u of [meta.vanityChannelUrl, ...(Array.isArray(meta.ownerUrls) ? meta.ownerUrls : [])]) {
+    const m = typeof u === 'string' ? /youtube\.com\/(@[^/?#]+)/.exec(u) : null;
+    if (m) handle ??= decodeURIComponent(m[1]);
+  }
+  const title = typeof meta.title === 'string' ? meta.title : typeof c4.title === 'string' ? c4.title : typeof ph?.pageTitle === 'string' ? ph.pageTitle : null;
+  return {
+    channel_id: (typeof meta.externalId === 'string' ? meta.externalId : typeof c4.channelId === 'string' ? c4.channelId : null) ?? fallback.channel_id,
+    channel_name: title ?? fallback.channel_name,
+    channel_handle: handle ?? fallback.channel_handle,
+  };
+}
+
+/** Error answers: `{error: {code, message}}` and alerts such as "This channel does not exist." */
+export function throwIfRefused(d: Obj, what: string): void {
+  const e = d.error;
+  if (e && typeof e === 'object') {
+    const code = Number(e.code);
+    const msg = `${what}: ${code || ''} ${e.status ?? ''} ${e.message ?? ''}`.replace(/\s+/g, ' ').trim();
+    if (code === 404 || code === 400) throw new SourceError('not_found', msg);
+    if (code === 429) throw new SourceError('rate_limited', msg);
+    if (code === 401 || code === 403) throw new SourceError('blocked', msg);
+    throw new SourceError('layout_changed', msg);
+  }
+  for (const a of Array.isArray(d.alerts) ? d.alerts : []) {
+    const r = a?.alertRenderer ?? a?.alertWithButtonRenderer;
+    if (r?.type === 'ERROR') {
+      const t = r.text?.simpleText ?? r.text?.runs?.map((x: Obj) => x.text).join('') ?? 'error alert';
+      throw new SourceError('not_found', `${what}: ${t}`);
+    }
+  }
+}
+
+export interface TabPick {
+  /** Content of the wanted tab when it is the one served. */
+  content: unknown;
+  /** The wanted tab exists but another one was served: browse again with these params. */
+  params: string | null;
+  /** The channel has no such tab (no shorts, say). */
+  missing: boolean;
+}
+
+/** Finds the wanted tab (by its URL suffix, then its title) among the answer's tabs. */
+export function pickTab(d: Obj, tab: Tab): TabPick {
+  const tabs = d.contents?.twoColumnBrowseResultsRenderer?.tabs ?? d.contents?.singleColumnBrowseResultsRenderer?.tabs;
+  if (!Array.isArray(tabs)) throw new SourceError('layout_changed', 'browse answer: no channel tabs');
+  const want = tab === 'shorts' ? /\/shorts$/ : /\/videos$/;
+  const title = tab === 'shorts' ? 'Shorts' : 'Videos';
+  let hit: Obj | undefined;
+  for (const t of tabs) {
+    const r = t?.tabRenderer;
+    if (!r) continue;
+    const url = r.endpoint?.commandMetadata?.webCommandMetadata?.url;
+    if ((typeof url === 'string' && want.test(url)) || r.title === title) { hit = r; break; }
+  }
+  if (!hit) return { content: null, params: null, missing: true };
+  if (hit.selected === true || hit.content) return { content: hit.content ?? null, params: null, missing: false };
+  return { content: null, params: hit.endpoint?.browseEndpoint?.params ?? null, missing: false };
+}
+
+/** `var ytInitialData = {...};` (or `window["ytInitialData"] = ...`, or a JS string of it) in a page. */
+export function initialDataOf(html: string): Obj | null {
+  const m = /(?:var\s+ytInitialData|window\[["']ytInitialData["']\]|ytInitialData)\s*=\s*/.exec(html);
+  if (!m) return null;
+  let i = m.index + m[0].length;
+  if (html[i] === "'" || html[i] === '"') {
+    // Some pages embed it as a JS string literal with \xHH escapes.
+    const q = html[i];
+    let j = i + 1;
+    while (j < html.length && html[j] !== q) j += html[j] === '\\' ? 2 : 1;
+    const s = html.slice(i + 1, j).replace(/\\x([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).replace(/\\(["'\\/])/g, '$1');
+    try { return JSON.parse(s); } catch { return null; }
+  }
+  if (html[i] !== '{') return null;
+  const end = objectEnd(html, i);
+  if (end < 0) return null;
+  try { return JSON.parse(html.slice(i, end)); } catch { return null; }
+}
+
+/** Index just after the JSON object starting at `start` (braces counted outside strings); -1 if unbalanced. */
+function objectEnd(s: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) { // "
+      for (i++; i < s.length && s.charCodeAt(i) !== 34; i++) if (s.charCodeAt(i) === 92) i++;
+    } else if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) return i + 1;
+  }
+  return -1;
+}

@@ -1,0 +1,18 @@
+/** Types of `/videosite-videos`, derived from the declarations (no mirrored interfaces). */
+import type { Static } from '@sinclair/typebox';
+import type { videositeVideoRecord } from '../../contract/records/videosite-videos.ts';
+
+export type VideositeVideo = Static<typeof videositeVideoRecord>;
+
+export interface VideositeParams {
+  /** true: the Shorts tab; false: the Videos tab (required by the declaration). */
+  shorts?: boolean;
+  limit?: number;
+}
+
+/** What every record repeats about its channel (carried from the first page to the next ones). */
+export interface ChannelInfo {
+  channel_id: string | null;
+  channel_name: string | null;
+  channel_handle: string | null;
+}
