@@ -56,7 +56,7 @@ export function channelRef(raw: string): ChannelRef | { form: 'invalid'; reason:
   if (a === 'channel' && b && CHANNEL_ID.test(b)) return { form: 'id', id: b };
   if (a?.startsWith('@') && HANDLE.test(a)) return { form: 'url', url: `${ORIGIN}/${encodeURI(a)}`, handle: a };
   if ((a === 'c' || a === 'user') && b) return { form: 'url', url: `${ORIGIN}/${a}/${encodeURIComponent(b)}`, handle: null };
-  if (a && parts.length <= 2 && (!b || TABS.has(b)) && /^[\w.-]+$/.test(a) && !['watch', 'shorts', 'playlist', 'results', 'feed', 'embed', 'live'].includes(a)) {
+  if (a && parts.length <= 2 && (!b || TABS.has(b)) && /^[\w.-]+$/.test(a) && !['watch', 'shorts', 'playlist', 'results', 'feed', 'embed', 'live', 'c', 'user', 'channel'].includes(a)) {
     return { form: 'url', url: `${ORIGIN}/${encodeURIComponent(a)}`, handle: null };
   }
   return { form: 'invalid', reason: bad(q) };
