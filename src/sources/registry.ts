@@ -16,6 +16,8 @@ import { source as searchEvents } from './search-events/index.ts';
 import { source as searchCareers } from './search-careers/index.ts';
 import { source as mapsAutocomplete } from './maps-autocomplete/index.ts';
 import { source as hotelsSearch } from './hotels-search/index.ts';
+import { source as forumComments } from './forum-comments/index.ts';
+import { source as videositeVideos } from './videosite-videos/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
@@ -28,6 +30,8 @@ export const SOURCES: SourceRow[] = [
   searchCareers,
   mapsAutocomplete,
   hotelsSearch,
+  forumComments,
+  videositeVideos,
   reverseGeocoding,
   directoryPhones,
   emailValidator,

@@ -1,10 +1,21 @@
 /**
  * `/forum-comments` (Reddit): comments of posts, whole threads with every "more" stub expanded.
- *
- * @example
- *   const a = await (await import('./adapter.ts')).adapter;
- *   a.plan({ query: 'https://redd.it/3hahrw', params: {} })[0].url
- *   // 'https://www.reddit.com/comments/3hahrw.json?sort=confidence&limit=500&raw_json=1'
+ * The registry row; the adapter loads on first use.
  */
-export { adapter } from './adapter.ts';
-export { parseCapture } from './capture.ts';
+import { defineSource } from '../_kit/source.ts';
+
+export const source = defineSource({
+  endpoint: '/forum-comments',
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['thread page JSON (/comments/<id>.json, 2016-2025 layouts, with or without context)', 'morechildren answer ({json: {data: {things}}})'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [
+    { file: 'reddit/post_comments_3hahrw_2016-03.json', fixture: true },
+    { file: 'reddit/post_comments_1j7g9uj_context100_2025-06.json', fixture: true },
+    { file: 'reddit/morechildren_3hahrw_2016-03.json', fixture: true },
+  ],
+});

@@ -8,6 +8,7 @@
  *   more stub `{kind: 'more', data: {id, parent_id, count, children: [ids], depth?}}`; `id: '_'` with no
  *   children is "continue this thread" (the replies need a page of their own).
  */
+import { timeFields } from '../_kit/dates.ts';
 import type { ForumComment } from './record.ts';
 
 /** What every comment record repeats about its post. */
@@ -36,15 +37,6 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const strOr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const intOr = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const ORIGIN = 'https://www.reddit.com';
-
-/**
- * Unix seconds → `{<prefix>_timestamp, <prefix>_datetime_utc}`; null for a missing value.
- * @example timeFields('created', 1439801151) // { created_timestamp: 1439801151, created_datetime_utc: '2015-08-17T08:45:51Z' }
- */
-function timeFields<P extends string>(prefix: P, v: number | null): Record<`${P}_timestamp`, number | null> & Record<`${P}_datetime_utc`, string | null> {
-  const iso = v === null ? null : new Date(v * 1000).toISOString().replace('.000Z', 'Z');
-  return { [`${prefix}_timestamp`]: v, [`${prefix}_datetime_utc`]: iso } as never;
-}
 
 /** `t1_abc` / `t3_abc` → `abc`; the post itself (t3) is no parent comment. */
 function parentOf(fullname: unknown): string | null {
@@ -116,9 +108,9 @@ export function commentRecord(d: Obj, depth: number, replies: number, post: Post
     author,
     body: strOr(d.body),
     score: intOr(d.score),
-    ...timeFields('created', intOr(d.created_utc)),
+    ...timeFields('created', d.created_utc),
     edited: edited !== false && edited !== null && edited !== undefined,
-    ...timeFields('edited', typeof edited === 'number' ? Math.trunc(edited) : null),
+    ...timeFields('edited', typeof edited === 'number' ? edited : null),
     is_submitter: typeof d.is_submitter === 'boolean' ? d.is_submitter : author !== null && author !== '[deleted]' && author === post.author,
     permalink: link ? (link.startsWith('http') ? link : ORIGIN + link) : null,
     replies_count: replies,

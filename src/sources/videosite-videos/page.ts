@@ -5,6 +5,7 @@
  * → gridRenderer (2017-2022) and continuationContents (before 2021) layouts read alike.
  */
 import { SourceError } from '../_kit/errors.ts';
+import { assignedJson } from '../_kit/embedded.ts';
 import { ITEM_KEYS } from './items.ts';
 import type { ChannelInfo } from './record.ts';
 import type { Tab } from './plan.ts';
@@ -113,34 +114,8 @@ export function pickTab(d: Obj, tab: Tab): TabPick {
   return { content: null, params: hit.endpoint?.browseEndpoint?.params ?? null, missing: false };
 }
 
-/** `var ytInitialData = {...};` (or `window["ytInitialData"] = ...`, or a JS string of it) in a page. */
+/** `ytInitialData` of a page (`var ytInitialData = {...}`, `window["ytInitialData"] = ...`), or null. */
 export function initialDataOf(html: string): Obj | null {
-  const m = /(?:var\s+ytInitialData|window\[["']ytInitialData["']\]|ytInitialData)\s*=\s*/.exec(html);
-  if (!m) return null;
-  let i = m.index + m[0].length;
-  if (html[i] === "'" || html[i] === '"') {
-    // Some pages embed it as a JS string literal with \xHH escapes.
-    const q = html[i];
-    let j = i + 1;
-    while (j < html.length && html[j] !== q) j += html[j] === '\\' ? 2 : 1;
-    const s = html.slice(i + 1, j).replace(/\\x([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).replace(/\\(["'\\/])/g, '$1');
-    try { return JSON.parse(s); } catch { return null; }
-  }
-  if (html[i] !== '{') return null;
-  const end = objectEnd(html, i);
-  if (end < 0) return null;
-  try { return JSON.parse(html.slice(i, end)); } catch { return null; }
-}
-
-/** Index just after the JSON object starting at `start` (braces counted outside strings); -1 if unbalanced. */
-function objectEnd(s: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 34) { // "
-      for (i++; i < s.length && s.charCodeAt(i) !== 34; i++) if (s.charCodeAt(i) === 92) i++;
-    } else if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) return i + 1;
-  }
-  return -1;
+  const d = assignedJson(html, 'ytInitialData');
+  return d && typeof d === 'object' && !Array.isArray(d) ? d : null;
 }
