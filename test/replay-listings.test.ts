@@ -5,48 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startHarness } from './support/harness.ts';
-import { defaultRegistry } from '../src/sources/registry.ts';
+import { readFileSync } from 'node:fs';
+import { replayEntry as entry, usageOf, withReplay } from './support/replay.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
-import type { Step } from '../src/sources/_kit/adapter.ts';
 import { adapter as hotels } from '../src/sources/hotels-search/adapter.ts';
-
-/** One HAR entry answering `step` with `body`. */
-function entry(step: Step, body: string, mimeType: string) {
-  return {
-    startedDateTime: new Date().toISOString(), time: 1,
-    request: {
-      method: step.method ?? 'GET', url: step.url, httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0,
-      ...(step.body ? { postData: { mimeType: 'application/x-www-form-urlencoded', text: step.body } } : {}),
-    },
-    response: {
-      status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'content-type', value: `${mimeType}; charset=utf-8` }],
-      content: { size: 0, mimeType, text: body }, redirectURL: '', headersSize: -1, bodySize: -1,
-    },
-    cache: {}, timings: { send: 0, wait: 1, receive: 0 },
-  };
-}
-
-/** Runs `fn` against a service whose executor replays `entries`. */
-async function withReplay(entries: unknown[], fn: (h: Awaited<ReturnType<typeof startHarness>>) => Promise<void>) {
-  const dir = mkdtempSync(join(tmpdir(), 'trawl-replay-'));
-  writeFileSync(join(dir, 'run.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
-  const h = await startHarness({ adapters: defaultRegistry(), env: { REPLAY_HAR: join(dir, 'run.har') }, settings: { maxAttempts: 1 } });
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function usageOf(h: Awaited<ReturnType<typeof startHarness>>, id: string): Promise<string> {
-  const hist = (await h.json('/requests?type=finished')).body;
-  return hist.find((x: any) => x.id === id).usage;
-}
 
 const hotelsCapture = fixturePath('google-hotels', 'search_response_nyc.json');
 

@@ -1,0 +1,46 @@
+/**
+ * HAR replay for end-to-end tests of real adapters: HAR entries built at test time from real
+ * captures (never copied into the repository), a service whose executor replays them, and the
+ * usage a finished request was billed.
+ *
+ * @example
+ *   await withReplay([replayEntry(step, body, 'application/json')], async (h) => { await h.json('/x?query=a&async=false'); });
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness } from './harness.ts';
+import { defaultRegistry } from '../../src/sources/registry.ts';
+import { harEntry, type HarEntry } from '../../src/fetch/har.ts';
+import type { Step } from '../../src/sources/_kit/adapter.ts';
+
+type H = Awaited<ReturnType<typeof startHarness>>;
+
+/** One HAR entry answering `step` (method, URL and body as the adapter sends them) with `body`. */
+export function replayEntry(step: Step, body: string, mimeType: string, status = 200): HarEntry {
+  const reqType = step.headers?.['content-type'] ?? 'application/x-www-form-urlencoded';
+  return harEntry(
+    { url: step.url, method: step.method ?? 'GET', headers: step.body !== undefined ? { 'content-type': reqType } : {}, body: step.body },
+    { status, url: step.url, headers: { 'content-type': `${mimeType}; charset=utf-8` }, setCookie: [], body, bytes: Buffer.byteLength(body), replayed: false },
+    1, new Date(),
+  );
+}
+
+/** Runs `fn` against a service (the default registry) whose executor replays `entries`. */
+export async function withReplay(entries: unknown[], fn: (h: H) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-replay-'));
+  writeFileSync(join(dir, 'run.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
+  const h = await startHarness({ adapters: defaultRegistry(), env: { REPLAY_HAR: join(dir, 'run.har') }, settings: { maxAttempts: 1 } });
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The `usage` the request history shows for a finished request. */
+export async function usageOf(h: H, id: string): Promise<string> {
+  const hist = (await h.json('/requests?type=finished')).body;
+  return hist.find((x: any) => x.id === id).usage;
+}
