@@ -275,14 +275,15 @@ describe('DELETE, history and expiry', () => {
     assert.equal(hist.body.find((x: any) => x.id === r.body.id).usage, '2');
   });
 
-  test('history: running vs finished, skip and pageSize, at most 100, items {id, usage}', async () => {
+  test('history: running vs finished, skip and pageSize, at most 100, items {id, usage} plus endpoint, status, progress', async () => {
     const acct = await h.newAccount();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await h.json('/maps/search?query=n=1&async=false', { key: acct.key })).body.id);
     const running = (await h.json('/maps/search?query=sleep=3000', { key: acct.key })).body.id;
     const fin = await h.json('/requests?type=finished', { key: acct.key });
     assert.deepEqual(fin.body.map((x: any) => x.id), ids.reverse());
-    assert.deepEqual(fin.body[0], { id: ids[0], usage: '1' });
+    const { id, usage, endpoint, status, progress } = fin.body[0];
+    assert.deepEqual({ id, usage, endpoint, status, progress }, { id: ids[0], usage: '1', endpoint: '/maps/search', status: 'Success', progress: { queries_total: 1, queries_done: 1, records: 1 } });
     const page = await h.json('/requests?type=finished&skip=1&pageSize=2', { key: acct.key });
     assert.deepEqual(page.body.map((x: any) => x.id), ids.slice(1, 3));
     const run = await h.json('/requests', { key: acct.key });

@@ -13,7 +13,11 @@ export async function history(ctx: AppContext, accountId: string, o: { type: 'ru
   const limit = Math.max(0, Math.min(o.pageSize, HISTORY_MAX - o.skip));
   if (limit === 0) return [];
   const rows = await ctx.store.listRequests(accountId, { finished: o.type === 'finished', since: ctx.now() - ctx.settings.historyMs, skip: o.skip, limit });
-  return rows.map((r) => ({ id: r.id, usage: String(r.usage) }));
+  // The interface's two fields, plus what a client needs to show the list without fetching each result.
+  return rows.map((r) => ({
+    id: r.id, usage: String(r.usage), endpoint: r.endpoint, status: r.status, created: Math.floor(r.createdAt / 1000),
+    progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records },
+  }));
 }
 
 /** Cancels unfinished queries; the request ends as Failure; only extracted items stay billed. */

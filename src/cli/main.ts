@@ -12,6 +12,7 @@
  *   trawl keys create --account ID | keys list --account ID | keys revoke --id KEY_ID
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
+ *   trawl run | wait | requests | tasks | balance | cancel   the API's client (src/cli/client/main.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
  */
@@ -75,8 +76,12 @@ const num = (v: unknown, what: string): number => {
   return n;
 };
 
+const CLIENT = new Set(['run', 'wait', 'requests', 'tasks', 'balance', 'cancel']);
+
 async function main(argv: string[]) {
   const [cmd, sub, ...rest] = argv;
+  // The API's client commands load only the client: they talk to a running server over HTTP.
+  if (CLIENT.has(cmd)) return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
   const { values, positionals } = parseArgs({
     args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
     allowPositionals: true, strict: false,
@@ -149,7 +154,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price: Number(values.price), account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file>\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file>\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

@@ -1,6 +1,7 @@
 /** Request management, tasks, business database and account operations (interface 4.6-4.9). */
 import { Type, bool, int, literals, oneOf, str, type TSchema } from './dsl.ts';
 import * as R from './records.ts';
+import { profileOperations } from './profile.ts';
 
 export interface AccountOperation {
   method: 'GET' | 'POST' | 'DELETE';
@@ -86,5 +87,6 @@ export const accountOperations: AccountOperation[] = [
     answers: { 200: R.locations, 401: E, 422: E } },
   { method: 'GET', path: '/webhook-calls', summary: 'Latest 100 failed webhook calls of the last 24 hours.',
     answers: { 200: Type.Array(R.webhookCall), 401: E } },
+  ...profileOperations,
 ];
 

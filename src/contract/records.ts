@@ -75,7 +75,12 @@ export const pending = Type.Object({
   id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
   progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
 }, { description: 'Still running (decision 10), or expired (decision 9).' });
-export const historyItem = Type.Object({ id: S, usage: S }, { description: 'Request history item (interface 2.8).' });
+export const historyItem = Type.Object({
+  id: S, usage: S,
+  endpoint: Type.Optional(S), status: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['Pending', 'Success', 'Failure'] })),
+  created: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
+  progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
+}, { description: 'Request history item (interface 2.8); endpoint, status, created and progress are additions (decision 10 allows extra fields).' });
 export const task = Type.Object({
   id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,

@@ -21,8 +21,9 @@ import { parseFields } from '../delivery/shape.ts';
 import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts';
 import { locationsView } from '../app/locations.ts';
 import { searchBusinesses } from '../app/businesses.ts';
+import { profileHandlers } from './routes-profile.ts';
 
-type Handler = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: Record<string, unknown>) => Promise<unknown>;
+export type Handler = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: Record<string, unknown>) => Promise<unknown>;
 
 const op = (method: string, path: string): AccountOperation => {
   const o = accountOperations.find((x) => x.method === method && x.path === path);
@@ -80,6 +81,8 @@ const handlers: Record<string, Handler> = {
   'GET /locations': async (ctx, _req, _r, p) => locationsView(ctx, String(p.country)),
 
   'GET /webhook-calls': async (ctx, req) => ctx.store.listWebhookCalls(req.account!.id, ctx.now() - ctx.settings.historyMs, 100),
+
+  ...profileHandlers,
 };
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,0 +1,2 @@
+export * from './client.ts';
+export type { paths, components } from './schema.ts';

@@ -1,0 +1,56 @@
+/**
+ * Account self-service (src/contract/profile.ts): list, create and revoke the account's own API
+ * keys, and usage per product per UTC day for the dashboard's chart.
+ *
+ * @example
+ *   await createKey(ctx, account.id)            // { id, api_key: 'trw_...', prefix, created }
+ *   await usagePerDay(ctx, account, 7)          // { currency, days: [{ date: '2026-11-17', products: [...] }, ...] }
+ */
+import type { Account } from '../store/contract.ts';
+import type { AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { createApiKey } from './accounts.ts';
+
+const DAY_MS = 86_400_000;
+const sec = (ms: number) => Math.floor(ms / 1000);
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+export async function listKeys(ctx: AppContext, accountId: string) {
+  const rows = await ctx.store.listApiKeys(accountId);
+  return rows.map((k) => ({ id: k.id, prefix: k.prefix, created: sec(k.createdAt), revoked: k.revokedAt === null ? null : sec(k.revokedAt) }))
+    .sort((a, b) => b.created - a.created);
+}
+
+export async function createKey(ctx: AppContext, accountId: string) {
+  const now = ctx.now();
+  const k = await createApiKey(ctx.store, accountId, now);
+  const row = (await ctx.store.listApiKeys(accountId)).find((r) => r.id === k.id);
+  return { id: k.id, api_key: k.key, prefix: row?.prefix ?? k.key.slice(0, 8), created: sec(now) };
+}
+
+/** Only the account's own keys; the last active one stays, so an account cannot lock itself out. */
+export async function revokeKey(ctx: AppContext, accountId: string, keyId: string) {
+  const keys = await ctx.store.listApiKeys(accountId);
+  const key = keys.find((k) => k.id === keyId && k.revokedAt === null);
+  if (!key) throw new AppError(404, `no active key ${keyId.slice(0, 100)}`);
+  if (keys.filter((k) => k.revokedAt === null).length === 1) throw new AppError(422, 'the last active key of the account cannot be revoked: create another one first');
+  await ctx.store.revokeApiKey(keyId, ctx.now());
+  return { revoked: keyId };
+}
+
+export async function usagePerDay(ctx: AppContext, account: Account, days: number) {
+  const today = Math.floor(ctx.now() / DAY_MS) * DAY_MS;
+  const starts = Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY_MS);
+  const out = await Promise.all(starts.map(async (start) => {
+    const lines = await ctx.store.usageForPeriod(account.id, start, start + DAY_MS);
+    const byProduct = new Map<string, { product_name: string; unit: string; quantity: number; amount: number }>();
+    for (const u of lines) {
+      const p = byProduct.get(u.product) ?? { product_name: u.product, unit: u.unit, quantity: 0, amount: 0 };
+      p.quantity += u.quantity;
+      p.amount = round(p.amount + u.amount);
+      byProduct.set(u.product, p);
+    }
+    return { date: new Date(start).toISOString().slice(0, 10), products: [...byProduct.values()] };
+  }));
+  return { currency: account.currency, days: out };
+}

@@ -1,0 +1,172 @@
+/**
+ * The API's command-line client: `trawl run | wait | requests | tasks | balance | cancel`, against a
+ * running trawl (`--url`, default http://127.0.0.1:8080) with `--key` or TRAWL_API_KEY. Built on the
+ * TypeScript client (clients/typescript), so both behave the same.
+ *
+ *   trawl run <endpoint> [queries... | --file queries.txt] [--<param> value ...] [--format csv|xlsx|json|parquet|jsonl] [--out FILE]
+ *   trawl wait <request id> [--format ...] [--out FILE]      resumes waiting (e.g. after Ctrl-C)
+ *   trawl requests [--running | --finished] [--json]
+ *   trawl tasks [--json]
+ *   trawl balance [--json]
+ *   trawl cancel <request id>
+ *
+ * Exit codes: 0 done; 1 the request ended in Failure; 2 wrong arguments; 3 the API refused the call
+ * (401, 402, 404, 422 ...); 4 the server could not be reached or failed (5xx); 5 done, but some
+ * queries failed (their results are empty; reasons on stderr); 130 interrupted (the request goes on).
+ */
+import { readFileSync } from 'node:fs';
+import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../clients/typescript/src/client.ts';
+import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
+import { progressReporter } from './progress.ts';
+import { dataText, isFileFormat, outFormat, writeOut, type OutFormat } from './output.ts';
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, partial: 5, interrupted: 130 } as const;
+
+const COMMON: OptionKinds = { url: 'string', key: 'string', json: 'boolean', quiet: 'boolean', help: 'boolean' };
+const KINDS: Record<string, OptionKinds> = {
+  run: { ...COMMON, file: 'string', format: 'string', out: 'string' },
+  wait: { ...COMMON, format: 'string', out: 'string' },
+  requests: { ...COMMON, running: 'boolean', finished: 'boolean' },
+  tasks: COMMON, balance: COMMON, cancel: COMMON,
+};
+
+const USAGE = `usage:
+  trawl run <endpoint> [queries... | --file queries.txt] [--<param> value ...] [--format csv|xlsx|json|parquet|jsonl] [--out FILE]
+  trawl wait <request id> [--format ...] [--out FILE]
+  trawl requests [--running | --finished] [--json]
+  trawl tasks [--json]  |  trawl balance [--json]  |  trawl cancel <request id>
+options: --url URL (default http://127.0.0.1:8080 or TRAWL_URL), --key KEY (or TRAWL_API_KEY), --quiet (no progress)
+exit codes: 0 done, 1 request Failure, 2 wrong arguments, 3 refused by the API, 4 server unreachable or failing, 5 some queries failed, 130 interrupted
+`;
+
+const err = (s: string) => process.stderr.write(`${s}\n`);
+
+function clientOf(o: Record<string, string | boolean>, env: NodeJS.ProcessEnv): TrawlClient {
+  const apiKey = (o.key as string | undefined) ?? env.TRAWL_API_KEY;
+  if (!apiKey) throw new UsageError('give the API key with --key or TRAWL_API_KEY');
+  return new TrawlClient({ apiKey, baseUrl: (o.url as string | undefined) ?? env.TRAWL_URL ?? 'http://127.0.0.1:8080' });
+}
+
+function queriesOf(positionals: string[], file: string | undefined): string[] {
+  const fromFile = file ? readFileSync(file === '-' ? 0 : file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean) : [];
+  const q = [...positionals, ...fromFile];
+  if (!q.length) throw new UsageError('give queries as arguments or with --file FILE (one a line; - reads stdin)');
+  return q;
+}
+
+/** Waits with progress, writes the result, and says how it ended. */
+async function finish(client: TrawlClient, id: string, format: OutFormat, out: string | undefined, quiet: boolean): Promise<number> {
+  const progress = progressReporter(process.stderr, { quiet });
+  const ac = new AbortController();
+  const onSigint = () => ac.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  let r: Result;
+  try {
+    r = await client.wait(id, { onProgress: (p) => progress.update(p), signal: ac.signal });
+  } catch (e) {
+    progress.done();
+    if (ac.signal.aborted) {
+      err(`stopped waiting; request ${id} goes on. Resume with: trawl wait ${id}`);
+      return EXIT.interrupted;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  progress.done();
+  for (const e of r.errors) err(`query ${JSON.stringify(e.query)} failed: ${e.error.type}: ${e.error.message}`);
+  if (r.status === 'Failure') {
+    err(`request ${id} ended in Failure${r.reason ? `: ${r.reason}` : ''}`);
+    return EXIT.failure;
+  }
+  if (isFileFormat(format)) {
+    if (!out && process.stdout.isTTY && format !== 'csv') throw new UsageError(`${format} is binary: give --out FILE`);
+    await writeOut(await client.taskFile(id), out);
+  } else {
+    await writeOut(dataText(r.data, format), out);
+  }
+  if (out && !quiet) err(`wrote ${out}`);
+  return r.errors.length ? EXIT.partial : EXIT.ok;
+}
+
+const table = (rows: (string | number)[][]) => {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+};
+const when = (unixSec: number | undefined) => (unixSec ? new Date(unixSec * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
+
+async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const a = parseClientArgs(argv, KINDS[cmd]);
+  if (a.options.help) { process.stdout.write(USAGE); return EXIT.ok; }
+  const client = clientOf(a.options, env);
+  const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+  switch (cmd) {
+    case 'run': {
+      const [endpoint, ...qs] = a.positionals;
+      if (!endpoint) throw new UsageError('trawl run needs an endpoint, e.g. /reverse-geocoding');
+      const path = (endpoint.startsWith('/') ? endpoint : `/${endpoint}`) as DataPath;
+      const queries = queriesOf(qs, a.options.file as string | undefined);
+      const format = outFormat(a.options.format as string | undefined, a.options.out as string | undefined);
+      const params: Record<string, unknown> = { ...a.params, ...(isFileFormat(format) ? { format } : {}) };
+      const { id } = await client.submit(path, queries, params as never);
+      if (!a.options.quiet) err(`request ${id} submitted (${queries.length} ${queries.length === 1 ? 'query' : 'queries'}); Ctrl-C stops waiting, trawl wait ${id} resumes`);
+      return finish(client, id, format, a.options.out as string | undefined, !!a.options.quiet);
+    }
+    case 'wait': {
+      const id = a.positionals[0];
+      if (!id) throw new UsageError('trawl wait needs a request id');
+      return finish(client, id, outFormat(a.options.format as string | undefined, a.options.out as string | undefined), a.options.out as string | undefined, !!a.options.quiet);
+    }
+    case 'requests': {
+      const types = a.options.running ? ['running'] as const : a.options.finished ? ['finished'] as const : ['running', 'finished'] as const;
+      const items = (await Promise.all(types.map((type) => client.requests({ type, pageSize: 100 })))).flat();
+      if (a.options.json) { print(items); return EXIT.ok; }
+      if (!items.length) { process.stdout.write('no requests in the last 24 hours\n'); return EXIT.ok; }
+      process.stdout.write(table([['id', 'endpoint', 'status', 'queries', 'records', 'usage', 'created (UTC)'],
+        ...items.map((r) => [r.id, r.endpoint ?? '', r.status ?? '', r.progress ? `${r.progress.queries_done}/${r.progress.queries_total}` : '', r.progress?.records ?? '', r.usage, when(r.created)])]));
+      return EXIT.ok;
+    }
+    case 'tasks': {
+      const { tasks } = await client.tasks({ pageSize: 100 });
+      if (a.options.json) { print(tasks); return EXIT.ok; }
+      if (!tasks.length) { process.stdout.write('no tasks\n'); return EXIT.ok; }
+      process.stdout.write(table([['id', 'status', 'service', 'queries', 'created', 'file'],
+        ...tasks.map((t) => [t.id, t.status, t.metadata.service_name, t.metadata.queries.length, t.created.slice(0, 19), t.results.find((x) => x.file_url)?.file_url ?? ''])]));
+      return EXIT.ok;
+    }
+    case 'balance': {
+      const b = await client.balance();
+      if (a.options.json) { print(b); return EXIT.ok; }
+      const inv = b.upcoming_invoice;
+      const cur = inv.currency.toUpperCase();
+      process.stdout.write(`balance: ${b.balance} ${cur} (${b.account_status})\nupcoming invoice ${when(inv.period_start).slice(0, 10)} to ${when(inv.period_end).slice(0, 10)}: total ${inv.total} ${cur}, due ${inv.amount_due} ${cur}\n`);
+      if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, l.amount])]));
+      return EXIT.ok;
+    }
+    case 'cancel': {
+      const id = a.positionals[0];
+      if (!id) throw new UsageError('trawl cancel needs a request id');
+      process.stdout.write(`${await client.cancel(id)}\n`);
+      return EXIT.ok;
+    }
+  }
+  throw new UsageError(`unknown command ${cmd}`);
+}
+
+/** Runs one client command and answers its exit code (never throws). */
+export async function clientCommand(cmd: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    return await command(cmd, argv, env);
+  } catch (e) {
+    if (e instanceof UsageError) { err(`trawl ${cmd}: ${e.message}\n${USAGE}`); return EXIT.usage; }
+    if (e instanceof TrawlError) { err(`trawl ${cmd}: ${e.message}`); return e.status >= 500 ? EXIT.unreachable : EXIT.refused; }
+    if (e instanceof TypeError && e.message === 'fetch failed') {
+      // undici's network errors: the reason (ECONNREFUSED, ENOTFOUND ...) is in the cause.
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      err(`trawl ${cmd}: cannot reach the server (${cause?.code ?? cause?.message ?? 'network error'})`);
+      return EXIT.unreachable;
+    }
+    err(`trawl ${cmd}: ${(e as Error).message}`);
+    return EXIT.unreachable;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Where a finished request's records go: json (one array per query, as the API answers) and jsonl
+ * (one record per line) are written here from the data; csv, xlsx and parquet are the server's own
+ * task files (the request was submitted with `format`), streamed as they are.
+ */
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { extname } from 'node:path';
+import { UsageError } from './args.ts';
+
+export const LOCAL_FORMATS = ['json', 'jsonl'] as const;
+export const FILE_FORMATS = ['csv', 'xlsx', 'parquet'] as const;
+export type OutFormat = (typeof LOCAL_FORMATS)[number] | (typeof FILE_FORMATS)[number];
+const ALL: readonly string[] = [...LOCAL_FORMATS, ...FILE_FORMATS];
+
+/** --format wins; else the extension of --out; else json. */
+export function outFormat(format: string | undefined, out: string | undefined): OutFormat {
+  const f = (format ?? (out ? extname(out).slice(1) : '') ?? '').toLowerCase() || 'json';
+  if (!ALL.includes(f)) {
+    if (format) throw new UsageError(`--format must be one of ${ALL.join(', ')}, got "${format}"`);
+    return 'json';
+  }
+  return f as OutFormat;
+}
+
+export const isFileFormat = (f: OutFormat): f is (typeof FILE_FORMATS)[number] => (FILE_FORMATS as readonly string[]).includes(f);
+
+export function dataText(data: unknown[], f: 'json' | 'jsonl'): string {
+  if (f === 'json') return `${JSON.stringify(data, null, 2)}\n`;
+  return data.flatMap((q) => (Array.isArray(q) ? q : [q])).map((r) => JSON.stringify(r)).join('\n') + (data.length ? '\n' : '');
+}
+
+/** Writes text or a response body to the file, or to stdout without one. */
+export async function writeOut(what: string | Response, out: string | undefined): Promise<void> {
+  const source = typeof what === 'string' ? Readable.from([what]) : Readable.fromWeb(what.body as import('node:stream/web').ReadableStream);
+  if (!out) {
+    await pipeline(source, process.stdout, { end: false });
+    return;
+  }
+  await pipeline(source, createWriteStream(out));
+}
