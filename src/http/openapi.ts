@@ -12,20 +12,23 @@ import { query as queryDecl, shared } from '../contract/shared.ts';
 import * as R from '../contract/records.ts';
 import { PAYMENT_REQUIRED } from '../app/errors.ts';
 
-/** TypeBox's recursive schemas (an `$id` and bare `$ref`s to it) as components: OpenAPI tools resolve only `#/...` refs. */
+/** Schemas with an `$id` (records, recursive schemas), met while the document is built: they become
+ *  components, and bare `$ref`s to them `#/components/...` refs, the only kind OpenAPI tools resolve. */
+const named = new Map<string, unknown>();
 function componentRefs(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(componentRefs);
   if (!v || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
   if (typeof o.$ref === 'string' && !o.$ref.startsWith('#')) return { $ref: `#/components/schemas/${o.$ref}` };
-  if (typeof o.$id === 'string') return { $ref: `#/components/schemas/${o.$id}` };
-  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, componentRefs(x)]));
+  const { $id, ...rest } = o;
+  const body = Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, componentRefs(x)]));
+  if (typeof $id !== 'string') return body;
+  named.set($id, body);
+  return { $ref: `#/components/schemas/${$id}` };
 }
 
 /** JSON Schema without TypeBox's symbol keys and our x- hints, as plain data. */
 const plain = (s: TSchema): Record<string, unknown> => componentRefs(JSON.parse(JSON.stringify(s))) as Record<string, unknown>;
-/** A schema with an `$id`, as the component its references point to. */
-const component = (s: TSchema) => { const { $id: _id, ...rest } = JSON.parse(JSON.stringify(s)); return componentRefs(rest); };
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 const err = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
@@ -109,12 +112,12 @@ export function openApiDocument(baseUrl: string) {
         Error: plain(R.errorBody), Place: plain(R.placeRecord), BizdirReview: plain(R.bizdirReviewRecord), EmailVerification: plain(R.emailRecord),
         ReverseGeocoding: plain(R.reverseGeocodingRecord), MapsReviews: plain(R.mapsReviewsRecord), Business: plain(R.businessRecord),
         Task: plain(R.task), Balance: plain(R.balance), WebhookCall: plain(R.webhookCall),
-        LocationItem: component(R.locationItem),
         WebhookBody: {
           type: 'object', description: 'Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s.',
           properties: { id: { type: 'string' }, user_id: { type: 'string' }, status: { type: 'string', enum: ['SUCCESS', 'FAILURE'] }, api_task: { type: 'boolean' },
             results_location: { type: 'string' }, quota_usage: { type: 'array', items: { type: 'object', properties: { product_name: { type: 'string' }, quantity: { type: 'integer' } } } } },
         },
+        ...Object.fromEntries(named),
       },
     },
   };

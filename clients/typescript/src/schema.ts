@@ -1960,11 +1960,6 @@ export type components = {
             status: string;
             date: number;
         };
-        LocationItem: {
-            title: string;
-            value: string;
-            children: components["schemas"]["LocationItem"][];
-        };
         /** @description Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s. */
         WebhookBody: {
             id?: string;
@@ -1977,6 +1972,78 @@ export type components = {
                 product_name?: string;
                 quantity?: number;
             }[];
+        };
+        /** @description A hotel from a hotel-search result page (decision 24). */
+        HotelsSearchRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description Hotel name. */
+            name: string | null;
+            /** @description The site's entity key of the hotel (opens its own page: `link`). */
+            hotel_id: string | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+            /** @description Lowest price per night shown, in `currency` units. */
+            price: number | null;
+            /** @description Total for the whole stay as shown (when the site shows one), in `currency` units. */
+            total_price: number | null;
+            /** @description ISO 4217 code of the prices. */
+            currency: string | null;
+            /** @description The per-night price as the site wrote it, e.g. "$42". */
+            price_text: string | null;
+            /** @description Guest rating, 1 to 5. */
+            rating: number | null;
+            /** @description Number of guest reviews. */
+            reviews: number | null;
+            /** @description Hotel class (stars), 1 to 5. */
+            stars: number | null;
+            /** @description Seller of the shown price, when the answer names one (a hotel page does; a result list does not). */
+            provider: string | null;
+            /** @description Check-in date of the prices, YYYY-MM-DD. */
+            check_in_date: string | null;
+            /** @description Check-out date of the prices, YYYY-MM-DD. */
+            check_out_date: string | null;
+            /** @description Photo URLs. */
+            photos: string[];
+            /** @description Amenities the hotel offers, by name (the ones whose id is known). */
+            amenities: string[];
+            /** @description The hotel's own page on the site. */
+            link: string | null;
+            /** @description Cursor that continues after the answer this hotel came from; null when there is no more (decision 23). */
+            next_page_cursor: string | null;
+            /** @description Map feature id of the hotel (two hexadecimal parts joined by a colon). */
+            engine_id: string | null;
+            /** @description Knowledge-graph id, e.g. /g/11pwh57g55. */
+            kgmid: string | null;
+            /** @description The site's numeric hotel id. */
+            site_hotel_id: string | null;
+            /** @description Hotel class as written, e.g. "2-star hotel". */
+            stars_text: string | null;
+            /** @description Number of reviews per score, "1" to "5". */
+            reviews_per_score: {
+                [key: string]: number;
+            } | null;
+            /** @description Check-in time as written. */
+            check_in_time: string | null;
+            /** @description Check-out time as written. */
+            check_out_time: string | null;
+            /** @description The hotel's own web site. */
+            site: string | null;
+            /** @description Street address (a hotel page has it; a result list does not). */
+            address: string | null;
+            /** @description Phone number (hotel page only). */
+            phone: string | null;
+            /** @description Short description (hotel page only). */
+            description: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        LocationItem: {
+            title: string;
+            value: string;
+            children: components["schemas"]["LocationItem"][];
         };
     };
     responses: never;
@@ -3719,6 +3786,8 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
+                /** @description next_page_cursor of a record: resume after the answer it came from (decision 23). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3736,11 +3805,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["HotelsSearchRecord"][][];
                     };
                 };
             };
