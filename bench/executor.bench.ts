@@ -184,7 +184,7 @@ async function client(): Promise<void> {
 
 // ---------------------------------------------------------------- parser role
 async function parserAlone(): Promise<void> {
-  const { parseSearchBody } = await import('../src/sources/maps-search/search-body.ts');
+  const { parseSearchBody } = await import('../src/sources/_maps/search-body.ts');
   const text = body().toString('utf8');
   const time = (f: () => void, iters: number) => {
     for (let i = 0; i < 30; i++) f(); // warm-up: JIT and shapes

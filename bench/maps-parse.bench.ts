@@ -11,9 +11,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stripXssi } from '../src/sources/_kit/xssi.ts';
-import { parseSearchBody } from '../src/sources/maps-search/search-body.ts';
-import { extractPlaceFromHtml, parsePlaceBody } from '../src/sources/maps-place/parse.ts';
-import { appInitState } from '../src/sources/maps-place/html.ts';
+import { parseSearchBody } from '../src/sources/_maps/search-body.ts';
+import { extractPlaceFromHtml, parsePlaceBody } from '../src/sources/_maps/place-parse.ts';
+import { appInitState } from '../src/sources/_maps/html.ts';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { median } from './lib.ts';
 

@@ -12,7 +12,7 @@ import { SourceError } from '../_kit/errors.ts';
 import { arr, at, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { literalEnd } from '../_kit/embedded.ts';
-import { cidFromEngineId, isEngineId } from '../maps-place/ids.ts';
+import { cidFromEngineId, isEngineId } from '../_maps/ids.ts';
 import type { AutocompleteParams, SuggestionRecord } from './record.ts';
 
 /**

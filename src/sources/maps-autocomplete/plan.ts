@@ -7,8 +7,8 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { parseCamera, type Camera } from '../maps-place/query.ts';
-import { VIEW_H, VIEW_W } from '../maps-search/cells.ts';
+import { parseCamera, type Camera } from '../_maps/query.ts';
+import { VIEW_H, VIEW_W } from '../_maps/cells.ts';
 import { DEFAULT_COORDINATES, type AutocompleteParams } from './record.ts';
 
 /**

@@ -7,7 +7,7 @@
  *   const elements = adapter.finish!(allItems, ctx);
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
-import { checkMapsQuery } from '../maps-search/plan.ts';
+import { checkMapsQuery } from '../_maps/query.ts';
 import { finish, parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { isNoResult, type ReviewsOutput, type ReviewsParams } from './record.ts';

@@ -3,9 +3,9 @@
  */
 import { str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { looksLikeHtml, placeNodeOf } from '../maps-place/parse.ts';
-import { placeFromNode } from '../maps-place/node.ts';
-import { parseSearchData } from '../maps-search/search-body.ts';
+import { looksLikeHtml, placeNodeOf } from '../_maps/place-parse.ts';
+import { placeFromNode } from '../_maps/node.ts';
+import { parseSearchData } from '../_maps/search-body.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
 import type { ReviewRecord } from './record.ts';
 import { reviewNodeOf, reviewOf } from './review.ts';

@@ -4,10 +4,10 @@
  */
 import { SourceError, isSourceError } from '../_kit/errors.ts';
 import type { FetchedResponse } from '../_kit/adapter.ts';
-import { appInitState } from '../maps-place/html.ts';
-import type { NodeOptions } from '../maps-place/node.ts';
-import { extractPlaceFromHtml, looksLikeHtml, parsePlaceBody } from '../maps-place/parse.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
+import { appInitState } from '../_maps/html.ts';
+import type { NodeOptions } from '../_maps/node.ts';
+import { extractPlaceFromHtml, looksLikeHtml, parsePlaceBody } from '../_maps/place-parse.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
 
 /** Place fields of a `/maps/reviews` element (decision 24), minus `query`. */
 export interface PlaceSummary {

@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { placeStep } from '../maps-place/plan.ts';
-import { classifyQuery } from '../maps-place/query.ts';
-import { MAX_LIMIT, searchSettings, type SearchSettings } from '../maps-search/params.ts';
-import { firstSearchStep } from '../maps-search/plan.ts';
+import { placeStep } from '../_maps/place-step.ts';
+import { classifyQuery } from '../_maps/query.ts';
+import { MAX_LIMIT, searchSettings, type SearchSettings } from '../_maps/params.ts';
+import { firstSearchStep } from '../_maps/search-step.ts';
 import type { ReviewSort, ReviewsParams } from './record.ts';
 
 export const PAGE_SIZE = 20;

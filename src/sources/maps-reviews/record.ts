@@ -68,14 +68,3 @@ export type PlaceItem = { item: 'place'; key: string; place: PlaceSummary };
 export type ReviewItem = { item: 'review'; key: string; review: ReviewRecord };
 export type ReviewsItem = PlaceItem | ReviewItem;
 export type ReviewsOutput = ReviewsElement | NoResult;
-
-/**
- * Unix seconds → ISO-8601 UTC without milliseconds; null stays null.
- * @example isoUtc(1772186522) // '2026-02-27T10:02:02Z'
- */
-export function isoUtc(sec: number | null): string | null {
-  if (sec === null || !Number.isFinite(sec)) return null;
-  const d = new Date(sec * 1000);
-  if (Number.isNaN(d.getTime())) return null;
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

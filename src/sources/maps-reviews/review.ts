@@ -11,7 +11,8 @@
  *   [4][3][0] review link; [4][6][1] reactions as [type, count] (type 1: "helpful" likes)
  */
 import { arr, int, num, str } from '../_kit/positional.ts';
-import { isoUtc, type ReviewRecord } from './record.ts';
+import { isoUtc } from '../_kit/dates.ts';
+import type { ReviewRecord } from './record.ts';
 
 function secondsOfMicros(v: number | null): number | null {
   return v === null || v <= 0 ? null : Math.floor(v / 1e6);

@@ -7,11 +7,12 @@
  *   const final = adapter.finish!(allRecords, ctx);      // deduped, cut to limit
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
 import { mergePlaces } from './finish.ts';
-import { searchSettings, type MapsSearchParams } from './params.ts';
+import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { parseMapsSearch } from './parse.ts';
-import { checkMapsQuery, planMapsSearch } from './plan.ts';
+import { checkMapsQuery } from '../_maps/query.ts';
+import { planMapsSearch } from './plan.ts';
 
 export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   kind: 'web',

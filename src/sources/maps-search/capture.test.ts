@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCapture as placeCapture } from '../maps-place/capture.ts';
-import { EL, EN, HTML, SEARCH, fixture, missing } from '../maps-place/test-support.ts';
+import { parseCapture as placeCapture } from '../_maps/place-capture.ts';
+import { EL, EN, HTML, SEARCH, fixture, missing } from '../_maps/test-support.ts';
 import { parseCapture } from './capture.ts';
 import { adapter } from './adapter.ts';
 import { source } from './index.ts';

@@ -3,10 +3,10 @@
  * place page HTML; `)]}'` line optional) → records.
  */
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { parseCapture as parsePlaceCapture } from '../maps-place/capture.ts';
-import { looksLikeHtml } from '../maps-place/parse.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
-import { isSearchShape, parseSearchData } from './search-body.ts';
+import { parseCapture as parsePlaceCapture } from '../_maps/place-capture.ts';
+import { looksLikeHtml } from '../_maps/place-parse.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
+import { isSearchShape, parseSearchData } from '../_maps/search-body.ts';
 
 /**
  * @example

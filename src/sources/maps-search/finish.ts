@@ -2,7 +2,7 @@
  * Merging the records of all steps of one query: duplicates (the query's own view overlaps its
  * sub-cells; pages may repeat a place) dropped, first occurrence kept, then cut to `limit`.
  */
-import type { PlaceRecord } from '../maps-place/record.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
 
 /** Identity of a place: engine_id, else place_id, else name + coordinates. */
 export function placeKey(r: PlaceRecord): string {

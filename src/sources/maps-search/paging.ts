@@ -16,10 +16,10 @@
  *   cuts to `limit`.
  */
 import type { Step } from '../_kit/adapter.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
-import { contains, grow, quadrants, type Box } from './cells.ts';
-import { PAGE_SIZE } from './pb.ts';
-import { searchStep, type SearchState } from './state.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
+import { contains, grow, quadrants, type Box } from '../_maps/cells.ts';
+import { PAGE_SIZE } from '../_maps/pb.ts';
+import { searchStep, type SearchState } from '../_maps/state.ts';
 
 export const VIEW_CAP = 120;
 export const MAX_DEPTH = 6;

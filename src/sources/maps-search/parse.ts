@@ -6,16 +6,16 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { nodeOptionsOf } from '../maps-place/node.ts';
-import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../maps-place/parse.ts';
-import { placeStep } from '../maps-place/plan.ts';
-import { classifyQuery } from '../maps-place/query.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
+import { nodeOptionsOf } from '../_maps/node.ts';
+import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../_maps/place-parse.ts';
+import { placeStep } from '../_maps/place-step.ts';
+import { classifyQuery } from '../_maps/query.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
 import { afterSearchPage } from './paging.ts';
-import { searchSettings, type MapsSearchParams } from './params.ts';
-import { firstSearchStep } from './plan.ts';
-import { parseSearchBody } from './search-body.ts';
-import { readState } from './state.ts';
+import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
+import { firstSearchStep } from '../_maps/search-step.ts';
+import { parseSearchBody } from '../_maps/search-body.ts';
+import { readState } from '../_maps/state.ts';
 
 function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
   if (looksLikeHtml(response.body)) {

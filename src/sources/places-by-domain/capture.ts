@@ -1,7 +1,7 @@
 /**
  * `trawl parse /engine-places-by-domain <file>`: a saved response of this source → records.
  */
-import { parseSearchBody } from '../maps-search/search-body.ts';
+import { parseSearchBody } from '../_maps/search-body.ts';
 import { registrableDomain } from './domain.ts';
 import { filterByDomain } from './parse.ts';
 import type { SiteRecord } from './record.ts';

@@ -4,10 +4,10 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { nodeOptionsOf } from '../maps-place/node.ts';
-import { PAGE_SIZE } from '../maps-search/pb.ts';
-import { parseSearchBody } from '../maps-search/search-body.ts';
-import { readState, type SearchState } from '../maps-search/state.ts';
+import { nodeOptionsOf } from '../_maps/node.ts';
+import { PAGE_SIZE } from '../_maps/pb.ts';
+import { parseSearchBody } from '../_maps/search-body.ts';
+import { readState, type SearchState } from '../_maps/state.ts';
 import { siteMatches } from './domain.ts';
 import { maxPages, nextDomainStep, perQueryOf, type DomainState } from './plan.ts';
 import type { NoResult, PlacesByDomainParams, SiteRecord } from './record.ts';

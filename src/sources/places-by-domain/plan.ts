@@ -5,10 +5,10 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { MAX_LIMIT, searchSettings } from '../maps-search/params.ts';
-import { PAGE_SIZE } from '../maps-search/pb.ts';
-import { firstSearchStep } from '../maps-search/plan.ts';
-import { searchStep, type SearchState } from '../maps-search/state.ts';
+import { MAX_LIMIT, searchSettings } from '../_maps/params.ts';
+import { PAGE_SIZE } from '../_maps/pb.ts';
+import { firstSearchStep } from '../_maps/search-step.ts';
+import { searchStep, type SearchState } from '../_maps/state.ts';
 import { registrableDomain } from './domain.ts';
 import { DEFAULT_PER_QUERY, type PlacesByDomainParams } from './record.ts';
 

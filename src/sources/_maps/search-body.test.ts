@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import OLC from 'open-location-code';
 import assert from 'node:assert/strict';
 import { SourceError } from '../_kit/errors.ts';
-import { recordShapeErrors, placeRecordFields, type PlaceRecord } from '../maps-place/record.ts';
-import { EMPTY_BODIES, SEARCH, fixture, missing, mutated, shuffled, truncations } from '../maps-place/test-support.ts';
+import { recordShapeErrors, placeRecordFields, type PlaceRecord } from './record.ts';
+import { EMPTY_BODIES, SEARCH, fixture, missing, mutated, shuffled, truncations } from './test-support.ts';
 import { parseSearchBody, parseSearchData } from './search-body.ts';
 
 const byName = (rs: PlaceRecord[], n: string) => {

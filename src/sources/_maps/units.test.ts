@@ -10,12 +10,12 @@ import { locationLink, ownerLink, reviewsLink } from './links.ts';
 import { oldFormat, otherHours, workingHours } from './hours.ts';
 import { businessStatus, verified } from './status.ts';
 import { classifyQuery, parseCamera } from './query.ts';
-import { placeStep } from './plan.ts';
+import { placeStep } from './place-step.ts';
 import { cleanUrl, countryName, formEncode, unescapeLeftovers, usStateName } from './text.ts';
 import { placeFromNode } from './node.ts';
 import { asNum, asStr, at1, at2, at3, at4 } from './pos.ts';
 import { ODD_VALUES, rng } from './test-support.ts';
-import { mapsPlaceAdapter } from './index.ts';
+import { mapsPlaceAdapter } from './place-adapter.ts';
 
 /** A constructed node: an array with the given slots set. */
 function node(slots: Record<number, unknown>): unknown[] {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SourceError } from '../_kit/errors.ts';
 import { placeFromNode } from './node.ts';
-import { extractPlaceFromHtml, parsePlaceBody } from './parse.ts';
+import { extractPlaceFromHtml, parsePlaceBody } from './place-parse.ts';
 import { recordShapeErrors, type PlaceRecord } from './record.ts';
 import { EMPTY_BODIES, EN, EL, HTML, ODD_VALUES, fixture, missing, mutated, shuffled, truncations } from './test-support.ts';
 

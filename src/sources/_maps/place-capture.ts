@@ -3,7 +3,7 @@
  * without the `)]}'` line) → its records, whatever the kind.
  */
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
-import { extractPlaceFromHtml, looksLikeHtml, placeFromData } from './parse.ts';
+import { extractPlaceFromHtml, looksLikeHtml, placeFromData } from './place-parse.ts';
 import type { PlaceRecord } from './record.ts';
 
 /** Which response kind a capture is; 'unknown' when it is none this folder understands. */

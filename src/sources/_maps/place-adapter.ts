@@ -6,8 +6,8 @@
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { parsePlaceStep } from './parse.ts';
-import { placeStep } from './plan.ts';
+import { parsePlaceStep } from './place-parse.ts';
+import { placeStep } from './place-step.ts';
 import { classifyQuery } from './query.ts';
 import type { PlaceRecord } from './record.ts';
 

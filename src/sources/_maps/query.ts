@@ -113,3 +113,15 @@ export function classifyQuery(query: string): QueryForm {
   u.protocol = 'https:';
   return fromGoogleUrl(u, s);
 }
+
+/**
+ * Submit-time check (adapter `checkQuery`) of the map endpoints: a message for a query they cannot run.
+ *
+ * @example
+ *   checkMapsQuery('  ')                       // 'query is empty'
+ *   checkMapsQuery('https://example.com/menu') // 'URL of another site (example.com); ...'
+ */
+export function checkMapsQuery(query: string): string | undefined {
+  const f = classifyQuery(query);
+  return f.form === 'invalid' ? f.reason : undefined;
+}

@@ -4,7 +4,7 @@
  * they are typed here so one object travels with the query, and ignored by plan/parse.
  */
 import { SourceError } from '../_kit/errors.ts';
-import { parseCamera, type Camera } from '../maps-place/query.ts';
+import { parseCamera, type Camera } from './query.ts';
 
 export interface MapsSearchParams {
   limit?: number;

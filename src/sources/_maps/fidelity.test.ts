@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPlaceFromHtml, parsePlaceBody } from './parse.ts';
+import { extractPlaceFromHtml, parsePlaceBody } from './place-parse.ts';
 import { placeRecordFields, recordShapeErrors } from './record.ts';
 import { EL, EN, HTML, fixture, missing } from './test-support.ts';
 

@@ -4,9 +4,9 @@
  * at `[6]`, so one mapper serves both.
  */
 import { SourceError } from '../_kit/errors.ts';
-import { isPlaceNode, placeFromNode, type NodeOptions } from '../maps-place/node.ts';
-import { parseJsonBody, placeNodeOf } from '../maps-place/parse.ts';
-import type { PlaceRecord } from '../maps-place/record.ts';
+import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
+import { parseJsonBody, placeNodeOf } from './place-parse.ts';
+import type { PlaceRecord } from './record.ts';
 
 /** True when the array has the search response's frame: `[[<query echo string>, ...], ...]`. */
 export function isSearchShape(data: unknown): data is unknown[][] {
