@@ -28,11 +28,8 @@ export const placeRecord = open({
   reservation_links: nullable(Type.Array(S)), menu_link: NS, verified: NB, owner_title: NS,
 }, 'Place (interface 2.3).');
 
-/** 2.4 */
-export const bizdirReviewRecord = open({
-  query: S, business_name: NS, review_rating: NI, review_text: NS, review_photos: Type.Array(S), review_tags: Type.Array(S),
-  owner_replies: Type.Array(Type.Unknown()), review_id: NS, next_page_cursor: NS,
-}, 'Business directory review (interface 2.4); next_page_cursor per decision 23.');
+/** 2.4, extended by issue 11: declared beside its source's other records. */
+export { bizdirReviewRecord } from './records/bizdir-reviews.ts';
 
 /** 2.5 plus decision 24. */
 export const emailRecord = open({

@@ -2,8 +2,10 @@
 import type { DataEndpoint } from '../endpoint.ts';
 import { int, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
-import { bizdirReviewRecord, genericRecord } from '../records.ts';
+import { genericRecord } from '../records.ts';
 import { forumCommentRecord } from '../records/forum-comments.ts';
+import { bizdirReviewRecord } from '../records/bizdir-reviews.ts';
+import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 const cutoff = int({ min: 0, zeroIsAbsent: true, doc: 'Oldest timestamp kept (Unix seconds); overrides sort (newest first).' });
@@ -23,8 +25,8 @@ export const reviewEndpoints: DataEndpoint[] = [
   },
   {
     path: '/rentals-reviews', family: 'reviews', summary: 'Home-rental reviews.', queryDoc: 'Accommodation links or ids.',
-    params: { limit, sort: oneOf(['MOST_RECENT', 'RATING_DESC', 'RATING_ASC'] as const, { def: 'MOST_RECENT' }), cutoff },
-    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'rentals_reviews_service', emptyCostsOne: true,
+    params: { limit, cursor, sort: oneOf(['MOST_RECENT', 'RATING_DESC', 'RATING_ASC'] as const, { def: 'MOST_RECENT' }), cutoff },
+    shared: FULL_SET, record: rentalsReviewRecord, unit: 'review', service: 'rentals_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/forum-comments', family: 'reviews', summary: 'Discussion-site comments.', queryDoc: 'Post URLs.',

@@ -1,0 +1,96 @@
+/**
+ * `trawl parse /bizdir-reviews <file>`: records from one saved response, as the site served it:
+ * a `GetBusinessReviewFeed` answer (`{"data": ...}`) or a `/gql/batch` array of answers, a bare
+ * list of review edges (`[{node}]`) or nodes, or a business page HTML with the reviews its embedded
+ * state carries (Apollo cache references resolved). Cursors are null: a lone file does not say
+ * where its page sits in the feed.
+ *
+ * @example parseCapture(readFileSync('reviews.json', 'utf8'))[0].review_id
+ */
+import { graphqlAnswers } from '../_kit/graphql-answer.ts';
+import { readBizPage } from './page.ts';
+import { readFeed } from './parse.ts';
+import type { BizdirReview } from './record.ts';
+import { isReviewNode, reviewOf, type ReviewContext } from './review.ts';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
+
+const withCursor = (r: Omit<BizdirReview, 'next_page_cursor'>): BizdirReview => ({ ...r, next_page_cursor: null });
+
+/** JSON blobs of a page's data scripts (hypernova wraps them in `<!-- -->`). */
+function scriptJson(html: string): unknown[] {
+  const out: unknown[] = [];
+  const re = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (!/application\/json|data-apollo-state|data-hypernova/i.test(m[1])) continue;
+    const text = m[2].trim().replace(/^<!--/, '').replace(/-->$/, '').trim();
+    try {
+      out.push(JSON.parse(text));
+    } catch {
+      // not JSON: skipped
+    }
+  }
+  return out;
+}
+
+/** Review nodes anywhere in a value; `{__ref}` / `{type: 'id', id}` references resolved in `cache`. */
+function findNodes(root: unknown, cache: Obj | null): Obj[] {
+  const found: Obj[] = [];
+  const seen = new Set<unknown>();
+  const resolve = (v: unknown, depth: number): unknown => {
+    const o = obj(v);
+    const ref = o && (typeof o.__ref === 'string' ? o.__ref : o.type === 'id' && typeof o.id === 'string' ? o.id : null);
+    if (ref && cache && depth < 8) return resolve(cache[ref], depth + 1);
+    if (Array.isArray(v)) return v.map((x) => resolve(x, depth + 1));
+    if (o && depth < 8) return Object.fromEntries(Object.entries(o).map(([k, x]) => [k.replace(/\(.*$/, ''), resolve(x, depth + 1)]));
+    return v;
+  };
+  const walk = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (isReviewNode(v)) {
+      found.push(resolve(v, 0) as Obj);
+      return;
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  walk(root);
+  return found;
+}
+
+function fromHtml(text: string): BizdirReview[] {
+  const page = readBizPage(text);
+  const ctx: ReviewContext = { query: page.alias ?? page.encid ?? '', encid: page.encid, alias: page.alias, name: page.name };
+  const nodes = scriptJson(text).flatMap((blob) => findNodes(blob, obj(blob)));
+  const byId = new Map<string, Obj>();
+  for (const n of nodes) byId.set(String(n.encid ?? n.id), n);
+  if (!byId.size && !page.encid) throw new Error('bizdir-reviews: the page is not a business page (no business id, no reviews in its state)');
+  return [...byId.values()].map((n) => withCursor(reviewOf(n, ctx)));
+}
+
+export function parseCapture(text: string): BizdirReview[] {
+  if (/^\s*</.test(text)) return fromHtml(text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error('bizdir-reviews: the file is neither JSON nor HTML');
+  }
+  if (graphqlAnswers(json).length) {
+    const feed = readFeed(json);
+    const ctx: ReviewContext = { query: feed.business.alias ?? feed.business.encid ?? '', ...feed.business };
+    return feed.nodes.map((n) => withCursor(reviewOf(n, ctx)));
+  }
+  if (Array.isArray(json)) {
+    const nodes = json.map((e) => (isReviewNode(obj(e)?.node) ? obj(e)!.node : e));
+    if (nodes.length && nodes.every(isReviewNode)) {
+      return (nodes as Obj[]).map((n) => {
+        const b = obj(n.business);
+        const ctx: ReviewContext = { query: (b?.alias as string) ?? '' };
+        return withCursor(reviewOf(n, ctx));
+      });
+    }
+  }
+  throw new Error('bizdir-reviews: expected a GetBusinessReviewFeed answer or batch, a list of review edges or nodes, or a business page');
+}
