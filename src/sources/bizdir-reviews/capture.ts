@@ -34,6 +34,21 @@ function scriptJson(html: string): unknown[] {
   return out;
 }
 
+/** An Apollo cache's entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
+function cacheOf(blob: unknown): Obj {
+  const cache: Obj = {};
+  const walk = (v: unknown, depth: number): void => {
+    const o = obj(v);
+    if (!o || depth > 3) return;
+    for (const [k, x] of Object.entries(o)) {
+      if (/^[A-Z]\w*:/.test(k)) cache[k] = x;
+      else walk(x, depth + 1);
+    }
+  };
+  walk(blob, 0);
+  return cache;
+}
+
 /** Review nodes anywhere in a value; `{__ref}` / `{type: 'id', id}` references resolved in `cache`. */
 function findNodes(root: unknown, cache: Obj | null): Obj[] {
   const found: Obj[] = [];
@@ -62,7 +77,7 @@ function findNodes(root: unknown, cache: Obj | null): Obj[] {
 function fromHtml(text: string): BizdirReview[] {
   const page = readBizPage(text);
   const ctx: ReviewContext = { query: page.alias ?? page.encid ?? '', encid: page.encid, alias: page.alias, name: page.name };
-  const nodes = scriptJson(text).flatMap((blob) => findNodes(blob, obj(blob)));
+  const nodes = scriptJson(text).flatMap((blob) => findNodes(blob, cacheOf(blob)));
   const byId = new Map<string, Obj>();
   for (const n of nodes) byId.set(String(n.encid ?? n.id), n);
   if (!byId.size && !page.encid) throw new Error('bizdir-reviews: the page is not a business page (no business id, no reviews in its state)');
