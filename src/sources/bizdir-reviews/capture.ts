@@ -8,6 +8,7 @@
  * @example parseCapture(readFileSync('reviews.json', 'utf8'))[0].review_id
  */
 import { graphqlAnswers } from '../_kit/graphql-answer.ts';
+import { collect, scriptJson } from '../_kit/script-json.ts';
 import { readBizPage } from './page.ts';
 import { readFeed } from './parse.ts';
 import type { BizdirReview } from './record.ts';
@@ -17,22 +18,6 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
 
 const withCursor = (r: Omit<BizdirReview, 'next_page_cursor'>): BizdirReview => ({ ...r, next_page_cursor: null });
-
-/** JSON blobs of a page's data scripts (hypernova wraps them in `<!-- -->`). */
-function scriptJson(html: string): unknown[] {
-  const out: unknown[] = [];
-  const re = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (!/application\/json|data-apollo-state|data-hypernova/i.test(m[1])) continue;
-    const text = m[2].trim().replace(/^<!--/, '').replace(/-->$/, '').trim();
-    try {
-      out.push(JSON.parse(text));
-    } catch {
-      // not JSON: skipped
-    }
-  }
-  return out;
-}
 
 /** An Apollo cache's entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
 function cacheOf(blob: unknown): Obj {
@@ -49,35 +34,24 @@ function cacheOf(blob: unknown): Obj {
   return cache;
 }
 
-/** Review nodes anywhere in a value; `{__ref}` / `{type: 'id', id}` references resolved in `cache`. */
-function findNodes(root: unknown, cache: Obj | null): Obj[] {
-  const found: Obj[] = [];
-  const seen = new Set<unknown>();
+/** `{__ref}` / `{type: 'id', id}` references of a node resolved in `cache` (a few levels deep). */
+function resolved(node: Obj, cache: Obj): Obj {
   const resolve = (v: unknown, depth: number): unknown => {
     const o = obj(v);
     const ref = o && (typeof o.__ref === 'string' ? o.__ref : o.type === 'id' && typeof o.id === 'string' ? o.id : null);
-    if (ref && cache && depth < 8) return resolve(cache[ref], depth + 1);
+    if (ref && depth < 8) return resolve(cache[ref], depth + 1);
     if (Array.isArray(v)) return v.map((x) => resolve(x, depth + 1));
+    // Apollo keys fields with their arguments (`reviews({"first":10})`): the bare name is read.
     if (o && depth < 8) return Object.fromEntries(Object.entries(o).map(([k, x]) => [k.replace(/\(.*$/, ''), resolve(x, depth + 1)]));
     return v;
   };
-  const walk = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (isReviewNode(v)) {
-      found.push(resolve(v, 0) as Obj);
-      return;
-    }
-    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
-  };
-  walk(root);
-  return found;
+  return resolve(node, 0) as Obj;
 }
 
 function fromHtml(text: string): BizdirReview[] {
   const page = readBizPage(text);
   const ctx: ReviewContext = { query: page.alias ?? page.encid ?? '', encid: page.encid, alias: page.alias, name: page.name };
-  const nodes = scriptJson(text).flatMap((blob) => findNodes(blob, cacheOf(blob)));
+  const nodes = scriptJson(text).flatMap((blob) => collect(blob, isReviewNode).map((n) => resolved(n, cacheOf(blob))));
   const byId = new Map<string, Obj>();
   for (const n of nodes) byId.set(String(n.encid ?? n.id), n);
   if (!byId.size && !page.encid) throw new Error('bizdir-reviews: the page is not a business page (no business id, no reviews in its state)');

@@ -10,7 +10,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeOffsetCursor } from '../_kit/offset-cursor.ts';
+import { startOffset } from '../_kit/offset-cursor.ts';
 import { readBizQuery } from './query.ts';
 import type { BizdirParams, BizdirSort } from './record.ts';
 
@@ -101,15 +101,6 @@ export function feedStep(state: BizdirState & { encid: string; documentId: strin
   };
 }
 
-/** Where the query starts: 0, or the offset a `cursor` names (it must belong to the same order). */
-export function startOffset(p: BizdirParams): number {
-  if (!p.cursor) return 0;
-  const c = decodeOffsetCursor(p.cursor);
-  if ('error' in c) throw new SourceError('invalid_query', c.error);
-  if (c.sort !== siteSort(p)) throw new SourceError('invalid_query', `cursor was made for sort ${c.sort}, this query sorts by ${siteSort(p)}`);
-  return c.offset;
-}
-
 /**
  * Query → the business page step.
  * @example plan({ query: 'https://www.yelp.com/biz/vons-1000-spirits-seattle-4', params: {} })[0].url
@@ -119,5 +110,5 @@ export function plan(ctx: QueryContext<BizdirParams>): Step[] {
   const q = readBizQuery(ctx.query);
   if ('error' in q) throw new SourceError('invalid_query', q.error);
   const p = ctx.params ?? {};
-  return [bizPageStep({ pageId: q.id, offset: startOffset(p), got: 0 })];
+  return [bizPageStep({ pageId: q.id, offset: startOffset(p.cursor, siteSort(p)), got: 0 })];
 }

@@ -1,0 +1,94 @@
+/**
+ * `parse` of `/rentals-reviews`: the listing page → the first reviews step (API key and hash from
+ * the page); a reviews answer → its reviews (limit, cutoff, decision 23 cursor) and the next page.
+ *
+ * A stale persisted-query hash is answered with HTTP 200 and a validation error (`data: null`,
+ * `errors[].extensions.classification: ValidationError`), an Apollo `PersistedQueryNotFound`, or
+ * HTTP 400 `{"error_type": "persisted_query_not_found"}`: it is recognised, the listing page is read
+ * again once for a fresh hash, and a second refusal fails the query as `layout_changed`. It is never
+ * served as "no reviews".
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { graphqlAnswers, graphqlData } from '../_kit/graphql-answer.ts';
+import { reviewChunk } from '../_kit/review-chunk.ts';
+import { readListingPage } from './page.ts';
+import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, siteSort, type RentalsState } from './plan.ts';
+import type { RentalsParams, RentalsReview } from './record.ts';
+import { reviewOf, type ReviewContext } from './review.ts';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
+
+/** The site refused the persisted-query hash as unknown. */
+export function isStaleHash(json: unknown): boolean {
+  const o = obj(json);
+  if (o && typeof o.error_type === 'string' && /persisted_?query_?not_?found/i.test(o.error_type)) return true;
+  for (const a of graphqlAnswers(json)) {
+    for (const e of a.errors) {
+      if (/PERSISTED_?QUERY_?NOT_?FOUND/i.test(`${e.code ?? ''} ${e.message.replace(/\s+/g, '_')}`)) return true;
+      // What the site answered a stale hash with in 2026-09: HTTP 200, data null, a ValidationError.
+      if (e.code === 'VALIDATIONERROR' && a.data === null) return true;
+    }
+  }
+  return false;
+}
+
+/** What one reviews answer holds. */
+export interface ReviewsPage {
+  nodes: Obj[];
+  /** `metadata.reviewsCount`, when given. */
+  total: number | null;
+}
+
+/** A reviews answer (already JSON-parsed) → its page; errors → typed `SourceError`. */
+export function readReviews(json: unknown): ReviewsPage {
+  const data = graphqlData(graphqlAnswers(json)[0], OPERATION);
+  const presentation = obj(data.presentation);
+  if (!presentation || !('stayProductDetailPage' in presentation)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no presentation.stayProductDetailPage`);
+  const pdp = obj(presentation.stayProductDetailPage);
+  if (!pdp || pdp.reviews === null) throw new SourceError('not_found', `${OPERATION}: the site has no such listing (or it is unlisted)`);
+  const reviews = obj(pdp.reviews);
+  if (!reviews || !Array.isArray(reviews.reviews)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no reviews list`);
+  const count = obj(reviews.metadata)?.reviewsCount;
+  return { nodes: reviews.reviews.map(obj).filter((n): n is Obj => n !== null), total: typeof count === 'number' ? count : null };
+}
+
+function listingPageStep(step: Step, res: FetchedResponse, p: RentalsParams): ParseResult<RentalsReview> {
+  const state = step.state as RentalsState;
+  const page = readListingPage(res.body);
+  if (!page.isAppPage && !page.apiKey) throw new SourceError('layout_changed', `listing page ${res.url} carries no app state and no API key`);
+  const hash = [page.hash, KNOWN_HASH].find((h): h is string => !!h && !state.stale.includes(h));
+  if (!hash) throw new SourceError('layout_changed', `${OPERATION}: the site refused every known persisted-query hash (${state.stale.map((h) => h.slice(0, 8)).join(', ')}) and the listing page names no other`);
+  return { records: [], next: [reviewsStep({ ...state, apiKey: page.apiKey ?? KNOWN_API_KEY, hash }, p)] };
+}
+
+function reviewsPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<RentalsParams>): ParseResult<RentalsReview> {
+  const p = ctx.params ?? {};
+  const state = step.state as RentalsState & { apiKey: string; hash: string };
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status}, the answer is not JSON (${res.body.slice(0, 80).replace(/\s+/g, ' ')})`);
+  }
+  if (isStaleHash(json)) {
+    const stale = [...state.stale, state.hash];
+    if (state.reread) throw new SourceError('layout_changed', `${OPERATION}: persisted-query hash ${state.hash.slice(0, 8)} refused again after re-reading the listing page`);
+    return { records: [], next: [listingStep({ ...state, stale, reread: true })] };
+  }
+  if (res.status !== 200) throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status} (${res.body.slice(0, 120).replace(/\s+/g, ' ')})`);
+  const page = readReviews(json);
+  const rc: ReviewContext = { query: ctx.query, listingId: state.listingId };
+  const records = page.nodes.map((n) => reviewOf(n, rc));
+  const hasMore = page.total !== null ? state.offset + page.nodes.length < page.total : page.nodes.length >= PAGE_SIZE;
+  const c = reviewChunk({ records, offset: state.offset, got: state.got, limit: p.limit ?? 100, cutoff: p.cutoff, hasMore, sort: siteSort(p) });
+  const next = c.follow ? [reviewsStep({ ...state, offset: c.nextOffset, got: state.got + c.kept.length }, p)] : [];
+  return { records: c.kept, next, cursor: c.cursor };
+}
+
+export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<RentalsParams>): ParseResult<RentalsReview> {
+  if (step.kind === 'listing') return listingPageStep(step, res, ctx.params ?? {});
+  if (step.kind === 'reviews') return reviewsPageStep(step, res, ctx);
+  throw new SourceError('layout_changed', `rentals-reviews: unknown step kind ${step.kind}`);
+}
