@@ -47,7 +47,7 @@ export function graphqlAnswers(json: unknown): GraphqlAnswer[] {
 /** Which source error an answer's errors amount to. */
 export function errorTypeOf(errors: GraphqlError[]): SourceErrorType {
   const text = errors.map((e) => `${e.code ?? ''} ${e.message}`).join(' ');
-  if (/RATE_?LIMIT|TOO_MANY_REQUESTS|THROTTL/i.test(text)) return 'rate_limited';
+  if (/RATE[_ ]?LIMIT|TOO[_ ]MANY[_ ]REQUESTS|THROTTL/i.test(text)) return 'rate_limited';
   if (/NOT_?FOUND|DOES NOT EXIST|NO SUCH/i.test(text) && !/PERSISTED/i.test(text)) return 'not_found';
   if (/FORBIDDEN|UNAUTHENTICATED|UNAUTHORI[SZ]ED/i.test(text)) return 'blocked';
   return 'layout_changed';
