@@ -18,6 +18,8 @@ import { source as mapsAutocomplete } from './maps-autocomplete/index.ts';
 import { source as hotelsSearch } from './hotels-search/index.ts';
 import { source as forumComments } from './forum-comments/index.ts';
 import { source as videositeVideos } from './videosite-videos/index.ts';
+import { source as bizdirReviews } from './bizdir-reviews/index.ts';
+import { source as rentalsReviews } from './rentals-reviews/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
@@ -32,6 +34,8 @@ export const SOURCES: SourceRow[] = [
   hotelsSearch,
   forumComments,
   videositeVideos,
+  bizdirReviews,
+  rentalsReviews,
   reverseGeocoding,
   directoryPhones,
   emailValidator,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apolloObjects, apolloState, assignedJson, jsonScript, jsonScripts, literalEnd, nextData, nextFlight, parseLooseJson, resolveRefs, scripts } from './embedded.ts';
+import { apolloObjects, apolloState, assignedJson, findValues, jsonScript, jsonScripts, literalEnd, nextData, nextFlight, parseLooseJson, resolveRefs, scripts } from './embedded.ts';
 
 test('literalEnd skips brackets inside strings of either quote', () => {
   assert.equal(literalEnd('{"d":"}"} tail', 0), 9);
@@ -70,4 +70,13 @@ test('Apollo state: refs resolve, cycles stop, dangling refs are null', () => {
   assert.equal(root.business.reviews[1], null);
   assert.deepEqual(apolloObjects(st, 'Review').map((r) => r.text), ['good']);
   assert.equal(apolloState('<p></p>'), undefined);
+});
+
+test('findValues collects matches at any depth, not inside a match, cycles stop', () => {
+  const isReview = (v: unknown): v is { id: number } => !!v && typeof v === 'object' && 'rating' in v;
+  const inner = { id: 2, rating: 4, replies: [{ id: 3, rating: 1 }] };
+  const root: any = { a: [{ id: 1, rating: 5 }], b: { c: { d: inner } } };
+  root.self = root;
+  assert.deepEqual(findValues(root, isReview).map((r) => r.id), [1, 2]);
+  assert.deepEqual(findValues('x', isReview), []);
 });

@@ -288,3 +288,24 @@ export function resolveRefs(cache: ApolloCache, value: Json, maxDepth = 32): Jso
 export function apolloObjects(cache: ApolloCache, typename: string): Json[] {
   return Object.values(cache).filter((o) => o && typeof o === 'object' && o.__typename === typename);
 }
+
+/**
+ * Every value under `root` that passes `test`, in document order, without looking inside a match
+ * (e.g. every review object of a page state, however deep the page nests them).
+ * @example findValues({ a: [{ id: 1, rating: 5 }] }, (v): v is any => !!v && typeof v === 'object' && 'rating' in v) // [{ id: 1, rating: 5 }]
+ */
+export function findValues<T>(root: unknown, test: (v: unknown) => v is T): T[] {
+  const found: T[] = [];
+  const seen = new Set<unknown>();
+  const walk = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (test(v)) {
+      found.push(v);
+      return;
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  walk(root);
+  return found;
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphqlError, graphqlBody, graphqlPayload, graphqlStep, graphqlUrl, readGraphql, readGraphqlBatch } from './graphql.ts';
+import { GraphqlError, graphqlBody, isGraphqlAnswer, graphqlPayload, graphqlStep, graphqlUrl, readGraphql, readGraphqlBatch } from './graphql.ts';
 import { isSourceError } from './errors.ts';
 
 const HASH = 'a'.repeat(64);
@@ -50,6 +50,13 @@ function errorOf(body: unknown): GraphqlError {
   assert.fail('no error');
 }
 
+test('isGraphqlAnswer tells answers and batches from other JSON', () => {
+  assert.equal(isGraphqlAnswer({ data: null, errors: [] }), true);
+  assert.equal(isGraphqlAnswer([{ x: 1 }, { data: {} }]), true);
+  assert.equal(isGraphqlAnswer([{ node: {} }]), false);
+  assert.equal(isGraphqlAnswer('{"data":{}}'), false);
+});
+
 test('errors become typed SourceErrors adapters can recognise', () => {
   const pq = errorOf({ errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] });
   assert.equal(pq.code, 'persisted_query_not_found');
@@ -59,6 +66,11 @@ test('errors become typed SourceErrors adapters can recognise', () => {
   assert.equal(v.code, 'validation');
   assert.deepEqual(v.errors[0].path, ['business']);
   assert.equal(errorOf({ errors: [{ message: 'x', extensions: { code: 'RATE_LIMITED' } }] }).type, 'rate_limited');
+  // graphql-java's classification: a stale persisted hash answered 200 with a ValidationError (a home-rental site, 2026-09).
+  const gj = errorOf({ data: null, errors: [{ message: 'Sorry, something went wrong.', extensions: { classification: 'ValidationError' } }] });
+  assert.equal(gj.code, 'validation');
+  assert.equal(gj.type, 'stale_request');
+  assert.equal(errorOf({ errors: [{ message: 'Rate limit exceeded' }] }).type, 'rate_limited');
   assert.equal(errorOf({ errors: [{ message: 'Business not found' }] }).type, 'not_found');
   assert.equal(errorOf({ errors: [{ message: 'boom', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }).type, 'network');
   const odd = errorOf({ errors: [{ message: 'something else' }] });

@@ -107,7 +107,8 @@ function entriesOf(v: unknown): GraphqlErrorEntry[] {
   if (!Array.isArray(v)) return [];
   return v.map((e) => {
     const o = (e && typeof e === 'object' ? e : { message: String(e) }) as Record<string, any>;
-    const code = o.extensions?.code ?? o.extensions?.errorType ?? o.code ?? null;
+    // Apollo: extensions.code; graphql-java servers: extensions.classification (e.g. ValidationError).
+    const code = o.extensions?.code ?? o.extensions?.errorType ?? o.extensions?.classification ?? o.code ?? null;
     return { message: typeof o.message === 'string' ? o.message : JSON.stringify(o).slice(0, 200), code: code === null ? null : String(code), path: Array.isArray(o.path) ? o.path : null };
   });
 }
@@ -115,8 +116,8 @@ function entriesOf(v: unknown): GraphqlErrorEntry[] {
 function codeOf(errors: GraphqlErrorEntry[]): GraphqlErrorCode {
   const has = (re: RegExp) => errors.some((e) => re.test(e.code ?? '') || re.test(e.message));
   if (has(/PERSISTED_?QUERY_?NOT_?FOUND|PersistedQueryNotFound|PersistedQueryNotSupported/i)) return 'persisted_query_not_found';
-  if (has(/GRAPHQL_(VALIDATION_FAILED|PARSE_FAILED)|^Cannot query field|^Unknown (argument|type|fragment)|^Variable "\$|^Field "[^"]+" (argument|of type)|^Syntax Error/i)) return 'validation';
-  if (has(/RATE_?LIMIT|THROTTL|too many requests/i)) return 'rate_limited';
+  if (has(/GRAPHQL_(VALIDATION_FAILED|PARSE_FAILED)|^ValidationError$|^Cannot query field|^Unknown (argument|type|fragment)|^Variable "\$|^Field "[^"]+" (argument|of type)|^Syntax Error/i)) return 'validation';
+  if (has(/RATE[_ ]?LIMIT|THROTTL|too many requests/i)) return 'rate_limited';
   if (has(/UNAUTHENTICATED|FORBIDDEN|UNAUTHORI[SZ]ED|not authori[sz]ed|login required/i)) return 'unauthorized';
   if (has(/NOT_?FOUND|does not exist|not found/i)) return 'not_found';
   if (has(/INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE|timeout|timed out/i)) return 'server';
@@ -130,6 +131,15 @@ function parseBody(body: unknown): unknown {
   } catch {
     throw new GraphqlError('no_data', [], `GraphQL answer is not JSON: ${body.slice(0, 80)}`);
   }
+}
+
+/**
+ * The value (parsed) is a GraphQL answer, or a batch with one: an object with `data` or `errors`.
+ * @example isGraphqlAnswer([{ data: {} }]) // true
+ */
+export function isGraphqlAnswer(v: unknown): boolean {
+  const one = (a: unknown) => !!a && typeof a === 'object' && !Array.isArray(a) && ('data' in a || 'errors' in a);
+  return Array.isArray(v) ? v.some(one) : one(v);
 }
 
 /** `data` of one answer object, or the GraphqlError it stands for. */

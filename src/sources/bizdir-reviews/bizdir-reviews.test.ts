@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeOffsetCursor } from '../_kit/offset-cursor.ts';
+import { readOffsetCursor } from '../_kit/review-chunk.ts';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { bizdirReviewRecord } from '../../contract/records/bizdir-reviews.ts';
-import { bizdirReviews, parseCapture } from './index.ts';
+import { adapter as bizdirReviews } from './adapter.ts';
+import { parseCapture } from './capture.ts';
 import { KNOWN_DOCUMENT_ID, SORT_BY, afterOf } from './plan.ts';
 import { readBizQuery } from './query.ts';
 import type { BizdirParams, BizdirReview } from './record.ts';
@@ -96,7 +97,7 @@ test('the real capture, field by field (review 0, 2 and 6 of the 2024-02 feed)',
   const [r0, , r2] = out.records;
   const r6 = out.records[6];
   const cursor = out.records[0].next_page_cursor;
-  assert.deepEqual(decodeOffsetCursor(cursor!), { offset: 10, sort: 'RELEVANCE_DESC' });
+  assert.deepEqual(readOffsetCursor(cursor!), { offset: 10, sort: 'RELEVANCE_DESC' });
   assert.deepEqual(r0, {
     query: 'vons-1000-spirits-seattle-4', business_name: "Von's 1000 Spirits", review_rating: 4,
     review_text: all[0].node.text.full,
@@ -210,12 +211,12 @@ test('limit cuts a page and its cursor points right after the last kept review; 
   const s1 = firstFeedStep(p);
   const o1 = bizdirReviews.parse(s1, res(feed(edges().slice(0, 10), { hasNextPage: true })), ctx(p));
   assert.equal(o1.records.length, 10);
-  assert.deepEqual(decodeOffsetCursor(o1.cursor!), { offset: 10, sort: 'RELEVANCE_DESC' });
+  assert.deepEqual(readOffsetCursor(o1.cursor!), { offset: 10, sort: 'RELEVANCE_DESC' });
   const s2 = o1.next![0];
   assert.equal(feedVars(s2).after, afterOf(10));
   const o2 = bizdirReviews.parse(s2, res(feed(edges().slice(10, 20), { hasNextPage: true })), ctx(p));
   assert.equal(o2.records.length, 5);
-  assert.deepEqual(decodeOffsetCursor(o2.records[4].next_page_cursor!), { offset: 15, sort: 'RELEVANCE_DESC' });
+  assert.deepEqual(readOffsetCursor(o2.records[4].next_page_cursor!), { offset: 15, sort: 'RELEVANCE_DESC' });
   assert.deepEqual(o2.next, []);
   // Resuming with that cursor asks the feed from offset 15 in the same order.
   const resumed = firstFeedStep({ limit: 5, cursor: o2.cursor! });

@@ -7,8 +7,8 @@
  *
  * @example parseCapture(readFileSync('reviews.json', 'utf8'))[0].review_id
  */
-import { graphqlAnswers } from '../_kit/graphql-answer.ts';
-import { collect, scriptJson } from '../_kit/script-json.ts';
+import { findValues, jsonScripts, resolveRefs, type ApolloCache } from '../_kit/embedded.ts';
+import { isGraphqlAnswer } from '../_kit/graphql.ts';
 import { readBizPage } from './page.ts';
 import { readFeed } from './parse.ts';
 import type { BizdirReview } from './record.ts';
@@ -20,8 +20,8 @@ const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && 
 const withCursor = (r: Omit<BizdirReview, 'next_page_cursor'>): BizdirReview => ({ ...r, next_page_cursor: null });
 
 /** An Apollo cache's entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
-function cacheOf(blob: unknown): Obj {
-  const cache: Obj = {};
+function cacheOf(blob: unknown): ApolloCache {
+  const cache: ApolloCache = {};
   const walk = (v: unknown, depth: number): void => {
     const o = obj(v);
     if (!o || depth > 3) return;
@@ -34,24 +34,10 @@ function cacheOf(blob: unknown): Obj {
   return cache;
 }
 
-/** `{__ref}` / `{type: 'id', id}` references of a node resolved in `cache` (a few levels deep). */
-function resolved(node: Obj, cache: Obj): Obj {
-  const resolve = (v: unknown, depth: number): unknown => {
-    const o = obj(v);
-    const ref = o && (typeof o.__ref === 'string' ? o.__ref : o.type === 'id' && typeof o.id === 'string' ? o.id : null);
-    if (ref && depth < 8) return resolve(cache[ref], depth + 1);
-    if (Array.isArray(v)) return v.map((x) => resolve(x, depth + 1));
-    // Apollo keys fields with their arguments (`reviews({"first":10})`): the bare name is read.
-    if (o && depth < 8) return Object.fromEntries(Object.entries(o).map(([k, x]) => [k.replace(/\(.*$/, ''), resolve(x, depth + 1)]));
-    return v;
-  };
-  return resolve(node, 0) as Obj;
-}
-
 function fromHtml(text: string): BizdirReview[] {
   const page = readBizPage(text);
   const ctx: ReviewContext = { query: page.alias ?? page.encid ?? '', encid: page.encid, alias: page.alias, name: page.name };
-  const nodes = scriptJson(text).flatMap((blob) => collect(blob, isReviewNode).map((n) => resolved(n, cacheOf(blob))));
+  const nodes = jsonScripts(text).flatMap((blob) => findValues(blob, isReviewNode).map((n) => resolveRefs(cacheOf(blob), n) as Obj));
   const byId = new Map<string, Obj>();
   for (const n of nodes) byId.set(String(n.encid ?? n.id), n);
   if (!byId.size && !page.encid) throw new Error('bizdir-reviews: the page is not a business page (no business id, no reviews in its state)');
@@ -66,7 +52,7 @@ export function parseCapture(text: string): BizdirReview[] {
   } catch {
     throw new Error('bizdir-reviews: the file is neither JSON nor HTML');
   }
-  if (graphqlAnswers(json).length) {
+  if (isGraphqlAnswer(json)) {
     const feed = readFeed(json);
     const ctx: ReviewContext = { query: feed.business.alias ?? feed.business.encid ?? '', ...feed.business };
     return feed.nodes.map((n) => withCursor(reviewOf(n, ctx)));

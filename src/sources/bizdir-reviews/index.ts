@@ -1,26 +1,20 @@
 /**
- * `/bizdir-reviews` adapter (unit `review`): business page → `GetBusinessReviewFeed` pages.
- *
- * @example
- *   const [page] = bizdirReviews.plan({ query: 'https://www.yelp.com/biz/vons-1000-spirits-seattle-4', params: { limit: 20 } });
- *   // executor fetches; bizdirReviews.parse(step, res, ctx) → records + the next feed step
+ * `/bizdir-reviews`. The registry row; the adapter loads on first use.
  */
-import type { WebAdapter } from '../_kit/adapter.ts';
-import { parse } from './parse.ts';
-import { plan } from './plan.ts';
-import { readBizQuery } from './query.ts';
-import type { BizdirParams, BizdirReview } from './record.ts';
+import { defineSource } from '../_kit/source.ts';
 
-export const bizdirReviews: WebAdapter<BizdirParams, BizdirReview> = {
-  kind: 'web',
+export const source = defineSource({
   endpoint: '/bizdir-reviews',
-  unit: 'review',
-  checkQuery(q) {
-    const r = readBizQuery(q);
-    return 'error' in r ? r.error : undefined;
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: [
+      'GetBusinessReviewFeed answer ({"data": ...}) or /gql/batch array of answers',
+      'bare list of review edges ({node}) or review nodes',
+      'business page HTML (reviews in its embedded Apollo state)',
+    ],
+    parse: async () => (await import('./capture.ts')).parseCapture,
   },
-  plan,
-  parse,
-};
-
-export { parseCapture } from './capture.ts';
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'yelp/scrapfly_gql_review_edges_2024-02.json', fixture: true }, { file: 'constructed-biz-page.html' }],
+});

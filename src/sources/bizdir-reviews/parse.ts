@@ -4,7 +4,7 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { graphqlAnswers, graphqlData } from '../_kit/graphql-answer.ts';
+import { readGraphqlBatch } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { readBizPage } from './page.ts';
 import { KNOWN_DOCUMENT_ID, OPERATION, PAGE_SIZE, feedStep, siteSort, type BizdirState } from './plan.ts';
@@ -26,14 +26,14 @@ export interface FeedPage {
 }
 
 /**
- * A feed response body (one answer or a batch) → its page. Errors → typed `SourceError`; an answer
- * whose business is null → `not_found`; no review list at all → `layout_changed`.
+ * A feed response body (text or parsed; one answer or a batch) → its page. Errors → typed
+ * `SourceError` (kit `GraphqlError`); an answer whose business is null → `not_found`; no review list
+ * at all → `layout_changed`.
  */
-export function readFeed(json: unknown): FeedPage {
-  const answers = graphqlAnswers(json);
+export function readFeed(body: unknown): FeedPage {
+  const datas = readGraphqlBatch<Obj>(body);
   // A batch answers every operation sent; the feed's is the one with a business.
-  const answer = answers.find((a) => obj(obj(a.data)?.business)) ?? answers[0];
-  const data = graphqlData(answer, OPERATION);
+  const data = datas.find((d) => obj(d?.business)) ?? datas[0];
   if (!('business' in data)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no business`);
   const business = obj(data.business);
   if (!business) throw new SourceError('not_found', `${OPERATION}: the site knows no such business`);
@@ -54,14 +54,6 @@ export function readFeed(json: unknown): FeedPage {
   };
 }
 
-function parseJson(body: string, what: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new SourceError('layout_changed', `${what}: the answer is not JSON (${body.slice(0, 80).replace(/\s+/g, ' ')})`);
-  }
-}
-
 function pageStep(step: Step, res: FetchedResponse, p: BizdirParams): ParseResult<BizdirReview> {
   const state = step.state as BizdirState;
   const page = readBizPage(res.body);
@@ -73,7 +65,7 @@ function pageStep(step: Step, res: FetchedResponse, p: BizdirParams): ParseResul
 function feedPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<BizdirParams>): ParseResult<BizdirReview> {
   const p = ctx.params ?? {};
   const state = step.state as BizdirState & { encid: string; documentId: string };
-  const feed = readFeed(parseJson(res.body, OPERATION));
+  const feed = readFeed(res.body);
   const rc: ReviewContext = { query: ctx.query, encid: feed.business.encid ?? state.encid, alias: feed.business.alias ?? state.alias, name: feed.business.name ?? state.name };
   const records = feed.nodes.map((n) => reviewOf(n, rc));
   const hasMore = feed.hasNextPage ?? (feed.total !== null ? state.offset + feed.nodes.length < feed.total : feed.nodes.length >= PAGE_SIZE);

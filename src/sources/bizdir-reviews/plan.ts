@@ -10,7 +10,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { startOffset } from '../_kit/offset-cursor.ts';
+import { startOffset } from '../_kit/review-chunk.ts';
 import { readBizQuery } from './query.ts';
 import type { BizdirParams, BizdirSort } from './record.ts';
 

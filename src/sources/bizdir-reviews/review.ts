@@ -7,7 +7,7 @@
  *
  * @example reviewOf(edge.node, 'vons-1000-spirits-seattle-4', { query: 'q' }).review_id // 'NhoqrEH2ZzyI_8z-mTya5w'
  */
-import { timePair } from '../_kit/utc-time.ts';
+import { timeFields } from '../_kit/dates.ts';
 import { ORIGIN } from './plan.ts';
 import type { BizdirReview } from './record.ts';
 
@@ -84,12 +84,11 @@ function repliesOf(node: Obj): BizdirReview['owner_replies'] {
   for (const r of replies) {
     const o = obj(r);
     if (!o) continue;
-    const t = timePair(createdOf(o.createdAt).utc);
+    const t = timeFields('reply', createdOf(o.createdAt).utc);
     const who = obj(o.businessUser) ?? obj(o.user) ?? obj(o.author);
     out.push({
       reply_text: textOf(o.text) ?? str(o.comment),
-      reply_timestamp: t.timestamp,
-      reply_datetime_utc: t.datetime_utc,
+      ...t,
       replier_name: str(who?.displayName) ?? str(who?.name) ?? null,
     });
   }
@@ -101,7 +100,7 @@ export function reviewOf(node: Obj, ctx: ReviewContext): Omit<BizdirReview, 'nex
   const business = obj(node.business);
   const feedback = obj(node.feedback);
   const created = createdOf(node.createdAt);
-  const t = timePair(created.utc);
+  const t = timeFields('review', created.utc);
   const reactions = reactionsOf(node);
   const alias = str(business?.alias) ?? ctx.alias ?? null;
   const id = str(node.encid) ?? str(node.id);
@@ -120,8 +119,7 @@ export function reviewOf(node: Obj, ctx: ReviewContext): Omit<BizdirReview, 'nex
     author_id: authorId,
     author_title: str(author?.displayName),
     author_link: authorId ? `${ORIGIN}/user_details?userid=${encodeURIComponent(authorId)}` : null,
-    review_timestamp: t.timestamp,
-    review_datetime_utc: t.datetime_utc,
+    ...t,
     review_likes: reactions && 'helpful' in reactions ? reactions.helpful : int(feedback?.usefulCount),
     language: str(obj(node.text)?.language) ?? str(node.language),
     business_alias: alias,

@@ -7,10 +7,10 @@
  *
  * @example parseCapture(readFileSync('StaysPdpReviewsQuery.json', 'utf8'))[0].review_id
  */
-import { graphqlAnswers } from '../_kit/graphql-answer.ts';
-import { collect, scriptJson } from '../_kit/script-json.ts';
+import { findValues, jsonScripts } from '../_kit/embedded.ts';
+import { isGraphqlAnswer } from '../_kit/graphql.ts';
 import { readListingPage } from './page.ts';
-import { isStaleHash, readReviews } from './parse.ts';
+import { readReviews, reviewsData } from './parse.ts';
 import type { RentalsReview } from './record.ts';
 import { isReviewNode, reviewOf, type ReviewContext } from './review.ts';
 
@@ -21,7 +21,7 @@ const records = (nodes: Obj[], ctx: ReviewContext): RentalsReview[] => nodes.map
 function fromHtml(text: string): RentalsReview[] {
   const id = /<link\b[^>]*rel=["']canonical["'][^>]*href=["'][^"']*\/rooms\/(?:plus\/)?(\d+)/i.exec(text)?.[1]
     ?? /<meta\b[^>]*property=["']og:url["'][^>]*content=["'][^"']*\/rooms\/(?:plus\/)?(\d+)/i.exec(text)?.[1] ?? null;
-  const nodes = scriptJson(text).flatMap((blob) => collect(blob, isReviewNode));
+  const nodes = jsonScripts(text).flatMap((blob) => findValues(blob, isReviewNode));
   const byId = new Map(nodes.map((n) => [String(n.id), n]));
   if (!byId.size && !readListingPage(text).isAppPage) throw new Error('rentals-reviews: the page is not a listing page (no app state, no reviews)');
   return records([...byId.values()], { query: id ?? '', listingId: id });
@@ -35,10 +35,13 @@ export function parseCapture(text: string): RentalsReview[] {
   } catch {
     throw new Error('rentals-reviews: the file is neither JSON nor HTML');
   }
-  if (isStaleHash(json)) throw new Error('rentals-reviews: the answer is the site refusing a stale persisted-query hash (no reviews in it)');
-  if (graphqlAnswers(json).length) {
+  if (isGraphqlAnswer(json) || (typeof json === 'object' && json !== null && 'error_type' in json)) {
     const answers = Array.isArray(json) ? json : [json];
-    return answers.flatMap((a) => records(readReviews(a).nodes, { query: '', listingId: null }));
+    return answers.flatMap((a) => {
+      const data = reviewsData(a);
+      if (data === 'stale') throw new Error('rentals-reviews: the answer is the site refusing a stale persisted-query hash (no reviews in it)');
+      return records(readReviews(data).nodes, { query: '', listingId: null });
+    });
   }
   if (Array.isArray(json) && json.length && json.every(isReviewNode)) return records(json as Obj[], { query: '', listingId: null });
   throw new Error('rentals-reviews: expected a StaysPdpReviewsQuery answer, a list of reviews, or a listing page');

@@ -1,27 +1,20 @@
 /**
- * `/rentals-reviews` adapter (unit `review`): listing page (API key, persisted-query hash) →
- * `StaysPdpReviewsQuery` pages.
- *
- * @example
- *   const [page] = rentalsReviews.plan({ query: 'https://www.airbnb.com/rooms/38817969', params: { limit: 50 } });
- *   // executor fetches; rentalsReviews.parse(step, res, ctx) → records + the next reviews step
+ * `/rentals-reviews`. The registry row; the adapter loads on first use.
  */
-import type { WebAdapter } from '../_kit/adapter.ts';
-import { parse } from './parse.ts';
-import { plan } from './plan.ts';
-import { readListingQuery } from './query.ts';
-import type { RentalsParams, RentalsReview } from './record.ts';
+import { defineSource } from '../_kit/source.ts';
 
-export const rentalsReviews: WebAdapter<RentalsParams, RentalsReview> = {
-  kind: 'web',
+export const source = defineSource({
   endpoint: '/rentals-reviews',
-  unit: 'review',
-  checkQuery(q) {
-    const r = readListingQuery(q);
-    return 'error' in r ? r.error : undefined;
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: [
+      'StaysPdpReviewsQuery answer ({"data": ...}) or an array of answers',
+      'bare list of PdpReviewForP3 reviews',
+      'listing page HTML (reviews in its data-deferred-state scripts)',
+    ],
+    parse: async () => (await import('./capture.ts')).parseCapture,
   },
-  plan,
-  parse,
-};
-
-export { parseCapture } from './capture.ts';
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'airbnb/StaysPdpReviewsQuery.response_2026-09.json', fixture: true }, { file: 'constructed-listing-page.html' }],
+});

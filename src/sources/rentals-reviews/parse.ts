@@ -10,7 +10,7 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { graphqlAnswers, graphqlData } from '../_kit/graphql-answer.ts';
+import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { readListingPage } from './page.ts';
 import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, siteSort, type RentalsState } from './plan.ts';
@@ -20,18 +20,25 @@ import { reviewOf, type ReviewContext } from './review.ts';
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
 
-/** The site refused the persisted-query hash as unknown. */
-export function isStaleHash(json: unknown): boolean {
+/** The REST-style refusal of an unknown hash (HTTP 400 `{"error_type": "persisted_query_not_found"}`). */
+function isRestStale(json: unknown): boolean {
   const o = obj(json);
-  if (o && typeof o.error_type === 'string' && /persisted_?query_?not_?found/i.test(o.error_type)) return true;
-  for (const a of graphqlAnswers(json)) {
-    for (const e of a.errors) {
-      if (/PERSISTED_?QUERY_?NOT_?FOUND/i.test(`${e.code ?? ''} ${e.message.replace(/\s+/g, '_')}`)) return true;
-      // What the site answered a stale hash with in 2026-09: HTTP 200, data null, a ValidationError.
-      if (e.code === 'VALIDATIONERROR' && a.data === null) return true;
-    }
+  return !!o && typeof o.error_type === 'string' && /persisted_?query_?not_?found/i.test(o.error_type);
+}
+
+/**
+ * The `data` of a reviews answer, or `'stale'` when the site refused the persisted-query hash: an
+ * Apollo `PersistedQueryNotFound`, the 200 + `ValidationError` the site answered in 2026-09, or the
+ * 400 form. Other errors throw typed (kit `GraphqlError`).
+ */
+export function reviewsData(json: unknown): Obj | 'stale' {
+  if (isRestStale(json)) return 'stale';
+  try {
+    return readGraphql<Obj>(json);
+  } catch (e) {
+    if (e instanceof GraphqlError && e.type === 'stale_request') return 'stale';
+    throw e;
   }
-  return false;
 }
 
 /** What one reviews answer holds. */
@@ -41,9 +48,8 @@ export interface ReviewsPage {
   total: number | null;
 }
 
-/** A reviews answer (already JSON-parsed) → its page; errors → typed `SourceError`. */
-export function readReviews(json: unknown): ReviewsPage {
-  const data = graphqlData(graphqlAnswers(json)[0], OPERATION);
+/** The `data` of a reviews answer → its page; a missing branch → typed `SourceError`. */
+export function readReviews(data: Obj): ReviewsPage {
   const presentation = obj(data.presentation);
   if (!presentation || !('stayProductDetailPage' in presentation)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no presentation.stayProductDetailPage`);
   const pdp = obj(presentation.stayProductDetailPage);
@@ -59,7 +65,7 @@ function listingPageStep(step: Step, res: FetchedResponse, p: RentalsParams): Pa
   const page = readListingPage(res.body);
   if (!page.isAppPage && !page.apiKey) throw new SourceError('layout_changed', `listing page ${res.url} carries no app state and no API key`);
   const hash = [page.hash, KNOWN_HASH].find((h): h is string => !!h && !state.stale.includes(h));
-  if (!hash) throw new SourceError('layout_changed', `${OPERATION}: the site refused every known persisted-query hash (${state.stale.map((h) => h.slice(0, 8)).join(', ')}) and the listing page names no other`);
+  if (!hash) throw new SourceError('stale_request', `${OPERATION}: the site refused every known persisted-query hash (${state.stale.map((h) => h.slice(0, 8)).join(', ')}) and the listing page names no other`);
   return { records: [], next: [reviewsStep({ ...state, apiKey: page.apiKey ?? KNOWN_API_KEY, hash }, p)] };
 }
 
@@ -72,13 +78,14 @@ function reviewsPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<Ren
   } catch {
     throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status}, the answer is not JSON (${res.body.slice(0, 80).replace(/\s+/g, ' ')})`);
   }
-  if (isStaleHash(json)) {
+  const data = reviewsData(json);
+  if (data === 'stale') {
     const stale = [...state.stale, state.hash];
-    if (state.reread) throw new SourceError('layout_changed', `${OPERATION}: persisted-query hash ${state.hash.slice(0, 8)} refused again after re-reading the listing page`);
+    if (state.reread) throw new SourceError('stale_request', `${OPERATION}: persisted-query hash ${state.hash.slice(0, 8)} refused again after re-reading the listing page`);
     return { records: [], next: [listingStep({ ...state, stale, reread: true })] };
   }
   if (res.status !== 200) throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status} (${res.body.slice(0, 120).replace(/\s+/g, ' ')})`);
-  const page = readReviews(json);
+  const page = readReviews(data);
   const rc: ReviewContext = { query: ctx.query, listingId: state.listingId };
   const records = page.nodes.map((n) => reviewOf(n, rc));
   const hasMore = page.total !== null ? state.offset + page.nodes.length < page.total : page.nodes.length >= PAGE_SIZE;

@@ -7,7 +7,8 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { startOffset } from '../_kit/offset-cursor.ts';
+import { graphqlUrl } from '../_kit/graphql.ts';
+import { startOffset } from '../_kit/review-chunk.ts';
 import { readListingQuery } from './query.ts';
 import type { RentalsParams, RentalsSort } from './record.ts';
 
@@ -59,12 +60,7 @@ export function reviewsUrl(listingId: string, offset: number, sort: RentalsSort,
       numberOfAdults: '1', numberOfChildren: '0', numberOfInfants: '0', numberOfPets: '0', after: null,
     },
   };
-  const qs = new URLSearchParams({
-    operationName: OPERATION, locale: 'en', currency: 'USD',
-    variables: JSON.stringify(variables),
-    extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }),
-  });
-  return `${ORIGIN}/api/v3/${OPERATION}/${hash}?${qs}`;
+  return graphqlUrl(`${ORIGIN}/api/v3/${OPERATION}/${hash}?locale=en&currency=USD`, { operationName: OPERATION, variables, sha256Hash: hash });
 }
 
 export function reviewsStep(state: RentalsState & { apiKey: string; hash: string }, p: RentalsParams): Step {

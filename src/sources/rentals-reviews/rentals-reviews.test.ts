@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeOffsetCursor } from '../_kit/offset-cursor.ts';
+import { readOffsetCursor } from '../_kit/review-chunk.ts';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { rentalsReviewRecord } from '../../contract/records/rentals-reviews.ts';
-import { parseCapture, rentalsReviews } from './index.ts';
+import { adapter as rentalsReviews } from './adapter.ts';
+import { parseCapture } from './capture.ts';
 import { KNOWN_API_KEY, KNOWN_HASH } from './plan.ts';
 import { readListingQuery } from './query.ts';
 import { monthStart } from './review.ts';
@@ -91,7 +92,7 @@ test('the real answer, field by field (reviews 0, 2, 4, 19)', { skip }, () => {
   const out = rentalsReviews.parse(firstReviewsStep({}), res(answerText()), ctx());
   assert.equal(out.records.length, 24);
   const cursor = out.records[0].next_page_cursor;
-  assert.deepEqual(decodeOffsetCursor(cursor!), { offset: 24, sort: 'MOST_RECENT' });
+  assert.deepEqual(readOffsetCursor(cursor!), { offset: 24, sort: 'MOST_RECENT' });
   assert.deepEqual(out.records[0], {
     query: '38817969', listing_id: '38817969', review_id: '1000001',
     review_text: 'Placeholder text 1.<br/>Placeholder text 1.<br/>Placeholder text 1.<br/>Placeholder text 1.',
@@ -141,7 +142,7 @@ test('a stale hash (200 + ValidationError) re-reads the listing page once, then 
   const o2b = rentalsReviews.parse(o1.next![0], res(pageHtml, 200, o1.next![0].url), ctx());
   assert.equal(ext(o2b.next![0]).persistedQuery.sha256Hash, KNOWN_HASH);
   // Refused a second time: the query fails with a reason, not with zero reviews.
-  throwsType(() => rentalsReviews.parse(o2b.next![0], res(STALE_200), ctx()), 'layout_changed');
+  throwsType(() => rentalsReviews.parse(o2b.next![0], res(STALE_200), ctx()), 'stale_request');
   // Other forms of the same refusal.
   for (const body of ['{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}', '{"error_code":400,"error_type":"persisted_query_not_found","error_message":"x"}']) {
     const o = rentalsReviews.parse(s1, res(body, body.includes('error_code') ? 400 : 200), ctx());
@@ -197,7 +198,7 @@ test('limit cuts a page, the cursor resumes right after it; cutoff stops at the 
   assert.equal(vars(s2).pdpReviewsRequest.offset, '24');
   const o2 = rentalsReviews.parse(s2, res(answerText()), ctx(p));
   assert.equal(o2.records.length, 6);
-  assert.deepEqual(decodeOffsetCursor(o2.cursor!), { offset: 30, sort: 'MOST_RECENT' });
+  assert.deepEqual(readOffsetCursor(o2.cursor!), { offset: 30, sort: 'MOST_RECENT' });
   assert.deepEqual(o2.next, []);
   assert.equal(vars(firstReviewsStep({ cursor: o2.cursor! })).pdpReviewsRequest.offset, '30');
   throwsType(() => rentalsReviews.plan(ctx({ cursor: o2.cursor!, sort: 'RATING_ASC' })), 'invalid_query');

@@ -6,7 +6,7 @@
  *
  * @example reviewOf(node, { query: '38817969', listingId: '38817969' }).review_id // '1000001'
  */
-import { timePair } from '../_kit/utc-time.ts';
+import { isoUtc, toUnix, timeFields } from '../_kit/dates.ts';
 import type { RentalsReview } from './record.ts';
 
 type Obj = Record<string, unknown>;
@@ -25,8 +25,7 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
  */
 export function monthStart(text: unknown): number | null {
   if (typeof text !== 'string') return null;
-  const iso = timePair(text.trim());
-  if (iso.timestamp !== null) return iso.timestamp;
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return toUnix(text.trim());
   const m = /\b([A-Za-z]+)\s+(\d{4})\s*$/.exec(text.trim());
   const month = m ? MONTHS.indexOf(m[1].toLowerCase()) : -1;
   return month >= 0 ? Date.UTC(Number(m![2]), month, 1) / 1000 : null;
@@ -50,7 +49,7 @@ export function reviewOf(node: Obj, ctx: ReviewContext): Omit<RentalsReview, 'ne
   const reviewer = obj(node.reviewer);
   const reviewee = obj(node.reviewee);
   const localized = obj(node.localizedReview);
-  const t = timePair(node.createdAt);
+  const t = timeFields('review', node.createdAt);
   const responded = monthStart(node.localizedRespondedDate);
   const response = str(node.response) ?? str(obj(node.response)?.comments) ?? str(obj(node.response)?.text);
   return {
@@ -61,12 +60,11 @@ export function reviewOf(node: Obj, ctx: ReviewContext): Omit<RentalsReview, 'ne
     review_rating: int(node.rating),
     author_name: str(reviewer?.firstName) ?? str(reviewer?.hostName),
     author_id: idOf(reviewer?.id),
-    review_timestamp: t.timestamp,
-    review_datetime_utc: t.datetime_utc,
+    ...t,
     language: str(node.language) ?? str(localized?.commentsLanguage),
     host_response: response,
     host_response_timestamp: response ? responded : null,
-    host_response_datetime_utc: response ? timePair(responded).datetime_utc : null,
+    host_response_datetime_utc: response ? isoUtc(responded) : null,
     host_response_date_text: response ? str(node.localizedRespondedDate) : null,
     review_date_text: str(node.localizedDate),
     review_text_translated: str(localized?.comments),
