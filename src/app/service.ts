@@ -26,6 +26,9 @@ import { finishTask } from './tasks.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends } from '../config/backends.ts';
 import { defaultRegistry } from '../sources/registry.ts';
+import { dataEndpoints } from '../contract/endpoints/index.ts';
+
+const pagedEndpoints = new Set(dataEndpoints.filter((e) => 'cursor' in e.params).map((e) => e.path));
 
 export interface ServiceOptions {
   settings: Settings;
@@ -91,7 +94,9 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     }
     const runner = new Runner({
       store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
-      lookupSettings: settings.lookup, endSession,
+      lookupSettings: settings.lookup, endSession, log,
+      // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
+      paged: (endpoint) => pagedEndpoints.has(endpoint),
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup) : records,

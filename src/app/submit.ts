@@ -14,6 +14,7 @@ import { newRequestId, newTaskId } from './ids.ts';
 import { defaultUnitPrice } from '../billing/prices.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
+import { cursorProblem } from '../engine/cursor.ts';
 
 export interface SubmitOptions {
   webhook: string | null;
@@ -74,6 +75,11 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
         throw new AppError(422, why.includes(shown) ? why : `query ${shown} is not valid: ${why}`);
       }
     }
+  }
+  if (typeof params.cursor === 'string' && params.cursor) {
+    // A cursor is signed by this deployment: an altered one never reaches a worker (decision 23).
+    const why = await cursorProblem(ctx.store, decl.path, params.cursor, queries);
+    if (why) throw new AppError(422, why);
   }
   const rule = decl.check?.(params);
   if (rule) throw new AppError(422, rule);

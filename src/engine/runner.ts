@@ -1,18 +1,26 @@
 /**
- * Runs one work item: the adapter's steps for one query, then completes or fails the item in the
- * store. Retryable source errors go back to the queue with exponential backoff and jitter; anything
- * else ends the query with its error. A heartbeat keeps the lease while a long query runs.
+ * Runs one work item: the adapter's steps for one query (durable and streamed: src/engine/steps.ts),
+ * then completes or fails the item in the store. Retryable source errors go back to the queue with
+ * exponential backoff and jitter; anything else ends the query with its error. A heartbeat keeps the
+ * lease while a long query runs. Each failed attempt is one `warn` log line, each finished request
+ * one `info` line (never a key: reasons pass src/engine/reason.ts).
  *
  * @example
  *   const runner = new Runner({ store, queue, adapters, fetchStep, owner: 'w-1' });
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
-import type { FanIn, RequestRow, Store, WorkItem } from '../store/contract.ts';
+import type { FanIn, ItemOutcome, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import type { Logger } from '../ops/log.ts';
+import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
+import { queryLimit, stepBudget } from './budget.ts';
+import { reasonOf } from './reason.ts';
+
+type Rec = Record<string, unknown>;
 
 export type FetchStep = (step: Step, sessionKey: string, signal: AbortSignal) => Promise<FetchedResponse>;
 
@@ -31,8 +39,13 @@ export interface RunnerOptions extends RunnerEvents {
   leaseMs?: number;
   /** Settings handed to local adapters (resolvers, SMTP port ...). */
   lookupSettings?: Record<string, unknown>;
-  /** Upper bound of steps one query may take (paging, cells), so a looping adapter cannot run forever. */
+  /** Steps any query may take (plans that fan out: cells, detail pages); a query's own limit adds one
+   *  step per record it asks for (src/engine/budget.ts), so a looping adapter cannot run forever. */
   maxStepsPerQuery?: number;
+  /** Endpoints whose records carry next_page_cursor (those declaring a `cursor` parameter). */
+  paged?(endpoint: string): boolean;
+  /** Failed attempts (warn) and finished requests (info) are logged here. */
+  log?: Pick<Logger, 'warn' | 'info'>;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   now?: () => number;
@@ -65,19 +78,19 @@ export class Runner {
     beat.unref();
     let storing = false;
     try {
-      const { records, units } = await this.records(item, ac.signal);
-      const keys = item.params.dropDuplicates === true ? records.map(dedupeKey) : undefined;
+      const out = await this.outcome(item, ac.signal);
       storing = true;
-      const fan = await this.o.store.completeItem({
-        itemId: item.id, owner: this.o.owner, recordsJson: JSON.stringify(records), count: records.length, units, dedupeKeys: keys,
-        totalLimit: typeof item.params.totalLimit === 'number' ? item.params.totalLimit : undefined, now: this.o.now(),
-      });
+      const fan = await this.o.store.completeItem(out);
       storing = false;
       this.after(fan);
-      this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: records.length, ms: this.o.now() - t0 });
+      this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
     } catch (e) {
-      // The store could not record a finished query (outage): failing the item would end the query
-      // without its records. Leave it leased; when the lease runs out it runs again, billed once.
+      // Another worker took the item over (this one stalled past its lease): it owns the query now.
+      if (e instanceof LeaseLost) return;
+      // The store could not record a step or the finished query (outage): failing the item would end
+      // the query without its records. Leave it leased; when the lease runs out it resumes from its
+      // last checkpoint, billed once.
+      if (e instanceof CheckpointOutage) throw e.error;
       if (storing && isStoreUnavailable(e)) throw e;
       await this.failed(item, e, t0);
     } finally {
@@ -89,46 +102,62 @@ export class Runner {
   private async failed(item: WorkItem, e: unknown, t0: number): Promise<void> {
     const se = isSourceError(e) ? e : null;
     const retry = !!se?.retryable && item.attempts < item.maxAttempts;
-    const message = se ? `${se.type}: ${se.message}` : `internal: ${(e as Error)?.message ?? String(e)}`;
+    const reason = reasonOf(e);
+    this.o.log?.warn({ requestId: item.requestId, query: item.query.slice(0, 200), type: reason.type, message: reason.message, attempt: item.attempts, retry },
+      'query attempt failed');
     const delay = retry ? this.backoff(item.attempts, se?.retryAfterMs) : 0;
-    const fan = await this.o.store.failItem(item.id, this.o.owner, message, retry ? this.o.now() + delay : null, this.o.now());
+    const fan = await this.o.store.failItem(item.id, this.o.owner, `${reason.type}: ${reason.message}`, retry ? this.o.now() + delay : null, this.o.now());
     if (retry && fan.applied) await this.o.queue.enqueue([{ id: item.id, delayMs: delay }]);
     this.after(fan);
     this.o.onItem?.({ endpoint: item.endpoint, outcome: retry ? 'retry' : 'failed', errorType: se?.type ?? 'internal', records: 0, ms: this.o.now() - t0 });
   }
 
   private after(fan: FanIn): void {
-    if (fan.finished) this.o.onRequestFinished?.(fan.finished);
+    const r = fan.finished;
+    if (!r) return;
+    this.o.log?.info({ requestId: r.id, endpoint: r.endpoint, status: r.status, queries: r.queriesTotal, records: r.records, units: r.usage,
+      ms: (r.finishedAt ?? this.o.now()) - r.createdAt }, 'request finished');
+    this.o.onRequestFinished?.(r);
   }
 
-  /** Every record of one query. */
-  private async records(item: WorkItem, signal: AbortSignal): Promise<{ records: Record<string, unknown>[]; units?: number }> {
+  /** Records as stored: no-result markers dropped, enriched, each with its `query`. */
+  private async prepare(item: WorkItem, records: Rec[]): Promise<Rec[]> {
+    // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
+    let out = records.filter((r) => !isNoResult(r));
+    if (this.o.enrich && out.length) out = await this.o.enrich(item.endpoint, out, item.params);
+    return out.map((r) => ('query' in r ? r : { query: item.query, ...r }));
+  }
+
+  /** What completing the item stores: the query's records (or their tail, when streamed), count, units. */
+  private async outcome(item: WorkItem, signal: AbortSignal): Promise<ItemOutcome> {
     const adapter = await this.o.adapterFor(item.endpoint);
     if (!adapter) throw new SourceError('invalid_query', `no adapter serves ${item.endpoint}`);
-    const ctx = { query: item.query, params: item.params };
-    let records: Record<string, unknown>[];
+    const base = {
+      itemId: item.id, owner: this.o.owner, now: this.o.now(),
+      totalLimit: typeof item.params.totalLimit === 'number' ? item.params.totalLimit : undefined,
+    };
+    const dedupe = item.params.dropDuplicates === true;
+    const units = (records: Rec[]) => (adapter.units ? adapter.units(records) : records.length);
+    let raw: Rec[];
+    let note: string | undefined;
     if (adapter.kind === 'local') {
-      records = await adapter.lookup(ctx, { settings: this.o.lookupSettings ?? {}, signal });
+      raw = await adapter.lookup({ query: item.query, params: item.params }, { settings: this.o.lookupSettings ?? {}, signal });
     } else {
-      records = [];
-      const pending: Step[] = adapter.plan(ctx);
-      let steps = 0;
-      while (pending.length) {
-        if (++steps > this.o.maxStepsPerQuery) throw new SourceError('layout_changed', `more than ${this.o.maxStepsPerQuery} steps for one query`);
-        const step = pending.shift()!;
-        const res = await this.o.fetchStep(step, item.id, signal);
-        const out = adapter.parse(step, res, ctx);
-        for (const r of out.records) records.push(r);
-        if (out.next) pending.push(...out.next);
-      }
-      if (adapter.finish) records = adapter.finish(records, ctx);
+      // totalLimit and dropDuplicates are applied to a whole query at its completion: those buffer.
+      const streamed = !adapter.finish && base.totalLimit === undefined && !dedupe;
+      const run = await runSteps({
+        store: this.o.store, owner: this.o.owner, item, adapter, fetch: (step) => this.o.fetchStep(step, item.id, signal),
+        budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
+        paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
+      });
+      note = run.state.note;
+      if (streamed) return { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now() };
+      raw = adapter.finish ? adapter.finish(run.records, { query: item.query, params: item.params }) : run.records;
     }
-    // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
-    records = records.filter((r) => !isNoResult(r));
-    if (this.o.enrich) records = await this.o.enrich(item.endpoint, records, item.params);
+    const records = await this.prepare(item, raw);
     return {
-      records: records.map((r) => ('query' in r ? r : { query: item.query, ...r })),
-      units: adapter.units ? adapter.units(records) : undefined,
+      ...base, recordsJson: JSON.stringify(records), count: records.length, note, now: this.o.now(),
+      units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined,
     };
   }
 }

@@ -1,0 +1,153 @@
+/**
+ * The steps of one web query, durable: after every step the runner checkpoints the query in the
+ * store (the steps still to run, counters, and the step's records as the query's next chunk), so a
+ * retry or a worker that takes over a dead worker's lease resumes from the last finished step and
+ * never runs `plan` or a finished page again.
+ *
+ * Two ways to keep records:
+ * - streamed: an adapter without `finish` in a request without `totalLimit`/`dropDuplicates`. Each
+ *   step's records are prepared (no-result markers dropped, enrichments, `query` field) and saved as
+ *   a chunk that is part of the result; the worker holds one page at a time.
+ * - buffered: an adapter that merges at the end (`finish`, e.g. map cells deduplicated), or a request
+ *   whose shaping needs the whole query. Each step's raw records are still saved as a chunk, read back
+ *   on resume; the completion replaces them with the merged result.
+ *
+ * Adapters without `finish` also get the query's `limit` applied (the last chunk cut to it) and, on
+ * paged endpoints, `next_page_cursor` on every record (src/engine/cursor.ts).
+ *
+ * @example
+ *   const { state, records } = await runSteps({ store, owner, item, adapter, fetchStep, signal, ... });
+ */
+import type { Store, WorkItem } from '../store/contract.ts';
+import type { FetchedResponse, Step, WebAdapter } from '../sources/_kit/adapter.ts';
+import { SourceError } from '../sources/_kit/errors.ts';
+import { cursorSigner, CursorError, type CursorSigner } from './cursor.ts';
+import { budgetNote } from './budget.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
+
+type Rec = Record<string, unknown>;
+
+/** What a checkpoint holds (JSON in the store's item_progress.state). */
+export interface StepState {
+  /** Steps still to run, the first one next. */
+  pending: Step[];
+  /** Records of pending[0] already delivered (a resume inside a chunk cut by a limit). */
+  skip: number;
+  /** Steps run, records kept, units counted (streamed) so far, over every attempt. */
+  steps: number;
+  records: number;
+  units: number;
+  /** Set when the query ended early with what it had (step budget). */
+  note?: string;
+}
+
+/** The item is leased by another worker now (this one was too slow): stop, write nothing. */
+export class LeaseLost extends Error {}
+
+/** The store was unreachable while checkpointing: the item must wait for its lease, not fail. (An
+ *  adapter's own ECONNREFUSED looks the same as a store's, hence the wrapper.) */
+export class CheckpointOutage extends Error {
+  constructor(readonly error: unknown) { super('the store is unavailable'); }
+}
+
+/** Runs a store call; an outage comes out as CheckpointOutage. */
+async function db<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw isStoreUnavailable(e) ? new CheckpointOutage(e) : e;
+  }
+}
+
+export interface StepRun {
+  store: Store;
+  owner: string;
+  item: WorkItem;
+  adapter: WebAdapter;
+  fetch(step: Step): Promise<FetchedResponse>;
+  /** Steps this query may take (src/engine/budget.ts). */
+  budget: number;
+  /** Records the query asks for; applied to adapters without `finish`. */
+  limit?: number;
+  streamed: boolean;
+  /** The endpoint is paged: records carry next_page_cursor. */
+  paged: boolean;
+  /** Streamed chunks: records as they are stored (markers dropped, enriched, with `query`). */
+  prepare(records: Rec[]): Promise<Rec[]>;
+  /** Streamed chunks: their billable units. */
+  units(records: Rec[]): number;
+  now(): number;
+}
+
+/** Where the query starts: its checkpoint, else the `cursor` it was given, else the adapter's plan. */
+async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
+  const saved = await db(() => r.store.loadProgress(r.item.id));
+  if (saved) {
+    if (!r.streamed) {
+      await db(async () => { for await (const chunk of r.store.readChunks(r.item.id)) for (const x of JSON.parse(chunk) as Rec[]) buffered.push(x); });
+    }
+    return JSON.parse(saved.state) as StepState;
+  }
+  const fresh = { skip: 0, steps: 0, records: 0, units: 0 };
+  const cursor = r.item.params.cursor;
+  if (typeof cursor === 'string' && cursor) {
+    try {
+      const p = (await db(() => cursorSigner(r.store))).verify(cursor);
+      if (p.endpoint === r.item.endpoint && p.query === r.item.query) return { ...fresh, pending: p.steps, skip: p.skip };
+    } catch (e) {
+      if (e instanceof CursorError) throw new SourceError('invalid_query', `cursor is refused: ${e.message}`);
+      throw e;
+    }
+  }
+  return { ...fresh, pending: r.adapter.plan({ query: r.item.query, params: r.item.params }) };
+}
+
+/**
+ * Runs the query's steps to the end (or its limit or budget), checkpointing after each. Returns the
+ * final state and, for a buffered query, every raw record (a streamed query's are in the store).
+ */
+export async function runSteps(r: StepRun): Promise<{ state: StepState; records: Rec[] }> {
+  const records: Rec[] = [];
+  const state = await startOf(r, records);
+  const ctx = { query: r.item.query, params: r.item.params };
+  const cut = !r.adapter.finish && r.limit !== undefined ? r.limit : Infinity;
+  let signer: CursorSigner | undefined;
+  while (state.pending.length && state.records < cut) {
+    if (state.steps >= r.budget) {
+      state.note = budgetNote(state.steps, state.records);
+      break;
+    }
+    const step = state.pending[0];
+    const out = r.adapter.parse(step, await r.fetch(step), ctx);
+    let recs = state.skip ? out.records.slice(state.skip) : out.records;
+    const rest = [...state.pending.slice(1), ...(out.next ?? [])];
+    // The resume point after this chunk: inside this step when the limit cuts it, else the rest.
+    let resume: { steps: Step[]; skip: number } | null = rest.length ? { steps: rest, skip: 0 } : null;
+    if (recs.length > cut - state.records) {
+      recs = recs.slice(0, cut - state.records);
+      resume = { steps: state.pending, skip: state.skip + recs.length };
+    }
+    if (r.paged && !r.adapter.finish && recs.length) {
+      signer ??= await db(() => cursorSigner(r.store));
+      const next = resume ? signer.sign({ endpoint: r.item.endpoint, query: r.item.query, ...resume }) : null;
+      recs = recs.map((x) => ({ ...x, next_page_cursor: next }));
+    }
+    state.pending = resume === null || resume.steps === state.pending ? [] : rest;
+    state.skip = 0;
+    state.steps += 1;
+    let chunk: Rec[] = recs;
+    if (r.streamed) {
+      chunk = await r.prepare(recs);
+      state.units += r.units(chunk);
+    } else {
+      for (const x of recs) records.push(x);
+    }
+    state.records += chunk.length;
+    const saved = await db(() => r.store.saveProgress({
+      itemId: r.item.id, owner: r.owner, state: JSON.stringify(state), now: r.now(),
+      chunk: chunk.length ? { recordsJson: JSON.stringify(chunk), count: chunk.length } : undefined,
+    }));
+    if (!saved) throw new LeaseLost(`${r.item.id} is leased by another worker now`);
+  }
+  return { state, records };
+}
