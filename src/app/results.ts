@@ -10,11 +10,11 @@
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
-import { dataChunks, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
+import { dataChunks, reasonOf, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
 
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }
-  | { kind: 'failure'; id: string }
+  | { kind: 'failure'; id: string; errors(max?: number): Promise<QueryError[]> }
   | { kind: 'success'; row: RequestRow; body: AsyncIterable<string> };
 
 export async function ownRequest(ctx: AppContext, accountId: string, id: string): Promise<RequestRow> {
@@ -54,8 +54,25 @@ export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileL
     return { kind: 'pending', body: { id: r.id, status: 'Pending', progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records } } };
   }
   if (isExpired(ctx, r)) return { kind: 'pending', body: { id: r.id, status: 'Pending', expired: true } };
-  if (r.status === 'Failure') return { kind: 'failure', id: r.id };
+  if (r.status === 'Failure') return { kind: 'failure', id: r.id, errors: (max) => failedQueries(ctx, r, max) };
   return { kind: 'success', row: r, body: successBody(ctx, r, o) };
+}
+
+/**
+ * Why a request failed: its failed queries with their reasons (at most `max`), in query order; a
+ * cancelled request whose queries never ran says it was cancelled.
+ *
+ * @example (await failedQueries(ctx, row, 1))[0] // { query: 'coffee athens', error: { type: 'network', message: '...' } }
+ */
+export async function failedQueries(ctx: AppContext, r: RequestRow, max = Infinity): Promise<QueryError[]> {
+  const out: QueryError[] = [];
+  if (max <= 0) return out;
+  for await (const q of ctx.store.readResults(r.id)) {
+    if (q.error && !q.more) out.push({ query: q.query, error: reasonOf(q.error) });
+    if (out.length >= max) break;
+  }
+  if (!out.length && r.cancelled) out.push({ query: '', error: { type: 'cancelled', message: 'the request was cancelled (DELETE /requests/{id})' } });
+  return out;
 }
 
 async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): AsyncGenerator<string> {

@@ -66,10 +66,10 @@ export function openApiDocument(baseUrl: string) {
       parameters,
       responses: {
         200: { description: 'Synchronous result (async=false): one array of records per query.', content: { 'application/json': { schema: {
-          type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['Success', 'Failure'] }, data: { type: 'array', items: { type: 'array', items: plain(e.record) } } },
+          type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['Success', 'Failure'] }, data: { type: 'array', items: { type: 'array', items: plain(e.record) } }, errors: plain(R.queryErrors) },
         } } } },
         202: { description: 'Accepted: fetch `results_location` later.', content: { 'application/json': { schema: plain(R.accepted) } } },
-        ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7).' } } : {}),
+        ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query\'s reason).' } } : {}),
         ...COMMON_ERRORS,
       },
     };
@@ -79,7 +79,7 @@ export function openApiDocument(baseUrl: string) {
     const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const responses: Record<string, unknown> = {};
     for (const [status, s] of Object.entries(o.answers)) {
-      if (s === 'none') responses[status] = { description: 'No body; headers `X-Request-Id` and `X-Request-Status: Failure`.' };
+      if (s === 'none') responses[status] = { description: 'No body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query\'s reason).' };
       else if (s === 'text') responses[status] = { description: 'Plain-text confirmation `Request <id> terminated`.', content: { 'text/plain': { schema: { type: 'string' } } } };
       else if (s === 'file') responses[status] = { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
       else responses[status] = { description: Number(status) >= 400 ? 'Error body.' : 'OK', content: { 'application/json': { schema: plain(s) } } };

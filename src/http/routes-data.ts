@@ -14,6 +14,7 @@ import { rawParams } from './server.ts';
 import { submit } from '../app/submit.ts';
 import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
 import { parseFields } from '../delivery/shape.ts';
+import { headerSafe } from '../engine/reason.ts';
 
 const sharedDecls = { query: queryDecl, ...shared };
 
@@ -41,6 +42,9 @@ async function sendText(reply: FastifyReply, body: AsyncIterable<string>): Promi
 /** Writes a request view: 200 with data, 204 with status headers, or a Pending body. */
 export async function sendView(reply: FastifyReply, v: RequestView, pendingStatus = 200): Promise<FastifyReply> {
   if (v.kind === 'failure') {
+    // No body on a 204: the first reason travels in a header.
+    const [first] = await v.errors(1);
+    if (first) reply.header('x-request-error', headerSafe(`${first.error.type}: ${first.error.message}`));
     return reply.code(204).header('x-request-id', v.id).header('x-request-status', 'Failure').send();
   }
   if (v.kind === 'pending') return reply.code(pendingStatus).type('application/json; charset=utf-8').send(v.body);
@@ -69,7 +73,7 @@ async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, 
   const view = viewOf(ctx, row, { fields, flat: false });
   if (view.kind === 'failure' && !decl.answers204) {
     // Endpoints the interface does not mark 204 say Failure in a body instead.
-    return reply.code(200).header('x-request-status', 'Failure').send({ id, status: 'Failure', data: [] });
+    return reply.code(200).header('x-request-status', 'Failure').send({ id, status: 'Failure', data: [], errors: await view.errors() });
   }
   return sendView(reply, view);
 }

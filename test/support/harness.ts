@@ -18,7 +18,7 @@ import { EmbeddedQueue } from '../../src/engine/backends/embedded.ts';
 import { testRegistry } from './test-adapter.ts';
 import type { AdapterRegistry } from '../../src/app/context.ts';
 import type { Account } from '../../src/store/contract.ts';
-import { createLogger } from '../../src/ops/log.ts';
+import { createLogger, type Logger } from '../../src/ops/log.ts';
 
 export interface Harness {
   svc: Service;
@@ -34,7 +34,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv; backendEnv?: NodeJS.ProcessEnv } = {}): Promise<Harness> {
+export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv; backendEnv?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-test-'));
   const clock = { offset: 0 };
   const now = () => Date.now() + clock.offset;
@@ -46,7 +46,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
   const queue = new EmbeddedQueue(b.store, 50, now);
   const svc = await startService({
     settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.close(); } },
-    adapters: o.adapters ?? testRegistry(), now, log: createLogger('silent'), env: o.env ?? {},
+    adapters: o.adapters ?? testRegistry(), now, log: o.log ?? createLogger('silent'), env: o.env ?? {},
   });
   const address = await svc.server.listen({ port: 0, host: '127.0.0.1' });
   svc.ctx.settings.baseUrl = address;

@@ -20,10 +20,13 @@ import { settingsFromEnv } from '../../src/config/settings.ts';
 import { startService } from '../../src/app/service.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
 import { testRegistry } from './test-adapter.ts';
+import { pagedAdapter } from './paged-source.ts';
 
 const workerOnly = !!process.env.NO_LISTEN;
 const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: true } : {}) };
-const svc = await startService({ settings, adapters: testRegistry() });
+// PAGED_SOURCE_URL: /bizdir-reviews walks the constructed paged source there (test/support/paged-source.ts).
+const paged = process.env.PAGED_SOURCE_URL ? [pagedAdapter(process.env.PAGED_SOURCE_URL)] : [];
+const svc = await startService({ settings, adapters: testRegistry(undefined, paged) });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

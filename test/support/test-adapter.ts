@@ -47,8 +47,10 @@ export function testAdapter(endpoint: string, unit: string): LocalAdapter {
   };
 }
 
-/** A registry where every data endpoint in `only` (default: all) is served by the test adapter. */
-export function testRegistry(only?: string[]) {
-  const adapters: SourceAdapter[] = dataEndpoints.filter((e) => !only || only.includes(e.path)).map((e) => testAdapter(e.path, e.unit));
-  return registryOfAdapters(adapters);
+/** A registry where every data endpoint in `only` (default: all) is served by the test adapter,
+ *  except the endpoints of `extra` adapters (e.g. the constructed paged source). */
+export function testRegistry(only?: string[], extra: SourceAdapter[] = []) {
+  const adapters: SourceAdapter[] = dataEndpoints.filter((e) => (!only || only.includes(e.path)) && !extra.some((x) => x.endpoint === e.path))
+    .map((e) => testAdapter(e.path, e.unit));
+  return registryOfAdapters([...adapters, ...extra]);
 }

@@ -49,7 +49,14 @@ export interface ParseResult<R = Record<string, unknown>> {
   records: R[];
   /** Further steps of the same query (next page, place details, map cells). */
   next?: Step[];
-  /** Pagination cursor that continues after this chunk (decision 23); null when there is no more. */
+  /**
+   * The site's own continuation token for this chunk, if it has one (informational). The runner does
+   * not read it: clients get `next_page_cursor` from the runner (src/engine/cursor.ts), which signs
+   * the steps still to run (and how many records of the next one were delivered), so every adapter
+   * without `finish` on a paged endpoint gets decision 23 for free. An adapter that must resume from
+   * the site's token keeps it in the next step's `state` (or URL); one that wants it visible puts it
+   * in a record field of its own (e.g. `review_pagination_id`).
+   */
   cursor?: string | null;
 }
 
@@ -92,7 +99,9 @@ export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unkn
   /** Step + response → records and further steps. Never throws on an unexpected shape: a missing
    *  branch is a null field; a missing everything is `SourceError('layout_changed')`. */
   parse(step: Step, response: FetchedResponse, ctx: QueryContext<P>): ParseResult<R>;
-  /** Optional: merge/finish the records of all steps of one query (dedupe cells, apply limits). */
+  /** Optional: merge/finish the records of all steps of one query (dedupe cells, apply limits).
+   *  Without it the runner streams: each step's records are stored as they come (never the whole
+   *  query in memory), the query's `limit` is applied, and a retry resumes at the step that failed. */
   finish?(records: R[], ctx: QueryContext<P>): R[];
 }
 
