@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { replayEntry as entry, usageOf, withReplay } from './support/replay.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { adapter as hotels } from '../src/sources/hotels-search/adapter.ts';
+import { adapter as estate } from '../src/sources/realestate-search/adapter.ts';
 
 const hotelsCapture = fixturePath('google-hotels', 'search_response_nyc.json');
 
@@ -27,5 +28,23 @@ test('/hotels-search end to end: the served batchexecute answer, 18 hotels bille
     assert.equal(rows[0].currency, 'USD');
     assert.equal(new Set(rows.map((x: any) => x.hotel_id)).size, 18);
     assert.equal(await usageOf(h, r.body.id), '18');
+  });
+});
+
+const estateCapture = fixturePath('zillow', 'scrapfly_search_listResults_2024-02.json');
+
+test('/realestate-search end to end: a search page with the real results, limit 100 after skip 20, billed as 100', { skip: fixtureMissing(estateCapture), timeout: 60_000 }, async () => {
+  const list = JSON.parse(readFileSync(estateCapture, 'utf8'));
+  const sps = { queryState: { usersSearchTerm: 'San Francisco, CA', mapBounds: { west: -122.55, east: -122.35, south: 37.7, north: 37.82 } }, cat1: { searchResults: { listResults: list, mapResults: [] }, searchList: { totalPages: 1, totalResultCount: list.length } } };
+  const page = `<html><body><script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps: { searchPageState: sps } } })}</script></body></html>`;
+  const [step] = estate.plan({ query: 'san francisco, ca', params: { mainFilter: 'for_sale', limit: 100, skip: 20 } });
+  await withReplay([entry(step!, page, 'text/html')], async (h) => {
+    const r = await h.json('/realestate-search?query=san%20francisco%2C%20ca&limit=100&skip=20&async=false');
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    const rows = r.body.data[0];
+    assert.equal(rows.length, 100);
+    assert.equal(rows[0].property_id, String(list[20].zpid));
+    assert.equal(new Set(rows.map((x: any) => x.property_id)).size, 100);
+    assert.equal(await usageOf(h, r.body.id), '100');
   });
 });

@@ -59,6 +59,8 @@ export const RULES: DetectRule[] = [
   { name: 'hcaptcha-page', type: 'captcha', status: [403, 429, 503], body: /hcaptcha\.com\/1\/api\.js|class="h-captcha"/i, contentType: HTML, maxBodyLength: 150_000 },
   { name: 'cloudflare-challenge', type: 'captcha', status: [403, 503], body: /challenges\.cloudflare\.com|cf-turnstile|cf_chl_opt|Just a moment\.\.\./i, contentType: HTML },
   { name: 'datadome', type: 'captcha', status: [403], body: /geo\.captcha-delivery\.com|ct\.captcha-delivery\.com/i, contentType: HTML },
+  { name: 'perimeterx', type: 'captcha', status: [403, 429], body: /px-captcha|captcha\.px-cdn\.net|_pxAppId/i, contentType: HTML }, // Zillow's bot wall
+  { name: 'aws-waf-challenge', type: 'captcha', status: [202, 403, 405], body: /awswaf\.com|AwsWafIntegration/i, contentType: HTML }, // Booking.com's JS challenge
 
   // Consent walls.
   { name: 'google-consent-url', type: 'consent', url: /^https?:\/\/consent\.(?:google|youtube)\.[a-z.]+\//i },

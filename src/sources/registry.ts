@@ -20,6 +20,7 @@ import { source as forumComments } from './forum-comments/index.ts';
 import { source as videositeVideos } from './videosite-videos/index.ts';
 import { source as bizdirReviews } from './bizdir-reviews/index.ts';
 import { source as rentalsReviews } from './rentals-reviews/index.ts';
+import { source as realestateSearch } from './realestate-search/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
@@ -36,6 +37,7 @@ export const SOURCES: SourceRow[] = [
   videositeVideos,
   bizdirReviews,
   rentalsReviews,
+  realestateSearch,
   reverseGeocoding,
   directoryPhones,
   emailValidator,

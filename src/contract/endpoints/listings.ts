@@ -5,6 +5,7 @@ import { FULL_SET } from '../shared.ts';
 import { genericRecord } from '../records.ts';
 import { hotelsSearchRecord } from '../records/hotels-search.ts';
 import { videositeVideoRecord } from '../records/videosite-videos.ts';
+import { realestateSearchRecord } from '../records/realestate-search.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
@@ -16,7 +17,7 @@ export const listingEndpoints: DataEndpoint[] = [
   {
     path: '/realestate-search', family: 'listings', summary: 'Property listings.', queryDoc: 'Location text or search links.',
     params: { mainFilter: oneOf(['for_sale', 'for_rent', 'sold'] as const, { def: 'for_sale' }), limit, skip: int({ min: 0, max: 100_000, def: 0 }) },
-    shared: FULL_SET, record: genericRecord, unit: 'property', service: 'realestate_search_service',
+    shared: FULL_SET, record: realestateSearchRecord, unit: 'property', service: 'realestate_search_service',
   },
   {
     path: '/lodging-prices', family: 'listings', summary: 'Hotel prices.', queryDoc: 'Hotel links or ids.',

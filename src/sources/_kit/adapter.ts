@@ -22,7 +22,7 @@ export interface Step {
   /** Adapter-defined name of the response kind (e.g. 'search', 'place', 'reviews-page'). */
   kind: string;
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   expect: Expect;

@@ -1,16 +1,13 @@
 /**
  * Map cells for going past the ~120 places one search view returns: a saturated view is split into
- * four quadrants (each half the height and width: zoom + 1), recursively, until the wanted number of
- * places is reached or a cell stops being full. Quadrants are half-open boxes
- * (`s <= lat < n`, `w <= lng < e`), so sibling cells never share a place.
+ * four quadrants (each half the height and width: zoom + 1, see `_kit/area.ts`), recursively, until
+ * the wanted number of places is reached or a cell stops being full. This file adds the map
+ * product's camera geometry (viewport, altitude, zoom).
  */
 
-export interface Box {
-  s: number;
-  w: number;
-  n: number;
-  e: number;
-}
+import { center, type Box } from '../_kit/area.ts';
+
+export { center, contains, quadrants, type Box } from '../_kit/area.ts';
 
 /** Viewport in pixels we ask the search for (a common desktop map). */
 export const VIEW_W = 1024;
@@ -41,10 +38,6 @@ export function viewBox(lat: number, lng: number, zoom: number): Box {
   return { s: clampLat(lat - halfH), w: clampLng(lng - halfW), n: clampLat(lat + halfH), e: clampLng(lng + halfW) };
 }
 
-export function center(b: Box): { lat: number; lng: number } {
-  return { lat: (b.s + b.n) / 2, lng: (b.w + b.e) / 2 };
-}
-
 /** Height in metres of the ground the viewport must show so that the whole box fits. */
 function viewHeightMetres(b: Box): number {
   const c = center(b);
@@ -67,28 +60,6 @@ export function altitudeFor(b: Box): number {
 export function zoomFor(b: Box): number {
   const c = center(b);
   return Math.log2((VIEW_H * M_PER_PX_Z0 * cosLat(c.lat)) / viewHeightMetres(b));
-}
-
-/**
- * The four quadrants, always in the order SW, SE, NW, NE.
- *
- * @example
- *   quadrants({ s: 0, w: 0, n: 2, e: 2 })[3] // { s: 1, w: 1, n: 2, e: 2 }
- */
-export function quadrants(b: Box): [Box, Box, Box, Box] {
-  const mLat = (b.s + b.n) / 2;
-  const mLng = (b.w + b.e) / 2;
-  return [
-    { s: b.s, w: b.w, n: mLat, e: mLng },
-    { s: b.s, w: mLng, n: mLat, e: b.e },
-    { s: mLat, w: b.w, n: b.n, e: mLng },
-    { s: mLat, w: mLng, n: b.n, e: b.e },
-  ];
-}
-
-/** Half-open containment: a point on a shared edge belongs to exactly one quadrant. */
-export function contains(b: Box, lat: number, lng: number): boolean {
-  return lat >= b.s && lat < b.n && lng >= b.w && lng < b.e;
 }
 
 /** Box grown by 1% of its span (at least 1e-5 deg) and to `minSpan` per side. */

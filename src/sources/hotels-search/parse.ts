@@ -14,6 +14,7 @@ import { isBatchexecute, rpcPayload } from '../_kit/batchexecute.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { arr, at, int, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
+import { amountOf } from '../_kit/money.ts';
 import { AMENITY_NAMES } from './amenities.ts';
 import { cursorOf, RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
 import { readHotelsQuery } from './query.ts';
@@ -67,18 +68,6 @@ export function kgmidOf(entityKey: string | null): string | null {
   }
   const m = /\/[gm]\/[\x21-\x7e]+?(?=[^\x21-\x7e]|$)/.exec(raw);
   return m ? m[0] : null;
-}
-
-/** A money text's number: "$1,234" → 1234, "1.234 €" → 1234 is not guessed (null when ambiguous). */
-export function amountOf(text: string | null): number | null {
-  if (!text) return null;
-  const digits = text.replace(/[^\d.,]/g, '');
-  if (!digits) return null;
-  // Thousands separators only ("1,234", "1.234.567") or a plain number with a decimal point.
-  if (/^\d{1,3}([,.\u202f ]\d{3})+$/.test(digits) && !/^\d+\.\d{3}$/.test(digits)) return Number(digits.replace(/[,.]/g, ''));
-  if (/^\d+(\.\d+)?$/.test(digits)) return Number(digits);
-  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(digits)) return Number(digits.replace(/,/g, ''));
-  return null;
 }
 
 function day(v: unknown): string | null {

@@ -17,7 +17,8 @@
  */
 import type { Step } from '../_kit/adapter.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
-import { contains, grow, quadrants, type Box } from '../_maps/cells.ts';
+import { quadrantShares } from '../_kit/area.ts';
+import { contains, grow, type Box } from '../_maps/cells.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
 import { searchStep, type SearchState } from '../_maps/state.ts';
 
@@ -81,14 +82,7 @@ export function splitSteps(state: SearchState, got: number, pts: Array<[number, 
   if (area.n - area.s < 2 * MIN_CELL_DEG || area.e - area.w < 2 * MIN_CELL_DEG) return [];
   const remaining = state.budget - got;
   if (remaining <= 0) return [];
-  const quads = quadrants(area);
-  const again = quads.map((q) => pts.reduce((n, [lat, lng]) => (contains(q, lat, lng) ? n + 1 : n), 0));
-  const total = again.reduce((a, b) => a + b, 0);
-  return quads.map((q, k) => {
-    // The parent's places predict where the missing ones are: each quadrant gets a share of the
-    // remainder in proportion to them (add-one smoothed so an empty quadrant still gets a little),
-    // with SPLIT_SLACK across the four.
-    const share = Math.ceil((remaining * SPLIT_SLACK * (again[k] + 1)) / (total + 4));
-    return searchStep({ ...state, view: q, cell: q, offset: 0, got: 0, budget: again[k] + share, depth: state.depth + 1, pts: [], area: null });
-  });
+  // The parent's places predict where the missing ones are (see quadrantShares).
+  return quadrantShares(area, pts, remaining, SPLIT_SLACK).map(({ box, budget }) =>
+    searchStep({ ...state, view: box, cell: box, offset: 0, got: 0, budget, depth: state.depth + 1, pts: [], area: null }));
 }
