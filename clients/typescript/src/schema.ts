@@ -1973,6 +1973,57 @@ export type components = {
                 quantity?: number;
             }[];
         };
+        /** @description One comment of a discussion thread (decision 24). */
+        ForumComment: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description Id of the post (base 36, without the `t3_` prefix). */
+            post_id: string;
+            /** @description Title of the post. */
+            post_title: string | null;
+            /** @description Community (subreddit) name, without the `r/` prefix. */
+            community: string | null;
+            /** @description Id of the comment (base 36, without the `t1_` prefix). */
+            comment_id: string;
+            /** @description Id of the comment replied to (without prefix); null for a top-level comment. */
+            parent_id: string | null;
+            /** @description 0 for a top-level comment, 1 for a reply to it, and so on. */
+            depth: number;
+            /** @description Author name as shown; `[deleted]` for deleted accounts. */
+            author: string | null;
+            /** @description Text (markdown source) as the site shows it; `[deleted]` / `[removed]` for deleted or removed comments. */
+            body: string | null;
+            /** @description Score (upvotes minus downvotes) as served; the site may fuzz it. */
+            score: number | null;
+            /** @description Creation time, Unix seconds. */
+            created_timestamp: number | null;
+            /** @description Creation time, ISO 8601 UTC. */
+            created_datetime_utc: string | null;
+            /** @description True when the comment was edited. */
+            edited: boolean;
+            /** @description Time of the last edit, Unix seconds; null when not edited or the site gives no time. */
+            edited_timestamp: number | null;
+            /** @description Time of the last edit, ISO 8601 UTC. */
+            edited_datetime_utc: string | null;
+            /** @description True when the comment author also wrote the post. */
+            is_submitter: boolean;
+            /** @description Absolute link to the comment. */
+            permalink: string | null;
+            /** @description Replies below this comment at every depth, counting those behind "load more" links. */
+            replies_count: number;
+            /** @description Author account id (`t2_...`) when served. */
+            author_id: string | null;
+            /** @description Rendered HTML of the body when served. */
+            body_html: string | null;
+            /** @description `moderator` or `admin` when the comment is distinguished, else null. */
+            distinguished: string | null;
+            /** @description Pinned by a moderator. */
+            stickied: boolean | null;
+            /** @description 1 when the site marks the comment controversial, else 0. */
+            controversiality: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A hotel from a hotel-search result page (decision 24). */
         HotelsSearchRecord: {
             /** @description The query item as given. */
@@ -2037,6 +2088,41 @@ export type components = {
             phone: string | null;
             /** @description Short description (hotel page only). */
             description: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One video of a channel (decision 24). */
+        VideositeVideo: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description Channel id (`UC...`). */
+            channel_id: string | null;
+            /** @description Channel title. */
+            channel_name: string | null;
+            /** @description Channel handle with its `@`, e.g. `@creativecommons`; null when the page shows none. */
+            channel_handle: string | null;
+            /** @description Video id (11 characters). */
+            video_id: string;
+            /** @description Video title. */
+            title: string | null;
+            /** @description Watch link (`/watch?v=` for videos, `/shorts/` for shorts). */
+            url: string;
+            /** @description Largest thumbnail the listing offers. */
+            thumbnail: string | null;
+            /** @description Views as an integer, read from the listing text ("3.1k views" → 3100: as precise as the site shows it). */
+            view_count: number | null;
+            /** @description Views as the site shows them, e.g. `3.1k views`. */
+            views_text: string | null;
+            /** @description Relative age as shown, e.g. `13 days ago`; null for shorts (the tab shows none). */
+            published_text: string | null;
+            /** @description Duration in seconds from the thumbnail badge; null for shorts, live and upcoming videos. */
+            length_seconds: number | null;
+            /** @description Duration as shown, e.g. `1:07:34`. */
+            length_text: string | null;
+            /** @description True for an item of the Shorts tab. */
+            is_short: boolean;
+            /** @description Cursor continuing after the page this video came from (decision 23); null on the last page. */
+            next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -3357,6 +3443,8 @@ export interface operations {
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 sort?: "best" | "top" | "new" | "controversial" | "old" | "qa";
+                /** @description Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap of 10,000 comments per query. */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3374,11 +3462,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["ForumComment"][][];
                     };
                 };
             };
@@ -4213,11 +4297,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["VideositeVideo"][][];
                     };
                 };
             };
