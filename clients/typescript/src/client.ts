@@ -93,11 +93,19 @@ export class TrawlClient {
       for (const x of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(x));
     }
     for (let attempt = 0; ; attempt++) {
-      const res = await this.fetchImpl(url, {
-        method, signal: o.signal,
-        headers: { 'x-api-key': this.apiKey, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
-      });
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, {
+          method, signal: o.signal,
+          headers: { 'x-api-key': this.apiKey, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+        });
+      } catch (e) {
+        // A kept-alive connection the server closed just as it was reused: a GET or DELETE is safe to send again.
+        const code = (e as { cause?: { code?: string } }).cause?.code;
+        if (method !== 'POST' && attempt < this.retries && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')) continue;
+        throw e;
+      }
       if ((res.status === 429 || res.status === 503) && attempt < this.retries) {
         const after = Number(res.headers.get('retry-after'));
         await res.body?.cancel();

@@ -1,0 +1,116 @@
+/**
+ * The typed clients end to end: clients/typescript (types regenerated here from the served
+ * /openapi.json, so a document no generator can read fails this test) and clients/python (run with
+ * the machine's python3) against a real `trawl serve`, plus the test adapter's server for failed
+ * queries and a request that ends in Failure.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServe, type Served } from './support/serve-real.ts';
+import { startTrawl, stopTrawl, type TrawlProc } from './support/cluster.ts';
+import { TrawlClient, TrawlError, type Progress } from '../clients/typescript/src/client.ts';
+import { clientTypes } from '../scripts/client-types.ts';
+
+const python = spawnSync('python3', ['--version']).status === 0;
+
+let s: Served;
+let t: TrawlProc;
+const tdir = mkdtempSync(join(tmpdir(), 'trawl-clients-'));
+before(async () => {
+  [s, t] = await Promise.all([startServe(), startTrawl({ DATA_DIR: tdir, PORT: '0' })]);
+});
+after(async () => {
+  await Promise.all([s?.close(), t && stopTrawl(t)]);
+  rmSync(tdir, { recursive: true, force: true });
+});
+
+describe('TypeScript client', () => {
+  test('its types generate from the served /openapi.json', async () => {
+    const doc = await (await fetch(`${s.url}/openapi.json`)).json();
+    const types = await clientTypes(doc);
+    assert.match(types, /"\/reverse-geocoding": \{/);
+    assert.match(types, /"\/profile\/keys": \{/);
+  });
+
+  test('run: 200 queries, progress to 100 %, typed records', { timeout: 120_000 }, async () => {
+    const c = new TrawlClient({ apiKey: s.key, baseUrl: s.url });
+    const seen: Progress[] = [];
+    const queries = Array.from({ length: 200 }, (_, i) => `${(40 + i / 1000).toFixed(4)} ${(-74 + i / 1000).toFixed(4)}`);
+    const r = await c.run('/reverse-geocoding', queries, {}, { onProgress: (p) => seen.push(p) });
+    assert.equal(r.status, 'Success');
+    if (r.status !== 'Success') return;
+    assert.equal(r.data.length, 200);
+    const city: string | null = r.data[0][0].city; // typed from the contract
+    assert.ok(city);
+    assert.equal(r.data[0][0].country_code, 'US');
+    assert.deepEqual(seen.map((p) => p.queries_done), seen.map((p) => p.queries_done).sort((a, b) => a - b), 'progress never goes back');
+    assert.deepEqual(seen.at(-1), { ...seen.at(-1), queries_done: 200, queries_total: 200, records: 200 });
+  });
+
+  test('params, task files, account operations, errors', { timeout: 60_000 }, async () => {
+    const c = new TrawlClient({ apiKey: s.key, baseUrl: s.url });
+    const f = await c.run('/reverse-geocoding', ['48.8584,2.2945'], { fields: 'query,city' });
+    assert.deepEqual(f.status === 'Success' && f.data, [[{ query: '48.8584,2.2945', city: 'Paris' }]]);
+    const { id } = await c.submit('/directory-phones', ['+12125551234'], { format: ['parquet'] });
+    const file = Buffer.from(await (await c.taskFile(id)).arrayBuffer());
+    assert.equal(file.subarray(0, 4).toString('latin1'), 'PAR1');
+    const k = await c.createKey();
+    const other = new TrawlClient({ apiKey: k.api_key, baseUrl: s.url });
+    assert.equal((await other.balance()).id, (await c.balance()).id);
+    await c.revokeKey(k.id);
+    assert.ok((await c.keys()).find((x) => x.id === k.id)?.revoked);
+    assert.equal((await c.usage(2)).days.length, 2);
+    await assert.rejects(new TrawlClient({ apiKey: 'trw_wrong', baseUrl: s.url }).balance(), (e: TrawlError) => e.status === 401 && /^401 Unauthorized/.test(e.message));
+    await assert.rejects(c.submit('/reverse-geocoding', ['not a point']), (e: TrawlError) => e.status === 422);
+    try {
+      const items = [];
+      for await (const b of c.businesses({ limit: 2 })) items.push(b);
+      assert.ok(Array.isArray(items));
+    } catch (e) {
+      assert.equal((e as TrawlError).status, 501, 'no business database in this deployment yet');
+    }
+  });
+
+  test('failed queries are named; a Failure (204) is a result, not an exception', { timeout: 60_000 }, async () => {
+    const c = new TrawlClient({ apiKey: t.key, baseUrl: t.url });
+    const r = await c.run('/maps/search', ['n=2', 'fail']);
+    assert.equal(r.status, 'Success');
+    assert.deepEqual(r.errors.map((e) => [e.query, e.error.type]), [['fail', 'layout_changed']]);
+    const { id } = await c.submit('/engine-places-by-domain', ['sleep=20000']);
+    assert.ok((await c.requests({ type: 'running' })).some((x) => x.id === id));
+    assert.equal(await c.cancel(id), `Request ${id} terminated`);
+    const end = await c.wait(id);
+    assert.equal(end.status, 'Failure');
+  });
+
+  test('a 429 waits for its Retry-After, then retries', async () => {
+    const at: number[] = [];
+    const srv = createServer((_req, res) => {
+      at.push(Date.now());
+      if (at.length === 1) res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":true,"errorMessage":"429 Too Many Requests"}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"balance":1}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const c = new TrawlClient({ apiKey: 'k', baseUrl: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+      assert.deepEqual(await c.balance(), { balance: 1 });
+      assert.equal(at.length, 2);
+      assert.ok(at[1] - at[0] >= 950, `${at[1] - at[0]} ms`);
+    } finally { srv.close(); }
+  });
+});
+
+test('Python client (standard library only) against the same servers', { skip: python ? false : 'python3 is not installed', timeout: 180_000 }, () => {
+  const r = spawnSync('python3', ['-m', 'unittest', '-v', 'test_trawl_client'], {
+    cwd: 'clients/python', encoding: 'utf8', timeout: 170_000,
+    env: { ...process.env, TRAWL_URL: s.url, TRAWL_API_KEY: s.key, TRAWL_TEST_URL: t.url, TRAWL_TEST_KEY: t.key, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stderr, /Ran 8 tests/);
+  assert.match(r.stderr, /\nOK\n?$/);
+});
