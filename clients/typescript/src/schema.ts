@@ -1794,17 +1794,86 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Business directory review (interface 2.4); next_page_cursor per decision 23. */
+        /** @description Business directory review (interface 2.4) with the reviewer, dates, likes, language and next_page_cursor (decision 23). */
         BizdirReview: {
+            /** @description The query item as given. */
             query: string;
+            /** @description Name of the business. */
             business_name: string | null;
+            /** @description Stars, 1 to 5. */
             review_rating: number | null;
+            /** @description Review text as the site serves it: its line breaks and HTML entities are kept, nothing is decoded or stripped. */
             review_text: string | null;
+            /** @description URLs of the photos attached to the review (full size). */
             review_photos: string[];
+            /** @description Badges the site shows on the review, e.g. "Elite 24", "1 check-in", "First to Review". */
             review_tags: string[];
-            owner_replies: unknown[];
+            /** @description Public replies of the business to this review. */
+            owner_replies: ({
+                /** @description Reply text as served (line breaks and entities kept). */
+                reply_text: string | null;
+                /** @description When the reply was posted, Unix seconds. */
+                reply_timestamp: number | null;
+                /** @description When the reply was posted, ISO-8601 UTC. */
+                reply_datetime_utc: string | null;
+                /** @description Name of the owner or manager who replied. */
+                replier_name: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The site's review id (encid). */
             review_id: string | null;
+            /** @description The site's business id (encid). */
+            business_id: string | null;
+            /** @description The reviewer's user id (encid). */
+            author_id: string | null;
+            /** @description The reviewer's display name, e.g. "Lizzie G.". */
+            author_title: string | null;
+            /** @description The reviewer's profile page. */
+            author_link: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description How many readers marked the review helpful ("Helpful" reaction, or "Useful" votes on older answers). */
+            review_likes: number | null;
+            /** @description Language code of the review text, e.g. "en". */
+            language: string | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
             next_page_cursor: string | null;
+            /** @description The business page slug, e.g. "vons-1000-spirits-seattle-4". */
+            business_alias: string | null;
+            /** @description Link to this review on the business page. */
+            review_link: string | null;
+            /** @description When the review was posted, in the business's local time with its offset. */
+            review_local_datetime: string | null;
+            /** @description Reaction type (lower case, e.g. helpful, thanks, love_this, oh_no) → count. */
+            review_reactions: {
+                [key: string]: number;
+            } | null;
+            /** @description Useful / funny / cool votes. */
+            review_feedback: ({
+                /** @description Useful votes. */
+                useful: number | null;
+                /** @description Funny votes. */
+                funny: number | null;
+                /** @description Cool votes. */
+                cool: number | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description The reviewer's profile photo. */
+            author_image: string | null;
+            /** @description The reviewer's home town as shown, e.g. "Seattle, WA". */
+            author_location: string | null;
+            /** @description Reviews the author has written. */
+            author_reviews_count: number | null;
+            /** @description Friends of the author. */
+            author_friends_count: number | null;
+            /** @description Business photos the author has posted. */
+            author_photos_count: number | null;
+            /** @description The author's latest Elite year as the site abbreviates it, e.g. "24"; null when not Elite. */
+            author_elite_year: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1972,6 +2041,57 @@ export type components = {
                 product_name?: string;
                 quantity?: number;
             }[];
+        };
+        /** @description Home-rental review (decision 24) with next_page_cursor (decision 23). */
+        RentalsReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The listing's numeric id (as a string: ids exceed 2^53). */
+            listing_id: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description Review text in its original language as served: HTML line breaks (<br/>) and entities kept. */
+            review_text: string | null;
+            /** @description Stars, 1 to 5. */
+            review_rating: number | null;
+            /** @description The guest's first name. */
+            author_name: string | null;
+            /** @description The guest's user id. */
+            author_id: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description Language code of the review text, e.g. "fr". */
+            language: string | null;
+            /** @description The host's public response, as served; null when none. */
+            host_response: string | null;
+            /** @description When the host responded, Unix seconds, at the precision the site gives (it shows month and year: the first day of that month, 00:00 UTC); null when unknown. */
+            host_response_timestamp: number | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
+            next_page_cursor: string | null;
+            /** @description host_response_timestamp as ISO-8601 UTC. */
+            host_response_datetime_utc: string | null;
+            /** @description The response date as the site words it, e.g. "May 2024". */
+            host_response_date_text: string | null;
+            /** @description The review date as the site words it, e.g. "1 week ago", "August 2026". */
+            review_date_text: string | null;
+            /** @description The site's machine translation of the review into the request language, when it offers one. */
+            review_text_translated: string | null;
+            /** @description The guest's profile picture. */
+            author_image: string | null;
+            /** @description Where the guest is from, as shown. */
+            author_location: string | null;
+            /** @description First name of the host the review is about. */
+            host_name: string | null;
+            /** @description User id of the host the review is about. */
+            host_id: string | null;
+            /** @description The site's highlight label of the review (e.g. LENGTH_OF_STAY). */
+            review_highlight: string | null;
+            /** @description URLs of photos attached to the review. */
+            review_photos: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description One comment of a discussion thread (decision 24). */
         ForumComment: {
@@ -3132,19 +3252,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            business_name: string | null;
-                            review_rating: number | null;
-                            review_text: string | null;
-                            review_photos: string[];
-                            review_tags: string[];
-                            owner_replies: unknown[];
-                            review_id: string | null;
-                            next_page_cursor: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["BizdirReview"][][];
                     };
                 };
             };
@@ -3338,6 +3446,8 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
                 sort?: "MOST_RECENT" | "RATING_DESC" | "RATING_ASC";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -3358,11 +3468,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["RentalsReview"][][];
                     };
                 };
             };
