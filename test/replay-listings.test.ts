@@ -28,6 +28,17 @@ test('/hotels-search end to end: the served batchexecute answer, 18 hotels bille
     assert.equal(rows[0].currency, 'USD');
     assert.equal(new Set(rows.map((x: any) => x.hotel_id)).size, 18);
     assert.equal(await usageOf(h, r.body.id), '18');
+    // limit 10, then the last record's cursor: the other 8 (the later variants replay the same answer: nothing new).
+    const a = await h.json(`/hotels-search?query=${encodeURIComponent(query)}&limit=10&async=false`);
+    const first = a.body.data[0];
+    assert.equal(first.length, 10);
+    const cursor = first[9].next_page_cursor;
+    assert.match(cursor, /^c1\./);
+    const b = await h.json(`/hotels-search?query=${encodeURIComponent(query)}&limit=10&cursor=${encodeURIComponent(cursor)}&async=false`);
+    const rest = b.body.data[0];
+    assert.equal(rest.length, 8);
+    assert.deepEqual([...first, ...rest].map((x: any) => x.hotel_id), rows.map((x: any) => x.hotel_id));
+    assert.equal(await usageOf(h, b.body.id), '8');
   });
 });
 

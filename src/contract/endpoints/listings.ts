@@ -12,7 +12,7 @@ const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 export const listingEndpoints: DataEndpoint[] = [
   {
     path: '/hotels-search', family: 'listings', summary: 'Hotels from hotel-search result pages.', queryDoc: 'Hotel-search result page links.',
-    params: { limit, cursor: str({ maxLength: 16, doc: 'next_page_cursor of a record: resume after the answer it came from (decision 23).' }) }, shared: FULL_SET, record: hotelsSearchRecord, unit: 'hotel', service: 'hotels_search_service',
+    params: { limit, cursor: str({ doc: 'The next_page_cursor of the previous chunk (decision 23).' }) }, shared: FULL_SET, record: hotelsSearchRecord, unit: 'hotel', service: 'hotels_search_service',
   },
   {
     path: '/realestate-search', family: 'listings', summary: 'Property listings.', queryDoc: 'Location text or search links.',

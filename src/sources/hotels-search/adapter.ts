@@ -3,7 +3,9 @@
  *
  * @example
  *   const [step] = adapter.plan({ query: 'hotels in rome', params: { limit: 50 } });
- *   adapter.parse(step, response, ctx); // { records, next: [the next variant], cursor }
+ *   adapter.parse(step, response, ctx); // { records, next: [the next variant] }
+ * No `finish`: each step already drops hotels an earlier answer gave, so the runner streams the
+ * records, applies `limit` and signs `next_page_cursor`.
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
 import { parse } from './parse.ts';
@@ -27,15 +29,4 @@ export const adapter: WebAdapter<HotelsSearchParams, HotelRecord> = {
   checkQuery,
   plan,
   parse,
-  finish(records, ctx) {
-    const seen = new Set<string>();
-    const out: HotelRecord[] = [];
-    for (const r of records) {
-      const key = r.hotel_id ?? r.engine_id ?? `${r.name}|${r.latitude}|${r.longitude}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(r);
-    }
-    return out.slice(0, ctx.params?.limit ?? 100);
-  },
 };

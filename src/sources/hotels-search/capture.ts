@@ -8,7 +8,7 @@ import type { HotelRecord } from './record.ts';
 
 /** @example parseCapture(readFileSync('atysuc.txt', 'utf8')).length // 18 */
 export function parseCapture(text: string): HotelRecord[] {
-  const out = hotelsOfBody(text, '', null);
+  const out = hotelsOfBody(text, '');
   if (out.length === 0) throw new Error('hotels-search: the answer holds no hotel entry (name, [lat, lng] and an id)');
   return out;
 }

@@ -16,7 +16,7 @@ import { arr, at, int, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { amountOf } from '../_kit/money.ts';
 import { AMENITY_NAMES } from './amenities.ts';
-import { cursorOf, RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
+import { RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
 import { readHotelsQuery } from './query.ts';
 import type { HotelRecord, HotelsSearchParams } from './record.ts';
 
@@ -128,9 +128,10 @@ function totalText(block: unknown[] | null): string | null {
 
 /**
  * One hotel entry → record.
- * @example hotelOf(entry, 'hotels in nyc', null).name // '31 Street Broadway Hotel'
+ * `next_page_cursor` is null here; the runner sets it on served records (decision 23).
+ * @example hotelOf(entry, 'hotels in nyc').name // '31 Street Broadway Hotel'
  */
-export function hotelOf(e: unknown[], query: string, cursor: string | null): HotelRecord {
+export function hotelOf(e: unknown[], query: string): HotelRecord {
   const priceBlock = arr(e, 6, 2);
   const priceText = str(e, 6, 2, 1, 0);
   const exact = num(e, 6, 2, 1, 2);
@@ -162,7 +163,7 @@ export function hotelOf(e: unknown[], query: string, cursor: string | null): Hot
     photos: photosOf(e),
     amenities: amenitiesOf(e),
     link: entityKey ? `https://www.google.com/travel/hotels/entity/${entityKey}` : null,
-    next_page_cursor: cursor,
+    next_page_cursor: null,
     engine_id: fid && /^0x[0-9a-f]+:0x[0-9a-f]+$/i.test(fid) ? fid.toLowerCase() : null,
     kgmid: kgmidOf(entityKey),
     site_hotel_id: str(e, 25),
@@ -181,12 +182,12 @@ export function hotelOf(e: unknown[], query: string, cursor: string | null): Hot
  * The hotels of one body; throws `layout_changed` when the body is no hotel answer at all.
  * An answer with no hotel entry but the RPC's frame is an empty result (no records).
  */
-export function hotelsOfBody(body: string, query: string, cursor: string | null): HotelRecord[] {
+export function hotelsOfBody(body: string, query: string): HotelRecord[] {
   const payload = hotelsPayload(body);
   if (payload === undefined || payload === null || typeof payload !== 'object') {
     throw new SourceError('layout_changed', 'hotel answer is neither an AtySUc batchexecute answer nor its decoded JSON payload');
   }
-  return hotelEntries(payload).map((e) => hotelOf(e, query, cursor));
+  return hotelEntries(payload).map((e) => hotelOf(e, query));
 }
 
 /** @example parse(step, res, { query: 'hotels in rome', params: { limit: 50 } }).records */
@@ -194,8 +195,7 @@ export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<Hotels
   if (step.kind !== 'search' && step.kind !== 'hotel') throw new SourceError('layout_changed', `hotels-search: unknown step kind ${step.kind}`);
   const state = (step.state ?? { variant: 0, seen: [] }) as HotelsState;
   const more = step.kind === 'search' && state.variant + 1 < VARIANTS.length;
-  const cursor = more ? cursorOf(state.variant + 1) : null;
-  const all = hotelsOfBody(res.body, ctx.query, cursor);
+  const all = hotelsOfBody(res.body, ctx.query);
   // The first answer must hold hotels; a later variant (say, 1-star hotels) may hold none.
   if (all.length === 0 && state.variant === 0) throw new SourceError('layout_changed', 'the hotel answer holds no hotel entry (name, [lat, lng] and an id)');
   const seen = new Set(state.seen);
@@ -206,7 +206,6 @@ export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<Hotels
     return true;
   });
   const limit = ctx.params?.limit ?? 100;
-  if (!more || seen.size >= limit) return { records, next: [], cursor };
-  const next = searchStep(readHotelsQuery(ctx.query), { variant: state.variant + 1, seen: [...seen] });
-  return { records, next: [next], cursor };
+  if (!more || seen.size >= limit) return { records, next: [] };
+  return { records, next: [searchStep(readHotelsQuery(ctx.query), { variant: state.variant + 1, seen: [...seen] })] };
 }

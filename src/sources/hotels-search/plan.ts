@@ -12,11 +12,12 @@
  *
  * An answer holds about 18 hotels and has no further pages. To go past that, the same search is
  * asked again in other orders and per hotel class (VARIANTS), until `limit` distinct hotels or
- * the variants run out; `finish` dedupes by entity key.
+ * the variants run out; each step carries the entity keys found so far, so no hotel comes twice.
+ * `next_page_cursor` and the `cursor` parameter are the runner's (src/engine/cursor.ts): it signs
+ * the steps still to run.
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { fReqBody } from '../_kit/batchexecute.ts';
-import { SourceError } from '../_kit/errors.ts';
 import { readHotelsQuery, type HotelsQuery } from './query.ts';
 import type { HotelsSearchParams } from './record.ts';
 
@@ -82,19 +83,8 @@ export function searchStep(q: HotelsQuery, state: HotelsState): Step {
   };
 }
 
-/** `v<n>`: the variant an answer chain resumes at (decision 23). */
-export const cursorOf = (variant: number) => `v${variant}`;
-
-function variantOfCursor(cursor: unknown): number {
-  if (cursor === undefined || cursor === null || cursor === '') return 0;
-  const m = typeof cursor === 'string' ? /^v(\d{1,2})$/.exec(cursor) : null;
-  const n = m ? Number(m[1]) : -1;
-  if (n < 0 || n >= VARIANTS.length) throw new SourceError('invalid_query', `cursor ${JSON.stringify(cursor)} is not one this endpoint gave (v0 to v${VARIANTS.length - 1})`);
-  return n;
-}
-
 /** @example plan({ query: 'hotels in rome', params: { limit: 20 } })[0].method // 'POST' */
 export function plan(ctx: QueryContext<HotelsSearchParams>): Step[] {
   const q = readHotelsQuery(ctx.query);
-  return [searchStep(q, { variant: q.entityKey ? 0 : variantOfCursor(ctx.params?.cursor), seen: [] })];
+  return [searchStep(q, { variant: 0, seen: [] })];
 }
