@@ -6,6 +6,8 @@ import { genericRecord } from '../records.ts';
 import { forumCommentRecord } from '../records/forum-comments.ts';
 import { bizdirReviewRecord } from '../records/bizdir-reviews.ts';
 import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
+import { shortvideoCommentRecord } from '../records/shortvideo-comments.ts';
+import { networkPostRecord } from '../records/network-posts.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 const cutoff = int({ min: 0, zeroIsAbsent: true, doc: 'Oldest timestamp kept (Unix seconds); overrides sort (newest first).' });
@@ -43,11 +45,11 @@ export const reviewEndpoints: DataEndpoint[] = [
   },
   {
     path: '/shortvideo-comments', family: 'reviews', summary: 'Short-video comments.', queryDoc: 'Video links or ids.',
-    params: { limit_per_query: int({ min: 1, max: 100_000, def: 100, doc: 'Comments per video.' }) },
-    shared: FULL_SET, record: genericRecord, unit: 'comment', service: 'shortvideo_comments_service', answers204: true,
+    params: { limit_per_query: int({ min: 1, max: 100_000, def: 100, doc: 'Comments per video.' }), cursor },
+    shared: FULL_SET, record: shortvideoCommentRecord, unit: 'comment', service: 'shortvideo_comments_service', answers204: true,
   },
   {
     path: '/network-posts', family: 'reviews', summary: 'Professional-network company posts.', queryDoc: 'Company URLs or ids.',
-    params: { limit }, shared: FULL_SET, record: genericRecord, unit: 'post', service: 'network_posts_service', answers204: true,
+    params: { limit, cursor }, shared: FULL_SET, record: networkPostRecord, unit: 'post', service: 'network_posts_service', answers204: true,
   },
 ];
