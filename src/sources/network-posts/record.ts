@@ -1,0 +1,20 @@
+/**
+ * Types of `/network-posts`, derived from the declaration (no mirrored interfaces).
+ */
+import type { Static } from '@sinclair/typebox';
+import type { networkPostRecord } from '../../contract/records/network-posts.ts';
+
+export type NetworkPost = Static<typeof networkPostRecord>;
+
+/** A post as one answer gives it, before the query, the company and the cursor are added. */
+export type PostBody = Omit<NetworkPost, 'query' | 'company_name' | 'company_id' | 'company_slug' | 'next_page_cursor'>;
+
+/** The endpoint's parameters as the adapter reads them (`cursor` resumes, decision 23). */
+export interface NetworkParams {
+  limit?: number;
+  cursor?: string;
+}
+
+export function limitOf(p: NetworkParams): number {
+  return typeof p.limit === 'number' && p.limit > 0 ? p.limit : 100;
+}
