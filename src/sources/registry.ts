@@ -21,6 +21,8 @@ import { source as videositeVideos } from './videosite-videos/index.ts';
 import { source as bizdirReviews } from './bizdir-reviews/index.ts';
 import { source as rentalsReviews } from './rentals-reviews/index.ts';
 import { source as realestateSearch } from './realestate-search/index.ts';
+import { source as shortvideoComments } from './shortvideo-comments/index.ts';
+import { source as networkPosts } from './network-posts/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
@@ -38,13 +40,14 @@ export const SOURCES: SourceRow[] = [
   bizdirReviews,
   rentalsReviews,
   realestateSearch,
+  shortvideoComments,
+  networkPosts,
   reverseGeocoding,
   directoryPhones,
   emailValidator,
   emailsFinder,
 ];
 
-<<<<<<< HEAD
 /** A served registry: the adapters of `rows`, each loaded once on first use. */
 export interface SourceRegistry extends AdapterRegistry {
   /** The rows, in table order. */
@@ -54,22 +57,6 @@ export interface SourceRegistry extends AdapterRegistry {
   /** The served endpoint paths, in table order. */
   endpoints(): string[];
 }
-=======
-export const ADAPTER_LOADERS: Record<string, Loader> = {
-  '/maps/search': async () => (await import('./maps-search/index.ts')).mapsSearchAdapter,
-  '/maps/reviews': async () => (await import('./maps-reviews/index.ts')).mapsReviews,
-  '/engine-places-by-domain': async () => (await import('./places-by-domain/index.ts')).placesByDomain,
-  '/engine-search-events': async () => (await import('./search-events/index.ts')).searchEvents,
-  '/engine-search-careers': async () => (await import('./search-careers/index.ts')).searchCareers,
-  '/engine-maps-autocomplete': async () => (await import('./maps-autocomplete/index.ts')).mapsAutocomplete,
-  '/shortvideo-comments': async () => (await import('./shortvideo-comments/index.ts')).adapter,
-  '/network-posts': async () => (await import('./network-posts/index.ts')).adapter,
-  '/reverse-geocoding': async () => (await import('../lookups/geo/index.ts')).reverseGeocodingAdapter,
-  '/directory-phones': async () => (await import('../lookups/phones/index.ts')).directoryPhonesAdapter,
-  '/email-validator': async () => (await import('../lookups/email/index.ts')).emailValidatorAdapter,
-  '/emails-finder': async () => (await import('../lookups/email/index.ts')).emailsFinderAdapter,
-};
->>>>>>> 2aef341 (/network-posts: LinkedIn adapter (logged-out company page cards, signed-in voyager feed with NETWORK_POSTS_COOKIES), record schema NetworkPost, authwall/999/401 as typed blocked, posted time from the activity id; constructed samples tested field by field)
 
 /**
  * A registry of these rows. Throws when two rows claim one endpoint.

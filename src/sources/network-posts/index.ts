@@ -1,7 +1,18 @@
 /**
- * The professional-network posts source (LinkedIn): `/network-posts`. Details, the login wall and
- * the signed-in path: docs/sources-shortvideo-network.md.
+ * `/network-posts`: posts of professional-network company pages (LinkedIn). The registry row; the
+ * adapter loads on first use. Details, the login wall and the signed-in path:
+ * docs/sources-shortvideo-network.md.
  */
-export { adapter, makeAdapter } from './adapter.ts';
-export { parseCapture } from './capture.ts';
-export type { NetworkPost, NetworkParams } from './record.ts';
+import { defineSource } from '../_kit/source.ts';
+
+export const source = defineSource({
+  endpoint: '/network-posts',
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['logged-out company page (HTML as served)', 'signed-in company feed (voyager feed/updatesV2 JSON, normalized or plain)'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'constructed samples',
+  folder: import.meta.url,
+  samples: [{ file: 'constructed-company-page.html' }, { file: 'constructed-voyager-updates.json' }],
+});

@@ -4,10 +4,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
-import { decodeCursor } from '../shortvideo-comments/interim.ts';
-import { makeAdapter, parseCapture } from './index.ts';
+import { decodeCursor } from '../_kit/cursor.ts';
+import { makeAdapter } from './adapter.ts';
+import { parseCapture } from './capture.ts';
 import { classifyCompany } from './query.ts';
 import { networkSettings } from './settings.ts';
+import { Value } from '@sinclair/typebox/value';
+import { networkPostRecord } from '../../contract/records/network-posts.ts';
 import { countOf, timeOfActivityId } from './time.ts';
 
 const read = (f: string) => readFileSync(fileURLToPath(new URL(f, import.meta.url)), 'utf8');
@@ -75,7 +78,7 @@ test('constructed logged-out company page → posts field by field', () => {
     post_url: 'https://www.linkedin.com/posts/constructed-robotics_robots-activity-7265743553410330624-AbCd',
     text: 'Our new arm lifts 40 kg & still fits on a desk.\nMeet it at the fair: #robots',
     posted_timestamp: 1732288254,
-    posted_datetime_utc: '2024-11-22T15:10:54.000Z',
+    posted_datetime_utc: '2024-11-22T15:10:54Z',
     posted_ago: '1w',
     reactions: 1284,
     comments: 56,
@@ -121,7 +124,7 @@ test('constructed signed-in feed (normalized voyager JSON) → posts field by fi
       query: Q, company_name: 'Constructed Robotics', company_id: '4242424', company_slug: 'constructed-robotics', post_id: '7265743553410330624',
       post_url: 'https://www.linkedin.com/posts/constructed-robotics_robots-activity-7265743553410330624-AbCd',
       text: 'Our new arm lifts 40 kg & still fits on a desk.\nMeet it at the fair: #robots',
-      posted_timestamp: 1732288254, posted_datetime_utc: '2024-11-22T15:10:54.000Z', posted_ago: '1w',
+      posted_timestamp: 1732288254, posted_datetime_utc: '2024-11-22T15:10:54Z', posted_ago: '1w',
       reactions: 1284, comments: 56, reposts: 31,
       images: ['https://media.licdn.com/dms/image/v2/C0NSTRUCTED1/feedshare-shrink_1280/0/1700000000001?e=2147483647'],
       video_url: null, edited: false, next_page_cursor: null,
@@ -209,6 +212,7 @@ test('times and counts: activity ids carry their creation time; printed counts r
 });
 
 test('capture parser reads the company page and the feed answer as served', () => {
+  for (const r of [...parseCapture(PAGE), ...parseCapture(FEED)]) assert.ok(Value.Check(networkPostRecord, r), JSON.stringify([...Value.Errors(networkPostRecord, r)][0]));
   assert.deepEqual(parseCapture(PAGE).map((r) => r.post_id), ['7265743553410330624', '7263001234567890123', '7250000000000000000']);
   const feed = parseCapture(FEED);
   assert.deepEqual(feed.map((r) => r.post_id), ['7265743553410330624', '7250000000000000000', '7240000000000000000']);

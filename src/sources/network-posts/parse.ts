@@ -5,7 +5,7 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { encodeCursor } from '../shortvideo-comments/interim.ts';
+import { encodeCursor } from '../_kit/cursor.ts';
 import { companyPage, type Company } from './page.ts';
 import { feedStart, feedStep, readCursor, type FeedState, type PageStepState } from './plan.ts';
 import { classifyCompany, slugOfUrl } from './query.ts';

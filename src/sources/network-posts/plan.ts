@@ -12,7 +12,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeCursor } from '../shortvideo-comments/interim.ts';
+import { decodeCursor } from '../_kit/cursor.ts';
 import { classifyCompany, companyPageUrl, type CompanyQuery } from './query.ts';
 import type { NetworkParams } from './record.ts';
 import type { NetworkSettings } from './settings.ts';

@@ -3,7 +3,7 @@
  * 64-bit id are the creation time in Unix milliseconds. The page itself shows only a relative age
  * ("1w"), so the id is where the exact time comes from.
  */
-import { timeFields } from '../shortvideo-comments/interim.ts';
+import { timeFields } from '../_kit/dates.ts';
 
 const MIN_MS = Date.UTC(2003, 0, 1);
 

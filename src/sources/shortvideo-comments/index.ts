@@ -1,7 +1,18 @@
 /**
- * The short-video comments source (TikTok): `/shortvideo-comments`. Details and the site's
- * anti-bot reality: docs/sources-shortvideo-network.md.
+ * `/shortvideo-comments`: top-level comments of short videos (TikTok's `/api/comment/list/`). The
+ * registry row; the adapter loads on first use. Details and the site's anti-bot reality:
+ * docs/sources-shortvideo-network.md.
  */
-export { adapter, makeAdapter } from './adapter.ts';
-export { parseCapture } from './capture.ts';
-export type { ShortvideoComment, ShortvideoParams } from './record.ts';
+import { defineSource } from '../_kit/source.ts';
+
+export const source = defineSource({
+  endpoint: '/shortvideo-comments',
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: ['comment list body (/api/comment/list/, JSON as served)', 'the video page a short link lands on (HTML; names the video, holds no comments)'],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'real captures',
+  folder: import.meta.url,
+  samples: [{ file: 'tiktok/comment_list_body_2026-02.json', fixture: true }, { file: 'constructed-video-page.html' }],
+});

@@ -5,7 +5,8 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { encodeCursor, timeFields } from './interim.ts';
+import { encodeCursor } from '../_kit/cursor.ts';
+import { timeFields } from '../_kit/dates.ts';
 import { commentPageStep, resumeAt, type PageState } from './plan.ts';
 import { videoIdOfUrl } from './query.ts';
 import type { ShortvideoComment, ShortvideoParams } from './record.ts';

@@ -11,7 +11,7 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeCursor } from './interim.ts';
+import { decodeCursor } from '../_kit/cursor.ts';
 import { classifyQuery } from './query.ts';
 import type { ShortvideoParams } from './record.ts';
 import type { ShortvideoSettings } from './settings.ts';

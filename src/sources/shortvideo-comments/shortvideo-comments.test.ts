@@ -5,10 +5,13 @@ import { fileURLToPath } from 'node:url';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
-import { makeAdapter, parseCapture } from './index.ts';
-import { decodeCursor, encodeCursor } from './interim.ts';
+import { makeAdapter } from './adapter.ts';
+import { parseCapture } from './capture.ts';
+import { decodeCursor, encodeCursor } from '../_kit/cursor.ts';
 import { classifyQuery } from './query.ts';
 import { shortvideoSettings } from './settings.ts';
+import { Value } from '@sinclair/typebox/value';
+import { shortvideoCommentRecord } from '../../contract/records/shortvideo-comments.ts';
 
 const BODY = fixturePath('tiktok', 'comment_list_body_2026-02.json');
 const skip = fixtureMissing(BODY);
@@ -81,7 +84,7 @@ test('real comment list body (2026-02) → records field by field', { skip }, ()
     likes: 2,
     replies_count: 0,
     created_timestamp: 1770281693,
-    created_datetime_utc: '2026-02-05T08:54:53.000Z',
+    created_datetime_utc: '2026-02-05T08:54:53Z',
     next_page_cursor: encodeCursor({ v: VIDEO, c: 0, s: 1 }),
     author_sec_uid: 'MS4wLjABAAAAX8-9O5L2x0V2bBXh7waHKhHwd2gM4Wvh_LsioC0A5-_yJJS76sofDbLhRL6Rrzkg',
     author_avatar: a.author_avatar,
@@ -119,6 +122,7 @@ test('real comment list body (2026-02) → records field by field', { skip }, ()
   assert.equal(out.next!.length, 1);
   assert.equal(new URL(out.next![0].url).searchParams.get('cursor'), '20');
   assert.deepEqual(out.next![0].state, { videoId: VIDEO, cursor: 20, skip: 0, got: 19 });
+  for (const r of out.records) assert.ok(Value.Check(shortvideoCommentRecord, r), JSON.stringify([...Value.Errors(shortvideoCommentRecord, r)][0]));
   // Every record id is distinct and every cursor points right after its own record.
   assert.equal(new Set(out.records.map((r) => r.comment_id)).size, 19);
   out.records.slice(0, 18).forEach((r, i) => assert.deepEqual(decodeCursor(r.next_page_cursor!), { v: VIDEO, c: 0, s: i + 1 }));
