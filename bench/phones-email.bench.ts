@@ -171,6 +171,7 @@ async function benchProbes() {
         smtpTimeoutMs: 10_000,
         perDomainConcurrency: CONCURRENCY,
         heloName: 'bench.trawl.test',
+        allowPrivateTargets: true,
       });
       const before = await ask<{ connections: number }>(child, 'stats');
       const c = process.cpuUsage();

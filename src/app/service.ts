@@ -106,6 +106,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
         metrics.itemSeconds.observe({ endpoint: e.endpoint }, e.ms / 1000);
         if (e.errorType) {
           metrics.sourceErrors.inc({ endpoint: e.endpoint, type: e.errorType });
+          if (e.detail) log.warn({ endpoint: e.endpoint, type: e.errorType, detail: e.detail }, 'query refused');
           if (e.errorType === 'layout_changed') log.error({ endpoint: e.endpoint }, 'layout changed: a source page no longer has the expected data');
         }
       },

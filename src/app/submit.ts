@@ -58,6 +58,8 @@ export async function checkWebhook(ctx: AppContext, url: string): Promise<void> 
   try {
     await ctx.checkTargetUrl(url);
   } catch (e) {
+    const detail = (e as { detail?: string }).detail;
+    if (detail) ctx.log.warn({ detail }, 'webhook target refused');
     throw new AppError(422, `webhook ${JSON.stringify(url.slice(0, 200))} is refused: ${(e as Error).message}`);
   }
 }

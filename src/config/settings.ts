@@ -5,6 +5,8 @@
  *
  * @example const s = settingsFromEnv(process.env); s.port // 8080
  */
+import { privateTargetsFromEnv } from '../fetch/settings.ts';
+
 export interface Settings {
   port: number;
   host: string;
@@ -60,6 +62,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     defaultCurrency: (env.DEFAULT_CURRENCY || 'usd').toLowerCase(),
     logLevel: env.LOG_LEVEL || 'info',
     lookup: {
+      // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
+      ...privateTargetsFromEnv(env),
       dnsServers: env.DNS_SERVERS ? env.DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       smtpPort: env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined,
       heloName: env.SMTP_HELO_NAME || undefined,

@@ -76,7 +76,7 @@ export class WebhookDispatcher {
       status = res.statusCode;
       await res.body.dump();
     } catch (e) {
-      this.ctx.log.info({ requestId: d.requestId, err: (e as Error).message }, 'webhook attempt failed');
+      this.ctx.log.info({ requestId: d.requestId, err: (e as Error).message, detail: (e as { detail?: string }).detail }, 'webhook attempt failed');
     }
     const ok = status >= 200 && status < 300;
     await this.ctx.store.recordWebhookAttempt(d.id, status, ok, ok ? null : nextAt, this.ctx.now());

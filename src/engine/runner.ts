@@ -27,7 +27,8 @@ export type FetchStep = (step: Step, sessionKey: string, signal: AbortSignal) =>
 export interface RunnerEvents {
   /** A request ended (Success or Failure): tasks and webhooks follow up. */
   onRequestFinished?(r: RequestRow): void;
-  onItem?(e: { endpoint: string; outcome: 'done' | 'retry' | 'failed'; errorType?: string; records: number; ms: number }): void;
+  /** `detail`: what the error may tell the operator but not the user (see SourceError.detail). */
+  onItem?(e: { endpoint: string; outcome: 'done' | 'retry' | 'failed'; errorType?: string; detail?: string; records: number; ms: number }): void;
 }
 
 export interface RunnerOptions extends RunnerEvents {
@@ -109,7 +110,7 @@ export class Runner {
     const fan = await this.o.store.failItem(item.id, this.o.owner, `${reason.type}: ${reason.message}`, retry ? this.o.now() + delay : null, this.o.now());
     if (retry && fan.applied) await this.o.queue.enqueue([{ id: item.id, delayMs: delay }]);
     this.after(fan);
-    this.o.onItem?.({ endpoint: item.endpoint, outcome: retry ? 'retry' : 'failed', errorType: se?.type ?? 'internal', records: 0, ms: this.o.now() - t0 });
+    this.o.onItem?.({ endpoint: item.endpoint, outcome: retry ? 'retry' : 'failed', errorType: se?.type ?? 'internal', detail: se?.detail, records: 0, ms: this.o.now() - t0 });
   }
 
   private after(fan: FanIn): void {

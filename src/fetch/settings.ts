@@ -123,11 +123,7 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
   if (fallback !== 'none' && fallback !== 'volatile' && fallback !== 'path') {
     throw new Error(`setting REPLAY_FALLBACK=${JSON.stringify(fallback)} must be none, volatile or path`);
   }
-  const privRaw = (env.ALLOW_PRIVATE_TARGETS ?? '').trim();
-  let allowPrivateTargets = false;
-  let allowedTargets: string[] = [];
-  if (/^(true|1|yes|on)$/i.test(privRaw)) allowPrivateTargets = true;
-  else if (privRaw !== '' && !/^(false|0|no|off)$/i.test(privRaw)) allowedTargets = list(privRaw);
+  const { allowPrivateTargets, allowedTargets } = privateTargetsFromEnv(env);
 
   const perHostRps = num(env, 'PER_HOST_RPS', 0, d.perHostRps);
   const timeoutMs = int(env, 'FETCH_TIMEOUT_MS', 1, d.timeoutMs);
@@ -153,4 +149,17 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     allowedTargets,
     locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
   };
+}
+
+/**
+ * ALLOW_PRIVATE_TARGETS: a boolean (every private address allowed, or none) or a list of CIDRs and
+ * host names allowed even though private. Read here for the executor and the e-mail probes alike.
+ *
+ * @example privateTargetsFromEnv({ ALLOW_PRIVATE_TARGETS: '10.0.0.0/8' }) // { allowPrivateTargets: false, allowedTargets: ['10.0.0.0/8'] }
+ */
+export function privateTargetsFromEnv(env: NodeJS.ProcessEnv): { allowPrivateTargets: boolean; allowedTargets: string[] } {
+  const raw = (env.ALLOW_PRIVATE_TARGETS ?? '').trim();
+  if (/^(true|1|yes|on)$/i.test(raw)) return { allowPrivateTargets: true, allowedTargets: [] };
+  if (raw === '' || /^(false|0|no|off)$/i.test(raw)) return { allowPrivateTargets: false, allowedTargets: [] };
+  return { allowPrivateTargets: false, allowedTargets: list(raw) };
 }

@@ -90,7 +90,12 @@ test('checkUrl checks every resolved address', async () => {
     'empty.test': [],
   });
   await checkUrl('https://public.test/path?q=1', { resolver });
-  await assert.rejects(checkUrl('https://mixed.test/', { resolver }), /mixed\.test \(10\.1\.2\.3\): private/);
+  // The refusal names what the user wrote, never how it resolved; the resolution is in `detail` (logs).
+  const refused = await checkUrl('https://mixed.test/', { resolver }).then(() => null, (e: SourceError) => e);
+  assert.ok(refused instanceof SourceError && refused.type === 'forbidden_target');
+  assert.equal(refused.message, 'refused target mixed.test: not an allowed target');
+  assert.doesNotMatch(refused.message, /10\.1\.2\.3|private/);
+  assert.match(refused.detail ?? '', /mixed\.test \(10\.1\.2\.3\): private/);
   await assert.rejects(checkUrl('http://rebind-v6.test/', { resolver }), isType('forbidden_target'));
   await assert.rejects(checkUrl('http://metadata.test/', { resolver }), /metadata/);
   await assert.rejects(checkUrl('http://missing.test/', { resolver }), isType('network'));

@@ -154,13 +154,35 @@ function allowedAddress(ip: string, list: AllowList): boolean {
   return false;
 }
 
-/** Throws forbidden_target unless `ip` is public or explicitly allowed. */
+/**
+ * Why connecting to `ip` is refused under `opts` (allowPrivate, allow list), or undefined when it
+ * may be connected to; `host`, the name it came from, may be on the allow list by name. For callers
+ * that connect to addresses they resolved themselves (SMTP probes).
+ *
+ * @example
+ *   addressRefusal('127.0.0.1', {}) // 'loopback'
+ *   addressRefusal('127.0.0.1', { allow: ['127.0.0.0/8'] }) // undefined
+ */
+export function addressRefusal(ip: string, opts: GuardOptions = {}, host?: string): string | undefined {
+  if (opts.allowPrivate) return undefined;
+  const list = compileAllow(opts.allow);
+  if (host !== undefined && list.names.has(host.toLowerCase())) return undefined;
+  const why = forbiddenReason(ip);
+  return why && !allowedAddress(ip, list) ? why : undefined;
+}
+
+/**
+ * Throws forbidden_target unless `ip` is public or explicitly allowed. The message names only what
+ * the user wrote: for a name, how it resolved stays in `detail` (logs), so the guard cannot be used
+ * to map the operator's DNS (`refused target vm (127.0.0.1)` would tell that `vm` is this machine).
+ */
 function assertAddress(ip: string, host: string, opts: GuardOptions, list: AllowList): void {
   if (opts.allowPrivate) return;
   const why = forbiddenReason(ip);
   if (why && !allowedAddress(ip, list)) {
-    const shown = host === ip ? ip : `${host} (${ip})`;
-    throw new SourceError('forbidden_target', `refused target ${shown}: ${why} address`);
+    const detail = `refused target ${host === ip ? ip : `${host} (${ip})`}: ${why} address`;
+    if (host === ip) throw new SourceError('forbidden_target', detail, { detail });
+    throw new SourceError('forbidden_target', `refused target ${host}: not an allowed target`, { detail });
   }
 }
 

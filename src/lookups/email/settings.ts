@@ -25,6 +25,10 @@ export interface EmailSettings {
   maxMxHosts: number;
   /** Whether SMTP is probed at all; false stops after DNS (status UNKNOWN for deliverable domains). */
   smtpProbe: boolean;
+  /** Mail hosts may be private/loopback/link-local addresses (ALLOW_PRIVATE_TARGETS=true; tests). */
+  allowPrivateTargets: boolean;
+  /** CIDRs or host names allowed even though private (ALLOW_PRIVATE_TARGETS=<list>). */
+  allowedTargets: string[];
 }
 
 /** Defaults for production. */
@@ -39,6 +43,8 @@ export const DEFAULT_EMAIL_SETTINGS: Readonly<EmailSettings> = Object.freeze({
   cacheTtlMs: 10 * 60 * 1000,
   maxMxHosts: 3,
   smtpProbe: true,
+  allowPrivateTargets: false,
+  allowedTargets: [],
 });
 
 function positiveInt(key: string, v: unknown, max: number): number {
@@ -92,6 +98,16 @@ export function resolveEmailSettings(raw: Record<string, unknown> | undefined | 
   if (r.smtpProbe !== undefined) {
     if (typeof r.smtpProbe !== 'boolean') throw new TypeError('email setting smtpProbe must be a boolean');
     s.smtpProbe = r.smtpProbe;
+  }
+  if (r.allowPrivateTargets !== undefined) {
+    if (typeof r.allowPrivateTargets !== 'boolean') throw new TypeError('email setting allowPrivateTargets must be a boolean');
+    s.allowPrivateTargets = r.allowPrivateTargets;
+  }
+  if (r.allowedTargets !== undefined) {
+    if (!Array.isArray(r.allowedTargets) || !r.allowedTargets.every((x) => typeof x === 'string')) {
+      throw new TypeError('email setting allowedTargets must be a list of CIDRs or host names');
+    }
+    s.allowedTargets = [...r.allowedTargets];
   }
   return s;
 }

@@ -3,6 +3,7 @@
  * limit, catch-all cache, and an SMTP probe that walks the mail exchangers by priority.
  */
 import { randomBytes } from 'node:crypto';
+import { addressRefusal, type GuardOptions } from '../../fetch/ssrf.ts';
 import { MailDns, type MailRoute, type MxHost } from './dns.ts';
 import { KeyedLimiter } from './limiter.ts';
 import { smtpSession, type RcptAnswer, type SessionResult } from './smtp.ts';
@@ -40,6 +41,7 @@ export class EmailVerifier {
   readonly dns: MailDns;
   readonly limiter: KeyedLimiter;
   private readonly catchAll: TtlCache<boolean>;
+  private readonly guard: GuardOptions;
 
   constructor(settings: Partial<EmailSettings> | Record<string, unknown> = {}) {
     this.settings = resolveEmailSettings(settings as Record<string, unknown>);
@@ -50,6 +52,7 @@ export class EmailVerifier {
     });
     this.limiter = new KeyedLimiter(this.settings.perDomainConcurrency);
     this.catchAll = new TtlCache(this.settings.cacheTtlMs);
+    this.guard = { allowPrivate: this.settings.allowPrivateTargets, allow: this.settings.allowedTargets };
   }
 
   /** @example await v.route('example.com') // { kind: 'mx', hosts: [...] } */
@@ -98,6 +101,14 @@ export class EmailVerifier {
         }
         if (ips.length === 0) {
           skipped.push(`${host.exchange}: no address record`);
+          continue;
+        }
+        // The SSRF rule of every other target: an MX (or implicit MX, or IP literal MX) pointing at
+        // loopback, private or metadata addresses would make the probe an internal port scanner.
+        // The record says only that the host is not allowed, never the address it resolved to.
+        const refused = ips.filter((ip) => addressRefusal(ip, this.guard, host.exchange) !== undefined);
+        if (refused.length) {
+          skipped.push(`${host.exchange}: not an allowed target`);
           continue;
         }
         for (const ip of ips.slice(0, ADDRESSES_PER_HOST)) {

@@ -32,12 +32,15 @@ export class SourceError extends Error {
   readonly retryable: boolean;
   /** Suggested delay before a retry, e.g. from Retry-After. */
   readonly retryAfterMs?: number;
-  constructor(type: SourceErrorType, message: string, opts: { retryAfterMs?: number; cause?: unknown } = {}) {
+  /** For logs only: what the user must not be told (e.g. the address a refused name resolved to). */
+  readonly detail?: string;
+  constructor(type: SourceErrorType, message: string, opts: { retryAfterMs?: number; cause?: unknown; detail?: string } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'SourceError';
     this.type = type;
     this.retryable = RETRYABLE[type];
     this.retryAfterMs = opts.retryAfterMs;
+    this.detail = opts.detail;
   }
 }
 

@@ -61,6 +61,8 @@ export async function startPeers(behaviour: SmtpBehaviour = CONSTRUCTED_BEHAVIOU
       smtpTimeoutMs: 1500,
       heloName: 'probe.trawl.test',
       cacheTtlMs: 60_000,
+      // Every peer is on loopback, which the SSRF guard refuses by default (see ssrf.test.ts).
+      allowPrivateTargets: true,
     },
     close: async () => {
       await silent.close();
