@@ -28,3 +28,26 @@ test('structured request logs with request ids and no secrets', async () => {
     assert.deepEqual(http.map((l) => l.status), [200, 200, 401]);
   } finally { await h.close(); }
 });
+
+test('the key is masked in every spelling the reader accepts, in URLs and in errors', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
+  const h = await startHarness();
+  (h.svc.ctx as any).log = createLogger('info', sink);
+  try {
+    const key = encodeURIComponent(h.key);
+    const spellings = [`apiKey[]=${key}`, `api%4Bey=${key}`, `%61piKey=${key}`, `apiKey%5B%5D=${key}`, `APIKEY=${key}&apiKey=${key}`];
+    for (const s of spellings) {
+      const res = await h.get(`/profile/balance?${s}`, { key: null });
+      assert.equal(res.status, 200, `${s} authenticates, as the reader accepts it`);
+    }
+    // A request that fails inside the server: its error line must not carry the key either.
+    await h.get(`/profile/balance?apiKey=${key}&x=%E0%A4%A`, { key: null });
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('');
+    assert.ok(!all.includes(h.key), `the API key never appears:\n${lines.filter((l) => l.includes(h.key)).join('\n')}`);
+    const http = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'http');
+    assert.equal(http.length, spellings.length + 1);
+    assert.ok(http.every((l) => /\[redacted\]/.test(l.url)));
+  } finally { await h.close(); }
+});

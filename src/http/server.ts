@@ -20,13 +20,15 @@ import { registerDataRoutes } from './routes-data.ts';
 import { registerAccountRoutes } from './routes-account.ts';
 import { registerOpsRoutes } from './routes-ops.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { maskUrl } from '../ops/log.ts';
+import { maskUrl, scrub } from '../ops/log.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     account: Account | null;
     raw_params: RawParams;
+    /** Keys this request presented (header or query string), scrubbed from its log lines. */
+    presented_keys: string[] | null;
   }
 }
 
@@ -67,6 +69,9 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   });
   app.decorateRequest('account', null);
   app.decorateRequest('raw_params', null as unknown as RawParams);
+  app.decorateRequest('presented_keys', null);
+  /** A request's URL for a log line: key parameters masked, presented keys scrubbed. */
+  const logUrl = (req: FastifyRequest) => scrub(maskUrl(req.url), req.presented_keys ?? []).slice(0, 500);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-trace-id', req.id);
@@ -81,6 +86,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     }
     const header = req.headers['x-api-key'];
     const key = (Array.isArray(header) ? header[0] : header) || params.get('apiKey')?.[0];
+    if (key) req.presented_keys = [key];
     const account = await authenticate(ctx.store, key);
     if (!account) return sendError(reply, new AppError(401, UNAUTHORIZED));
     req.account = account;
@@ -94,7 +100,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   app.addHook('onResponse', async (req, reply) => {
     metrics.httpRequests.inc({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
     // One line per call; the URL has its apiKey masked and the X-API-KEY header is never logged.
-    if (ctx.log.isLevelEnabled('info')) ctx.log.info({ reqId: req.id, method: req.method, url: maskUrl(req.url).slice(0, 500), status: reply.statusCode, ms: Math.round(reply.elapsedTime), account: req.account?.id }, 'http');
+    if (ctx.log.isLevelEnabled('info')) ctx.log.info({ reqId: req.id, method: req.method, url: logUrl(req), status: reply.statusCode, ms: Math.round(reply.elapsedTime), account: req.account?.id }, 'http');
   });
 
   app.setErrorHandler((err: any, req, reply) => {
@@ -110,7 +116,8 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
       return sendError(reply, new AppError(err.statusCode === 400 ? 422 : err.statusCode, String(err.message).slice(0, 300)));
     }
     const incident = randomUUID();
-    ctx.log.error({ incident, err: { message: err?.message, stack: err?.stack }, url: maskUrl(req.url) }, 'unexpected error');
+    const secrets = req.presented_keys ?? [];
+    ctx.log.error({ incident, err: { message: scrub(String(err?.message), secrets), stack: scrub(String(err?.stack), secrets) }, url: logUrl(req) }, 'unexpected error');
     return sendError(reply, new AppError(500, incident));
   });
 

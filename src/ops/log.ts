@@ -1,6 +1,7 @@
 /**
  * Structured JSON logs (pino). Keys never reach a log: the `redact` paths cover headers and the
- * `apiKey` query parameter, and request URLs are logged with their query string masked.
+ * `apiKey` query parameter, request URLs are logged with every key parameter masked by its parsed
+ * name, and error lines are scrubbed of the keys the request presented.
  *
  * @example const log = createLogger('info'); log.info({ requestId }, 'request accepted');
  */
@@ -16,7 +17,51 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
   }, destination);
 }
 
-/** The URL with the value of `apiKey` (any case) masked, for logs. */
+/** Percent-escapes decoded one by one, invalid ones kept: a name is read even where the reader would refuse it. */
+function lenientDecode(s: string): string {
+  return s.replace(/\+/g, ' ').replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** Parameter names that carry a key, after decoding, `[]` folding and lower-casing: every spelling
+ *  the parameter reader maps to `apiKey` and the near-misses a client may send. */
+const KEY_NAME = /^(x[-_ ]?)?api[-_ ]?key$/;
+
+/** True when a raw (still encoded) query-string name names a key parameter. */
+export function isKeyParamName(raw: string): boolean {
+  return KEY_NAME.test(lenientDecode(raw).replace(/(\[\])+$/, '').toLowerCase());
+}
+
+/**
+ * The URL with the value of every key parameter masked, by its parsed name (`apiKey`, `apiKey[]`,
+ * `%61piKey`, `api%4Bey`, `APIKEY`, ...), for logs.
+ *
+ * @example maskUrl('/a?%61piKey=trw_x&q=1') // '/a?%61piKey=[redacted]&q=1'
+ */
 export function maskUrl(url: string): string {
-  return url.replace(/([?&]apikey=)[^&]*/gi, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    return eq >= 0 && isKeyParamName(name) ? `${name}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q + 1)}${pairs.join('&')}`;
+}
+
+/**
+ * `text` with every occurrence of the given secrets (the keys a request presented) replaced: the
+ * second net for error messages and stacks that quote a URL or a value in a shape maskUrl does not
+ * know.
+ *
+ * @example scrub('bad /x/trw_abc', ['trw_abc']) // 'bad /x/[redacted]'
+ */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length < 8) continue; // too short to be a key; replacing it would mangle the line
+    out = out.split(s).join('[redacted]');
+    const enc = encodeURIComponent(s);
+    if (enc !== s) out = out.split(enc).join('[redacted]');
+  }
+  return out;
 }
