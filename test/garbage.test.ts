@@ -4,6 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rawExchange } from './support/raw-http.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 import { dataEndpoints } from '../src/contract/endpoints/index.ts';
 import { accountOperations } from '../src/contract/account.ts';
@@ -61,4 +62,43 @@ test('every account operation query parameter and body', { timeout: 60_000 }, as
       }
     }
   }
+});
+
+test('prototype names as values (__proto__, constructor, toString) are 422 or accepted, never 500', { timeout: 60_000 }, async () => {
+  for (const v of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const region = await h.json(`/maps/search?query=n=1&region=${v}`);
+    assert.equal(region.status, 422, `region=${v}: ${region.status} ${JSON.stringify(region.body)}`);
+    assert.match(region.body.errorMessage, /^422 Unprocessable Entity: region/);
+    for (const e of dataEndpoints) {
+      for (const name of Object.keys({ ...shared, ...e.params })) {
+        const r = await h.json(`${e.path}?query=n=1&${name}=${v}`);
+        assert.ok(r.status < 500, `${e.path} ${name}=${v}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      }
+    }
+  }
+});
+
+test('a NUL byte anywhere is 422: query string names and values, JSON bodies', async () => {
+  for (const path of ['/maps/search?query=a%00b', '/maps/search?query=n=1&region=u%00s', '/maps/search?query=n=1&x%00y=1']) {
+    const r = await h.json(path);
+    assert.equal(r.status, 422, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    assert.match(r.body.errorMessage, /NUL/);
+  }
+  const body = await h.json('/tasks', { method: 'POST', body: JSON.stringify({ queries: ['a\u0000b'] }), headers: { 'content-type': 'application/json' } });
+  assert.equal(body.status, 422, JSON.stringify(body.body));
+  assert.match(body.body.errorMessage, /queries\[0\]: contains a NUL/);
+});
+
+test("the framework's own refusals are the interface's JSON: bad percent-encoding, long path parameter, no Host", async () => {
+  for (const [path, status] of [['/requests/%E0%A4%A', 400], ['/%ZZ', 400], ['/tasks/files/%ZZ', 400], [`/requests/${'a'.repeat(600)}`, 414]] as const) {
+    const r = await h.json(path);
+    assert.equal(r.status, status, `${path.slice(0, 40)}: ${r.status}`);
+    assert.equal(r.body.error, true);
+    assert.ok(r.body.errorMessage.startsWith(`${status} `), r.body.errorMessage);
+    assert.ok(!('code' in r.body), 'no FST_ERR_* shape');
+  }
+  const noHost = await rawExchange(h.url, 'GET /profile/balance HTTP/1.1\r\nConnection: close\r\n\r\n');
+  assert.equal(noHost.status, 400);
+  assert.match(noHost.headers, /content-type: application\/json/i);
+  assert.equal(JSON.parse(noHost.body).errorMessage, '400 Bad Request: the Host header is required in HTTP/1.1');
 });

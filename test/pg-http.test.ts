@@ -11,6 +11,13 @@ import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
 
 const url = pgTestUrl();
 
+async function dropSchema(schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+}
+
 test('GET /requests/{id} on PostgreSQL: 45 queries in order, flat and fields, other account 404', { skip: !url && PG_SKIP, timeout: 60_000 }, async () => {
   const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
   const h = await startHarness({ backendEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema } });
@@ -28,9 +35,28 @@ test('GET /requests/{id} on PostgreSQL: 45 queries in order, flat and fields, ot
     assert.equal((await h.json(`/requests/${r.body.id}`, { key: other.key })).status, 404);
   } finally {
     await h.close();
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await c.end();
+    await dropSchema(schema);
+  }
+});
+
+test('a NUL byte anywhere is a 422 on PostgreSQL as on SQLite, never a 500', { skip: !url && PG_SKIP, timeout: 60_000 }, async () => {
+  const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+  const h = await startHarness({ backendEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema } });
+  try {
+    for (const path of ['/maps/search?query=a%00b', '/maps/search?query=n=1&webhook=http://x%00.test/', '/requests?skip=%00', '/tasks?query=%00']) {
+      const r = await h.json(path);
+      assert.equal(r.status, 422, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    for (const path of ['/requests/%00', '/requests/00000000-0000-4000-8000-000000000000%00', '/tasks/files/%00x', '/webhook-calls/%00']) {
+      const r = await h.json(path);
+      assert.ok(r.status < 500 && r.body?.error === true, `${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    for (const body of [{ queries: ['a\u0000b'] }, { service_name: 'x\u0000' }, { tags: ['\u0000'] }]) {
+      const r = await h.json('/tasks', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      assert.equal(r.status, 422, `${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+  } finally {
+    await h.close();
+    await dropSchema(schema);
   }
 });

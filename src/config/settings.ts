@@ -33,12 +33,29 @@ export interface Settings {
   defaultBurst: number;
   defaultCurrency: string;
   logLevel: string;
+  /** Failed authentications allowed per client address: a bucket of `authFailBurst` refilled at
+   *  `authFailPerSec`; past it, 429 before the key is looked at. */
+  authFailPerSec: number;
+  authFailBurst: number;
+  /** Fastify's trustProxy (TRUST_PROXY: true or the proxies' addresses/CIDRs, comma-separated): whose
+   *  X-Forwarded-For names the client, for the failed-authentication limit per address. */
+  trustProxy: boolean | string | undefined;
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** `/metrics` recounts work items by state at most this often (a full-table count). */
+  metricsCacheMs: number;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
 const flag = (v: string | undefined, d: boolean) => (v === undefined || v === '' ? d : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase()));
+
+function trustProxy(v: string | undefined): Settings['trustProxy'] {
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';
+  return v.trim();
+}
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
   const port = num(env.PORT, 8080);
@@ -61,6 +78,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     defaultBurst: num(env.DEFAULT_BURST, 40),
     defaultCurrency: (env.DEFAULT_CURRENCY || 'usd').toLowerCase(),
     logLevel: env.LOG_LEVEL || 'info',
+    authFailPerSec: num(env.AUTH_FAIL_PER_SEC, 1),
+    authFailBurst: num(env.AUTH_FAIL_BURST, 60),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsCacheMs: num(env.METRICS_CACHE_MS, 15_000),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

@@ -39,6 +39,9 @@ export function parseQueryString(qs: string): RawParams {
     const eq = pair.indexOf('=');
     let key = decode(eq < 0 ? pair : pair.slice(0, eq), 'a parameter name');
     const value = eq < 0 ? '' : decode(pair.slice(eq + 1), `parameter ${key.replace(/\[\]$/, '')}`);
+    // No store keeps a NUL in text (PostgreSQL refuses it), and no query needs one.
+    if (key.includes('\0')) throw new ParamError('a parameter name contains a NUL byte (%00)');
+    if (value.includes('\0')) throw new ParamError(`parameter ${key.replace(/\[\]$/, '')} contains a NUL byte (%00)`);
     if (key.endsWith('[]')) key = key.slice(0, -2);
     const list = out.get(key);
     if (list) list.push(value);
@@ -53,7 +56,8 @@ function allowedEnum(values: string[]): string {
 
 function readEnum(name: string, schema: any, v: string): string {
   const values = schema.enum as string[];
-  const s = ENUM_SYNONYMS[v] ?? v;
+  // Own keys only: `__proto__`, `constructor` or `toString` must not find Object.prototype's members.
+  const s = Object.hasOwn(ENUM_SYNONYMS, v) ? ENUM_SYNONYMS[v] : v;
   if (values.includes(s)) return s;
   if (schema['x-case-insensitive']) {
     const hit = values.find((x) => x.toLowerCase() === s.toLowerCase());

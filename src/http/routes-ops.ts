@@ -1,7 +1,8 @@
 /**
  * Operations routes, no API key: `/health` (liveness), `/ready` (store and queue reachable),
- * `/metrics` (Prometheus), `/openapi.json` and `/docs`.
+ * `/metrics` (Prometheus; behind a bearer token when METRICS_TOKEN is set), `/openapi.json` and `/docs`.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app/context.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -28,12 +29,31 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics
     const ok = checks.store === 'ok' && checks.queue === 'ok';
     return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready', checks } : { error: true, errorMessage: `503 Service Unavailable: ${JSON.stringify(checks)}`, checks });
   });
-  app.get('/metrics', async (_req, reply) => {
+  // Counting work items by state reads the whole table: at most once per metricsCacheMs, whatever
+  // the number of scrapers, and scrapes that arrive together share one count.
+  let counted = -Infinity;
+  let counting: Promise<void> | null = null;
+  const recount = async () => {
     try {
       const counts = await ctx.store.itemCounts();
       for (const [state, n] of Object.entries(counts)) metrics.workItems.set({ state }, n);
       metrics.queueDepth.set(await ctx.queue.depth());
     } catch { /* the gauges keep their last values while the store is away */ }
+    counted = ctx.now();
+  };
+  const token = ctx.settings.metricsToken ? Buffer.from(`Bearer ${ctx.settings.metricsToken}`) : null;
+  app.get('/metrics', async (req, reply) => {
+    if (token) {
+      const given = Buffer.from(String(req.headers.authorization ?? ''));
+      if (given.length !== token.length || !timingSafeEqual(given, token)) {
+        return reply.code(401).type('application/json; charset=utf-8')
+          .send({ error: true, errorMessage: '401 Unauthorized: /metrics needs Authorization: Bearer <METRICS_TOKEN>' });
+      }
+    }
+    if (ctx.now() - counted >= ctx.settings.metricsCacheMs) {
+      counting ??= recount().finally(() => { counting = null; });
+      await counting;
+    }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(docsOnce().json));

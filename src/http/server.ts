@@ -13,7 +13,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
 import type { Account } from '../store/contract.ts';
-import { AppError, UNAUTHORIZED } from '../app/errors.ts';
+import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
+import { AuthFailureGate } from './auth-failures.ts';
+import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_TARGET_BYTES, headerBytes, keyFromTarget } from './limits.ts';
 import { authenticate } from '../app/accounts.ts';
 import { ParamError, parseQueryString, type RawParams } from './params.ts';
 import { registerDataRoutes } from './routes-data.ts';
@@ -58,15 +60,33 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     routerOptions: { maxParamLength: 500, querystringParser: () => ({}) },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    // 1000 queries in a query string (as real clients send them) outgrow Node's 16 KiB default.
-    serverFactory: (handler) => createServer({ maxHeaderSize: 8 * 1024 * 1024 }, handler),
+    trustProxy: ctx.settings.trustProxy,
+    // 1000 queries in a query string (as real clients send them) outgrow Node's 16 KiB default; the
+    // exact caps are checked in onRequest (limits.ts). A missing Host is answered there, in JSON.
+    serverFactory: (handler) => createServer({ maxHeaderSize: MAX_HEAD_BYTES, requireHostHeader: false }, handler),
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
-      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify({ error: true, errorMessage: `${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}: the request could not be read` });
-      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-      else socket.destroy(err);
+      const e = err.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError(431, `the request line and headers exceed ${MAX_HEAD_BYTES} bytes (query string at most ${MAX_TARGET_BYTES}, headers at most ${MAX_HEADER_BYTES})`)
+        : new AppError(400, 'the request could not be read as HTTP/1.1');
+      const body = JSON.stringify({ error: true, errorMessage: e.errorMessage });
+      if (!socket.writable) return socket.destroy(err);
+      socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      // Lingering close: read and drop what the client is still sending for a moment, so closing
+      // with unread data does not reset the connection before the client has read the answer.
+      socket.on('data', () => {});
+      socket.resume();
+      setTimeout(() => socket.destroy(), 2_000).unref();
+    },
+    // The router's own refusals (unreadable percent-encoding, an over-long path parameter) in the
+    // interface's JSON like every other error (decision 6).
+    frameworkErrors: (err, req, reply) => {
+      reply.header('x-trace-id', req.id);
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, new AppError(414, 'a path parameter is longer than 500 characters'));
+      if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, new AppError(400, 'the path is not valid percent-encoded UTF-8'));
+      return sendError(reply, new AppError(400, `the request could not be routed (${String(err.code ?? 'error')})`));
     },
   });
+  const authFailures = new AuthFailureGate(ctx.settings.authFailPerSec, ctx.settings.authFailBurst, ctx.now);
   app.decorateRequest('account', null);
   app.decorateRequest('raw_params', null as unknown as RawParams);
   app.decorateRequest('presented_keys', null);
@@ -75,25 +95,41 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-trace-id', req.id);
+    // Size caps and Host first: nothing below reads more than it must before the key is known.
+    if (req.url.length > MAX_TARGET_BYTES) {
+      return sendError(reply, new AppError(414, `the path and query string may be at most ${MAX_TARGET_BYTES} bytes, got ${req.url.length}; send fewer queries per request`));
+    }
+    if (headerBytes(req.raw.rawHeaders) > MAX_HEADER_BYTES) return sendError(reply, new AppError(431, `the headers may be at most ${MAX_HEADER_BYTES} bytes together`));
+    if (!req.headers.host && req.raw.httpVersion === '1.1') return sendError(reply, new AppError(400, 'the Host header is required in HTTP/1.1'));
     const path = req.url.split('?', 1)[0];
     if (PUBLIC.some((p) => p.test(path))) return;
-    let params: RawParams;
-    try {
-      params = rawParams(req);
-    } catch (e) {
-      if (e instanceof ParamError) return sendError(reply, new AppError(422, e.message));
-      throw e;
+    const wait = authFailures.retryAfterSec(req.ip);
+    if (wait > 0) {
+      return sendError(reply, new AppError(429, `too many failed authentications from this address; retry after ${wait} s`, { 'retry-after': String(wait) }));
     }
+    // Authenticate before the parameters are parsed: the key is picked out of the query string alone.
     const header = req.headers['x-api-key'];
-    const key = (Array.isArray(header) ? header[0] : header) || params.get('apiKey')?.[0];
+    const key = (Array.isArray(header) ? header[0] : header) || keyFromTarget(req.url);
     if (key) req.presented_keys = [key];
     const account = await authenticate(ctx.store, key);
-    if (!account) return sendError(reply, new AppError(401, UNAUTHORIZED));
+    if (!account) {
+      authFailures.failed(req.ip);
+      return sendError(reply, new AppError(401, UNAUTHORIZED));
+    }
     req.account = account;
     const rate = await ctx.rateLimiter.take(account.id, account.ratePerSec, account.burst);
     if (!rate.ok) {
       return sendError(reply, new AppError(429, `rate limit of ${account.ratePerSec} requests per second (burst ${account.burst}) exceeded; retry after ${rate.retryAfterSec} s`,
         { 'retry-after': String(rate.retryAfterSec) }));
+    }
+  });
+
+  // Path parameters are decoded by the router: a NUL there is refused like one in the query string
+  // (PostgreSQL cannot hold it, and no id contains one).
+  app.addHook('preValidation', async (req) => {
+    const params = req.params as Record<string, unknown> | undefined;
+    for (const [name, v] of Object.entries(params ?? {})) {
+      if (typeof v === 'string' && v.includes('\0')) throw new AppError(422, `path parameter ${name} contains a NUL byte (%00)`);
     }
   });
 

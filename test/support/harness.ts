@@ -40,7 +40,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
   const now = () => Date.now() + clock.offset;
   const settings: Settings = {
     ...settingsFromEnv({}), port: 0, dataDir: dir, concurrency: 8, retryBaseMs: 20, leaseMs: 5_000, logLevel: 'silent',
-    defaultRatePerSec: 1_000, defaultBurst: 1_000, ...o.settings,
+    defaultRatePerSec: 1_000, defaultBurst: 1_000, authFailBurst: 10_000, ...o.settings,
   };
   const b = await openBackends({ DATA_DIR: dir, ...(o.backendEnv ?? {}) });
   const queue = new EmbeddedQueue(b.store, 50, now);

@@ -1,0 +1,76 @@
+/**
+ * No work before authentication (issue 16): request-target and header caps answered 414/431 in
+ * JSON, the key found without parsing the parameters, failed authentications limited per client
+ * address, and `/metrics` counting work items at most once per interval, optionally behind a token.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness } from './support/harness.ts';
+import { rawExchange } from './support/raw-http.ts';
+import { MAX_HEADER_BYTES, MAX_TARGET_BYTES, keyFromTarget } from '../src/http/limits.ts';
+
+test('caps: a query string past 2 MiB is 414, headers past 64 KiB 431, past both Node stops at 431; all JSON', async () => {
+  const h = await startHarness();
+  try {
+    const huge = await rawExchange(h.url, `GET /maps/search?query=${'a'.repeat(7 * 1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.equal(huge.status, 431);
+    assert.match(JSON.parse(huge.body).errorMessage, /^431 Request Header Fields Too Large/);
+    const long = await h.json(`/maps/search?query=${'a'.repeat(MAX_TARGET_BYTES)}`, { key: null });
+    assert.equal(long.status, 414);
+    assert.match(long.body.errorMessage, /^414 URI Too Long: the path and query string may be at most 2097152 bytes/);
+    const fat = await h.json('/profile/balance', { headers: { 'x-filler': 'b'.repeat(MAX_HEADER_BYTES) } });
+    assert.equal(fat.status, 431);
+    assert.match(fat.body.errorMessage, /^431 Request Header Fields Too Large/);
+    // 1000 queries of a sane length still fit.
+    const qs = Array.from({ length: 1000 }, (_, i) => `query=${encodeURIComponent(`n=1;pizza place number ${i} in a long town name`)}`).join('&');
+    assert.equal((await h.json(`/maps/search?${qs}`)).status, 202);
+  } finally { await h.close(); }
+});
+
+test('authentication comes before the parameters are read', async () => {
+  const h = await startHarness();
+  try {
+    // Unreadable parameters without a key: 401, not 422 (the parameters were never parsed).
+    assert.equal((await h.json('/maps/search?query=%E0%A4%A&limit=x', { key: null })).status, 401);
+    assert.equal((await h.json('/maps/search?query=%E0%A4%A', {})).status, 422);
+    assert.equal(keyFromTarget('/a?query=x&%61piKey=k1'), 'k1');
+    assert.equal(keyFromTarget('/a?apiKey[]=k2&apiKey=k3'), 'k2');
+    assert.equal(keyFromTarget('/a?apiKey=&apiKey%5B%5D=k4'), 'k4');
+    assert.equal(keyFromTarget('/a?xapiKey=k5&apiKey=%ZZ'), undefined);
+  } finally { await h.close(); }
+});
+
+test('failed authentications are limited per client address; the limit refills', async () => {
+  const h = await startHarness({ settings: { authFailBurst: 3, authFailPerSec: 1 } });
+  try {
+    for (let i = 0; i < 3; i++) assert.equal((await h.json('/profile/balance', { key: 'trw_wrong' })).status, 401);
+    const blocked = await h.json('/profile/balance', { key: 'trw_wrong' });
+    assert.equal(blocked.status, 429);
+    assert.match(blocked.body.errorMessage, /^429 Too Many Requests: too many failed authentications/);
+    assert.ok(Number(blocked.headers.get('retry-after')) >= 1);
+    // Public operations stay open.
+    assert.equal((await h.json('/health', { key: null })).status, 200);
+    h.clock.offset += 1_100;
+    assert.equal((await h.json('/profile/balance')).status, 200, 'a token came back after a second');
+  } finally { await h.close(); }
+});
+
+test('/metrics counts work items at most once per interval and can require a token', async () => {
+  const h = await startHarness({ settings: { metricsToken: 'scrape-secret', metricsCacheMs: 60_000 } });
+  try {
+    const store = h.svc.ctx.store;
+    let counts = 0;
+    const real = store.itemCounts.bind(store);
+    store.itemCounts = async () => { counts++; return real(); };
+    assert.equal((await h.json('/metrics', { key: null })).status, 401);
+    const auth = { key: null, headers: { authorization: 'Bearer scrape-secret' } };
+    const scrapes = await Promise.all([1, 2, 3, 4].map(() => h.get('/metrics', auth)));
+    assert.ok(scrapes.every((r) => r.status === 200));
+    await h.get('/metrics', auth);
+    const before = counts;
+    assert.ok(before <= 2, `4 concurrent scrapes and one more counted ${before} times (the queue depth may count once)`);
+    h.clock.offset += 61_000;
+    await h.get('/metrics', auth);
+    assert.ok(counts > before, 'the count is refreshed after the interval');
+  } finally { await h.close(); }
+});
