@@ -141,10 +141,21 @@ test('csv: RFC 4180 bytes — BOM, quoted strings, bare numbers/booleans, empty 
   assert.equal(await readFile(path, 'utf8'), '"s"\r\n"x"\r\n');
 });
 
-test('csv: escapeFormulas prefixes formula-looking text with a quote mark', async () => {
+test('csv: formula-looking text is prefixed with a quote mark by default (OWASP), and read back as it was', async () => {
   const path = join(dir, 'formulas.csv');
-  await writeExport('csv', [{ a: '=HYPERLINK("x")', b: '+1 212', c: -5, d: 'ok' }], path, { escapeFormulas: true, bom: false });
-  assert.equal(await readFile(path, 'utf8'), '"a","b","c","d"\r\n"\'=HYPERLINK(""x"")","\'+1 212",-5,"ok"\r\n');
+  const row = { a: '=HYPERLINK("x")', b: '+1 212', c: -5, d: 'ok', e: '@SUM(A1)', f: '-2+3', g: '\tx', h: '\r=1', i: "'=already", j: "it's" };
+  await writeExport('csv', [row], path, { bom: false });
+  assert.equal(await readFile(path, 'utf8'),
+    '"a","b","c","d","e","f","g","h","i","j"\r\n"\'=HYPERLINK(""x"")","\'+1 212",-5,"ok","\'@SUM(A1)","\'-2+3","\'\tx","\'\r=1","\'\'=already","it\'s"\r\n');
+  assert.deepEqual(await readAll('csv', path), [row]);
+  // Off on request; a value that would read back wrong is still marked, so reading stays exact.
+  await writeExport('csv', [row], path, { bom: false, escapeFormulas: false });
+  assert.match(await readFile(path, 'utf8'), /^"a".*\r\n"=HYPERLINK\(""x""\)","\+1 212",-5,"ok","@SUM/);
+  assert.deepEqual(await readAll('csv', path), [row]);
+  // Column names chosen by the user are escaped too.
+  await writeExport('csv', [{ '=cmd': 1 }], path, { bom: false });
+  assert.equal(await readFile(path, 'utf8'), '"\'=cmd"\r\n1\r\n');
+  assert.deepEqual(await readAll('csv', path), [{ '=cmd': 1 }]);
 });
 
 test('a string whose whole text is a JSON array/object comes back parsed from csv/xlsx (documented)', async () => {

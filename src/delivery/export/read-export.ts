@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { parseCsv, type CsvField } from './csv-parse.ts';
+import { unescapeCell } from './write-csv.ts';
 import { ExportError } from './errors.ts';
 import { parseExportFormat, type ExportFormat } from './formats.ts';
 import { parseJsonArray } from './json-parse.ts';
@@ -61,7 +62,7 @@ async function* readCsvRecords(path: string): AsyncGenerator<Row> {
   for await (const rec of parseCsv(createReadStream(path, { encoding: 'utf8' }))) {
     line++;
     if (!header) {
-      header = rec.map((f) => f.text);
+      header = rec.map((f) => unescapeCell(f.text));
       continue;
     }
     if (rec.length > header.length) {
@@ -82,7 +83,7 @@ const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
  * @example csvValue({ text: '4.5', quoted: true }) // '4.5'
  */
 export function csvValue(f: CsvField): unknown {
-  if (f.quoted) return parseNested(f.text);
+  if (f.quoted) return parseNested(unescapeCell(f.text));
   const t = f.text;
   if (t === '') return null;
   if (t === 'true') return true;

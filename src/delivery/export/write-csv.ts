@@ -11,10 +11,30 @@ export interface CsvOptions {
   bom?: boolean;
   /**
    * Prefix text starting with = + - @ (and tab/CR) with `'` so a spreadsheet never runs scraped
-   * text as a formula (OWASP "CSV injection"). Off by default: it changes the data (a phone number
-   * "+1 212…" becomes "'+1 212…") and readExportAsJson cannot tell it apart from a real quote mark.
+   * text as a formula (OWASP "CSV injection"). On by default. It changes what a spreadsheet shows
+   * (a phone "+1 212…" is written "'+1 212…", which Excel displays as "+1 212…"); readExportAsJson
+   * takes the mark off again (see FORMULA_LIKE).
    */
   escapeFormulas?: boolean;
+}
+
+/**
+ * Text a spreadsheet could run as a formula, after any number of `'`. One more `'` is put in front
+ * of such text, also of text that already starts with `'`s before a formula character, so that
+ * reading can always take exactly one off: the escaping is reversible whatever the data holds.
+ */
+export const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+const ESCAPED = /^'+[=+\-@\t\r]/;
+
+/** The cell text as written: formula-looking text prefixed with `'` (see FORMULA_LIKE). */
+export function escapeCell(text: string, formulas: boolean): string {
+  // With escaping off, only text that would read back wrong (`'` + formula character) is marked.
+  return (formulas ? FORMULA_LIKE : ESCAPED).test(text) ? `'${text}` : text;
+}
+
+/** Reverse of escapeCell. @example unescapeCell("'=1+1") // '=1+1' */
+export function unescapeCell(text: string): string {
+  return ESCAPED.test(text) ? text.slice(1) : text;
 }
 
 /**
@@ -26,12 +46,15 @@ export interface CsvOptions {
 export async function writeCsvFile(rows: AsyncIterable<Row>, path: string, columns: readonly string[], opts: CsvOptions = {}): Promise<WriteOutcome> {
   let count = 0;
   const width = columns.length;
+  const formulas = opts.escapeFormulas ?? true;
+  const cell = (v: unknown) => (typeof v === 'string' ? escapeCell(v, formulas) : v);
   async function* records(): AsyncGenerator<unknown[]> {
-    if (width > 0) yield [...columns];
+    // Column names can come from the user (output_columns): escaped like any other text.
+    if (width > 0) yield columns.map(cell);
     for await (const row of rows) {
       count++;
       const rec = new Array<unknown>(width);
-      for (let i = 0; i < width; i++) rec[i] = tabularValue(fieldOf(row, columns[i]));
+      for (let i = 0; i < width; i++) rec[i] = cell(tabularValue(fieldOf(row, columns[i])));
       if (width > 0) yield rec;
     }
   }
@@ -39,7 +62,6 @@ export async function writeCsvFile(rows: AsyncIterable<Row>, path: string, colum
     bom: opts.bom ?? true,
     quoted_string: true,
     record_delimiter: 'windows',
-    escape_formulas: opts.escapeFormulas ?? false,
     cast: { boolean: (v: boolean) => (v ? 'true' : 'false') },
   });
   const out = createWriteStream(path);
