@@ -96,3 +96,22 @@ test('without the operator switch, private and metadata targets are refused with
     }
   } finally { await strict.close(); }
 });
+
+test('with SECRET_KEY the signing secret is sealed at rest; the API and the signatures use it in clear', async () => {
+  const sealed = await startHarness({ settings: { allowPrivateTargets: true, secretKey: 'operator-secret-key-of-some-length' } });
+  try {
+    hits.length = 0;
+    const stored = (await sealed.svc.ctx.store.getAccount(sealed.account.id))!.webhookSecret;
+    const secret = (await sealed.json('/profile/webhook-secret')).body.webhook_secret;
+    assert.match(secret, /^whsec_/);
+    assert.match(stored, /^enc1:/);
+    assert.ok(!stored.includes(secret.slice(6)), 'the stored form does not contain the secret');
+    await sealed.json(`/maps/search?query=n=1&webhook=${encodeURIComponent(receiverUrl)}`);
+    assert.ok(verify(await until(async () => hits[0]), secret), 'signature verifies with the secret in clear');
+    const rotated = (await sealed.json('/profile/webhook-secret', { method: 'POST' })).body.webhook_secret;
+    assert.match(rotated, /^whsec_/);
+    assert.notEqual(rotated, secret);
+    assert.match((await sealed.svc.ctx.store.getAccount(sealed.account.id))!.webhookSecret, /^enc1:/);
+    assert.equal((await sealed.json('/profile/webhook-secret')).body.webhook_secret, rotated);
+  } finally { await sealed.close(); }
+});

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account, Store } from '../store/contract.ts';
 import type { Settings } from '../config/settings.ts';
 import { hashKey, keyPrefix, newApiKey, newWebhookSecret, sameHash } from './keys.ts';
+import { sealSecret } from './secrets.ts';
 
 export interface NewAccount {
   name: string;
@@ -19,14 +20,17 @@ export interface NewAccount {
   currency?: string;
 }
 
-export async function createAccount(store: Store, settings: Pick<Settings, 'defaultRatePerSec' | 'defaultBurst' | 'defaultCurrency'>, a: NewAccount, now = Date.now()) {
+/** The returned account carries its webhook secret in clear; the store holds it sealed when
+ *  `settings.secretKey` is set (app/secrets.ts). */
+export async function createAccount(store: Store, settings: Pick<Settings, 'defaultRatePerSec' | 'defaultBurst' | 'defaultCurrency'> & { secretKey?: string }, a: NewAccount, now = Date.now()) {
+  const webhookSecret = newWebhookSecret();
   const account = await store.createAccount({
     id: randomUUID(), name: a.name, balance: a.balance ?? 0, creditLimit: a.creditLimit ?? 0, currency: a.currency ?? settings.defaultCurrency,
-    pastDue: false, webhookSecret: newWebhookSecret(), webhookUrl: null, ratePerSec: a.ratePerSec ?? settings.defaultRatePerSec,
+    pastDue: false, webhookSecret: sealSecret(webhookSecret, settings.secretKey), webhookUrl: null, ratePerSec: a.ratePerSec ?? settings.defaultRatePerSec,
     burst: a.burst ?? settings.defaultBurst, createdAt: now,
   });
   const apiKey = await createApiKey(store, account.id, now);
-  return { account, apiKey: apiKey.key, keyId: apiKey.id };
+  return { account: { ...account, webhookSecret }, apiKey: apiKey.key, keyId: apiKey.id };
 }
 
 export async function createApiKey(store: Store, accountId: string, now = Date.now()) {
@@ -62,9 +66,10 @@ export function forgetRecentKeys(): void {
   recent.clear();
 }
 
-export async function rotateWebhookSecret(store: Store, accountId: string): Promise<string> {
+/** A new webhook secret, stored sealed when `secretKey` is given; returns it in clear. */
+export async function rotateWebhookSecret(store: Store, accountId: string, secretKey?: string): Promise<string> {
   const secret = newWebhookSecret();
-  await store.updateAccount(accountId, { webhookSecret: secret });
+  await store.updateAccount(accountId, { webhookSecret: sealSecret(secret, secretKey) });
   forgetRecentKeys();
   return secret;
 }

@@ -55,13 +55,17 @@ test('redis token bucket: the server clock refills, and the key expires', { skip
   });
 });
 
-test('redis token bucket: unreachable Redis lets requests through, or throws when asked to', async () => {
+test('redis token bucket: unreachable Redis falls back to a local limit, not an open door, or throws when asked to', async () => {
   const open = new RedisRateLimiter({ url: 'redis://127.0.0.1:1', timeoutMs: 500 });
   const closed = new RedisRateLimiter({ url: 'redis://127.0.0.1:1', timeoutMs: 500, failOpen: false });
   try {
     const t0 = Date.now();
     assert.deepEqual(await open.take('a', 20, 40), { ok: true, retryAfterSec: 0 });
     assert.ok(Date.now() - t0 < 2_000);
+    // The account's burst still holds, counted in this process.
+    const decisions = [];
+    for (let i = 0; i < 10; i++) decisions.push((await open.take('b', 0.01, 3)).ok);
+    assert.deepEqual(decisions, [true, true, true, false, false, false, false, false, false, false]);
     await assert.rejects(closed.take('a', 20, 40));
   } finally {
     await open.close();
@@ -88,15 +92,23 @@ test('redis token bucket: during an outage decisions are immediate, and limiting
     await redis.kill();
     await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
-    assert.equal((await rl.take('a', 1, 1)).ok, true, 'fail open');
+    assert.equal((await rl.take('c', 1, 1)).ok, true, 'the local bucket decides');
+    assert.equal((await rl.take('c', 1, 1)).ok, false, 'and it limits');
     assert.ok(Date.now() - t0 < 200, `decided in ${Date.now() - t0} ms`);
     await redis.start();
-    const end = Date.now() + 10_000;
-    // Fail-open answers resolve at once: the loop must give timers (ioredis's reconnect) a turn.
-    while ((await rl.take('b', 1, 1)).ok) {
-      if (Date.now() > end) assert.fail('limiting did not resume');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // Once Redis decides again, the bucket is shared: a token taken by one process is gone for the
+    // other (the local buckets never share). Local answers resolve at once, so the loop gives
+    // timers (ioredis's reconnect) a turn.
+    const other = new RedisRateLimiter({ url: redis.url });
+    try {
+      const end = Date.now() + 10_000;
+      for (let i = 0; ; i++) {
+        const k = `shared${i}`;
+        if ((await rl.take(k, 1, 1)).ok && !(await other.take(k, 1, 1)).ok) break;
+        if (Date.now() > end) assert.fail('limiting through Redis did not resume');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally { await other.close(); }
   } finally {
     await rl.close();
     await redis.destroy();

@@ -6,15 +6,17 @@
  * Time comes from the Redis server (TIME) unless a clock is injected (tests), so API instances whose
  * clocks disagree still refill one bucket at one rate.
  *
- * When Redis cannot answer, the limiter lets the request through (and warns, at most every 10 s):
- * an outage of the limiter must not become an outage of the API. Pass `failOpen: false` to throw instead.
+ * When Redis cannot answer, each API process applies the account's limit itself from an in-memory
+ * bucket (and warns, at most every 10 s): an outage of the limiter becomes neither an outage of the
+ * API nor an open door. With N API instances an account may then get up to N times its rate.
+ * Pass `failOpen: false` to throw instead (docs/operations.md, "Rate limiter without Redis").
  *
  * @example
  *   const rl = new RedisRateLimiter({ url: 'redis://127.0.0.1:6379' });
  *   const d = await rl.take(account.id, account.ratePerSec, account.burst); // { ok, retryAfterSec }
  */
 import { Redis } from 'ioredis';
-import { retryAfterSec, type RateDecision, type RateLimiter } from './rate-limit.ts';
+import { MemoryRateLimiter, retryAfterSec, type RateDecision, type RateLimiter } from './rate-limit.ts';
 
 export interface RedisRateLimiterOptions {
   url: string;
@@ -22,7 +24,7 @@ export interface RedisRateLimiterOptions {
   prefix?: string;
   /** Injected clock in ms (tests). Default: the Redis server's clock. */
   now?: () => number;
-  /** Allow requests when Redis is unreachable. Default true. */
+  /** When Redis is unreachable, decide from a local in-memory bucket (true, the default) or throw. */
   failOpen?: boolean;
   /** Longest wait for Redis per decision. Default 1000 ms. */
   timeoutMs?: number;
@@ -65,9 +67,12 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly prefix: string;
   private lastWarn = 0;
   private everReady = false;
+  /** This process's own buckets, used while Redis cannot answer. */
+  private readonly local: MemoryRateLimiter;
 
   constructor(private readonly o: RedisRateLimiterOptions) {
     this.prefix = o.prefix ?? 'trawl';
+    this.local = new MemoryRateLimiter(o.now);
     this.redis = new Redis(o.url, { maxRetriesPerRequest: 1, connectionName: `${this.prefix}:trawl-ratelimit` }) as Taker;
     this.redis.on('error', (e) => this.warn(e));
     this.redis.on('ready', () => { this.everReady = true; });
@@ -79,7 +84,7 @@ export class RedisRateLimiter implements RateLimiter {
     const t = Date.now();
     if (t - this.lastWarn < 10_000) return;
     this.lastWarn = t;
-    process.emitWarning(`redis rate limiter: ${(e as Error)?.message ?? String(e)}${this.o.failOpen === false ? '' : ' (requests are let through)'}`);
+    process.emitWarning(`redis rate limiter: ${(e as Error)?.message ?? String(e)}${this.o.failOpen === false ? '' : ' (limits are applied per process meanwhile)'}`);
   }
 
   async take(key: string, ratePerSec: number, burst: number): Promise<RateDecision> {
@@ -95,7 +100,7 @@ export class RedisRateLimiter implements RateLimiter {
     } catch (e) {
       if (this.o.failOpen === false) throw e;
       this.warn(e);
-      return { ok: true, retryAfterSec: 0 };
+      return this.local.take(key, ratePerSec, burst);
     }
   }
 

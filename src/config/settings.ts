@@ -40,6 +40,8 @@ export interface Settings {
   /** Fastify's trustProxy (TRUST_PROXY: true or the proxies' addresses/CIDRs, comma-separated): whose
    *  X-Forwarded-For names the client, for the failed-authentication limit per address. */
   trustProxy: boolean | string | undefined;
+  /** Seals webhook signing secrets at rest (app/secrets.ts). */
+  secretKey: string | undefined;
   /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** `/metrics` recounts work items by state at most this often (a full-table count). */
@@ -81,6 +83,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     authFailPerSec: num(env.AUTH_FAIL_PER_SEC, 1),
     authFailBurst: num(env.AUTH_FAIL_BURST, 60),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    secretKey: env.SECRET_KEY || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsCacheMs: num(env.METRICS_CACHE_MS, 15_000),
     lookup: {

@@ -15,6 +15,7 @@ import type { AppContext } from '../app/context.ts';
 import type { WebhookDelivery } from '../store/contract.ts';
 import { resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
+import { openSecret } from '../app/secrets.ts';
 
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 
@@ -56,7 +57,7 @@ export class WebhookDispatcher {
       id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,
       results_location: resultsLocation(this.ctx, r.id), quota_usage: [{ product_name: r.product, quantity: r.usage }],
     });
-    return { body, secret: a.webhookSecret };
+    return { body, secret: openSecret(a.webhookSecret, this.ctx.settings.secretKey) };
   }
 
   private async deliver(d: WebhookDelivery): Promise<void> {

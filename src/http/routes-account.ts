@@ -16,6 +16,7 @@ import { history, terminate } from '../app/history.ts';
 import { balanceView } from '../app/balance.ts';
 import { createTask, listTasks } from '../app/tasks.ts';
 import { rotateWebhookSecret } from '../app/accounts.ts';
+import { openSecret } from '../app/secrets.ts';
 import { assertCanPay } from '../app/submit.ts';
 import { parseFields } from '../delivery/shape.ts';
 import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts';
@@ -74,9 +75,9 @@ const handlers: Record<string, Handler> = {
 
   'GET /profile/balance': async (ctx, req) => balanceView(ctx, (await ctx.store.getAccount(req.account!.id))!),
 
-  'GET /profile/webhook-secret': async (_ctx, req) => ({ webhook_secret: req.account!.webhookSecret }),
+  'GET /profile/webhook-secret': async (ctx, req) => ({ webhook_secret: openSecret(req.account!.webhookSecret, ctx.settings.secretKey) }),
 
-  'POST /profile/webhook-secret': async (ctx, req) => ({ webhook_secret: await rotateWebhookSecret(ctx.store, req.account!.id) }),
+  'POST /profile/webhook-secret': async (ctx, req) => ({ webhook_secret: await rotateWebhookSecret(ctx.store, req.account!.id, ctx.settings.secretKey) }),
 
   'GET /locations': async (ctx, _req, _r, p) => locationsView(ctx, String(p.country)),
 

@@ -9,6 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createPrivately } from './private-file.ts';
 import { dirname } from 'node:path';
 import type {
   Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
@@ -37,7 +38,8 @@ export class SqliteStore implements Store {
   private st: Record<string, Database.Statement> = {};
 
   constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    createPrivately(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode is durable across process crashes (only an OS crash may lose the last commits).
