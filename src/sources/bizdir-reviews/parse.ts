@@ -7,7 +7,7 @@ import { SourceError } from '../_kit/errors.ts';
 import { readGraphqlBatch } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { readBizPage } from './page.ts';
-import { KNOWN_DOCUMENT_ID, OPERATION, PAGE_SIZE, feedStep, siteSort, type BizdirState } from './plan.ts';
+import { KNOWN_DOCUMENT_ID, OPERATION, PAGE_SIZE, feedStep, type BizdirState } from './plan.ts';
 import type { BizdirParams, BizdirReview } from './record.ts';
 import { reviewOf, type ReviewContext } from './review.ts';
 
@@ -69,9 +69,9 @@ function feedPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<Bizdir
   const rc: ReviewContext = { query: ctx.query, encid: feed.business.encid ?? state.encid, alias: feed.business.alias ?? state.alias, name: feed.business.name ?? state.name };
   const records = feed.nodes.map((n) => reviewOf(n, rc));
   const hasMore = feed.hasNextPage ?? (feed.total !== null ? state.offset + feed.nodes.length < feed.total : feed.nodes.length >= PAGE_SIZE);
-  const c = reviewChunk({ records, offset: state.offset, got: state.got, limit: p.limit ?? 100, cutoff: p.cutoff, hasMore, sort: siteSort(p) });
-  const next = c.follow ? [feedStep({ ...state, alias: rc.alias, name: rc.name, offset: c.nextOffset, got: state.got + c.kept.length }, p)] : [];
-  return { records: c.kept, next, cursor: c.cursor };
+  const c = reviewChunk({ records, cutoff: p.cutoff, hasMore });
+  const next = c.follow ? [feedStep({ ...state, alias: rc.alias, name: rc.name, offset: state.offset + feed.nodes.length }, p)] : [];
+  return { records: c.kept, next };
 }
 
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<BizdirParams>): ParseResult<BizdirReview> {

@@ -10,7 +10,6 @@
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { startOffset } from '../_kit/review-chunk.ts';
 import { readBizQuery } from './query.ts';
 import type { BizdirParams, BizdirSort } from './record.ts';
 
@@ -48,9 +47,8 @@ export interface BizdirState {
   alias?: string | null;
   name?: string | null;
   documentId?: string;
+  /** Offset of the feed page this step asks for. */
   offset: number;
-  /** Records kept so far. */
-  got: number;
 }
 
 export function bizPageUrl(pageId: string): string {
@@ -109,6 +107,5 @@ export function feedStep(state: BizdirState & { encid: string; documentId: strin
 export function plan(ctx: QueryContext<BizdirParams>): Step[] {
   const q = readBizQuery(ctx.query);
   if ('error' in q) throw new SourceError('invalid_query', q.error);
-  const p = ctx.params ?? {};
-  return [bizPageStep({ pageId: q.id, offset: startOffset(p.cursor, siteSort(p)), got: 0 })];
+  return [bizPageStep({ pageId: q.id, offset: 0 })];
 }

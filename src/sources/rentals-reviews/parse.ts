@@ -13,7 +13,7 @@ import { SourceError } from '../_kit/errors.ts';
 import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { readListingPage } from './page.ts';
-import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, siteSort, type RentalsState } from './plan.ts';
+import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, type RentalsState } from './plan.ts';
 import type { RentalsParams, RentalsReview } from './record.ts';
 import { reviewOf, type ReviewContext } from './review.ts';
 
@@ -89,9 +89,9 @@ function reviewsPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<Ren
   const rc: ReviewContext = { query: ctx.query, listingId: state.listingId };
   const records = page.nodes.map((n) => reviewOf(n, rc));
   const hasMore = page.total !== null ? state.offset + page.nodes.length < page.total : page.nodes.length >= PAGE_SIZE;
-  const c = reviewChunk({ records, offset: state.offset, got: state.got, limit: p.limit ?? 100, cutoff: p.cutoff, hasMore, sort: siteSort(p) });
-  const next = c.follow ? [reviewsStep({ ...state, offset: c.nextOffset, got: state.got + c.kept.length }, p)] : [];
-  return { records: c.kept, next, cursor: c.cursor };
+  const c = reviewChunk({ records, cutoff: p.cutoff, hasMore });
+  const next = c.follow ? [reviewsStep({ ...state, offset: state.offset + page.nodes.length }, p)] : [];
+  return { records: c.kept, next };
 }
 
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<RentalsParams>): ParseResult<RentalsReview> {

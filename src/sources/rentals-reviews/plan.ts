@@ -8,7 +8,6 @@
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { graphqlUrl } from '../_kit/graphql.ts';
-import { startOffset } from '../_kit/review-chunk.ts';
 import { readListingQuery } from './query.ts';
 import type { RentalsParams, RentalsSort } from './record.ts';
 
@@ -31,8 +30,8 @@ export function siteSort(p: RentalsParams): RentalsSort {
 export interface RentalsState {
   [k: string]: unknown;
   listingId: string;
+  /** Offset of the reviews page this step asks for. */
   offset: number;
-  got: number;
   apiKey?: string;
   hash?: string;
   /** Hashes the site refused as unknown (persisted query not found / validation error). */
@@ -86,5 +85,5 @@ export function reviewsStep(state: RentalsState & { apiKey: string; hash: string
 export function plan(ctx: QueryContext<RentalsParams>): Step[] {
   const q = readListingQuery(ctx.query);
   if ('error' in q) throw new SourceError('invalid_query', q.error);
-  return [listingStep({ listingId: q.id, offset: startOffset(ctx.params?.cursor, siteSort(ctx.params ?? {})), got: 0, stale: [], reread: false })];
+  return [listingStep({ listingId: q.id, offset: 0, stale: [], reread: false })];
 }
