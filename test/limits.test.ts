@@ -7,12 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from './support/harness.ts';
 import { rawExchange } from './support/raw-http.ts';
-import { MAX_HEADER_BYTES, MAX_TARGET_BYTES, keyFromTarget } from '../src/http/limits.ts';
+import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_TARGET_BYTES, keyFromTarget } from '../src/http/limits.ts';
 
 test('caps: a query string past 2 MiB is 414, headers past 64 KiB 431, past both Node stops at 431; all JSON', async () => {
   const h = await startHarness();
   try {
-    const huge = await rawExchange(h.url, `GET /maps/search?query=${'a'.repeat(7 * 1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    // Just past what Node reads at all (a 7 MB head is the same answer, but the unread rest can
+    // reset the connection before a loaded client has read it).
+    const huge = await rawExchange(h.url, `GET /maps/search?query=${'a'.repeat(MAX_HEAD_BYTES + 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     assert.equal(huge.status, 431);
     assert.match(JSON.parse(huge.body).errorMessage, /^431 Request Header Fields Too Large/);
     const long = await h.json(`/maps/search?query=${'a'.repeat(MAX_TARGET_BYTES)}`, { key: null });
