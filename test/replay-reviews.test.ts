@@ -123,3 +123,16 @@ test('/rentals-reviews end to end: a stale hash re-reads the listing page, then 
     assert.equal(await usageOf(h, empty.body.id), '1');
   });
 });
+
+test('review endpoints refuse at submit (422) query items they cannot read and altered cursors', { timeout: 60_000 }, async () => {
+  await withReplay([], async (h) => {
+    const a = await h.json('/bizdir-reviews?query=coffee%20near%20me&async=false');
+    assert.equal(a.status, 422);
+    assert.match(a.body.errorMessage, /business page link/);
+    const b = await h.json(`/rentals-reviews?query=${encodeURIComponent('https://example.com/rooms/1')}&async=false`);
+    assert.equal(b.status, 422);
+    assert.match(b.body.errorMessage, /listing link/);
+    const c = await h.json('/rentals-reviews?query=38817969&cursor=c1.AAAA.BBBB&async=false');
+    assert.equal(c.status, 422);
+  });
+});

@@ -40,7 +40,14 @@ export function parseCapture(text: string): RentalsReview[] {
     return answers.flatMap((a) => {
       const data = reviewsData(a);
       if (data === 'stale') throw new Error('rentals-reviews: the answer is the site refusing a stale persisted-query hash (no reviews in it)');
-      return records(readReviews(data).nodes, { query: '', listingId: null });
+      try {
+        return records(readReviews(data).nodes, { query: '', listingId: null });
+      } catch (e) {
+        // Another operation's answer (the listing's sections) may still carry reviews in its sections.
+        const nodes = findValues(data, isReviewNode);
+        if (nodes.length) return records(nodes, { query: '', listingId: null });
+        throw new Error(`rentals-reviews: expected a StaysPdpReviewsQuery answer (${(e as Error).message})`);
+      }
     });
   }
   if (Array.isArray(json) && json.length && json.every(isReviewNode)) return records(json as Obj[], { query: '', listingId: null });

@@ -217,6 +217,13 @@ test('trawl parse: the answer as served, an array of answers, a bare review list
   assert.deepEqual(parseCapture(JSON.stringify(answer().data.presentation.stayProductDetailPage.reviews.reviews.slice(0, 2))).map((r) => r.review_id), ['1000001', '1000006']);
   assert.throws(() => parseCapture(STALE_200), /stale persisted-query hash/);
   assert.throws(() => parseCapture('{"x":1}'), /expected a StaysPdpReviewsQuery answer/);
+  // The listing's own answer (StaysPdpSections, real sibling capture) holds the reviews section's
+  // ratings and sort options but no review: not a reviews answer.
+  const sections = fixturePath('airbnb', 'StaysPdpSections.hotel.response.json');
+  if (!fixtureMissing(sections)) assert.throws(() => parseCapture(readFileSync(sections, 'utf8')), /expected a StaysPdpReviewsQuery answer/);
+  // Sections that do embed reviews (older layouts) give them.
+  const embedded = { data: { presentation: { stayProductDetailPage: { sections: { sections: [{ section: { __typename: 'StayPdpReviewsSection', reviews: answer().data.presentation.stayProductDetailPage.reviews.reviews.slice(0, 2) } }] } } } } };
+  assert.deepEqual(parseCapture(JSON.stringify(embedded)).map((r) => r.review_id), ['1000001', '1000006']);
 });
 
 test('the listing page\'s embedded reviews, and month-precision host response dates', () => {
