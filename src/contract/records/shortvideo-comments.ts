@@ -20,7 +20,7 @@ export const shortvideoCommentRecord = Type.Object({
   replies_count: nullable(Type.Integer({ description: 'Replies under the comment (reply_comment_total); the replies themselves are not fetched.' })),
   created_timestamp: nullable(Type.Integer({ description: 'Unix seconds.' })),
   created_datetime_utc: nullable(Type.String({ description: 'ISO 8601, UTC.' })),
-  next_page_cursor: nullable(Type.String({ description: 'Opaque cursor resuming right after this comment (decision 23); null after the last comment.' })),
+  next_page_cursor: nullable(Type.String({ description: 'Resumes right after this chunk (decision 23; the runner\'s signed resume point); null after the last comment.' })),
   author_sec_uid: nullable(Type.String({ description: 'The author\'s stable secure id (profile links use it).' })),
   author_avatar: nullable(Type.String({ description: 'Avatar thumbnail URL (signed, expires).' })),
   language: nullable(Type.String({ description: 'Language code the site detected ("un" when unknown).' })),

@@ -8,7 +8,7 @@ import { parseWith } from './parse.ts';
 import type { NetworkPost } from './record.ts';
 
 const parse = parseWith({});
-const ctx = { query: '', params: { limit: Number.MAX_SAFE_INTEGER } };
+const ctx = { query: '', params: {} };
 
 /**
  * @example parseCapture(readFileSync('company.html', 'utf8'))[0].post_id
@@ -16,7 +16,7 @@ const ctx = { query: '', params: { limit: Number.MAX_SAFE_INTEGER } };
 export function parseCapture(text: string): NetworkPost[] {
   const html = /^\s*</.test(text);
   const step: Step = html
-    ? { kind: 'page', url: '', expect: 'html', state: { skip: 0, resolveOnly: false } }
-    : { kind: 'feed', url: '', expect: 'json', state: { slug: '', start: 0, token: null, skip: 0, got: 0 } };
+    ? { kind: 'page', url: '', expect: 'html', state: { resolveOnly: false } }
+    : { kind: 'feed', url: '', expect: 'json', state: { slug: '', start: 0, token: null } };
   return parse(step, { status: 200, url: '', headers: {}, body: text }, ctx).records;
 }

@@ -5,11 +5,10 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { encodeCursor } from '../_kit/cursor.ts';
 import { companyPage, type Company } from './page.ts';
-import { feedStart, feedStep, readCursor, type FeedState, type PageStepState } from './plan.ts';
+import { feedStep, type FeedState, type PageStepState } from './plan.ts';
 import { classifyCompany, slugOfUrl } from './query.ts';
-import { limitOf, type NetworkParams, type NetworkPost, type PostBody } from './record.ts';
+import type { NetworkParams, NetworkPost, PostBody } from './record.ts';
 import type { NetworkSettings } from './settings.ts';
 import { feedPage } from './voyager.ts';
 
@@ -33,25 +32,19 @@ export function refusal(res: Pick<FetchedResponse, 'status' | 'url' | 'body'>, s
   return null;
 }
 
-/** Adds query, company and cursors to the kept posts of one answer. */
-function withCursors(
-  posts: PostBody[], from: number, room: number, base: Company & { query: string }, cursorAfter: (j: number) => string | null,
-): NetworkPost[] {
-  const out: NetworkPost[] = [];
-  for (let j = from; j < posts.length && out.length < room; j++) {
-    out.push({ query: base.query, company_name: base.company_name, company_id: base.company_id, company_slug: base.company_slug, ...posts[j], next_page_cursor: cursorAfter(j) });
-  }
-  return out;
+/** Adds the query and the company to the posts of one answer (`next_page_cursor` is the runner's). */
+function withCompany(posts: PostBody[], base: Company & { query: string }): NetworkPost[] {
+  return posts.map((p) => ({ query: base.query, company_name: base.company_name, company_id: base.company_id, company_slug: base.company_slug, ...p, next_page_cursor: null }));
 }
 
 function parsePage(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>, settings: NetworkSettings): ParseResult<NetworkPost> {
-  const st = (step.state ?? { skip: 0, resolveOnly: false }) as PageStepState;
+  const st = (step.state ?? { resolveOnly: false }) as PageStepState;
   const wall = refusal(res, st.resolveOnly);
   if (wall) throw wall;
   if (st.resolveOnly) {
     const slug = slugOfUrl(res.url) ?? companyPage(res.body, res.url)?.company_slug ?? null;
     if (!slug || /^\d+$/.test(slug)) throw new SourceError('layout_changed', `the company page of ${ctx.query} names no universal name to read its feed with`);
-    return { records: [], next: [feedStep(feedStart(slug, readCursor(ctx.params.cursor)), settings)] };
+    return { records: [], next: [feedStep({ slug, start: 0, token: null }, settings)] };
   }
   const page = companyPage(res.body, res.url);
   if (!page) {
@@ -63,13 +56,7 @@ function parsePage(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkPa
   }
   const asked = classifyCompany(ctx.query);
   const slug = page.company_slug ?? (typeof asked === 'object' ? asked.key : ctx.query);
-  const resume = readCursor(ctx.params.cursor);
-  if (resume && resume.slug !== slug) throw new SourceError('invalid_query', `cursor continues company ${resume.slug}, not ${slug}`);
-  const posts = page.posts;
-  const records = withCursors(posts, st.skip, limitOf(ctx.params), { ...page, company_slug: slug, query: ctx.query }, (j) =>
-    j + 1 < posts.length ? encodeCursor({ m: 'page', s: slug, k: j + 1 }) : null,
-  );
-  return { records, next: [], cursor: records.length ? records[records.length - 1].next_page_cursor : null };
+  return { records: withCompany(page.posts, { ...page, company_slug: slug, query: ctx.query }), next: [], cursor: null };
 }
 
 function parseFeed(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>, settings: NetworkSettings): ParseResult<NetworkPost> {
@@ -90,19 +77,14 @@ function parseFeed(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkPa
   }
   const page = feedPage(body);
   if (!page) throw new SourceError('layout_changed', 'the feed answer has no elements');
-  const limit = limitOf(ctx.params);
   const nextStart = s.start + page.size;
   const more = page.size > 0 && (page.total === null || nextStart < page.total);
+  // Every update names its actor; one without falls back to the page's first.
   const first = page.posts[0];
-  const base = { query: ctx.query, company_name: first?.company_name ?? null, company_id: first?.company_id ?? null, company_slug: s.slug || null };
-  const posts = page.posts.map(({ company_name, company_id, ...rest }) => ({ ...rest, company_name: company_name ?? base.company_name, company_id: company_id ?? base.company_id }));
-  const records = withCursors(posts, s.skip, Math.max(0, limit - s.got), base, (j) =>
-    j + 1 < posts.length ? encodeCursor({ m: 'feed', s: s.slug, st: s.start, t: s.token, k: j + 1 }) : more ? encodeCursor({ m: 'feed', s: s.slug, st: nextStart, t: page.token, k: 0 }) : null,
-  );
-  const got = s.got + records.length;
-  const next = more && got < limit ? [feedStep({ slug: s.slug, start: nextStart, token: page.token, skip: 0, got }, settings)] : [];
-  const cursor = records.length ? records[records.length - 1].next_page_cursor : more ? encodeCursor({ m: 'feed', s: s.slug, st: nextStart, t: page.token, k: 0 }) : null;
-  return { records, next, cursor };
+  const records: NetworkPost[] = page.posts.map(({ company_name, company_id, ...post }) => ({
+    query: ctx.query, company_name: company_name ?? first.company_name, company_id: company_id ?? first.company_id, company_slug: s.slug || null, ...post, next_page_cursor: null,
+  }));
+  return { records, next: more ? [feedStep({ slug: s.slug, start: nextStart, token: page.token }, settings)] : [], cursor: more ? page.token ?? String(nextStart) : null };
 }
 
 export function parseWith(settings: NetworkSettings) {

@@ -9,49 +9,30 @@
  * `GET /voyager/api/feed/updatesV2?q=companyFeedByUniversalName&companyUniversalName=<slug>&moduleKey=member-share&count=<n>&start=<i>`
  * with the `csrf-token` header, paged by `start` (and the `paginationToken` each answer returns).
  * A numeric id is first turned into its slug by loading the company page (the site redirects it).
+ *
+ * `limit`, `next_page_cursor` and the `cursor` parameter are the runner's (decision 23): it cuts at
+ * the limit and signs the steps still to run into each record's cursor.
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeCursor } from '../_kit/cursor.ts';
 import { classifyCompany, companyPageUrl, type CompanyQuery } from './query.ts';
 import type { NetworkParams } from './record.ts';
 import type { NetworkSettings } from './settings.ts';
 
 export const FEED_PAGE = 20;
 
-/** Where a step starts: the slug, the feed offset (and token), posts of that answer to skip, records so far. */
+/** Which feed page a step asks for: the slug, the offset and the token the previous answer gave. */
 export interface FeedState {
   slug: string;
   start: number;
   token: string | null;
-  skip: number;
-  got: number;
   [k: string]: unknown;
 }
 
 export interface PageStepState {
-  skip: number;
   /** Only resolving a numeric id to a slug for the signed-in feed. */
   resolveOnly: boolean;
   [k: string]: unknown;
-}
-
-/** A decoded `cursor` parameter: which path it continues and where. */
-export interface Resume {
-  mode: 'page' | 'feed';
-  slug: string;
-  start: number;
-  token: string | null;
-  skip: number;
-}
-
-export function readCursor(raw: string | undefined): Resume | null {
-  if (!raw) return null;
-  const c = decodeCursor(raw);
-  if (!c || (c.m !== 'page' && c.m !== 'feed') || typeof c.s !== 'string' || typeof c.k !== 'number') {
-    throw new SourceError('invalid_query', 'cursor is not a next_page_cursor of /network-posts');
-  }
-  return { mode: c.m, slug: c.s, start: typeof c.st === 'number' ? c.st : 0, token: typeof c.t === 'string' ? c.t : null, skip: c.k };
 }
 
 /**
@@ -80,24 +61,14 @@ export function pageStep(c: Pick<CompanyQuery, 'key' | 'section'>, state: PageSt
   return step;
 }
 
-/** The feed state a signed-in query starts at for `slug`, honouring a resume cursor. */
-export function feedStart(slug: string, resume: Resume | null): FeedState {
-  if (!resume) return { slug, start: 0, token: null, skip: 0, got: 0 };
-  if (resume.mode !== 'feed') throw new SourceError('invalid_query', 'cursor continues the logged-out company page, but this deployment reads the signed-in feed');
-  if (resume.slug !== slug) throw new SourceError('invalid_query', `cursor continues company ${resume.slug}, not ${slug}`);
-  return { slug, start: resume.start, token: resume.token, skip: resume.skip, got: 0 };
-}
-
 export function planWith(settings: NetworkSettings) {
   return function plan(ctx: QueryContext<NetworkParams>): Step[] {
     const c = classifyCompany(ctx.query);
     if (typeof c === 'string') throw new SourceError('invalid_query', c);
-    const resume = readCursor(ctx.params.cursor);
     if (settings.cookies) {
-      if (c.numeric) return [pageStep(c, { skip: 0, resolveOnly: true }, settings)];
-      return [feedStep(feedStart(c.key, resume), settings)];
+      if (c.numeric) return [pageStep(c, { resolveOnly: true }, settings)];
+      return [feedStep({ slug: c.key, start: 0, token: null }, settings)];
     }
-    if (resume && resume.mode !== 'page') throw new SourceError('invalid_query', 'cursor continues the signed-in feed, but this deployment has no NETWORK_POSTS_COOKIES');
-    return [pageStep(c, { skip: resume?.skip ?? 0, resolveOnly: false }, settings)];
+    return [pageStep(c, { resolveOnly: false }, settings)];
   };
 }

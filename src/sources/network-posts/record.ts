@@ -14,7 +14,3 @@ export interface NetworkParams {
   limit?: number;
   cursor?: string;
 }
-
-export function limitOf(p: NetworkParams): number {
-  return typeof p.limit === 'number' && p.limit > 0 ? p.limit : 100;
-}

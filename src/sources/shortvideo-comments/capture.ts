@@ -18,5 +18,5 @@ export function parseCapture(text: string): ShortvideoComment[] {
   const body = commentListBody(text);
   const first = Array.isArray(body.comments) ? (body.comments[0] as { aweme_id?: unknown } | undefined) : undefined;
   const videoId = typeof first?.aweme_id === 'string' ? first.aweme_id : '';
-  return commentsPage(body, { videoId, cursor: 0, skip: 0, got: 0 }, '', Number.MAX_SAFE_INTEGER).records;
+  return commentsPage(body, { videoId, cursor: 0 }, '').records;
 }

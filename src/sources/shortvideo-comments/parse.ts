@@ -5,9 +5,8 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { encodeCursor } from '../_kit/cursor.ts';
 import { timeFields } from '../_kit/dates.ts';
-import { commentPageStep, resumeAt, type PageState } from './plan.ts';
+import { commentPageStep, type PageState } from './plan.ts';
 import { videoIdOfUrl } from './query.ts';
 import type { ShortvideoComment, ShortvideoParams } from './record.ts';
 import type { ShortvideoSettings } from './settings.ts';
@@ -107,44 +106,36 @@ export function commentOf(node: unknown, f: PageFacts): ShortvideoComment | null
   };
 }
 
-/** What one page gives: its records (cursors set, limit applied) and where the next page starts. */
+/** What one page gives: its records and the page after it, if the site has more. */
 export interface PageOut {
   records: ShortvideoComment[];
   next: PageState | null;
-  /** The cursor after the last record kept, null when the video has no more. */
+  /** The site's cursor of the next page (informational), null when the video has no more. */
   cursor: string | null;
 }
 
 /**
- * Records of one comment list body fetched at `s`, at most `limit - s.got` of them.
- * Every record's `next_page_cursor` resumes right after it: the same page skipping what came
- * before, or the next page for the page's last comment.
+ * Records of one comment list body fetched at `s` (every comment of the page: the runner applies
+ * `limit_per_query` and writes `next_page_cursor`).
  */
-export function commentsPage(body: Obj, s: PageState, query: string, limit: number): PageOut {
+export function commentsPage(body: Obj, s: PageState, query: string): PageOut {
   const list = Array.isArray(body.comments) ? body.comments : [];
   const total = int(body.total);
   const hasMore = body.has_more === 1 || body.has_more === true;
   const nextSite = int(body.cursor);
-  if (list.length === 0 && s.got === 0 && s.cursor === 0 && s.skip === 0 && total !== null && total > 0) {
+  if (list.length === 0 && s.cursor === 0 && total !== null && total > 0) {
     throw new SourceError('blocked', `the comment list withheld the comments (total ${total}, none given): the site wants a signed or signed-in call`);
   }
   if (list.length > 0 && !list.some((c) => obj(c) && nonEmpty(obj(c)!.cid))) throw new SourceError('layout_changed', 'the comment list holds no node with a cid');
   const facts = { query, videoId: s.videoId, total };
-  const canGoOn = hasMore && nextSite !== null && nextSite > s.cursor;
-  const after = (j: number): string | null =>
-    j + 1 < list.length ? encodeCursor({ v: s.videoId, c: s.cursor, s: j + 1 }) : canGoOn ? encodeCursor({ v: s.videoId, c: nextSite, s: 0 }) : null;
   const records: ShortvideoComment[] = [];
-  const room = Math.max(0, limit - s.got);
-  for (let j = s.skip; j < list.length && records.length < room; j++) {
-    const r = commentOf(list[j], facts);
-    if (!r) continue;
-    r.next_page_cursor = after(j);
-    records.push(r);
+  for (const c of list) {
+    const r = commentOf(c, facts);
+    if (r) records.push(r);
   }
-  const got = s.got + records.length;
-  const next = canGoOn && got < limit ? { videoId: s.videoId, cursor: nextSite!, skip: 0, got } : null;
-  const cursor = records.length ? records[records.length - 1].next_page_cursor : canGoOn ? encodeCursor({ v: s.videoId, c: nextSite, s: 0 }) : null;
-  return { records, next, cursor };
+  // has_more without progress would loop: stop there.
+  const goOn = hasMore && list.length > 0 && nextSite !== null && nextSite > s.cursor;
+  return { records, next: goOn ? { videoId: s.videoId, cursor: nextSite! } : null, cursor: goOn ? String(nextSite) : null };
 }
 
 const CANONICAL = /<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)["']|<meta[^>]+property=["']og:url["'][^>]*content=["']([^"']+)["']/i;
@@ -163,19 +154,15 @@ export function videoIdOfLanding(res: Pick<FetchedResponse, 'url' | 'body'>): st
   return fromLink ?? ITEM_ID.exec(res.body)?.[1] ?? null;
 }
 
-export function limitOf(p: ShortvideoParams): number {
-  return typeof p.limit_per_query === 'number' && p.limit_per_query > 0 ? p.limit_per_query : 100;
-}
-
 export function parseWith(settings: ShortvideoSettings) {
   return function parse(step: Step, res: FetchedResponse, ctx: QueryContext<ShortvideoParams>): ParseResult<ShortvideoComment> {
     if (step.kind === 'resolve') {
       const id = videoIdOfLanding(res);
       if (!id) throw new SourceError('not_found', `the short link ${step.url} leads to no video (landed on ${res.url.slice(0, 200)})`);
-      return { records: [], next: [commentPageStep(resumeAt(id, ctx.params), settings)] };
+      return { records: [], next: [commentPageStep({ videoId: id, cursor: 0 }, settings)] };
     }
     const s = step.state as PageState;
-    const page = commentsPage(commentListBody(res.body), s, ctx.query, limitOf(ctx.params));
+    const page = commentsPage(commentListBody(res.body), s, ctx.query);
     return { records: page.records, next: page.next ? [commentPageStep(page.next, settings)] : [], cursor: page.cursor };
   };
 }

@@ -8,10 +8,12 @@
  * parameters, an `msToken` (a cookie the site sets) and the `X-Bogus`/`X-Gnarly` signatures computed
  * by its obfuscated script. We send the plain parameters, the operator's cookies and msToken when
  * configured, and no signature; an empty or refused answer becomes a typed `blocked` error.
+ *
+ * `limit_per_query`, `next_page_cursor` and the `cursor` parameter are the runner's (decision 23):
+ * it cuts at the limit and signs the steps still to run into each record's cursor.
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { decodeCursor } from '../_kit/cursor.ts';
 import { classifyQuery } from './query.ts';
 import type { ShortvideoParams } from './record.ts';
 import type { ShortvideoSettings } from './settings.ts';
@@ -19,12 +21,10 @@ import type { ShortvideoSettings } from './settings.ts';
 /** Comments per page: what the web app asks for (the site caps `count` near 50). */
 export const PAGE_SIZE = 20;
 
-/** Where a comment page starts: the site's cursor, comments of that page to skip, records so far. */
+/** Which comment page a step asks for: the video and the site's cursor (an offset). */
 export interface PageState {
   videoId: string;
   cursor: number;
-  skip: number;
-  got: number;
   [k: string]: unknown;
 }
 
@@ -47,22 +47,11 @@ export function commentPageStep(s: PageState, settings: ShortvideoSettings): Ste
   return { kind: 'comments', url: commentListUrl(s.videoId, s.cursor, settings.msToken), expect: 'json', headers, state: { ...s } };
 }
 
-/** Where the `cursor` parameter resumes (decision 23), checked against the query's video. */
-export function resumeAt(videoId: string, p: ShortvideoParams): PageState {
-  if (!p.cursor) return { videoId, cursor: 0, skip: 0, got: 0 };
-  const c = decodeCursor(p.cursor);
-  if (!c || typeof c.c !== 'number' || typeof c.s !== 'number' || typeof c.v !== 'string') {
-    throw new SourceError('invalid_query', 'cursor is not a next_page_cursor of /shortvideo-comments');
-  }
-  if (c.v !== videoId) throw new SourceError('invalid_query', `cursor continues video ${c.v}, not ${videoId}`);
-  return { videoId, cursor: c.c, skip: c.s, got: 0 };
-}
-
 export function planWith(settings: ShortvideoSettings) {
   return function plan(ctx: QueryContext<ShortvideoParams>): Step[] {
     const q = classifyQuery(ctx.query);
     if (typeof q === 'string') throw new SourceError('invalid_query', q);
     if (q.kind === 'short') return [{ kind: 'resolve', url: q.url, userUrl: true, expect: 'html' }];
-    return [commentPageStep(resumeAt(q.videoId, ctx.params), settings)];
+    return [commentPageStep({ videoId: q.videoId, cursor: 0 }, settings)];
   };
 }
