@@ -21,6 +21,7 @@ import { ParamError, parseQueryString, type RawParams } from './params.ts';
 import { registerDataRoutes } from './routes-data.ts';
 import { registerAccountRoutes } from './routes-account.ts';
 import { registerOpsRoutes } from './routes-ops.ts';
+import { registerAppRoutes } from './routes-app.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { maskUrl, scrub } from '../ops/log.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
@@ -35,7 +36,7 @@ declare module 'fastify' {
 }
 
 /** Paths that need no API key. */
-const PUBLIC = [/^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/tasks\/files\//, /^\/favicon\.ico$/];
+const PUBLIC = [/^\/$/, /^\/app(\/|$)/, /^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/tasks\/files\//, /^\/favicon\.ico$/];
 
 export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
@@ -177,6 +178,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   registerDataRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerOpsRoutes(app, ctx, metrics);
+  registerAppRoutes(app);
   await app.ready();
   return app;
 }

@@ -82,7 +82,8 @@ export class TrawlClient {
     this.baseUrl = (o.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
     this.apiKey = o.apiKey;
     this.retries = o.retries ?? 8;
-    this.fetchImpl = o.fetch ?? globalThis.fetch;
+    // Called unbound: a browser's fetch throws "Illegal invocation" when called as another object's method.
+    this.fetchImpl = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   /** One call with the key; 429/503 wait for Retry-After and retry; other errors throw TrawlError. */

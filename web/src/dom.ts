@@ -1,0 +1,39 @@
+/** A small element builder: h('button.primary', { onclick }, 'Run'). No framework: the pages are forms and tables. */
+type Child = Node | string | number | null | undefined | false | Child[];
+type Props = Record<string, unknown> & { style?: string; dataset?: Record<string, string> };
+
+export function h<K extends keyof HTMLElementTagNameMap>(spec: K | `${K}.${string}` | `${K}#${string}`, props: Props | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const [tagAndId, ...classes] = spec.split('.');
+  const [tag, id] = tagAndId.split('#');
+  const el = document.createElement(tag) as HTMLElementTagNameMap[K];
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(' ');
+  for (const [k, v] of Object.entries(props ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    // Through the CSSOM: the page's content security policy refuses style attributes.
+    else if (k === 'style') el.style.cssText = String(v);
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v as EventListener);
+    else if (k in el && typeof v !== 'string') (el as unknown as Record<string, unknown>)[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el: Node, children: Child[]) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+}
+
+export function mount(target: Element, ...children: Child[]) {
+  target.replaceChildren();
+  append(target, children);
+}
+
+export const when = (unixSec: number | undefined | null) => (unixSec ? new Date(unixSec * 1000).toLocaleString() : '');
+export const status = (s: string | undefined) => h('span.status', { class: `status ${s ?? ''}` }, s ?? '');
+export const errorBox = (e: unknown) => h('div.error', { role: 'alert' }, e instanceof Error ? e.message : String(e));

@@ -1,0 +1,59 @@
+/**
+ * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Account
+ * (and Businesses once the server has a business database). Hash routes, so a reload keeps the page.
+ */
+import { h, mount, errorBox } from './dom.ts';
+import { api, signIn, signOut, signedIn } from './api.ts';
+import { runPage } from './run.ts';
+import { requestPage, requestsPage } from './requests.ts';
+import { tasksPage } from './tasks.ts';
+import { accountPage } from './account.ts';
+import { TrawlError } from '../../clients/typescript/src/client.ts';
+
+const root = document.getElementById('root')!;
+let generation = 0;
+let businesses: boolean | null = null;
+
+const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/account', 'Account']];
+
+function signInPage(message?: string) {
+  const key = h('input', { type: 'password', id: 'api-key', autocomplete: 'off', placeholder: 'trw_…', 'aria-label': 'API key' });
+  const msg = h('div', null, message ? errorBox(message) : null);
+  mount(root, h('div.signin.card', null, h('h1', null, 'trawl'), h('p.muted', null, 'Sign in with an API key. It stays in this browser tab only (session storage) and is sent only in the X-API-KEY header.'),
+    h('form', { onsubmit: async (e: Event) => {
+      e.preventDefault();
+      try { await signIn(key.value); location.hash = '#/run'; void route(); } catch (err) { mount(msg, errorBox(err instanceof TrawlError && err.status === 401 ? err.message : err)); }
+    } }, h('label', { for: 'api-key' }, 'API key'), key, h('p', null, h('button.primary', { type: 'submit' }, 'Sign in'))), msg,
+    h('p.help', null, 'The first start of trawl serve prints a key; operators create more with trawl keys create.')));
+  key.focus();
+}
+
+async function route() {
+  const gen = ++generation;
+  const alive = () => gen === generation;
+  if (!signedIn()) return signInPage();
+  const hash = location.hash || '#/run';
+  if (businesses === null) {
+    // Shown only when the server has a business database (a 501 says it has none).
+    businesses = await api().call('POST', '/businesses', { body: { limit: 1 } }).then(() => true, (e) => !(e instanceof TrawlError && (e.status === 501 || e.status === 404)));
+  }
+  const pages = businesses ? [...PAGES, ['#/businesses', 'Businesses'] as [string, string]] : PAGES;
+  const main = h('main');
+  mount(root, h('header', null, h('span.brand', null, 'trawl'), h('nav', null, pages.map(([href, label]) => h('a', { href, class: hash.startsWith(href) ? 'active' : '' }, label))),
+    h('a', { href: '/docs', style: 'color:#d0d5dd' }, 'API docs'), h('button', { onclick: () => { signOut(); location.hash = ''; signInPage(); } }, 'Sign out')), main);
+  try {
+    const m = hash.match(/^#\/requests\/([^/?]+)/);
+    if (m) await requestPage(main, decodeURIComponent(m[1]), alive);
+    else if (hash.startsWith('#/requests')) await requestsPage(main, alive);
+    else if (hash.startsWith('#/tasks')) await tasksPage(main, alive);
+    else if (hash.startsWith('#/account')) await accountPage(main);
+    else if (hash.startsWith('#/businesses') && businesses) mount(main, h('h1', null, 'Businesses'), h('p.muted', null, 'Use POST /businesses through the clients.'));
+    else await runPage(main);
+  } catch (e) {
+    if (e instanceof TrawlError && e.status === 401) { signOut(); return signInPage(e.message); }
+    mount(main, errorBox(e));
+  }
+}
+
+window.addEventListener('hashchange', () => void route());
+void route();
