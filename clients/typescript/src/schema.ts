@@ -667,6 +667,15 @@ export type paths = {
                             /** @constant */
                             status: "Success";
                             data: unknown[];
+                            /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                            errors?: {
+                                query: string;
+                                error: {
+                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                    type: string;
+                                    message: string;
+                                };
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -691,7 +700,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description No body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+                /** @description No body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -2144,6 +2153,60 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description Short-video comment (issue 10, decision 24). */
+        ShortvideoComment: {
+            /** @description The query item as given (a video link, short link or id). */
+            query: string;
+            /** @description Numeric id of the video (the site calls it aweme_id). */
+            video_id: string;
+            /** @description Numeric id of the comment (cid). */
+            comment_id: string;
+            text: string | null;
+            author_id: string | null;
+            author_username: string | null;
+            author_nickname: string | null;
+            likes: number | null;
+            replies_count: number | null;
+            created_timestamp: number | null;
+            created_datetime_utc: string | null;
+            next_page_cursor: string | null;
+            author_sec_uid: string | null;
+            author_avatar: string | null;
+            language: string | null;
+            pinned_by_author: boolean | null;
+            liked_by_author: boolean | null;
+            /** @description Images attached to the comment (original size URLs, signed, expire). */
+            images: string[];
+            comment_url: string | null;
+            video_comments_total: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Professional-network company post (issue 10, decision 24). */
+        NetworkPost: {
+            /** @description The query item as given (a company page URL or id). */
+            query: string;
+            company_name: string | null;
+            company_id: string | null;
+            company_slug: string | null;
+            /** @description Numeric activity id of the post (urn:li:activity:<id>). */
+            post_id: string;
+            post_url: string | null;
+            text: string | null;
+            posted_timestamp: number | null;
+            posted_datetime_utc: string | null;
+            posted_ago: string | null;
+            reactions: number | null;
+            comments: number | null;
+            reposts: number | null;
+            /** @description Image URLs of the post. */
+            images: string[];
+            video_url: string | null;
+            edited: boolean | null;
+            next_page_cursor: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A hotel from a hotel-search result page (decision 24). */
         HotelsSearchRecord: {
             /** @description The query item as given. */
@@ -2208,6 +2271,61 @@ export type components = {
             phone: string | null;
             /** @description Short description (hotel page only). */
             description: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A property from a real-estate search (decision 24). */
+        RealestateSearchRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's property id (a building id for a rental building without one). */
+            property_id: string | null;
+            /** @description Listing status as the site codes it: FOR_SALE, FOR_RENT, RECENTLY_SOLD, ... */
+            status: string | null;
+            /** @description Full address line. */
+            address: string | null;
+            /** @description Street address. */
+            street: string | null;
+            /** @description City. */
+            city: string | null;
+            /** @description State (two letters). */
+            state: string | null;
+            /** @description ZIP code. */
+            postal_code: string | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+            /** @description Asking price, monthly rent or sold price, in `currency` units. */
+            price: number | null;
+            /** @description ISO 4217 code of the prices. */
+            currency: string | null;
+            /** @description The price as the site wrote it, e.g. "$2,450/mo". */
+            price_text: string | null;
+            /** @description Bedrooms. */
+            beds: number | null;
+            /** @description Bathrooms. */
+            baths: number | null;
+            /** @description Living area, square feet. */
+            area_sqft: number | null;
+            /** @description Lot area, square feet (acres converted). */
+            lot_area_sqft: number | null;
+            /** @description SINGLE_FAMILY, CONDO, MULTI_FAMILY, LOT, ... */
+            home_type: string | null;
+            /** @description The site's value estimate, in `currency` units. */
+            estimate: number | null;
+            /** @description The site's monthly rent estimate, in `currency` units. */
+            rent_estimate: number | null;
+            /** @description Days the listing has been on the site. */
+            days_on_site: number | null;
+            /** @description Main photo URL. */
+            photo: string | null;
+            /** @description The property's page. */
+            url: string | null;
+            /** @description Status as written, e.g. "House for sale". */
+            status_text: string | null;
+            /** @description Listing brokerage. */
+            broker_name: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -2376,6 +2494,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2526,6 +2653,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2696,6 +2832,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2713,7 +2858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2811,6 +2956,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2828,7 +2982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,6 +3078,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2941,7 +3104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3038,6 +3201,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3149,6 +3321,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3253,6 +3434,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["BizdirReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3365,6 +3555,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3469,6 +3668,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["RentalsReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3569,6 +3777,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["ForumComment"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3675,6 +3892,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3756,6 +3982,8 @@ export interface operations {
                 fields?: string;
                 /** @description Comments per video. */
                 limit_per_query?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3773,11 +4001,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["ShortvideoComment"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3795,7 +4028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3866,6 +4099,8 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3883,11 +4118,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["NetworkPost"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3905,7 +4145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3976,7 +4216,7 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description next_page_cursor of a record: resume after the answer it came from (decision 23). */
+                /** @description The next_page_cursor of the previous chunk (decision 23). */
                 cursor?: string;
             };
             header?: never;
@@ -3996,6 +4236,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["HotelsSearchRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4096,11 +4345,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["RealestateSearchRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4202,6 +4456,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4303,6 +4566,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4404,6 +4676,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["VideositeVideo"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4421,7 +4702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure` (decision 7). */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4519,6 +4800,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4627,6 +4917,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4728,6 +5027,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4831,6 +5139,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
