@@ -14,7 +14,7 @@ import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from 
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
-import { isStoreUnavailable } from '../store/unavailable.ts';
+import { isStoreUnavailable, noteStoreOutage } from '../store/unavailable.ts';
 import type { Logger } from '../ops/log.ts';
 import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
@@ -91,8 +91,14 @@ export class Runner {
       // The store could not record a step or the finished query (outage): failing the item would end
       // the query without its records. Leave it leased; when the lease runs out it resumes from its
       // last checkpoint, billed once.
-      if (e instanceof CheckpointOutage) throw e.error;
-      if (storing && isStoreUnavailable(e)) throw e;
+      if (e instanceof CheckpointOutage) {
+        noteStoreOutage(this.o.store, e.error, this.o.now());
+        throw e.error;
+      }
+      if (storing && isStoreUnavailable(e)) {
+        noteStoreOutage(this.o.store, e, this.o.now());
+        throw e;
+      }
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);

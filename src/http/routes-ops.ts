@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app/context.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { openApiDocument } from './openapi.ts';
+import { recentStoreOutage } from '../store/unavailable.ts';
 import { docsPage } from './docs-page.ts';
 
 export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
@@ -23,7 +24,11 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics
   app.get('/ready', async (_req, reply) => {
     const checks: Record<string, string> = {};
     await Promise.all([
-      ctx.store.ping().then(() => { checks.store = 'ok'; }, (e) => { checks.store = `unavailable: ${(e as Error).message}`; }),
+      ctx.store.ping().then(() => {
+        // A store that answers a ping may still refuse writes (a full disk): not ready for a while after.
+        const outage = recentStoreOutage(ctx.store, ctx.now());
+        checks.store = outage ? `unavailable: writes failed ${Math.round((ctx.now() - outage.at) / 1000)} s ago (${outage.message})` : 'ok';
+      }, (e) => { checks.store = `unavailable: ${(e as Error).message}`; }),
       ctx.queue.ping().then(() => { checks.queue = 'ok'; }, (e) => { checks.queue = `unavailable: ${(e as Error).message}`; }),
     ]);
     const ok = checks.store === 'ok' && checks.queue === 'ok';

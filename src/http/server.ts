@@ -24,7 +24,7 @@ import { registerOpsRoutes } from './routes-ops.ts';
 import { registerAppRoutes } from './routes-app.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { maskUrl, scrub } from '../ops/log.ts';
-import { isStoreUnavailable } from '../store/unavailable.ts';
+import { isStoreUnavailable, noteStoreOutage } from '../store/unavailable.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -148,7 +148,10 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && (err as any).statusCode === 400)) {
       return sendError(reply, new AppError(422, `the body is not valid JSON: ${String(err.message).slice(0, 200)}`));
     }
-    if (isStoreUnavailable(err)) return sendError(reply, new AppError(503, 'the store is unavailable; retry shortly', { 'retry-after': '5' }));
+    if (isStoreUnavailable(err)) {
+      noteStoreOutage(ctx.store, err, ctx.now());
+      return sendError(reply, new AppError(503, 'the store is unavailable; retry shortly', { 'retry-after': '5' }));
+    }
     if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, new AppError(err.statusCode === 400 ? 422 : err.statusCode, String(err.message).slice(0, 300)));
     }

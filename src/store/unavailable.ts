@@ -10,10 +10,12 @@
 // Node socket errors seen when a server is down, restarting or unreachable.
 const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 
-// SQLSTATE 57P0x (operator intervention: admin/crash shutdown, cannot connect now, database dropped)
-// and 53300 (too many connections); class 08 (connection exception) is matched by prefix below.
-// SQLite: a busy or locked file, an I/O error.
-const CODES = new Set(['STORE_UNAVAILABLE', '57P01', '57P02', '57P03', '57P04', '57P05', '53300', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR']);
+// SQLSTATE 57P0x (operator intervention: admin/crash shutdown, cannot connect now, database dropped),
+// class 53 (insufficient resources: 53100 disk full, 53200 out of memory, 53300 too many connections);
+// class 08 (connection exception) is matched by prefix below. SQLite: a busy or locked file, a full
+// disk (SQLITE_FULL), an I/O error (SQLITE_IOERR and its extended codes, SQLITE_IOERR_WRITE...).
+// A full disk is an outage, not a final error: the write is retried once there is room again.
+const CODES = new Set(['STORE_UNAVAILABLE', '57P01', '57P02', '57P03', '57P04', '57P05', '53000', '53100', '53200', '53300', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_NOMEM', 'ENOSPC']);
 
 // node-postgres reports some losses only in the message.
 const MESSAGES = [
@@ -30,11 +32,30 @@ export function isStoreUnavailable(e: unknown): boolean {
   for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
     const err = x as { code?: unknown; message?: unknown; errors?: unknown };
     const code = typeof err.code === 'string' ? err.code : '';
-    if (NET_CODES.has(code) || CODES.has(code) || code.startsWith('08')) return true;
+    if (NET_CODES.has(code) || CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY')) return true;
     const msg = typeof err.message === 'string' ? err.message.toLowerCase() : '';
     if (MESSAGES.some((m) => msg.includes(m))) return true;
     // AggregateError from a dual-stack connect (127.0.0.1 and ::1 both refused).
     if (Array.isArray(err.errors) && err.errors.length && err.errors.every((y) => isStoreUnavailable(y))) return true;
   }
   return false;
+}
+
+/** The last outage each store met, for `/ready` (writes can fail while a ping still answers: a full disk). */
+const outages = new WeakMap<object, { at: number; message: string }>();
+
+/**
+ * Remembers that `store` just failed with an outage (a no-op for other errors).
+ * @example noteStoreOutage(ctx.store, e, ctx.now())
+ */
+export function noteStoreOutage(store: object, e: unknown, now = Date.now()): void {
+  if (!isStoreUnavailable(e)) return;
+  const err = e as { code?: unknown; message?: unknown };
+  outages.set(store, { at: now, message: `${typeof err.code === 'string' ? `${err.code}: ` : ''}${String(err.message ?? e).slice(0, 200)}` });
+}
+
+/** The outage `store` met within the last `windowMs`, or null. */
+export function recentStoreOutage(store: object, now = Date.now(), windowMs = 30_000): { at: number; message: string } | null {
+  const o = outages.get(store);
+  return o && now - o.at < windowMs ? o : null;
 }

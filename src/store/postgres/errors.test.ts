@@ -36,3 +36,11 @@ test('asStoreError wraps only outages and keeps the cause', () => {
   assert.equal(asStoreError(bug), bug);
   assert.equal(asStoreError(wrapped), wrapped);
 });
+
+test('a full disk is an outage on both stores: PostgreSQL 53100 (and class 53), SQLITE_FULL, SQLITE_IOERR_*', () => {
+  for (const code of ['53100', '53000', '53200', 'SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR', 'ENOSPC']) {
+    assert.ok(isStoreUnavailable(Object.assign(new Error('could not extend file: No space left on device'), { code })), code);
+  }
+  assert.ok(asStoreError(Object.assign(new Error('could not extend file'), { code: '53100' })) instanceof StoreUnavailableError);
+  assert.ok(!isStoreUnavailable(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT_UNIQUE' })));
+});

@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { createPrivately } from './private-file.ts';
+import { isStoreUnavailable } from '../unavailable.ts';
 import { dirname } from 'node:path';
 import type {
   Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
@@ -88,6 +89,9 @@ export class SqliteStore implements Store {
           try {
             careful.push({ ok: true, v: this.db.transaction(op.run)() });
           } catch (e) {
+            // A full disk or an I/O error may have rolled the whole transaction back already (SQLite
+            // does so on SQLITE_FULL/IOERR/NOMEM): the batch fails as one, and is retried as one.
+            if (isStoreUnavailable(e)) throw e;
             careful.push({ ok: false, v: e });
           }
         }
