@@ -9,34 +9,14 @@
  * Run: node bin/run-ts.js bench/api.bench.ts   (REPS=3 by default)
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
-import { median, sleep, table, writeSection } from './lib.ts';
+import { median, rssKb, sleep, startProcess, stop, table, writeSection } from './lib.ts';
 
 const REPS = Number(process.env.REPS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
-
-function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; info: any }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (l) => resolve({ child, info: JSON.parse(l) }));
-    child.once('exit', (c) => reject(new Error(`exited ${c}`)));
-  });
-}
-
-async function stop(child: ChildProcess) {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
-
-function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`));
-  return m ? Number(m[1]) : 0;
-}
 
 async function cannon(url: string, headers: Record<string, string>, requests?: autocannon.Request[]) {
   const r = await autocannon({ url, connections: 50, pipelining: 1, duration: DURATION, headers, requests });

@@ -72,6 +72,7 @@ test('failed deliveries are logged and retried on the backoff schedule; FAILURE 
   h.clock.offset += 5 * 60_000 + 1_000;
   await until(async () => hits.length === 3, 5_000, 'third attempt');
   assert.equal(JSON.parse(hits[2].body).status, 'FAILURE');
+  assert.deepEqual(JSON.parse(hits[2].body).errors, [{ query: 'fail', error: { type: 'layout_changed', message: 'test: no expected data' } }], 'a failed request says why');
   await new Promise((res) => setTimeout(res, 1_300));
   assert.equal((await h.json('/webhook-calls')).body.length, 2, 'the successful third attempt is not a failed call');
   h.clock.offset = 0;

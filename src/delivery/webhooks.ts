@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import type { AppContext } from '../app/context.ts';
 import type { WebhookDelivery } from '../store/contract.ts';
-import { resultsLocation } from '../app/results.ts';
+import { failedQueries, resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 import { openSecret } from '../app/secrets.ts';
 
@@ -53,9 +53,13 @@ export class WebhookDispatcher {
   private async body(d: WebhookDelivery): Promise<{ body: string; secret: string } | null> {
     const [r, a] = await Promise.all([this.ctx.store.getRequest(d.requestId), this.ctx.store.getAccount(d.accountId)]);
     if (!r || !a) return null;
+    // A failed request says why (its results are empty rows, so this read is cheap); a successful
+    // one's partial failures are at results_location.
+    const errors = r.status === 'Failure' ? await failedQueries(this.ctx, r, 10) : [];
     const body = JSON.stringify({
       id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,
       results_location: resultsLocation(this.ctx, r.id), quota_usage: [{ product_name: r.product, quantity: r.usage }],
+      ...(errors.length ? { errors } : {}),
     });
     return { body, secret: openSecret(a.webhookSecret, this.ctx.settings.secretKey) };
   }
