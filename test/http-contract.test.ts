@@ -90,9 +90,11 @@ describe('submit and fetch', () => {
     assert.equal(await res.text(), '');
     assert.equal(res.headers.get('x-request-id'), r.body.id);
     assert.equal(res.headers.get('x-request-status'), 'Failure');
+    assert.equal(res.headers.get('x-request-error'), 'layout_changed: test: no expected data', 'the first reason, in a header');
     const sync = await h.get('/engine-places-by-domain?query=fail&async=false');
     assert.equal(sync.status, 204);
     assert.equal(sync.headers.get('x-request-status'), 'Failure');
+    assert.equal(sync.headers.get('x-request-error'), 'layout_changed: test: no expected data');
   });
 
   test('some queries failed: Success with their data, failed queries named', async () => {
