@@ -11,7 +11,7 @@
  *     same result stored as one string per query (buffered), in alternation, each server in its own
  *     process: time and peak RSS above idle.
  *
- *     BEFORE=<checkout of an older commit, node_modules linked> adds that code reading the buffered
+ *     BEFORE=<checkout of an older commit, node_modules linked> (BEFORE_LABEL: its name) adds that code reading the buffered
  *     layout, so a change of the read path is compared before/after in the same run.
  *
  * Run: node bin/run-ts.js bench/paged.bench.ts   (REPS=3 by default)
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     }
     const peak = Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, rssKb(s.child.pid!, 'VmHWM')]));
     for (const s of Object.values(servers)) await stop(s.child);
-    const label: Record<string, string> = { streamed: 'page by page (streamed)', buffered: 'one string per query (buffered)', 'buffered, code before': `one string per query, read by the code of ${before}` };
+    const label: Record<string, string> = { streamed: 'page by page (streamed)', buffered: 'one string per query (buffered)', 'buffered, code before': `one string per query, read by the code of ${process.env.BEFORE_LABEL ?? before}` };
     const read = names.map((n) => [`GET, 1000 x 500 stored ${label[n]}`,
       `${median(times[n]).toFixed(0)} ms, ${(bytes[n] / 1e6).toFixed(0)} MB`, `${((peak[n] - idle[n]) / 1024).toFixed(0)} MB`,
       n === 'buffered' ? 'baseline' : `${(median(times[n]) / median(times.buffered)).toFixed(2)} x the buffered layout`]);
@@ -160,8 +160,10 @@ async function main(): Promise<void> {
     writeSection('docs/performance/paged.md', `# Paged queries: worker memory and result reads
 
 \`node bin/run-ts.js bench/paged.bench.ts\` (bench/paged.bench.ts). Pages of ${PAGE} constructed review records (about 430 bytes each)
-are served from memory to the real Runner and SQLite store, 8 queries at a time, every record signed a
-next_page_cursor; each worker variant runs in its own process, its RSS sampled every 20 ms.
+are served from memory to the real Runner and SQLite store, 8 queries at a time (records of the variants
+marked so carry a signed next_page_cursor); each worker variant runs in its own process, its RSS sampled
+every 20 ms. Peak RSS above start includes SQLite's 64 MiB page cache. Times are one run each on a
+shared box (noisy: compare memory, not seconds).
 **Streamed** is an adapter without \`finish\` (each page checkpointed as a stored chunk, the worker holds one
 page per running query); **buffered** is the same adapter with an identity \`finish\` (each page still
 checkpointed, and the query's records held and written again as one string at its end: what adapters
