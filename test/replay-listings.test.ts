@@ -10,6 +10,7 @@ import { replayEntry as entry, usageOf, withReplay } from './support/replay.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { adapter as hotels } from '../src/sources/hotels-search/adapter.ts';
 import { adapter as estate } from '../src/sources/realestate-search/adapter.ts';
+import { adapter as lodging } from '../src/sources/lodging-prices/adapter.ts';
 
 const hotelsCapture = fixturePath('google-hotels', 'search_response_nyc.json');
 
@@ -57,5 +58,30 @@ test('/realestate-search end to end: a search page with the real results, limit 
     assert.equal(rows[0].property_id, String(list[20].zpid));
     assert.equal(new Set(rows.map((x: any) => x.property_id)).size, 100);
     assert.equal(await usageOf(h, r.body.id), '100');
+  });
+});
+
+const bookingCapture = fixturePath('booking', 'scrapfly_search_graphql_results_2026-03.json');
+
+test('/lodging-prices end to end: a hotel id (real results in the search page store) and a hotel link (constructed page), billed per price', { skip: fixtureMissing(bookingCapture), timeout: 60_000 }, async () => {
+  const results = JSON.parse(readFileSync(bookingCapture, 'utf8'));
+  const store = JSON.stringify({ ROOT_QUERY: { searchQueries: { 'search({"input":{}})': { results } } } }).replace(/</g, '\\u003c');
+  const searchPage = `<html><body><script type="application/json" data-capla-store-data="apollo">${store}</script></body></html>`;
+  const link = 'https://www.booking.com/hotel/gb/constructed-example.html?checkin=2026-05-01&checkout=2026-05-03';
+  const [byId] = lodging.plan({ query: '1737972', params: {} });
+  const [byLink] = lodging.plan({ query: link, params: {} });
+  const hotelPage = readFileSync(new URL('../src/sources/lodging-prices/constructed-hotel-page.html', import.meta.url), 'utf8');
+  await withReplay([entry(byId!, searchPage, 'text/html'), entry(byLink!, hotelPage, 'text/html')], async (h) => {
+    const r = await h.json(`/lodging-prices?query=1737972&query=${encodeURIComponent(link)}&async=false`);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    const [a, b] = r.body.data;
+    assert.equal(a.length, 1);
+    assert.equal(a[0].hotel_name, 'Central Suites');
+    assert.equal(a[0].default_stay, true);
+    assert.equal(a[0].nights, 1);
+    assert.equal(b.length, 3);
+    assert.deepEqual(b.map((x: any) => x.price), [312, 1250.5, 140]);
+    assert.equal(b[0].check_in_date, '2026-05-01');
+    assert.equal(await usageOf(h, r.body.id), '4');
   });
 });

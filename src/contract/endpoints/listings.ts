@@ -6,6 +6,7 @@ import { genericRecord } from '../records.ts';
 import { hotelsSearchRecord } from '../records/hotels-search.ts';
 import { videositeVideoRecord } from '../records/videosite-videos.ts';
 import { realestateSearchRecord } from '../records/realestate-search.ts';
+import { lodgingPricesRecord } from '../records/lodging-prices.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
@@ -21,7 +22,7 @@ export const listingEndpoints: DataEndpoint[] = [
   },
   {
     path: '/lodging-prices', family: 'listings', summary: 'Hotel prices.', queryDoc: 'Hotel links or ids.',
-    params: {}, shared: FULL_SET, record: genericRecord, unit: 'price', service: 'lodging_prices_service',
+    params: {}, shared: FULL_SET, record: lodgingPricesRecord, unit: 'price', service: 'lodging_prices_service',
   },
   {
     path: '/delivery', family: 'listings', summary: 'Food-delivery menu items.', queryDoc: 'Menu-item URLs.',

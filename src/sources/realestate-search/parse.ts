@@ -13,6 +13,7 @@
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { contains, quadrantShares } from '../_kit/area.ts';
+import { nextData } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { propertyRecord, resultRecord } from './listing.ts';
 import { apiStep, rootView, type ViewState } from './plan.ts';
@@ -40,20 +41,9 @@ export interface SearchAnswer {
 
 const isObj = (v: unknown): v is Record<string, Json> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The `__NEXT_DATA__` JSON of a page; undefined when absent or broken. */
-export function nextDataOf(html: string): Json {
-  const m = /<script[^>]*\bid=["']__NEXT_DATA__["'][^>]*>([\s\S]*?)<\/script>/i.exec(html);
-  if (!m) return undefined;
-  try {
-    return JSON.parse(m[1]!);
-  } catch {
-    return undefined;
-  }
-}
-
 function jsonOf(body: string): Json {
   const t = body.trimStart();
-  if (t.startsWith('<')) return nextDataOf(body);
+  if (t.startsWith('<')) return nextData(body);
   try {
     return JSON.parse(t);
   } catch {

@@ -1,0 +1,28 @@
+/**
+ * `/lodging-prices` adapter (unit `price`): one record per offered room or rate.
+ *
+ * @example
+ *   const [step] = adapter.plan({ query: 'https://www.booking.com/hotel/gb/gardencourthotel.html?checkin=2026-05-01&checkout=2026-05-03', params: {} });
+ *   adapter.parse(step, response, ctx).records; // [{ room_name, price, currency, ... }]
+ */
+import type { WebAdapter } from '../_kit/adapter.ts';
+import { parse } from './parse.ts';
+import { plan } from './plan.ts';
+import { readLodgingQuery } from './query.ts';
+import type { PriceRecord } from './record.ts';
+
+export const adapter: WebAdapter<Record<string, unknown>, PriceRecord> = {
+  kind: 'web',
+  endpoint: '/lodging-prices',
+  unit: 'price',
+  checkQuery(q) {
+    try {
+      readLodgingQuery(q, Date.now());
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  },
+  plan: (ctx) => plan(ctx),
+  parse,
+};
