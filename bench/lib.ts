@@ -8,6 +8,53 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 
+/**
+ * One timed run of `fn` over a body of `bytes`: MB/s by CPU time (user + system of this process, so
+ * other load on the box does not count) and by wall time, after a warm-up. 1 MB = 10^6 bytes.
+ * `fn` returns a number that is summed into `sink` so the work cannot be optimised away.
+ */
+export function throughput(bytes: number, fn: () => number, runMs: number): { cpu: number; wall: number } {
+  for (let i = 0; i < 30; i++) sink += fn();
+  let n = 0;
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  let el = 0;
+  while (el < runMs) {
+    for (let i = 0; i < 10; i++) sink += fn();
+    n += 10;
+    el = Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+  const c = process.cpuUsage(c0);
+  const mb = (bytes * n) / 1e6;
+  return { cpu: mb / ((c.user + c.system) / 1e6), wall: mb / (el / 1000) };
+}
+export let sink = 0;
+
+/** A parser measured against a baseline on the same body. */
+export interface ParserRow { name: string; bytes: number; base: string; baseFn: () => number; fn: () => number }
+
+/**
+ * Markdown rows `| input | bytes | parser MB/s | baseline | baseline MB/s | ratio |` of `rows`, each
+ * the median of 3 runs interleaved with its baseline (drift hits both alike).
+ */
+export function parserTable(rows: ParserRow[], runMs: number): string[] {
+  const out = ['| input | bytes | parser MB/s | baseline | baseline MB/s | parser / baseline |', '|---|---:|---:|---|---:|---:|'];
+  for (const r of rows) {
+    const p: Array<{ cpu: number; wall: number }> = [];
+    const b: Array<{ cpu: number; wall: number }> = [];
+    for (let k = 0; k < 3; k++) {
+      b.push(throughput(r.bytes, r.baseFn, runMs));
+      p.push(throughput(r.bytes, r.fn, runMs));
+    }
+    const pc = median(p.map((x) => x.cpu));
+    const bc = median(b.map((x) => x.cpu));
+    const pw = median(p.map((x) => x.wall));
+    const bw = median(b.map((x) => x.wall));
+    out.push(`| ${r.name} | ${r.bytes} | ${pc.toFixed(1)} (${pw.toFixed(1)}) | ${r.base} | ${bc.toFixed(1)} (${bw.toFixed(1)}) | ${(pc / bc).toFixed(2)} |`);
+  }
+  return out;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : NaN;

@@ -15,7 +15,7 @@ import { parseSearchBody } from '../src/sources/_maps/search-body.ts';
 import { extractPlaceFromHtml, parsePlaceBody } from '../src/sources/_maps/place-parse.ts';
 import { appInitState } from '../src/sources/_maps/html.ts';
 import { fixturePath } from '../src/sources/_kit/fixtures.ts';
-import { median } from './lib.ts';
+import { parserTable, sink, type ParserRow } from './lib.ts';
 
 const dir = fixturePath('google-maps');
 if (!existsSync(dir)) {
@@ -28,31 +28,7 @@ const placeEn = ")]}'\n" + read('place_kipriakon_en_2023-09.json');
 const html = read('place_page_tipsy-sticks_2023-04.html');
 
 const RUN_MS = 1500;
-let sink = 0;
-
-/**
- * One timed run of `fn`: MB/s by CPU time (user + system of this process, so other load on the box
- * does not count) and by wall time. 1 MB = 10^6 bytes of body text (UTF-8).
- */
-function run(bytes: number, fn: () => number): { cpu: number; wall: number } {
-  for (let i = 0; i < 30; i++) sink += fn();
-  let n = 0;
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  let el = 0;
-  while (el < RUN_MS) {
-    for (let i = 0; i < 10; i++) sink += fn();
-    n += 10;
-    el = Number(process.hrtime.bigint() - t0) / 1e6;
-  }
-  const c = process.cpuUsage(c0);
-  const mb = (bytes * n) / 1e6;
-  return { cpu: mb / ((c.user + c.system) / 1e6), wall: mb / (el / 1000) };
-}
-
-interface Row { name: string; bytes: number; base: string; baseFn: () => number; fn: () => number }
-
-const rows: Row[] = [
+const rows: ParserRow[] = [
   {
     name: 'search body (20 places) → records',
     bytes: Buffer.byteLength(search),
@@ -79,21 +55,6 @@ const rows: Row[] = [
 const out: string[] = [];
 out.push(`node ${process.version}, ${RUN_MS} ms per run, median of 3 runs; MB/s by CPU time (wall time in brackets)`);
 out.push('');
-out.push('| input | bytes | parser MB/s | baseline | baseline MB/s | parser / baseline |');
-out.push('|---|---:|---:|---|---:|---:|');
-for (const r of rows) {
-  const p: Array<{ cpu: number; wall: number }> = [];
-  const b: Array<{ cpu: number; wall: number }> = [];
-  for (let k = 0; k < 3; k++) {
-    // Interleaved so drift (thermal, other load) hits both alike.
-    b.push(run(r.bytes, r.baseFn));
-    p.push(run(r.bytes, r.fn));
-  }
-  const pc = median(p.map((x) => x.cpu));
-  const bc = median(b.map((x) => x.cpu));
-  const pw = median(p.map((x) => x.wall));
-  const bw = median(b.map((x) => x.wall));
-  out.push(`| ${r.name} | ${r.bytes} | ${pc.toFixed(1)} (${pw.toFixed(1)}) | ${r.base} | ${bc.toFixed(1)} (${bw.toFixed(1)}) | ${(pc / bc).toFixed(2)} |`);
-}
+out.push(...parserTable(rows, RUN_MS));
 console.log(out.join('\n'));
 if (sink === 0.5) console.log(sink);

@@ -78,7 +78,11 @@ function fromMs(ms: number): number | null {
 export function isoUtc(sec: number | null | undefined): string | null {
   if (sec === null || sec === undefined || !Number.isFinite(sec)) return null;
   const d = new Date(sec * 1000);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (Number.isNaN(d.getTime())) return null;
+  const iso = d.toISOString();
+  // 'YYYY-MM-DDTHH:MM:SS.sssZ' (24 chars) loses its milliseconds by a slice: a third of the cost of a
+  // regex replace, which per-record callers (thousands of comments a page) notice.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The record fields of one moment. */

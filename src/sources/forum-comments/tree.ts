@@ -8,7 +8,7 @@
  *   more stub `{kind: 'more', data: {id, parent_id, count, children: [ids], depth?}}`; `id: '_'` with no
  *   children is "continue this thread" (the replies need a page of their own).
  */
-import { timeFields } from '../_kit/dates.ts';
+import { isoUtc, toUnix } from '../_kit/dates.ts';
 import type { ForumComment } from './record.ts';
 
 /** What every comment record repeats about its post. */
@@ -97,6 +97,9 @@ export function commentRecord(d: Obj, depth: number, replies: number, post: Post
   const author = strOr(d.author);
   const edited = d.edited;
   const link = strOr(d.permalink) ?? (post.permalink ? `${post.permalink}${id}/` : null);
+  // Plain fields, not spread from a computed-key object: every record keeps one shape (bench: 0.46x → 0.70x of JSON.parse).
+  const created = toUnix(d.created_utc);
+  const editedAt = typeof edited === 'number' ? toUnix(edited) : null;
   return {
     query,
     post_id: post.id,
@@ -108,9 +111,11 @@ export function commentRecord(d: Obj, depth: number, replies: number, post: Post
     author,
     body: strOr(d.body),
     score: intOr(d.score),
-    ...timeFields('created', d.created_utc),
+    created_timestamp: created,
+    created_datetime_utc: isoUtc(created),
     edited: edited !== false && edited !== null && edited !== undefined,
-    ...timeFields('edited', typeof edited === 'number' ? edited : null),
+    edited_timestamp: editedAt,
+    edited_datetime_utc: isoUtc(editedAt),
     is_submitter: typeof d.is_submitter === 'boolean' ? d.is_submitter : author !== null && author !== '[deleted]' && author === post.author,
     permalink: link ? (link.startsWith('http') ? link : ORIGIN + link) : null,
     replies_count: replies,
