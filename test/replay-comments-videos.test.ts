@@ -12,6 +12,7 @@ import type { HarEntry } from '../src/fetch/har.ts';
 import type { QueryContext, Step, WebAdapter } from '../src/sources/_kit/adapter.ts';
 import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
 import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
+import { parseCapture } from '../src/sources/videosite-videos/capture.ts';
 
 const reddit = (f: string) => fixturePath('reddit', f);
 const youtube = (f: string) => fixturePath('youtube', f);
@@ -23,10 +24,10 @@ const RES = youtube('navigation_resolve_url_handle_2026-05.json');
 const read = (p: string) => readFileSync(p, 'utf8');
 
 /** The HAR entries of one query: every step the adapter asks for, answered by `answer`. */
-function recordQuery(a: WebAdapter<any, any>, c: QueryContext<any>, answer: (s: Step) => string): HarEntry[] {
+function recordQuery(a: WebAdapter<any, any>, c: QueryContext<any>, answer: (s: Step) => string, maxSteps = Infinity): HarEntry[] {
   const entries: HarEntry[] = [];
   const pending = a.plan(c);
-  while (pending.length) {
+  while (pending.length && entries.length < maxSteps) {
     const s = pending.shift()!;
     const body = answer(s);
     entries.push(replayEntry(s, body, 'application/json'));
@@ -67,9 +68,9 @@ test('/forum-comments end to end: the 2016 thread with its real morechildren ans
 });
 
 test('/videosite-videos end to end: channel id → Videos tab → continuation, 45 videos billed as 45; handle via resolve; 204 on failure', { skip: [V1, V2, RES].map(fixtureMissing).find(Boolean) ?? false, timeout: 60_000 }, async () => {
-  const byId = recordQuery(videos, { query: 'UCTwECeGqMZee77BjdoYtI2Q', params: { shorts: false, limit: 45 } }, (s) => (s.kind === 'browse' ? read(V1) : read(V2)));
+  const byId = recordQuery(videos, { query: 'UCTwECeGqMZee77BjdoYtI2Q', params: { shorts: false, limit: 45 } }, (s) => (s.kind === 'browse' ? read(V1) : read(V2)), 2);
   // The resolve capture names @Gronkh's channel; its browse is answered with the Videos capture too.
-  const byHandle = recordQuery(videos, { query: '@Gronkh', params: { shorts: false, limit: 30 } }, (s) => (s.kind === 'resolve' ? read(RES) : read(V1)));
+  const byHandle = recordQuery(videos, { query: '@Gronkh', params: { shorts: false, limit: 30 } }, (s) => (s.kind === 'resolve' ? read(RES) : read(V1)), 2);
   assert.deepEqual(byHandle.map((e) => JSON.parse(e.request.postData!.text).browseId ?? 'resolve'), ['resolve', 'UCYJ61XIK64sp6ZFFS8sctxw']);
   await withReplay([...byId, ...byHandle], async (h) => {
     const r = await h.json('/videosite-videos?query=UCTwECeGqMZee77BjdoYtI2Q&shorts=false&limit=45&async=false');
@@ -86,5 +87,36 @@ test('/videosite-videos end to end: channel id → Videos tab → continuation, 
     // Nothing recorded for this channel: Failure answers 204 (interface 4.4).
     const miss = await h.get('/videosite-videos?query=%40nobody&shorts=true&async=false');
     assert.equal(miss.status, 204);
+    // Replay answers the unknown handle with the nearest recorded POSTs, which are no channel: a typed reason.
+    assert.match(miss.headers.get('x-request-error') ?? '', /^(network|layout_changed|not_found): /);
+  });
+});
+
+const S1 = youtube('browse_channel_shorts_tab_initial_2026-01.json');
+const S2 = youtube('browse_channel_shorts_tab_continuation_2026-01.json');
+
+test('/videosite-videos cursor (decision 23) on the real Shorts pages: limit 30 + its cursor = limit 60', { skip: fixtureMissing(S1) || fixtureMissing(S2), timeout: 60_000 }, async () => {
+  const q = 'UCh8gHdtzO2tXd593_bjErWg';
+  const entries = recordQuery(videos, { query: q, params: { shorts: true, limit: 60 } }, (s) => (s.kind === 'browse' ? read(S1) : read(S2)), 2);
+  await withReplay(entries, async (h) => {
+    const whole = (await h.json(`/videosite-videos?query=${q}&shorts=true&limit=60&async=false`)).body.data[0];
+    assert.equal(whole.length, 60);
+    const first = (await h.json(`/videosite-videos?query=${q}&shorts=true&limit=30&async=false`)).body.data[0];
+    assert.equal(first.length, 30);
+    const cursor = first[29].next_page_cursor;
+    assert.match(cursor, /^c1\./, 'the runner signs the resume point');
+    const second = await h.json(`/videosite-videos?query=${q}&shorts=true&limit=30&cursor=${cursor}&async=false`);
+    assert.equal(second.status, 200, JSON.stringify(second.body).slice(0, 300));
+    const ids = (rows: any[]) => rows.map((r) => r.video_id);
+    assert.deepEqual([...ids(first), ...ids(second.body.data[0])], ids(whole));
+    assert.deepEqual(ids(second.body.data[0]).slice(17, 19), ['QwxXxlvoKZk', 'R8ydpPnC6vI'], 'the resumed chunk runs from page one into page two');
+    // A cursor inside page two carries the site's continuation token: long, still accepted.
+    const deep = whole[59].next_page_cursor;
+    assert.ok(deep.length > 4096, `a continuation token makes a long cursor (${deep.length})`);
+    const third = await h.json(`/videosite-videos?query=${q}&shorts=true&limit=5&cursor=${deep}&async=false`);
+    assert.equal(third.status, 200, JSON.stringify(third.body).slice(0, 300));
+    assert.deepEqual(ids(third.body.data[0]), parseCapture(read(S2)).slice(12, 17).map((r) => r.video_id));
+    const bad = await h.json(`/videosite-videos?query=${q}&shorts=true&cursor=${cursor.slice(0, -3)}xyz&async=false`);
+    assert.equal(bad.status, 422);
   });
 });

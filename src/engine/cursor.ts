@@ -27,8 +27,9 @@ export interface ResumePoint {
   skip: number;
 }
 
-/** Longest cursor accepted (the `cursor` parameter's own maximum is 4096 characters). */
-const MAX_TEXT = 4_096;
+/** Longest cursor accepted (each `cursor` parameter declares its own maximum; video-site
+ *  continuation tokens alone are 4-9 KB, so their cursors run to about 9 KB). */
+const MAX_TEXT = 16_384;
 /** Largest decompressed payload: refuses a deflate bomb. */
 const MAX_JSON = 64 * 1024;
 

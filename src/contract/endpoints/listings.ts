@@ -30,7 +30,10 @@ export const listingEndpoints: DataEndpoint[] = [
   },
   {
     path: '/videosite-videos', family: 'listings', summary: 'Videos of channels.', queryDoc: 'Channel handles or URLs.',
-    params: { shorts: bool({ doc: 'true: only short videos; false: only regular ones.' }), limit }, required: ['shorts'],
+    params: {
+      shorts: bool({ doc: 'true: only short videos; false: only regular ones.' }), limit,
+      cursor: str({ maxLength: 16_384, doc: 'Extension (decision 23): next_page_cursor of a record; resumes right after it. Long: it carries the site\'s continuation token (4-9 KB).' }),
+    }, required: ['shorts'],
     shared: FULL_SET, record: videositeVideoRecord, unit: 'video', service: 'videosite_videos_service', answers204: true,
   },
 ];

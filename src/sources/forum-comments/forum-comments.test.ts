@@ -250,3 +250,32 @@ test('limit stops the query; a stub of more than 100 ids is asked in batches, in
   assert.equal(capped.records.length, 150);
   assert.equal(capped.steps.length, 3, 'no step after the limit');
 });
+
+test('checkpointed resume: stopping after any step and continuing from the stored (JSON) steps gives the same thread', { skip }, () => {
+  const thread = read(T2016);
+  const more = read(MORE);
+  const answer = (s: Step) => s.kind === 'thread' ? thread
+    : s.kind === 'more' ? ((s.state as any).stub.ids.join(',') === 'cu5pg2h' ? more : '{"json":{"errors":[],"data":{"things":[]}}}')
+      : JSON.stringify([{ data: { children: [] } }, { data: { children: [] } }]);
+  const c = ctx('3hahrw');
+  const whole = runQuery(c, answer);
+  for (const stopAfter of [1, 2, 7, 12, whole.steps.length - 1]) {
+    const records: ForumComment[] = [];
+    let pending = adapter.plan(c);
+    for (let k = 0; k < stopAfter; k++) {
+      const s = pending.shift()!;
+      const out = adapter.parse(s, res(answer(s), s.url), c);
+      records.push(...out.records);
+      pending.push(...(out.next ?? []));
+    }
+    // What the runner stores at the checkpoint, read back by another worker.
+    pending = JSON.parse(JSON.stringify(pending));
+    while (pending.length) {
+      const s = pending.shift()!;
+      const out = adapter.parse(s, res(answer(s), s.url), c);
+      records.push(...out.records);
+      pending.push(...(out.next ?? []));
+    }
+    assert.deepEqual(records, whole.records, `resumed after step ${stopAfter}`);
+  }
+});

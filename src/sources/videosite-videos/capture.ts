@@ -25,12 +25,12 @@ export function parseCapture(text: string): VideositeVideo[] {
     }
     if (d.endpoint && !d.contents && !d.onResponseReceivedActions) return []; // resolve answer
     const cont = continuationFound(d);
-    if (cont) return recordsOf(cont, NONE, '', false, Infinity);
+    if (cont) return recordsOf(cont, NONE, '', false);
     if (!d.contents) throw new Error('expected a browse, continuation or resolve answer');
     const tabs = d.contents.twoColumnBrowseResultsRenderer?.tabs;
     const selected = Array.isArray(tabs) ? tabs.find((x: any) => x?.tabRenderer?.selected)?.tabRenderer : null;
     const shorts = /\/shorts$/.test(selected?.endpoint?.commandMetadata?.webCommandMetadata?.url ?? '');
-    return recordsOf(collect(selected ? selected.content : d.contents), channelOf(d, NONE), '', shorts, Infinity);
+    return recordsOf(collect(selected ? selected.content : d.contents), channelOf(d, NONE), '', shorts);
   } catch (e) {
     throw new Error(`videosite-videos: ${e instanceof SourceError ? e.message : (e as Error).message}`);
   }

@@ -10,8 +10,6 @@ import { channelOf, collect, initialDataOf, pickTab, throwIfRefused, type Found 
 import { TAB_PARAMS, browseStep, continuationStep, type PageState } from './plan.ts';
 import type { ChannelInfo, VideositeParams, VideositeVideo } from './record.ts';
 
-export const DEFAULT_LIMIT = 100;
-
 type Obj = Record<string, any>;
 
 export function jsonAnswer(body: string, what: string): Obj {
@@ -27,24 +25,23 @@ export function jsonAnswer(body: string, what: string): Obj {
   return d as Obj;
 }
 
-/** Found items → records, at most `room` of them. */
-export function recordsOf(found: Found, channel: ChannelInfo, query: string, shortsTab: boolean, room: number): VideositeVideo[] {
+/** Found items → records. */
+export function recordsOf(found: Found, channel: ChannelInfo, query: string, shortsTab: boolean): VideositeVideo[] {
   const out: VideositeVideo[] = [];
   for (const it of found.items) {
-    if (out.length >= room) break;
     const r = videoOf(it.key, it.node, channel, query, found.token, shortsTab);
     if (r) out.push(r);
   }
   return out;
 }
 
-/** Records of one page and the step to the next while the limit leaves room. */
+/**
+ * Records of one page and the step to the next. The query's `limit` is the runner's to apply: it cuts
+ * the last page and signs where the query stopped (inside a page too) into `next_page_cursor`.
+ */
 function page(found: Found, st: PageState, channel: ChannelInfo, ctx: QueryContext<VideositeParams>): ParseResult<VideositeVideo> {
-  const limit = Math.max(1, ctx.params?.limit ?? DEFAULT_LIMIT);
-  const records = recordsOf(found, channel, ctx.query, st.tab === 'shorts', limit - st.got);
-  const got = st.got + records.length;
-  const more = found.token && got < limit;
-  return { records, next: more ? [continuationStep(found.token!, { ...st, got, channel })] : [], cursor: found.token };
+  const records = recordsOf(found, channel, ctx.query, st.tab === 'shorts');
+  return { records, next: found.token ? [continuationStep(found.token, { ...st, channel })] : [], cursor: found.token };
 }
 
 /** The first page of a tab (browse answer or ytInitialData of a channel page). */

@@ -78,10 +78,9 @@ const headers = (clientVersion = CLIENT_VERSION) => ({
   'content-type': 'application/json', origin: ORIGIN, 'x-youtube-client-name': '1', 'x-youtube-client-version': clientVersion,
 });
 
-/** State every step carries: the tab, videos kept so far, the channel once known. */
+/** State every step carries: the tab and the channel once known. */
 export interface PageState {
   tab: Tab;
-  got: number;
   channel: ChannelInfo;
   /** Set after one corrective browse (the site served another tab): no second one. */
   retried?: boolean;
@@ -104,6 +103,6 @@ export function firstStep(query: string, shorts: boolean | undefined): Step {
   const ref = channelRef(query);
   if (ref.form === 'invalid') throw new SourceError('invalid_query', ref.reason);
   const tab: Tab = shorts ? 'shorts' : 'videos';
-  if (ref.form === 'id') return browseStep(ref.id, TAB_PARAMS[tab], { tab, got: 0, channel: { channel_id: ref.id, channel_name: null, channel_handle: null } });
-  return resolveStep(ref.url, { tab, got: 0, channel: { channel_id: null, channel_name: null, channel_handle: ref.handle } });
+  if (ref.form === 'id') return browseStep(ref.id, TAB_PARAMS[tab], { tab, channel: { channel_id: ref.id, channel_name: null, channel_handle: null } });
+  return resolveStep(ref.url, { tab, channel: { channel_id: null, channel_name: null, channel_handle: ref.handle } });
 }

@@ -26,18 +26,20 @@ const res = (body: string, url = BROWSE_URL): FetchedResponse => ({ status: 200,
 const ctx = (query: string, params: VideositeParams): QueryContext<VideositeParams> => ({ query, params });
 const bodyOf = (s: Step) => JSON.parse(s.body!);
 
+/** Runs a query as the runner does: steps in order until the query's limit (default 100), the last page cut. */
 function runQuery(c: QueryContext<VideositeParams>, answer: (s: Step) => string): { records: VideositeVideo[]; steps: Step[] } {
+  const limit = c.params.limit ?? 100;
   const pending = adapter.plan(c);
   const records: VideositeVideo[] = [];
   const steps: Step[] = [];
-  while (pending.length) {
+  while (pending.length && records.length < limit) {
     const s = pending.shift()!;
     steps.push(s);
     const out = adapter.parse(s, res(answer(s), s.url), c);
     records.push(...out.records);
     pending.push(...(out.next ?? []));
   }
-  return { records, steps };
+  return { records: records.slice(0, limit), steps };
 }
 
 test('query forms: handles and vanity URLs resolve first; channel ids browse at once', () => {
