@@ -2359,7 +2359,7 @@ export type components = {
             length_text: string | null;
             /** @description True for an item of the Shorts tab. */
             is_short: boolean;
-            /** @description Cursor continuing after the page this video came from (decision 23); null on the last page. */
+            /** @description Resume point (decision 23): give it as `cursor` to continue after this chunk; null when the channel has no more. (`trawl parse` shows the site's own continuation token here.) */
             next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
@@ -4658,6 +4658,8 @@ export interface operations {
                 shorts: boolean;
                 /** @description Items per query. */
                 limit?: number;
+                /** @description Extension (decision 23): next_page_cursor of a record; resumes right after it. Long: it carries the site's continuation token (4-9 KB). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
