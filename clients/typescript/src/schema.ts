@@ -2329,6 +2329,63 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description One offered room or rate of a hotel for one stay (decision 24). */
+        LodgingPricesRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's hotel id. */
+            hotel_id: string | null;
+            /** @description Hotel name. */
+            hotel_name: string | null;
+            /** @description Room (unit) name. */
+            room_name: string | null;
+            /** @description Price of the whole stay for this room or rate, in `currency` units. */
+            price: number | null;
+            /** @description Price before the discount shown, when the site strikes one through, in `currency` units. */
+            original_price: number | null;
+            /** @description ISO 4217 code of the prices. */
+            currency: string | null;
+            /** @description The price as the site wrote it, e.g. "US$339.86". */
+            price_text: string | null;
+            /** @description Check-in date of the stay, YYYY-MM-DD. */
+            check_in_date: string | null;
+            /** @description Check-out date of the stay, YYYY-MM-DD. */
+            check_out_date: string | null;
+            /** @description Adults the price is for. */
+            guests: number | null;
+            /** @description Most people the room takes, when the page states it. */
+            max_guests: number | null;
+            /** @description Nights of the stay. */
+            nights: number | null;
+            /** @description Free cancellation offered for this rate. */
+            free_cancellation: boolean | null;
+            /** @description Breakfast included in this rate. */
+            breakfast_included: boolean | null;
+            /** @description Guest review score, 1 to 10. */
+            review_score: number | null;
+            /** @description Number of guest reviews. */
+            reviews: number | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+            /** @description The hotel's page for this stay. */
+            url: string | null;
+            /** @description True when the query named no dates and the default stay was asked: check-in tomorrow (UTC), one night, two adults. */
+            default_stay: boolean;
+            /** @description The site's room id. */
+            room_id: string | null;
+            /** @description The site's rate (block) id. */
+            block_id: string | null;
+            /** @description Hotel class or the site's own quality rating, 1 to 5. */
+            stars: number | null;
+            /** @description City. */
+            city: string | null;
+            /** @description Street address. */
+            address: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One video of a channel (decision 24). */
         VideositeVideo: {
             /** @description The query item as given. */
@@ -4451,11 +4508,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["LodgingPricesRecord"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;
