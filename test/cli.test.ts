@@ -105,3 +105,21 @@ test('trawl serve on an empty store creates an account and prints its key once',
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('prices set refuses negative and non-numeric prices; accounts balance --id shows the balance', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-cli-'));
+  try {
+    const env = { DATA_DIR: dir };
+    const a = JSON.parse(trawl(['accounts', 'create', '--name', 'acme', '--balance', '25'], env).out);
+    for (const bad of ['-0.01', 'abc', '', ' ', '0x10', '1e400', 'NaN', 'Infinity', '-0']) {
+      const r = trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', bad], env);
+      assert.notEqual(r.code, 0, `--price ${JSON.stringify(bad)} is refused`);
+      assert.match(r.err, /--price must be a non-negative decimal number/);
+    }
+    assert.equal(trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', '0.0035'], env).code, 0);
+    assert.equal(trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', '0'], env).code, 0, 'free is a price');
+    const shown = trawl(['accounts', 'balance', '--id', a.id], env);
+    assert.equal(shown.code, 0, shown.err);
+    assert.deepEqual(JSON.parse(shown.out), { id: a.id, balance: 25, credit_limit: 0, currency: 'usd' });
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});

@@ -6,7 +6,7 @@
  *   trawl migrate                        apply store migrations and exit
  *   trawl accounts create --name N [--balance X] [--credit-limit X] [--rate R] [--burst B]
  *   trawl accounts list
- *   trawl accounts balance --id ID --add X
+ *   trawl accounts balance --id ID [--add X]     shows the balance, or adds X to it
  *   trawl accounts usage --id ID [--from ISO] [--to ISO]
  *   trawl accounts past-due --id ID --on|--off
  *   trawl keys create --account ID | keys list --account ID | keys revoke --id KEY_ID
@@ -70,6 +70,13 @@ async function serve(workers: boolean, listen: boolean) {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** A price as an operator types it: a plain non-negative decimal ('0.003', '2'); no sign, hex,
+ *  exponent or empty text, which Number() would turn into a price nobody meant. */
+const priceOf = (v: unknown): number => {
+  if (typeof v !== 'string' || !/^\d{1,9}(\.\d{1,9})?$/.test(v.trim())) fail(`--price must be a non-negative decimal number such as 0.003, got ${JSON.stringify(v ?? null)}`);
+  return Number((v as string).trim());
+};
+
 const num = (v: unknown, what: string): number => {
   const n = Number(v);
   if (v === undefined || !Number.isFinite(n)) fail(`${what} must be a number`);
@@ -116,7 +123,13 @@ async function main(argv: string[]) {
         if (sub === 'list') return out((await store.listAccounts()).map(({ webhookSecret: _s, ...a }) => a));
         const id = values.id as string | undefined;
         if (!id || !(await store.getAccount(id))) fail('give --id of an existing account');
-        if (sub === 'balance') return out({ id, balance: await store.addBalance(id, num(values.add, '--add')) });
+        if (sub === 'balance') {
+          if (values.add === undefined) {
+            const a = (await store.getAccount(id))!;
+            return out({ id, balance: a.balance, credit_limit: a.creditLimit, currency: a.currency });
+          }
+          return out({ id, balance: await store.addBalance(id, num(values.add, '--add')) });
+        }
         if (sub === 'past-due') {
           await store.updateAccount(id, { pastDue: !!values.on && !values.off });
           return out({ id, past_due: !!values.on && !values.off });
@@ -150,8 +163,9 @@ async function main(argv: string[]) {
     case 'prices':
       return withStore(async ({ store }) => {
         if (sub !== 'set' || !values.product) fail('prices set --product P --price X [--account ID]');
-        await store.setPrice(values.product as string, num(values.price, '--price'), (values.account as string | undefined) ?? null);
-        return out({ product: values.product, price: Number(values.price), account: values.account ?? null });
+        const price = priceOf(values.price);
+        await store.setPrice(values.product as string, price, (values.account as string | undefined) ?? null);
+        return out({ product: values.product, price, account: values.account ?? null });
       });
     default:
       process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file>\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
