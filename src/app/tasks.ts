@@ -16,7 +16,7 @@ import { submit } from './submit.ts';
 import { checkBody } from './body.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
-import { ParamError, readParams, type RawParams } from '../http/params.ts';
+import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
 import { firstOfEach } from '../engine/dedupe.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
@@ -49,17 +49,18 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   const format = settings.output_extension ?? 'xlsx';
   if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);
   // Body fields that are parameters of the endpoint go through the same reader as the query string.
-  const given: Record<string, unknown> = { ...body, limit: body.organizationsPerQueryLimit ?? body.limit };
+  // The endpoint's parameter aliases too (organizationsPerQueryLimit = limit, ...).
+  const given: Record<string, unknown> = { ...body };
   const enrich = asStringArray(body.enrichments);
   if (enrich.length && 'enrichment' in decl.params) given.enrichment = enrich;
   const raw: RawParams = new Map();
-  for (const name of Object.keys(decl.params)) {
-    const v = given[name];
+  for (const name of [...Object.keys(decl.params), ...Object.keys(decl.paramAliases ?? {})]) {
+    const v = Object.hasOwn(given, name) ? given[name] : undefined;
     if (v !== undefined && v !== null) raw.set(name, (Array.isArray(v) ? v : [v]).map(String));
   }
   let params: Record<string, unknown>;
   try {
-    params = readParams(decl.params, raw);
+    params = readParams(decl.params, withAliases(raw, decl.paramAliases));
   } catch (e) {
     if (e instanceof ParamError) throw new AppError(422, e.message);
     throw e;

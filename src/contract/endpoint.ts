@@ -15,6 +15,9 @@ export interface DataEndpoint {
   queryDoc: string;
   /** Endpoint-specific parameters (shared ones are added from `shared`). */
   params: Record<string, TSchema>;
+  /** Other names real clients send for a declared parameter (alias → declared name), read when
+   *  the declared name is absent (docs/parameter-aliases.md). */
+  paramAliases?: Record<string, string>;
   /** Endpoint-specific parameters that must be present. */
   required?: string[];
   /** Shared parameters the interface lists for it (all are accepted; these are documented). */

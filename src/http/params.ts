@@ -140,3 +140,22 @@ export function readParams(decls: Record<string, TSchema>, raw: RawParams, requi
   }
   return out;
 }
+
+/**
+ * The raw parameters with each alias folded into its declared name when the declared name is
+ * absent (or only empty): a client that says `organizationsPerQueryLimit=5` gets `limit=5`, never
+ * the default. The declared name wins when both are given.
+ *
+ * @example withAliases(parseQueryString('organizationsPerQueryLimit=5'), { organizationsPerQueryLimit: 'limit' }).get('limit') // ['5']
+ */
+export function withAliases(raw: RawParams, aliases: Record<string, string> | undefined): RawParams {
+  if (!aliases) return raw;
+  let out = raw;
+  for (const [alias, name] of Object.entries(aliases)) {
+    const given = raw.get(alias);
+    if (!given?.some((v) => v !== '') || raw.get(name)?.some((v) => v !== '')) continue;
+    if (out === raw) out = new Map(raw);
+    out.set(name, given);
+  }
+  return out;
+}

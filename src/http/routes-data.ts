@@ -9,7 +9,7 @@ import type { AppContext } from '../app/context.ts';
 import type { DataEndpoint } from '../contract/endpoint.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 import { query as queryDecl, shared } from '../contract/shared.ts';
-import { readParams } from './params.ts';
+import { readParams, withAliases } from './params.ts';
 import { rawParams } from './server.ts';
 import { submit } from '../app/submit.ts';
 import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
@@ -53,7 +53,7 @@ export async function sendView(reply: FastifyReply, v: RequestView, pendingStatu
 }
 
 async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, reply: FastifyReply) {
-  const raw = rawParams(req);
+  const raw = withAliases(rawParams(req), decl.paramAliases);
   const s = readParams(sharedDecls, raw);
   const params = readParams(decl.params, raw, decl.required);
   const queries = (s.query as string[] | undefined) ?? [];

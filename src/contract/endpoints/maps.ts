@@ -13,13 +13,15 @@ export const mapsEndpoints: DataEndpoint[] = [
     path: '/maps/search', family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
     queryDoc: 'A phrase usable on a map site (location inside the phrase is recommended), an engine_id, a place_id, a CID, or a map URL.',
     params: {
-      limit: int({ min: 1, max: 500, def: 500, doc: 'Places per query; the source holds at most 500 per query.' }),
+      limit: int({ min: 1, max: 500, def: 500, doc: 'Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`.' }),
+      skip: int({ min: 0, max: 499, doc: 'Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`.' }),
       dropDuplicates: bool({ def: false, doc: 'Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones.' }),
       totalLimit: int({ min: 1, max: 500_000, doc: 'Total places across all queries.' }),
       coordinates: str({ pattern: COORDINATES, example: '@40.7128,-74.0060,13z', doc: 'Map viewport `@<latitude>,<longitude>,<zoom>z`.' }),
       language, region,
       enrichment: list(oneOf(MAPS_ENRICHMENTS), { doc: 'Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`.' }),
     },
+    paramAliases: { organizationsPerQueryLimit: 'limit', skipPlaces: 'skip' },
     shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_maps_service_v2', emptyCostsOne: true,
     check: (p) => {
       const missing = unsupportedEnrichments(p.enrichment);
@@ -46,7 +48,8 @@ export const mapsEndpoints: DataEndpoint[] = [
   {
     path: '/engine-places-by-domain', family: 'maps', summary: 'Places by domains or websites.',
     queryDoc: 'A domain or website URL.',
-    params: { perQuery: int({ min: 1, max: 500, def: 100, doc: 'Items per query.' }), region },
+    params: { perQuery: int({ min: 1, max: 500, def: 100, doc: 'Items per query. Also read as `limit` or `limit_per_query`.' }), region },
+    paramAliases: { limit: 'perQuery', limit_per_query: 'perQuery', organizationsPerQueryLimit: 'perQuery' },
     shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_places_by_domain_service', emptyCostsOne: true, answers204: true,
   },
   {

@@ -9,7 +9,9 @@ import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
 import { shortvideoCommentRecord } from '../records/shortvideo-comments.ts';
 import { networkPostRecord } from '../records/network-posts.ts';
 
-const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
+const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`.' });
+/** Names real clients send for "items per query" (docs/parameter-aliases.md). */
+const LIMIT_ALIASES = { perQuery: 'limit', limit_per_query: 'limit', reviewsLimit: 'limit' };
 const cutoff = int({ min: 0, zeroIsAbsent: true, doc: 'Oldest timestamp kept (Unix seconds); overrides sort (newest first).' });
 const cursor = str({ doc: 'The next_page_cursor of the previous chunk.' });
 const NO_FORMAT = FULL_SET.filter((n) => n !== 'format');
@@ -18,16 +20,19 @@ export const reviewEndpoints: DataEndpoint[] = [
   {
     path: '/bizdir-reviews', family: 'reviews', summary: 'Business directory reviews.', queryDoc: 'Directory business links or ids.',
     params: { limit, cursor, sort: oneOf(['relevance_desc', 'date_desc', 'date_asc', 'rating_desc', 'rating_asc', 'elites_desc'] as const, { def: 'relevance_desc' }), cutoff },
+    paramAliases: LIMIT_ALIASES,
     shared: FULL_SET, record: bizdirReviewRecord, unit: 'review', service: 'bizdir_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/launchsite-reviews', family: 'reviews', summary: 'Product-launch site reviews.', queryDoc: 'Product page links or ids.',
     params: { limit, cursor, sort: oneOf(['BEST', 'LATEST', 'FAVORABLE', 'CRITICAL'] as const, { def: 'BEST' }), cutoff, language, region },
+    paramAliases: LIMIT_ALIASES,
     shared: FULL_SET, record: genericRecord, unit: 'review', service: 'launchsite_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/rentals-reviews', family: 'reviews', summary: 'Home-rental reviews.', queryDoc: 'Accommodation links or ids.',
     params: { limit, cursor, sort: oneOf(['MOST_RECENT', 'RATING_DESC', 'RATING_ASC'] as const, { def: 'MOST_RECENT' }), cutoff },
+    paramAliases: LIMIT_ALIASES,
     shared: FULL_SET, record: rentalsReviewRecord, unit: 'review', service: 'rentals_reviews_service', emptyCostsOne: true,
   },
   {
@@ -41,15 +46,17 @@ export const reviewEndpoints: DataEndpoint[] = [
   {
     path: '/delivery-reviews', family: 'reviews', summary: 'Food-delivery reviews.', queryDoc: 'Menu-item URLs.',
     params: { limit, sort: oneOf(['highest_rated', 'lowest_rated', 'newest', 'oldest'] as const, { def: 'highest_rated' }), cutoff },
+    paramAliases: LIMIT_ALIASES,
     shared: FULL_SET, record: genericRecord, unit: 'review', service: 'delivery_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/shortvideo-comments', family: 'reviews', summary: 'Short-video comments.', queryDoc: 'Video links or ids.',
-    params: { limit_per_query: int({ min: 1, max: 100_000, def: 100, doc: 'Comments per video.' }), cursor },
+    params: { limit_per_query: int({ min: 1, max: 100_000, def: 100, doc: 'Comments per video. Also read as `perQuery` or `limit`.' }), cursor },
+    paramAliases: { perQuery: 'limit_per_query', limit: 'limit_per_query' },
     shared: FULL_SET, record: shortvideoCommentRecord, unit: 'comment', service: 'shortvideo_comments_service', answers204: true,
   },
   {
     path: '/network-posts', family: 'reviews', summary: 'Professional-network company posts.', queryDoc: 'Company URLs or ids.',
-    params: { limit, cursor }, shared: FULL_SET, record: networkPostRecord, unit: 'post', service: 'network_posts_service', answers204: true,
+    params: { limit, cursor }, paramAliases: LIMIT_ALIASES, shared: FULL_SET, record: networkPostRecord, unit: 'post', service: 'network_posts_service', answers204: true,
   },
 ];

@@ -4,7 +4,7 @@
  * @example
  *   const steps = adapter.plan({ query: 'coffee athens', params: { limit: 200 } });
  *   const out = adapter.parse(steps[0], response, ctx); // records + next pages / cells
- *   const final = adapter.finish!(allRecords, ctx);      // deduped, cut to limit
+ *   const final = adapter.finish!(allRecords, ctx);      // deduped, `skip` left out, cut to limit
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
@@ -22,6 +22,7 @@ export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   plan: planMapsSearch,
   parse: parseMapsSearch,
   finish(records, ctx) {
-    return mergePlaces(records, searchSettings(ctx.params).limit);
+    const s = searchSettings(ctx.params);
+    return mergePlaces(records, s.limit).slice(s.skip);
   },
 };
