@@ -2450,8 +2450,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Places per query; the source holds at most 500 per query. */
+                /** @description Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
+                /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
+                skip?: number;
                 /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */
                 dropDuplicates?: boolean;
                 /** @description Total places across all queries. */
@@ -2798,7 +2800,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `limit` or `limit_per_query`. */
                 perQuery?: number;
                 /** @description Country of the website (interface 4.1); case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
@@ -3466,7 +3468,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -3579,7 +3581,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -3700,7 +3702,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -3922,7 +3924,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 sort?: "highest_rated" | "lowest_rated" | "newest" | "oldest";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
@@ -4037,7 +4039,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Comments per video. */
+                /** @description Comments per video. Also read as `perQuery` or `limit`. */
                 limit_per_query?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -4154,7 +4156,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
