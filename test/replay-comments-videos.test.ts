@@ -120,3 +120,29 @@ test('/videosite-videos cursor (decision 23) on the real Shorts pages: limit 30 
     assert.equal(bad.status, 422);
   });
 });
+
+test('/forum-comments checkpointed resume on real data: a throttled stub fails the attempt, the retry resumes there without fetching the thread again', { skip: fixtureMissing(THREAD) || fixtureMissing(MORE), timeout: 60_000 }, async () => {
+  const query = '3hahrw';
+  const empty = JSON.stringify({ json: { errors: [], data: { things: [] } } });
+  const entries = recordQuery(forum, { query, params: {} }, (s) =>
+    s.kind === 'thread' ? read(THREAD) : s.kind === 'more' ? ((s.state as any).stub.ids.join(',') === 'cu5pg2h' ? read(MORE) : empty)
+      : JSON.stringify([{ data: { children: [] } }, { data: { children: [] } }]));
+  const at = entries.findIndex((e) => e.request.url.includes('children=cu5pg2h'));
+  const [thread] = entries;
+  // The stub's first answer is a 429 (the attempt fails: no executor retries), the second the real one.
+  // A second fetch of the thread page would get a 500 and fail the query: success proves the resume.
+  const throttled = { ...entries[at], response: { ...entries[at].response, status: 429, content: { ...entries[at].response.content, text: 'slow down' } } };
+  const broken = { ...thread, response: { ...thread.response, status: 500, content: { ...thread.response.content, text: 'no' } } };
+  const har = [thread, broken, ...entries.slice(1, at), throttled, ...entries.slice(at)];
+  await withReplay(har, async (h) => {
+    const r = await h.json(`/forum-comments?query=${query}&async=false`);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    assert.equal(r.body.status, 'Success', JSON.stringify(r.body.errors ?? r.body).slice(0, 300));
+    const rows = r.body.data[0];
+    assert.equal(rows.length, 476 + 11);
+    assert.equal(new Set(rows.map((x: any) => x.comment_id)).size, rows.length, 'every comment once');
+    const i = rows.findIndex((x: any) => x.comment_id === 'cu5pg2h');
+    assert.deepEqual([rows[i - 1].depth >= 1, rows[i].parent_id, rows[i + 1].comment_id], [true, 'cu5p1hh', 'cu5pjjs']);
+    assert.equal(await usageOf(h, r.body.id), String(476 + 11), 'billed once');
+  }, { settings: { maxAttempts: 2 }, env: { RETRIES: '0' } });
+});

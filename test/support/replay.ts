@@ -13,6 +13,7 @@ import { startHarness } from './harness.ts';
 import { defaultRegistry } from '../../src/sources/registry.ts';
 import { harEntry, type HarEntry } from '../../src/fetch/har.ts';
 import type { Step } from '../../src/sources/_kit/adapter.ts';
+import type { Settings } from '../../src/config/settings.ts';
 
 type H = Awaited<ReturnType<typeof startHarness>>;
 
@@ -26,11 +27,14 @@ export function replayEntry(step: Step, body: string, mimeType: string, status =
   );
 }
 
-/** Runs `fn` against a service (the default registry) whose executor replays `entries`. */
-export async function withReplay(entries: unknown[], fn: (h: H) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` against a service (the default registry) whose executor replays `entries`. One attempt
+ * per query unless `o.settings` says otherwise; `o.env` reaches the executor (e.g. `RETRIES`).
+ */
+export async function withReplay(entries: unknown[], fn: (h: H) => Promise<void>, o: { settings?: Partial<Settings>; env?: Record<string, string> } = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-replay-'));
   writeFileSync(join(dir, 'run.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
-  const h = await startHarness({ adapters: defaultRegistry(), env: { REPLAY_HAR: join(dir, 'run.har') }, settings: { maxAttempts: 1 } });
+  const h = await startHarness({ adapters: defaultRegistry(), env: { REPLAY_HAR: join(dir, 'run.har'), ...o.env }, settings: { maxAttempts: 1, ...o.settings } });
   try {
     await fn(h);
   } finally {
