@@ -40,6 +40,10 @@ test('/hotels-search end to end: the served batchexecute answer, 18 hotels bille
     assert.equal(rest.length, 8);
     assert.deepEqual([...first, ...rest].map((x: any) => x.hotel_id), rows.map((x: any) => x.hotel_id));
     assert.equal(await usageOf(h, b.body.id), '8');
+    // A link that is no hotel search is refused at submit, saying why.
+    const bad = await h.json(`/hotels-search?query=${encodeURIComponent('https://www.google.com/maps/search/hotels')}&async=false`);
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.errorMessage, /hotel-search page/);
   });
 });
 
@@ -58,6 +62,8 @@ test('/realestate-search end to end: a search page with the real results, limit 
     assert.equal(rows[0].property_id, String(list[20].zpid));
     assert.equal(new Set(rows.map((x: any) => x.property_id)).size, 100);
     assert.equal(await usageOf(h, r.body.id), '100');
+    const bad = await h.json(`/realestate-search?query=${encodeURIComponent('https://www.example.com/homes/x_rb/')}&async=false`);
+    assert.equal(bad.status, 422);
   });
 });
 
@@ -83,5 +89,8 @@ test('/lodging-prices end to end: a hotel id (real results in the search page st
     assert.deepEqual(b.map((x: any) => x.price), [312, 1250.5, 140]);
     assert.equal(b[0].check_in_date, '2026-05-01');
     assert.equal(await usageOf(h, r.body.id), '4');
+    const bad = await h.json(`/lodging-prices?query=${encodeURIComponent('https://www.booking.com/hotel/mt/x.html?checkin=2026-05-04')}&async=false`);
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.errorMessage, /checkin and checkout/);
   });
 });

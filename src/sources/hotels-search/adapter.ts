@@ -8,25 +8,17 @@
  * records, applies `limit` and signs `next_page_cursor`.
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
+import { checkByReading } from '../_kit/check.ts';
 import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readHotelsQuery } from './query.ts';
 import type { HotelRecord, HotelsSearchParams } from './record.ts';
 
-function checkQuery(q: string): string | undefined {
-  try {
-    readHotelsQuery(q);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 export const adapter: WebAdapter<HotelsSearchParams, HotelRecord> = {
   kind: 'web',
   endpoint: '/hotels-search',
   unit: 'hotel',
-  checkQuery,
+  checkQuery: checkByReading(readHotelsQuery),
   plan,
   parse,
 };

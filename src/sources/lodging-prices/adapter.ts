@@ -6,6 +6,7 @@
  *   adapter.parse(step, response, ctx).records; // [{ room_name, price, currency, ... }]
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
+import { checkByReading } from '../_kit/check.ts';
 import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readLodgingQuery } from './query.ts';
@@ -15,14 +16,7 @@ export const adapter: WebAdapter<Record<string, unknown>, PriceRecord> = {
   kind: 'web',
   endpoint: '/lodging-prices',
   unit: 'price',
-  checkQuery(q) {
-    try {
-      readLodgingQuery(q, Date.now());
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  },
+  checkQuery: checkByReading((q) => readLodgingQuery(q, Date.now())),
   plan: (ctx) => plan(ctx),
   parse,
 };

@@ -6,6 +6,7 @@
  *   adapter.parse(step, response, ctx); // records + next pages or map quadrants
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
+import { checkByReading } from '../_kit/check.ts';
 import { finish, parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readEstateQuery } from './query.ts';
@@ -15,14 +16,7 @@ export const adapter: WebAdapter<EstateParams, EstateRecord> = {
   kind: 'web',
   endpoint: '/realestate-search',
   unit: 'property',
-  checkQuery(q) {
-    try {
-      readEstateQuery(q);
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  },
+  checkQuery: checkByReading((q) => readEstateQuery(q)),
   plan,
   parse,
   finish,
