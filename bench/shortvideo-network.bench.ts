@@ -9,7 +9,7 @@
  * Run: node bin/run-ts.js bench/shortvideo-network.bench.ts
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { makeAdapter as shortvideo } from '../src/sources/shortvideo-comments/adapter.ts';
+import { adapter as shortvideo } from '../src/sources/shortvideo-comments/adapter.ts';
 import { makeAdapter as network } from '../src/sources/network-posts/adapter.ts';
 import { networkSettings } from '../src/sources/network-posts/settings.ts';
 import { parseHtml } from '../src/sources/_kit/html.ts';
@@ -50,7 +50,7 @@ const res = (body: string, url = 'https://www.tiktok.com/api/comment/list/') => 
 const BODY = fixturePath('tiktok', 'comment_list_body_2026-02.json');
 if (existsSync(BODY)) {
   const body = readFileSync(BODY, 'utf8');
-  const a = shortvideo({});
+  const a = shortvideo;
   const ctx = { query: '7603296357641735445', params: { limit_per_query: 100 } };
   const [step] = a.plan(ctx);
   if (a.parse(step, res(body), ctx).records.length !== 19) throw new Error('the real body should give 19 comments');
@@ -90,7 +90,7 @@ row('network feed answer (20 posts, constructed)', feed, () => n.parse(fStep, re
 // A real company page is ~300-500 KB: the constructed one padded with other markup to that size.
 const pad = '<div class="x"><span>filler</span><a href="/company/x?trk=y">link</a></div>\n'.repeat(4500);
 const page = readFileSync('src/sources/network-posts/constructed-company-page.html', 'utf8').replace('<main>', `<main>${pad}`);
-const out = network({});
+const out = network({ signedIn: false });
 const pCtx = { query: 'constructed-robotics', params: { limit: 100 } };
 const [pStep] = out.plan(pCtx);
 if (out.parse(pStep, res(page, pStep.url), pCtx).records.length !== 3) throw new Error('the padded page should give 3 posts');

@@ -11,7 +11,7 @@ import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';
 import { Runner } from '../src/engine/runner.ts';
 import type { FetchedResponse, Step, WebAdapter } from '../src/sources/_kit/adapter.ts';
 import { SourceError } from '../src/sources/_kit/errors.ts';
-import { makeAdapter as shortvideo } from '../src/sources/shortvideo-comments/adapter.ts';
+import { adapter as shortvideo } from '../src/sources/shortvideo-comments/adapter.ts';
 import { makeAdapter as network } from '../src/sources/network-posts/adapter.ts';
 import { networkSettings } from '../src/sources/network-posts/settings.ts';
 
@@ -61,7 +61,7 @@ test('/shortvideo-comments: a retried query resumes at the comment page that fai
     const comments = Array.from({ length: 20 }, (_, i) => ({ cid: String(7100000000000000000n + BigInt(c + i)), aweme_id: video, text: `#${c + i}`, create_time: 1770000000 + c + i }));
     return JSON.stringify({ status_code: 0, comments, cursor: c + 20, has_more: c < 60 ? 1 : 0, total: 80 });
   };
-  const { fetched, progress } = await runWithOneFailure(store, shortvideo({}), serve, (s) => s.url.includes('cursor=40'));
+  const { fetched, progress } = await runWithOneFailure(store, shortvideo, serve, (s) => s.url.includes('cursor=40'));
   assert.deepEqual(progress && [progress.chunks, progress.records], [2, 40], 'two pages checkpointed before the failure');
   assert.deepEqual(fetched.map((u) => new URL(u).searchParams.get('cursor')), ['0', '20', '40', '60'], 'no page fetched twice');
   const r = await store.getRequest('r');

@@ -37,12 +37,12 @@ const ids = (rows: any[]) => rows.map((r) => r.comment_id ?? r.post_id);
 test('/shortvideo-comments end to end: two pages billed per comment, cursor resume across pages, short link, 204 with the reason', { skip: fixtureMissing(BODY), timeout: 60_000 }, async () => {
   const real = readFileSync(BODY, 'utf8');
   const entries = [
-    replayEntry(commentPageStep({ videoId: VIDEO, cursor: 0 }, {}), real, 'application/json'),
-    replayEntry(commentPageStep({ videoId: VIDEO, cursor: 20 }, {}), page2(), 'application/json'),
+    replayEntry(commentPageStep({ videoId: VIDEO, cursor: 0 }), real, 'application/json'),
+    replayEntry(commentPageStep({ videoId: VIDEO, cursor: 20 }), page2(), 'application/json'),
     redirect(SHORT, LANDING, 301),
     replayEntry({ kind: 'landing', url: LANDING, expect: 'html' }, '<html><body>video</body></html>', 'text/html'),
     // Another video: the site answers an empty body, as it does to unsigned calls.
-    replayEntry(commentPageStep({ videoId: '7000000000000000009', cursor: 0 }, {}), '', 'application/json'),
+    replayEntry(commentPageStep({ videoId: '7000000000000000009', cursor: 0 }), '', 'application/json'),
   ];
   await withReplay(entries, async (h) => {
     const all = await h.json(`/shortvideo-comments?query=${VIDEO}&limit_per_query=100&async=false`);
@@ -81,7 +81,7 @@ test('/network-posts end to end: the logged-out company page billed per post, cu
   const page = readFileSync(new URL('../src/sources/network-posts/constructed-company-page.html', import.meta.url), 'utf8');
   const wallUrl = 'https://www.linkedin.com/authwall?trk=bf&trkInfo=x&original_referer=&sessionRedirect=https%3A%2F%2Fwww.linkedin.com%2Fcompany%2Fwalled%2F';
   const entries = [
-    replayEntry(pageStep({ key: 'constructed-robotics', section: 'company' }, { resolveOnly: false }, {}), page, 'text/html'),
+    replayEntry(pageStep({ key: 'constructed-robotics', section: 'company' }, { resolveOnly: false }), page, 'text/html'),
     redirect('https://www.linkedin.com/company/walled/', wallUrl),
     replayEntry({ kind: 'wall', url: wallUrl, expect: 'html' }, '<html><head><title>Sign Up | LinkedIn</title></head><body>Join now</body></html>', 'text/html'),
   ];

@@ -17,6 +17,7 @@ import { ProxyPool, type ProxyEntry } from './proxy.ts';
 import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
 import { SessionPool, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
+import { credentialFor } from './credentials.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
 import { HttpTransport, toNetworkError, type Transport, type TransportResponse } from './transport.ts';
 
@@ -180,6 +181,9 @@ export class Executor {
       delete h['upgrade-insecure-requests'];
     }
     if (step.headers) for (const [k, v] of Object.entries(step.headers)) h[k.toLowerCase()] = v;
+    // Operator credentials of this host (never in the step: steps end up in checkpoints and cursors).
+    const cred = credentialFor(this.settings.hostCredentials, url);
+    if (cred) for (const [k, v] of Object.entries(cred)) h[k] = k === 'cookie' && h.cookie ? `${h.cookie}; ${v}` : v;
     if (session?.hasCookies) {
       const cookie = await session.jar.getCookieString(url);
       if (cookie) h.cookie = h.cookie ? `${h.cookie}; ${cookie}` : cookie;

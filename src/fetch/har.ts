@@ -53,7 +53,7 @@ export interface HarLog {
 }
 
 /** Request headers never written to disk: they carry the user's or the proxy's secrets. */
-const REDACT = new Set(['cookie', 'authorization', 'proxy-authorization']);
+const REDACT = new Set(['cookie', 'authorization', 'proxy-authorization', 'csrf-token']);
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 

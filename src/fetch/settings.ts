@@ -3,6 +3,8 @@
  * that set it. A malformed value is a startup error naming the variable, never a silent default.
  */
 
+import { credentialsFromEnv, type HostCredential } from './credentials.ts';
+
 export type ProxyRotation = 'round_robin' | 'sticky';
 export type ReplayFallback = 'none' | 'volatile' | 'path';
 
@@ -47,6 +49,8 @@ export interface ExecutorSettings {
   locales: string[];
   /** Sessions kept at once (LRU): bounds memory in a long-running server. */
   maxSessions: number;
+  /** Operator session headers per host (NETWORK_POSTS_COOKIES, SHORTVIDEO_COOKIES): see credentials.ts. */
+  hostCredentials: HostCredential[];
 }
 
 export const DEFAULT_SETTINGS: ExecutorSettings = {
@@ -72,6 +76,7 @@ export const DEFAULT_SETTINGS: ExecutorSettings = {
   allowedTargets: [],
   locales: ['en-US', 'en'],
   maxSessions: 10_000,
+  hostCredentials: [],
 };
 
 function int(env: Record<string, string | undefined>, name: string, min: number, fallback: number): number {
@@ -148,6 +153,7 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     allowPrivateTargets,
     allowedTargets,
     locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
+    hostCredentials: credentialsFromEnv(env),
   };
 }
 

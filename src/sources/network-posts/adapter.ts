@@ -7,7 +7,7 @@
  *   const { records } = adapter.parse(step, response, ctx);
  */
 import type { WebAdapter } from '../_kit/adapter.ts';
-import { parseWith } from './parse.ts';
+import { parse } from './parse.ts';
 import { planWith } from './plan.ts';
 import { classifyCompany } from './query.ts';
 import type { NetworkParams, NetworkPost } from './record.ts';
@@ -24,7 +24,7 @@ export function makeAdapter(settings: NetworkSettings): WebAdapter<NetworkParams
       return typeof c === 'string' ? c : undefined;
     },
     plan: planWith(settings),
-    parse: parseWith(settings),
+    parse,
   };
 }
 

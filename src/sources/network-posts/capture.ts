@@ -4,10 +4,9 @@
  * JSON, normalized or plain), through the adapter's own parse.
  */
 import type { Step } from '../_kit/adapter.ts';
-import { parseWith } from './parse.ts';
+import { parse } from './parse.ts';
 import type { NetworkPost } from './record.ts';
 
-const parse = parseWith({});
 const ctx = { query: '', params: {} };
 
 /**

@@ -9,7 +9,6 @@ import { companyPage, type Company } from './page.ts';
 import { feedStep, type FeedState, type PageStepState } from './plan.ts';
 import { classifyCompany, slugOfUrl } from './query.ts';
 import type { NetworkParams, NetworkPost, PostBody } from './record.ts';
-import type { NetworkSettings } from './settings.ts';
 import { feedPage } from './voyager.ts';
 
 const WALL_PATH = /^\/(?:authwall|login|uas\/login|checkpoint|signup|uas\/authenticate)\b/;
@@ -37,14 +36,14 @@ function withCompany(posts: PostBody[], base: Company & { query: string }): Netw
   return posts.map((p) => ({ query: base.query, company_name: base.company_name, company_id: base.company_id, company_slug: base.company_slug, ...p, next_page_cursor: null }));
 }
 
-function parsePage(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>, settings: NetworkSettings): ParseResult<NetworkPost> {
+function parsePage(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>): ParseResult<NetworkPost> {
   const st = (step.state ?? { resolveOnly: false }) as PageStepState;
   const wall = refusal(res, st.resolveOnly);
   if (wall) throw wall;
   if (st.resolveOnly) {
     const slug = slugOfUrl(res.url) ?? companyPage(res.body, res.url)?.company_slug ?? null;
     if (!slug || /^\d+$/.test(slug)) throw new SourceError('layout_changed', `the company page of ${ctx.query} names no universal name to read its feed with`);
-    return { records: [], next: [feedStep({ slug, start: 0, token: null }, settings)] };
+    return { records: [], next: [feedStep({ slug, start: 0, token: null })] };
   }
   const page = companyPage(res.body, res.url);
   if (!page) {
@@ -59,7 +58,7 @@ function parsePage(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkPa
   return { records: withCompany(page.posts, { ...page, company_slug: slug, query: ctx.query }), next: [], cursor: null };
 }
 
-function parseFeed(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>, settings: NetworkSettings): ParseResult<NetworkPost> {
+function parseFeed(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>): ParseResult<NetworkPost> {
   const wall = refusal(res, true);
   if (wall) throw wall;
   const s = step.state as FeedState;
@@ -84,11 +83,9 @@ function parseFeed(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkPa
   const records: NetworkPost[] = page.posts.map(({ company_name, company_id, ...post }) => ({
     query: ctx.query, company_name: company_name ?? first.company_name, company_id: company_id ?? first.company_id, company_slug: s.slug || null, ...post, next_page_cursor: null,
   }));
-  return { records, next: more ? [feedStep({ slug: s.slug, start: nextStart, token: page.token }, settings)] : [], cursor: more ? page.token ?? String(nextStart) : null };
+  return { records, next: more ? [feedStep({ slug: s.slug, start: nextStart, token: page.token })] : [], cursor: more ? page.token ?? String(nextStart) : null };
 }
 
-export function parseWith(settings: NetworkSettings) {
-  return function parse(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>): ParseResult<NetworkPost> {
-    return step.kind === 'feed' ? parseFeed(step, res, ctx, settings) : parsePage(step, res, ctx, settings);
-  };
+export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<NetworkParams>): ParseResult<NetworkPost> {
+  return step.kind === 'feed' ? parseFeed(step, res, ctx) : parsePage(step, res, ctx);
 }

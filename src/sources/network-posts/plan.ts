@@ -45,30 +45,29 @@ export function feedUrl(slug: string, start: number, count: number, token: strin
   return `https://www.linkedin.com/voyager/api/feed/updatesV2?${q}`;
 }
 
-export function feedStep(s: FeedState, settings: NetworkSettings): Step {
+/** One feed page. The session cookies and the `csrf-token` header come from the executor. */
+export function feedStep(s: FeedState): Step {
   return {
     kind: 'feed', url: feedUrl(s.slug, s.start, FEED_PAGE, s.token), expect: 'json', state: { ...s },
     headers: {
-      cookie: settings.cookies ?? '', 'csrf-token': settings.csrf ?? '', accept: 'application/vnd.linkedin.normalized+json+2.1',
-      'x-restli-protocol-version': '2.0.0', 'x-li-lang': 'en_US', referer: `https://www.linkedin.com/company/${encodeURIComponent(s.slug)}/posts/`,
+      accept: 'application/vnd.linkedin.normalized+json+2.1', 'x-restli-protocol-version': '2.0.0', 'x-li-lang': 'en_US',
+      referer: `https://www.linkedin.com/company/${encodeURIComponent(s.slug)}/posts/`,
     },
   };
 }
 
-export function pageStep(c: Pick<CompanyQuery, 'key' | 'section'>, state: PageStepState, settings: NetworkSettings): Step {
-  const step: Step = { kind: 'page', url: companyPageUrl(c), expect: 'html', state: { ...state } };
-  if (state.resolveOnly && settings.cookies) step.headers = { cookie: settings.cookies };
-  return step;
+export function pageStep(c: Pick<CompanyQuery, 'key' | 'section'>, state: PageStepState): Step {
+  return { kind: 'page', url: companyPageUrl(c), expect: 'html', state: { ...state } };
 }
 
 export function planWith(settings: NetworkSettings) {
   return function plan(ctx: QueryContext<NetworkParams>): Step[] {
     const c = classifyCompany(ctx.query);
     if (typeof c === 'string') throw new SourceError('invalid_query', c);
-    if (settings.cookies) {
-      if (c.numeric) return [pageStep(c, { resolveOnly: true }, settings)];
-      return [feedStep({ slug: c.key, start: 0, token: null }, settings)];
+    if (settings.signedIn) {
+      if (c.numeric) return [pageStep(c, { resolveOnly: true })];
+      return [feedStep({ slug: c.key, start: 0, token: null })];
     }
-    return [pageStep(c, { resolveOnly: false }, settings)];
+    return [pageStep(c, { resolveOnly: false })];
   };
 }

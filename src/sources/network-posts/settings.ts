@@ -1,21 +1,18 @@
 /**
  * Operator settings of the professional-network source. Logged out, the company page is the only
- * path and it shows a handful of recent posts. With a signed-in browser session's cookies
- * (`NETWORK_POSTS_COOKIES`, at least `li_at` and `JSESSIONID`), the adapter reads the signed-in
- * company feed (voyager API) instead, with paging. The cookies go out only to www.linkedin.com.
+ * path and it shows a handful of recent posts. When the operator configures a signed-in browser
+ * session (`NETWORK_POSTS_COOKIES`: a Cookie header value with at least `li_at` and `JSESSIONID`),
+ * the adapter reads the signed-in company feed (voyager API) instead, with paging. The adapter only
+ * learns whether a session is configured: the executor adds the cookies and the CSRF header to
+ * requests for www.linkedin.com (src/fetch/credentials.ts), so they never sit in a step, a
+ * checkpoint or a cursor.
  *
- * @example networkSettings({ NETWORK_POSTS_COOKIES: 'li_at=AQE; JSESSIONID="ajax:123"' }).csrf // 'ajax:123'
+ * @example networkSettings({ NETWORK_POSTS_COOKIES: 'li_at=AQE; JSESSIONID="ajax:123"' }).signedIn // true
  */
 export interface NetworkSettings {
-  /** A `Cookie` header value for www.linkedin.com, or undefined (logged-out path). */
-  cookies?: string;
-  /** The `csrf-token` header voyager wants: the JSESSIONID cookie's value without quotes. */
-  csrf?: string;
+  signedIn: boolean;
 }
 
 export function networkSettings(env: Record<string, string | undefined>): NetworkSettings {
-  const cookies = env.NETWORK_POSTS_COOKIES?.trim() || undefined;
-  if (!cookies) return {};
-  const js = /(?:^|;\s*)JSESSIONID=("?)([^";]+)\1/.exec(cookies)?.[2];
-  return { cookies, csrf: js };
+  return { signedIn: Boolean(env.NETWORK_POSTS_COOKIES?.trim()) };
 }

@@ -9,7 +9,6 @@ import { timeFields } from '../_kit/dates.ts';
 import { commentPageStep, type PageState } from './plan.ts';
 import { videoIdOfUrl } from './query.ts';
 import type { ShortvideoComment, ShortvideoParams } from './record.ts';
-import type { ShortvideoSettings } from './settings.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
@@ -154,15 +153,13 @@ export function videoIdOfLanding(res: Pick<FetchedResponse, 'url' | 'body'>): st
   return fromLink ?? ITEM_ID.exec(res.body)?.[1] ?? null;
 }
 
-export function parseWith(settings: ShortvideoSettings) {
-  return function parse(step: Step, res: FetchedResponse, ctx: QueryContext<ShortvideoParams>): ParseResult<ShortvideoComment> {
-    if (step.kind === 'resolve') {
-      const id = videoIdOfLanding(res);
-      if (!id) throw new SourceError('not_found', `the short link ${step.url} leads to no video (landed on ${res.url.slice(0, 200)})`);
-      return { records: [], next: [commentPageStep({ videoId: id, cursor: 0 }, settings)] };
-    }
-    const s = step.state as PageState;
-    const page = commentsPage(commentListBody(res.body), s, ctx.query);
-    return { records: page.records, next: page.next ? [commentPageStep(page.next, settings)] : [], cursor: page.cursor };
-  };
+export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<ShortvideoParams>): ParseResult<ShortvideoComment> {
+  if (step.kind === 'resolve') {
+    const id = videoIdOfLanding(res);
+    if (!id) throw new SourceError('not_found', `the short link ${step.url} leads to no video (landed on ${res.url.slice(0, 200)})`);
+    return { records: [], next: [commentPageStep({ videoId: id, cursor: 0 })] };
+  }
+  const s = step.state as PageState;
+  const page = commentsPage(commentListBody(res.body), s, ctx.query);
+  return { records: page.records, next: page.next ? [commentPageStep(page.next)] : [], cursor: page.cursor };
 }

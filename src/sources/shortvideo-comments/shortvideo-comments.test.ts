@@ -5,17 +5,15 @@ import { fileURLToPath } from 'node:url';
 import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import { isSourceError } from '../_kit/errors.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
-import { makeAdapter } from './adapter.ts';
+import { adapter } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { classifyQuery } from './query.ts';
-import { shortvideoSettings } from './settings.ts';
 import { Value } from '@sinclair/typebox/value';
 import { shortvideoCommentRecord } from '../../contract/records/shortvideo-comments.ts';
 
 const BODY = fixturePath('tiktok', 'comment_list_body_2026-02.json');
 const skip = fixtureMissing(BODY);
 const VIDEO = '7603296357641735445';
-const adapter = makeAdapter({});
 const ctx = (params: Record<string, unknown> = {}, query = VIDEO) => ({ query, params: { limit_per_query: 100, ...params } });
 const res = (body: string, url = 'https://www.tiktok.com/api/comment/list/'): FetchedResponse => ({ status: 200, url, headers: {}, body });
 const typeOf = (fn: () => unknown): string => {
@@ -61,10 +59,6 @@ test('plan: an id goes straight to the comment list; a short link is one redirec
   assert.equal(s.headers?.cookie, undefined);
   const [r] = adapter.plan(ctx({}, 'https://vm.tiktok.com/ZMhvqK1bT/'));
   assert.deepEqual({ kind: r.kind, url: r.url, userUrl: r.userUrl }, { kind: 'resolve', url: 'https://vm.tiktok.com/ZMhvqK1bT/', userUrl: true });
-  // Operator cookies go out with the comment list, msToken repeated as a parameter.
-  const signed = makeAdapter(shortvideoSettings({ SHORTVIDEO_COOKIES: 'ttwid=1%7Cabc; msToken=tok_123' })).plan(ctx())[0];
-  assert.equal(signed.headers?.cookie, 'ttwid=1%7Cabc; msToken=tok_123');
-  assert.equal(new URL(signed.url).searchParams.get('msToken'), 'tok_123');
 });
 
 test('real comment list body (2026-02) → records field by field', { skip }, () => {
