@@ -20,6 +20,7 @@ import { source as forumComments } from './forum-comments/index.ts';
 import { source as videositeVideos } from './videosite-videos/index.ts';
 import { source as bizdirReviews } from './bizdir-reviews/index.ts';
 import { source as rentalsReviews } from './rentals-reviews/index.ts';
+import { source as launchsiteReviews } from './launchsite-reviews/index.ts';
 import { source as realestateSearch } from './realestate-search/index.ts';
 import { source as shortvideoComments } from './shortvideo-comments/index.ts';
 import { source as networkPosts } from './network-posts/index.ts';
@@ -40,6 +41,7 @@ export const SOURCES: SourceRow[] = [
   videositeVideos,
   bizdirReviews,
   rentalsReviews,
+  launchsiteReviews,
   realestateSearch,
   shortvideoComments,
   networkPosts,

@@ -6,6 +6,7 @@ import { genericRecord } from '../records.ts';
 import { forumCommentRecord } from '../records/forum-comments.ts';
 import { bizdirReviewRecord } from '../records/bizdir-reviews.ts';
 import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
+import { launchsiteReviewRecord } from '../records/launchsite-reviews.ts';
 import { shortvideoCommentRecord } from '../records/shortvideo-comments.ts';
 import { networkPostRecord } from '../records/network-posts.ts';
 
@@ -27,7 +28,7 @@ export const reviewEndpoints: DataEndpoint[] = [
     path: '/launchsite-reviews', family: 'reviews', summary: 'Product-launch site reviews.', queryDoc: 'Product page links or ids.',
     params: { limit, cursor, sort: oneOf(['BEST', 'LATEST', 'FAVORABLE', 'CRITICAL'] as const, { def: 'BEST' }), cutoff, language, region },
     paramAliases: LIMIT_ALIASES,
-    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'launchsite_reviews_service', emptyCostsOne: true,
+    shared: FULL_SET, record: launchsiteReviewRecord, unit: 'review', service: 'launchsite_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/rentals-reviews', family: 'reviews', summary: 'Home-rental reviews.', queryDoc: 'Accommodation links or ids.',

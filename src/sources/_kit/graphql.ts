@@ -179,3 +179,27 @@ export function readGraphqlBatch<T = any>(body: unknown): T[] {
   const list = Array.isArray(v) ? v : [v];
   return list.map((a, i) => dataOf<T>(a, `GraphQL answer ${i + 1} of ${list.length}`));
 }
+
+const HEX64 = '([0-9a-f]{64})';
+
+/**
+ * The persisted-query hash a page (HTML or script text) names for `operation`: a preloaded
+ * `.../<operation>/<hash>` URL, or the operation declared within a few hundred characters of its
+ * `sha256Hash` / `operationId` / `documentId` (before or after the name); null when it names none.
+ * Embedded JSON is often HTML-escaped, so `&quot;` is read as `"` first.
+ * @example persistedHashOf('{"operationName":"Q","sha256Hash":"' + 'a'.repeat(64) + '"}', 'Q') // 'aaaa…'
+ */
+export function persistedHashOf(page: string, operation: string): string | null {
+  const text = page.includes('&quot;') ? page.replace(/&quot;/g, '"') : page;
+  const op = operation.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const direct = new RegExp(`${op}/${HEX64}`).exec(text);
+  if (direct) return direct[1];
+  const key = `(?:sha256Hash|operationId|documentId)["']?\\s*:\\s*["']${HEX64}["']`;
+  for (let i = text.indexOf(operation); i >= 0; i = text.indexOf(operation, i + 1)) {
+    const after = new RegExp(`^[\\s\\S]{0,400}?${key}`).exec(text.slice(i, i + 600));
+    if (after) return after[1];
+    const before = new RegExp(`${key}[^{}]{0,200}$`).exec(text.slice(Math.max(0, i - 300), i));
+    if (before) return before[1];
+  }
+  return null;
+}
