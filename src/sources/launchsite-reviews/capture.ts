@@ -36,7 +36,7 @@ export function parseCapture(text: string): LaunchsiteReview[] {
       return records(page.nodes, { query: page.product?.slug ?? '', product: page.product, rating: page.rating, count: page.count });
     });
   }
-  const nodes = connectionNodes(json);
+  const nodes = connectionNodes(json).map((e) => (isReviewNode(e.node) ? e.node : e));
   if (nodes.length && nodes.every(isReviewNode)) return records(nodes, { query: '', product: null });
   throw new Error('launchsite-reviews: expected a ProductReviewsPage answer ({"data": ...}) or a batch of them, a list of reviews, or a product page');
 }
