@@ -7,7 +7,8 @@
  *
  * @example parseCapture(readFileSync('reviews.json', 'utf8'))[0].review_id
  */
-import { findValues, jsonScripts, resolveRefs, type ApolloCache } from '../_kit/embedded.ts';
+import { findValues, jsonScripts, resolveRefs } from '../_kit/embedded.ts';
+import { cacheOf } from '../_kit/page-state.ts';
 import { isGraphqlAnswer } from '../_kit/graphql.ts';
 import { readBizPage } from './page.ts';
 import { readFeed } from './parse.ts';
@@ -18,21 +19,6 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
 
 const withCursor = (r: Omit<BizdirReview, 'next_page_cursor'>): BizdirReview => ({ ...r, next_page_cursor: null });
-
-/** An Apollo cache's entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
-function cacheOf(blob: unknown): ApolloCache {
-  const cache: ApolloCache = {};
-  const walk = (v: unknown, depth: number): void => {
-    const o = obj(v);
-    if (!o || depth > 3) return;
-    for (const [k, x] of Object.entries(o)) {
-      if (/^[A-Z]\w*:/.test(k)) cache[k] = x;
-      else walk(x, depth + 1);
-    }
-  };
-  walk(blob, 0);
-  return cache;
-}
 
 function fromHtml(text: string): BizdirReview[] {
   const page = readBizPage(text);

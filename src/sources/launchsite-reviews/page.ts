@@ -8,7 +8,8 @@
  *
  * @example readProductPage(html).product // { slug: 'linear', id: '512345', name: 'Linear' }
  */
-import { apolloState, findValues, jsonScripts, literalEnd, parseLooseJson, resolveRefs, type ApolloCache } from '../_kit/embedded.ts';
+import { findValues } from '../_kit/embedded.ts';
+import { stateBlobs } from '../_kit/page-state.ts';
 import { persistedHashOf } from '../_kit/graphql.ts';
 import { idOf, obj, str, type Obj } from '../_kit/values.ts';
 import { OPERATION } from './plan.ts';
@@ -27,48 +28,6 @@ export interface ProductPage {
   hash: string | null;
   /** The page carries the site's app state at all (not a bare error or block page). */
   isAppPage: boolean;
-}
-
-/** JSON pushed to the app router's Apollo transport: `(...ApolloSSRDataTransport...).push({...})`. */
-function transportPushes(html: string): unknown[] {
-  const out: unknown[] = [];
-  const re = /ApolloSSRDataTransport[^;]{0,80}?\.push\(\s*(?=[[{])/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(html))) {
-    const i = m.index + m[0].length;
-    const end = literalEnd(html, i);
-    if (end < 0) break;
-    const v = parseLooseJson(html.slice(i, end));
-    if (v !== undefined) out.push(v);
-    re.lastIndex = end;
-  }
-  return out;
-}
-
-/** Apollo cache entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
-function cacheOf(blob: unknown): ApolloCache {
-  const cache: ApolloCache = {};
-  const walk = (v: unknown, depth: number): void => {
-    const o = obj(v);
-    if (!o || depth > 4) return;
-    for (const [k, x] of Object.entries(o)) {
-      if (/^[A-Z]\w*:/.test(k)) cache[k] = x as ApolloCache[string];
-      else walk(x, depth + 1);
-    }
-  };
-  walk(blob, 0);
-  return cache;
-}
-
-/** Every state blob of the page, `{__ref}` links resolved against its own cache. */
-export function stateBlobs(html: string): unknown[] {
-  const raw: unknown[] = [...jsonScripts(html), ...transportPushes(html)];
-  const apollo = apolloState(html);
-  if (apollo) raw.push(apollo);
-  return raw.map((b) => {
-    const cache = cacheOf(b);
-    return Object.keys(cache).length ? resolveRefs(cache, b as ApolloCache[string]) : b;
-  });
 }
 
 const isProduct = (v: unknown): v is Obj => {
