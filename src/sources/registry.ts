@@ -21,6 +21,7 @@ import { source as videositeVideos } from './videosite-videos/index.ts';
 import { source as bizdirReviews } from './bizdir-reviews/index.ts';
 import { source as rentalsReviews } from './rentals-reviews/index.ts';
 import { source as launchsiteReviews } from './launchsite-reviews/index.ts';
+import { source as deliveryReviews } from './delivery-reviews/index.ts';
 import { source as realestateSearch } from './realestate-search/index.ts';
 import { source as shortvideoComments } from './shortvideo-comments/index.ts';
 import { source as networkPosts } from './network-posts/index.ts';
@@ -42,6 +43,7 @@ export const SOURCES: SourceRow[] = [
   bizdirReviews,
   rentalsReviews,
   launchsiteReviews,
+  deliveryReviews,
   realestateSearch,
   shortvideoComments,
   networkPosts,

@@ -7,6 +7,7 @@ import { forumCommentRecord } from '../records/forum-comments.ts';
 import { bizdirReviewRecord } from '../records/bizdir-reviews.ts';
 import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
 import { launchsiteReviewRecord } from '../records/launchsite-reviews.ts';
+import { deliveryReviewRecord } from '../records/delivery-reviews.ts';
 import { shortvideoCommentRecord } from '../records/shortvideo-comments.ts';
 import { networkPostRecord } from '../records/network-posts.ts';
 
@@ -45,10 +46,10 @@ export const reviewEndpoints: DataEndpoint[] = [
     shared: NO_FORMAT, record: forumCommentRecord, unit: 'comment', service: 'forum_comments_service',
   },
   {
-    path: '/delivery-reviews', family: 'reviews', summary: 'Food-delivery reviews.', queryDoc: 'Menu-item URLs.',
-    params: { limit, sort: oneOf(['highest_rated', 'lowest_rated', 'newest', 'oldest'] as const, { def: 'highest_rated' }), cutoff },
+    path: '/delivery-reviews', family: 'reviews', summary: 'Food-delivery reviews.', queryDoc: 'Store or menu-item URLs, or store ids.',
+    params: { limit, cursor, sort: oneOf(['highest_rated', 'lowest_rated', 'newest', 'oldest'] as const, { def: 'highest_rated' }), cutoff },
     paramAliases: LIMIT_ALIASES,
-    shared: FULL_SET, record: genericRecord, unit: 'review', service: 'delivery_reviews_service', emptyCostsOne: true,
+    shared: FULL_SET, record: deliveryReviewRecord, unit: 'review', service: 'delivery_reviews_service', emptyCostsOne: true,
   },
   {
     path: '/shortvideo-comments', family: 'reviews', summary: 'Short-video comments.', queryDoc: 'Video links or ids.',

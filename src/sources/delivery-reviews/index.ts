@@ -1,0 +1,20 @@
+/**
+ * `/delivery-reviews`. The registry row; the adapter loads on first use.
+ */
+import { defineSource } from '../_kit/source.ts';
+
+export const source = defineSource({
+  endpoint: '/delivery-reviews',
+  adapter: async () => (await import('./adapter.ts')).adapter,
+  capture: {
+    kinds: [
+      '/graphql/<operation> reviews answer ({"data": ...}) or a batch array of answers',
+      'bare list of review cards',
+      'store page HTML (reviews in its __NEXT_DATA__ / Apollo state)',
+    ],
+    parse: async () => (await import('./capture.ts')).parseCapture,
+  },
+  verifiedBy: 'constructed samples',
+  folder: import.meta.url,
+  samples: [{ file: 'constructed-reviews-answer.json' }, { file: 'constructed-store-page.html' }],
+});

@@ -1,0 +1,97 @@
+/**
+ * `parse` of `/delivery-reviews`: a reviews answer → its reviews (cutoff; the runner owns limit and
+ * the cursor) and the next page.
+ *
+ * The answer is read by shape, not by one path: the reviews are the first list of review cards
+ * anywhere in `data` (older answers nest them under the store page feed), the store is the object
+ * that carries the store's header (`__typename` StoreHeader / Store, or the store's id with a name),
+ * and paging is the list's sibling `pageInfo` (`cursor`/`endCursor`, `hasNextPage`) or
+ * `nextCursor`/`hasMore`. A store the site does not know (`null` in place of the answer) is
+ * `not_found`; an answer without data is a typed `GraphqlError` (rate limit, block, validation);
+ * an answer with neither reviews nor a store is `layout_changed`: never "no reviews".
+ */
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { responseTime } from '../_kit/dates.ts';
+import { findValues } from '../_kit/embedded.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
+import { reviewChunk } from '../_kit/review-chunk.ts';
+import { idOf, obj, objs, str, type Obj } from '../_kit/values.ts';
+import { OPERATION, PAGE_SIZE, reviewsStep, type DeliveryState } from './plan.ts';
+import type { DeliveryParams, DeliveryReview } from './record.ts';
+import { isReviewNode, reviewOf, storeOf } from './review.ts';
+
+export interface ReviewsPage {
+  store: ReturnType<typeof storeOf> | null;
+  nodes: Obj[];
+  nextCursor: string | null;
+  /** The answer says whether more follow (null: it does not say). */
+  hasMore: boolean | null;
+}
+
+/** The object holding a list of review cards (or an empty `reviews` list). */
+const holdsReviews = (v: unknown): v is Obj => {
+  const o = obj(v);
+  if (!o) return false;
+  if (Array.isArray(o.reviews) && o.reviews.length === 0) return true;
+  return Object.values(o).some((x) => Array.isArray(x) && x.length > 0 && x.every(isReviewNode));
+};
+
+const isStoreHeader = (storeId: string | null) => (v: unknown): v is Obj => {
+  const o = obj(v);
+  if (!o || typeof o.name !== 'string') return false;
+  if (typeof o.__typename === 'string' && /^(StoreHeader|Store|StorepageStoreHeader)$/.test(o.__typename)) return true;
+  return storeId !== null && idOf(o.id) === storeId;
+};
+
+/**
+ * The `data` of a reviews answer (or a page state blob) → its page; nothing like it → typed error.
+ * @example readReviews({ storeReviews: { storeHeader: { id: '1', name: 'X' }, reviews: [] } }, '1').nodes // []
+ */
+export function readReviews(data: Obj, storeId: string | null): ReviewsPage {
+  if (OPERATION in data && data[OPERATION] === null) throw new SourceError('not_found', `${OPERATION}: the site has no such store`);
+  const holder = findValues(data, holdsReviews)[0];
+  const header = findValues(data, isStoreHeader(storeId))[0] ?? null;
+  if (!holder) {
+    if (header) return { store: storeOf(header), nodes: [], nextCursor: null, hasMore: false };
+    throw new SourceError('layout_changed', `${OPERATION}: the answer holds neither reviews nor the store (keys: ${Object.keys(data).join(', ').slice(0, 80)})`);
+  }
+  const list = Object.values(holder).find((x) => Array.isArray(x) && x.length > 0 && x.every(isReviewNode));
+  const info = obj(holder.pageInfo) ?? holder;
+  const more = info.hasNextPage ?? info.hasMore ?? holder.hasMore;
+  return {
+    store: header ? storeOf(header) : null,
+    nodes: objs(list),
+    nextCursor: str(info.cursor) ?? str(info.endCursor) ?? str(info.nextCursor) ?? str(holder.nextCursor),
+    hasMore: typeof more === 'boolean' ? more : null,
+  };
+}
+
+function reviewsStepResult(step: Step, res: FetchedResponse, ctx: QueryContext<DeliveryParams>): ParseResult<DeliveryReview> {
+  const p = ctx.params ?? {};
+  const state = step.state as DeliveryState;
+  let data: Obj;
+  try {
+    data = readGraphql<Obj>(res.body);
+  } catch (e) {
+    // An HTML body here is a page the executor did not recognise as a block: never an empty success.
+    if (e instanceof GraphqlError && e.code === 'no_data') throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status}, ${e.message.slice(0, 160)}`);
+    throw e;
+  }
+  const page = readReviews(data, state.storeId);
+  const storeName = page.store?.name ?? state.storeName ?? null;
+  const records = page.nodes.map((n) => reviewOfCard(n, ctx.query, state.storeId, storeName, page, res));
+  const hasMore = (page.hasMore ?? page.nodes.length >= PAGE_SIZE) && !!page.nextCursor;
+  const c = reviewChunk({ records, cutoff: p.cutoff, hasMore });
+  const next = c.follow ? [reviewsStep({ ...state, cursor: page.nextCursor, storeName }, p)] : [];
+  return { records: c.kept, next };
+}
+
+function reviewOfCard(n: Obj, query: string, storeId: string, storeName: string | null, page: ReviewsPage, res: FetchedResponse) {
+  return reviewOf(n, { query, storeId, storeName, storeRating: page.store?.rating, storeRatingsCount: page.store?.count, now: responseTime(res.headers) });
+}
+
+export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<DeliveryParams>): ParseResult<DeliveryReview> {
+  if (step.kind === 'reviews') return reviewsStepResult(step, res, ctx);
+  throw new SourceError('layout_changed', `delivery-reviews: unknown step kind ${step.kind}`);
+}
