@@ -2,7 +2,6 @@
 import type { DataEndpoint } from '../endpoint.ts';
 import { int, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
-import { genericRecord } from '../records.ts';
 import { forumCommentRecord } from '../records/forum-comments.ts';
 import { bizdirReviewRecord } from '../records/bizdir-reviews.ts';
 import { rentalsReviewRecord } from '../records/rentals-reviews.ts';
