@@ -49,9 +49,21 @@ const outages = new WeakMap<object, { at: number; message: string }>();
  * @example noteStoreOutage(ctx.store, e, ctx.now())
  */
 export function noteStoreOutage(store: object, e: unknown, now = Date.now()): void {
-  if (!isStoreUnavailable(e)) return;
-  const err = e as { code?: unknown; message?: unknown };
+  const err = refusedWrite(e);
+  if (!err) return;
   outages.set(store, { at: now, message: `${typeof err.code === 'string' ? `${err.code}: ` : ''}${String(err.message ?? e).slice(0, 200)}` });
+}
+
+// Errors of a store that is reachable but refuses writes (disk full, I/O error, out of memory). A lost
+// connection is not remembered: `/ready`'s ping sees it while it lasts, and sees its end at once.
+const WRITE_REFUSED = new Set(['SQLITE_FULL', 'SQLITE_NOMEM', 'ENOSPC', '53000', '53100', '53200']);
+
+function refusedWrite(e: unknown): { code?: unknown; message?: unknown } | null {
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && (WRITE_REFUSED.has(code) || code.startsWith('SQLITE_IOERR'))) return x as { code?: unknown; message?: unknown };
+  }
+  return null;
 }
 
 /** The outage `store` met within the last `windowMs`, or null. */
