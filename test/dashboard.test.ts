@@ -61,7 +61,11 @@ test('Run: the form comes from the contract; a small reverse-geocoding job runs 
   assert.equal(await page.$eval('#p-limit', (e) => (e as HTMLInputElement).placeholder), 'default 500');
   assert.ok((await page.$$('#p-enrichment input[type=checkbox]')).length >= 5, 'enum arrays are checkboxes');
   await page.selectOption('#endpoint', '/reverse-geocoding');
-  await page.fill('#queries', '40.7580 -73.9855\n48.8584,2.2945');
+  // A pasted CSV: the column named (quoted fields with commas inside) becomes the queries.
+  await page.selectOption('#query-source', 'csv');
+  await page.fill('#csv-column', 'point');
+  await page.fill('#queries', 'name,point\n"Rockefeller, NY","40.7580 -73.9855"\nEiffel,"48.8584,2.2945"\n');
+  await page.waitForFunction(() => document.querySelector('#query-source')?.parentElement?.textContent?.includes('2 queries'));
   await page.click('button[type=submit]');
   await page.waitForSelector('.vt-row');
   const text = await page.textContent('.vt-body');

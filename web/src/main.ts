@@ -1,6 +1,7 @@
 /**
- * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Account
- * (and Businesses once the server has a business database). Hash routes, so a reload keeps the page.
+ * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Account.
+ * Hash routes, so a reload keeps the page. (No business-database page yet: POST /businesses answers
+ * 501 until that database exists.)
  */
 import { h, mount, errorBox } from './dom.ts';
 import { api, signIn, signOut, signedIn } from './api.ts';
@@ -12,7 +13,6 @@ import { TrawlError } from '../../clients/typescript/src/client.ts';
 
 const root = document.getElementById('root')!;
 let generation = 0;
-let businesses: boolean | null = null;
 
 const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/account', 'Account']];
 
@@ -33,13 +33,8 @@ async function route() {
   const alive = () => gen === generation;
   if (!signedIn()) return signInPage();
   const hash = location.hash || '#/run';
-  if (businesses === null) {
-    // Shown only when the server has a business database (a 501 says it has none).
-    businesses = await api().call('POST', '/businesses', { body: { limit: 1 } }).then(() => true, (e) => !(e instanceof TrawlError && (e.status === 501 || e.status === 404)));
-  }
-  const pages = businesses ? [...PAGES, ['#/businesses', 'Businesses'] as [string, string]] : PAGES;
   const main = h('main');
-  mount(root, h('header', null, h('span.brand', null, 'trawl'), h('nav', null, pages.map(([href, label]) => h('a', { href, class: hash.startsWith(href) ? 'active' : '' }, label))),
+  mount(root, h('header', null, h('span.brand', null, 'trawl'), h('nav', null, PAGES.map(([href, label]) => h('a', { href, class: hash.startsWith(href) ? 'active' : '' }, label))),
     h('a', { href: '/docs', style: 'color:#d0d5dd' }, 'API docs'), h('button', { onclick: () => { signOut(); location.hash = ''; signInPage(); } }, 'Sign out')), main);
   try {
     const m = hash.match(/^#\/requests\/([^/?]+)/);
@@ -47,7 +42,6 @@ async function route() {
     else if (hash.startsWith('#/requests')) await requestsPage(main, alive);
     else if (hash.startsWith('#/tasks')) await tasksPage(main, alive);
     else if (hash.startsWith('#/account')) await accountPage(main);
-    else if (hash.startsWith('#/businesses') && businesses) mount(main, h('h1', null, 'Businesses'), h('p.muted', null, 'Use POST /businesses through the clients.'));
     else await runPage(main);
   } catch (e) {
     if (e instanceof TrawlError && e.status === 401) { signOut(); return signInPage(e.message); }

@@ -11,16 +11,23 @@ export type Row = Record<string, unknown>;
 
 const cellText = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
+/** Up to about 400 rows spread over the whole result (its first rows need not be typical). */
+function sampleOf(rows: Row[]): Row[] {
+  const stride = Math.max(1, Math.floor(rows.length / 200));
+  return [...rows.slice(0, 200), ...rows.filter((_, i) => i % stride === 0).slice(0, 200)];
+}
+
 /** Columns in first-seen order over a sample of rows. */
-function columnsOf(rows: Row[]): string[] {
+function columnsOf(sample: Row[]): string[] {
   const seen = new Set<string>();
-  for (const r of rows.slice(0, 500)) for (const k of Object.keys(r)) seen.add(k);
+  for (const r of sample) for (const k of Object.keys(r)) seen.add(k);
   return [...seen];
 }
 
 export function recordTable(rows: Row[]): HTMLElement {
-  const columns = columnsOf(rows);
-  const widths = columns.map((c) => Math.min(320, Math.max(80, c.length * 9 + 24, ...rows.slice(0, 100).map((r) => Math.min(40, cellText(r[c]).length) * 7.5 + 16))));
+  const sample = sampleOf(rows);
+  const columns = columnsOf(sample);
+  const widths = columns.map((c) => Math.min(320, Math.max(80, c.length * 9 + 24, ...sample.map((r) => Math.min(40, cellText(r[c]).length) * 7.5 + 16))));
   const total = widths.reduce((a, b) => a + b, 0);
   let view = rows.map((_, i) => i);
   let sortBy = -1;
