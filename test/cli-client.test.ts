@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,22 @@ describe('trawl run', () => {
     assert.equal(data[0][0].query, '40.0000 -74.0000');
     assert.equal(data[0][0].country_code, 'US');
     assert.equal(data[0][0].state, 'New Jersey');
+  });
+
+  test('on a terminal: a progress bar redrawn in place', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'util-linux script (a pseudo-terminal) is not installed', timeout: 120_000 }, async () => {
+    const file = join(dir, 'tty-points.txt');
+    writeFileSync(file, points(50).join('\n'));
+    // script(1) runs the command on a pseudo-terminal, so stderr is a TTY as in a user's shell.
+    const cmd = [process.execPath, 'bin/trawl.js', 'run', '/reverse-geocoding', '--file', file, '--out', join(dir, 'tty.json')].map((a) => `'${a}'`).join(' ');
+    const r = await new Promise<Ran>((resolve) => {
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.on('exit', (code) => resolve({ code, out, err: '' }));
+    });
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /\r\[#{10,}\] 100% 50\/50 queries · 50 records · \d\d:\d\d elapsed\x1b\[K/);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'tty.json'), 'utf8')).length, 50);
   });
 
   test('queries as arguments, a parameter passed through, jsonl on stdout', async () => {

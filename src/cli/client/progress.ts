@@ -39,7 +39,7 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { quiet?: boolea
     update(p: Progress) {
       if (o.quiet) return;
       if (tty) {
-        const line = progressLine(p, stream.columns ?? 80);
+        const line = progressLine(p, stream.columns || 80); // a terminal that reports no size gets 80 columns
         stream.write(`\r${line}\x1b[K`);
         drawn = true;
         return;
