@@ -164,7 +164,7 @@ test('Account: balance, usage chart, a key created (shown once) and revoked', { 
   await assert.rejects(new TrawlClient({ apiKey: key, baseUrl: s.url }).balance(), /401 Unauthorized/);
 });
 
-test('50,000 records: the table renders only what is in view, scrolls, sorts and filters quickly', { skip, timeout: 300_000 }, async () => {
+test('50,000 records scroll, sort and filter quickly; failure reasons; a running request cancelled (test adapter)', { skip, timeout: 300_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-dash-'));
   let t: TrawlProc | undefined;
   try {
@@ -206,6 +206,21 @@ test('50,000 records: the table renders only what is in view, scrolls, sorts and
     await p.fill('input[aria-label=filter]', 'record 499');
     await p.waitForFunction(() => /100 of 50,000 rows/.test(document.querySelector('.vt')?.previousElementSibling?.textContent ?? ''), null, { timeout: 10_000 });
     await p.screenshot({ path: join(SHOTS, 'table-50k.png') });
+    // Failure reasons of the queries that failed, and a running request cancelled from its page.
+    const partial = await c.run('/maps/search', ['n=2', 'fail']);
+    await p.goto(`${t.url}/app#/requests/${partial.id}`);
+    await p.waitForSelector('[role=alert]');
+    assert.match(await p.textContent('[role=alert]') ?? '', /1 query failed\s*fail — layout_changed: /);
+    const { id } = await c.submit('/engine-places-by-domain', ['sleep=30000', 'sleep=30000']);
+    await p.goto(`${t.url}/app#/requests`);
+    await p.waitForSelector(`tr[data-id="${id}"] button.danger`);
+    await p.goto(`${t.url}/app#/requests/${id}`);
+    await p.waitForSelector('strong.pct');
+    assert.equal(await p.textContent('strong.pct'), '0 %');
+    await p.screenshot({ path: join(SHOTS, 'request-running.png') });
+    await p.click('button.danger:has-text("Cancel")');
+    await p.waitForSelector('.status.Failure', { timeout: 15_000 });
+    assert.equal((await c.state(id)).status, 'Failure');
     await p.close();
   } finally {
     if (t) await stopTrawl(t);
