@@ -277,7 +277,7 @@ export type paths = {
          * Food-delivery reviews.
          * @description Food-delivery reviews.
          *
-         *     Query items: Menu-item URLs.
+         *     Query items: Store or menu-item URLs, or store ids.
          *
          *     Billed per review; a query that finds nothing costs one review. Service id: `delivery_reviews_service`.
          */
@@ -2051,6 +2051,59 @@ export type components = {
                 quantity?: number;
             }[];
         };
+        /** @description Product-launch site review with next_page_cursor (decision 23). */
+        LaunchsiteReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's product id. */
+            product_id: string | null;
+            /** @description The product's name. */
+            product_name: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description Stars, 1 to 5; null for reviews of the older kind that carry only a sentiment. */
+            review_rating: number | null;
+            /** @description The review text as served (the site's HTML kept). */
+            review_text: string | null;
+            /** @description The reviewer's verdict as the site labels it, lower case (e.g. "positive", "neutral", "negative"); null when the review has none. */
+            sentiment: string | null;
+            /** @description The reviewer's display name. */
+            author_name: string | null;
+            /** @description The reviewer's username (their profile is /@<username>). */
+            author_username: string | null;
+            /** @description The reviewer's user id. */
+            author_id: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description Helpful votes the review received. */
+            votes_count: number | null;
+            /** @description Link to the review on the site. */
+            review_link: string | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
+            next_page_cursor: string | null;
+            /** @description The product's slug (its page is /products/<slug>). */
+            product_slug: string | null;
+            /** @description The product's average review rating, as the answer gives it. */
+            product_rating: number | null;
+            /** @description How many reviews the product has, as the answer gives it. */
+            product_reviews_count: number | null;
+            /** @description What the reviewer liked, when the review has that part (older reviews). */
+            review_pros: string | null;
+            /** @description What the reviewer disliked, when the review has that part (older reviews). */
+            review_cons: string | null;
+            /** @description Replies to the review. */
+            comments_count: number | null;
+            /** @description The reviewer's headline, e.g. their role. */
+            author_headline: string | null;
+            /** @description The reviewer's avatar. */
+            author_image: string | null;
+            /** @description The reviewer's profile link. */
+            author_link: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Home-rental review (decision 24) with next_page_cursor (decision 23). */
         RentalsReview: {
             /** @description The query item as given. */
@@ -2150,6 +2203,49 @@ export type components = {
             stickied: boolean | null;
             /** @description 1 when the site marks the comment controversial, else 0. */
             controversiality: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Food-delivery store review with next_page_cursor (decision 23). */
+        DeliveryReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's store id (digits, as a string). */
+            store_id: string | null;
+            /** @description The store's name. */
+            store_name: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description The reviewer's display name as shown (usually first name and initial). */
+            author_name: string | null;
+            /** @description Stars, 1 to 5. */
+            review_rating: number | null;
+            /** @description The review text as served. */
+            review_text: string | null;
+            /** @description When the review was posted, Unix seconds (day precision when the site shows only a date). */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description What the reviewer ordered, as the review card lists it. */
+            ordered_items: string[];
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
+            next_page_cursor: string | null;
+            /** @description The reviewer's id, when the answer gives one. */
+            author_id: string | null;
+            /** @description How many ratings the reviewer has given, when shown. */
+            author_reviews_count: number | null;
+            /** @description The review date as the site words it, e.g. "10/24/26" or "2 days ago". */
+            review_date_text: string | null;
+            /** @description How the order was placed, as labelled (e.g. "DoorDash order"). */
+            review_experience: string | null;
+            /** @description The site marks the review as from a verified order. */
+            review_verified: boolean | null;
+            /** @description The store's public reply, when there is one. */
+            merchant_response: string | null;
+            /** @description The store's average rating, when the answer gives it. */
+            store_rating: number | null;
+            /** @description How many ratings the store has, when the answer gives it. */
+            store_ratings_count: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -3609,11 +3705,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["LaunchsiteReview"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;
@@ -3926,6 +4018,8 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
                 sort?: "highest_rated" | "lowest_rated" | "newest" | "oldest";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -3946,11 +4040,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["DeliveryReview"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;
