@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Account, NewRequest, Store } from './contract.ts';
+import type { Account, ItemOutcome, NewRequest, Store } from './contract.ts';
 
 export function storeConformance(name: string, open: () => Promise<Store>, opts: { skip?: string | false } = {}): void {
   const t = (title: string, fn: (s: Store) => Promise<void>) =>
@@ -172,6 +172,57 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     const end = await s.completeItem({ itemId: y.id, owner: 'w', recordsJson: '[2,3,4]', count: 3, dedupeKeys: ['k2', 'k3', 'k4'], now: 10_002 });
     assert.equal(end.finished?.usage, 4);
     assert.equal(end.finished?.records, 6);
+  });
+
+  /** Runs one request whose items complete with the given outcomes, in order; returns its end. */
+  const billRun = async (s: Store, patch: Partial<NewRequest>, outcomes: Array<Partial<ItemOutcome> & { count: number }>) => {
+    const a = await account(s, 1_000);
+    const r = request(a.id, outcomes.map((_, i) => `q${i}`), { unitPrice: 1, ...patch });
+    await s.createRequest(r);
+    const items = (await s.claimItems('w', outcomes.length, 60_000, 10_000)).sort((x, y) => x.queryIndex - y.queryIndex);
+    let end: Awaited<ReturnType<Store['completeItem']>> | undefined;
+    for (const [i, o] of outcomes.entries()) {
+      const recordsJson = JSON.stringify(Array.from({ length: o.count }, (_, k) => ({ k })));
+      end = await s.completeItem({ itemId: items[i].id, owner: 'w', recordsJson, now: 10_001 + i, ...o });
+    }
+    const row = (await s.getRequest(r.id))!;
+    const balance = (await s.getAccount(a.id))!.balance;
+    assert.equal(1_000 - balance, row.usage, 'the balance moved by exactly what the request shows as usage');
+    return { end, row };
+  };
+
+  // Every billing case of decision 20, on every store (the rule itself: src/billing/rule.ts).
+  t('billing: an empty search costs one where the endpoint says so, else nothing', async (s) => {
+    assert.equal((await billRun(s, {}, [{ count: 0 }, { count: 2 }])).row.usage, 3);
+    assert.equal((await billRun(s, { emptyCostsOne: false }, [{ count: 0 }, { count: 2 }])).row.usage, 2);
+  });
+
+  t('billing: units per record (reviews inside places) bill the units; zero units is an empty search', async (s) => {
+    assert.equal((await billRun(s, {}, [{ count: 2, units: 7 }, { count: 1, units: 0 }])).row.usage, 8);
+    assert.equal((await billRun(s, { emptyCostsOne: false }, [{ count: 1, units: 0 }])).row.usage, 0);
+  });
+
+  t('billing: dropDuplicates bills only new keys; a query whose records were all duplicates costs nothing', async (s) => {
+    const dup = await billRun(s, { dropDuplicates: true }, [
+      { count: 3, dedupeKeys: ['k1', 'k2', 'k3'] },
+      { count: 2, dedupeKeys: ['k1', 'k2'] }, // all dropped: found something, so not an empty search
+      { count: 0, dedupeKeys: [] }, // a real empty search: one unit
+    ]);
+    assert.equal(dup.row.usage, 4);
+    assert.equal(dup.row.records, 5);
+  });
+
+  t('billing: dropped duplicates beyond 50 times the kept records are billed at the end', async (s) => {
+    const keys = (n: number) => Array.from({ length: n }, () => 'same');
+    // 1 kept, 50 dropped: free. 1 kept, 51 dropped: the 51 are billed.
+    assert.equal((await billRun(s, { dropDuplicates: true }, [{ count: 26, dedupeKeys: keys(26) }, { count: 25, dedupeKeys: keys(25) }])).row.usage, 1);
+    assert.equal((await billRun(s, { dropDuplicates: true }, [{ count: 26, dedupeKeys: keys(26) }, { count: 26, dedupeKeys: keys(26) }])).row.usage, 1 + 51);
+  });
+
+  t('billing: totalLimit bills only the records kept; a query cut away entirely costs nothing', async (s) => {
+    const cut = await billRun(s, {}, [{ count: 3, totalLimit: 4 }, { count: 3, totalLimit: 4 }, { count: 3, totalLimit: 4 }]);
+    assert.equal(cut.row.records, 4);
+    assert.equal(cut.row.usage, 4);
   });
 
   t('webhook deliveries: due, leased, attempts logged as failed calls', async (s) => {

@@ -26,6 +26,7 @@ import type {
 import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
+import { duplicateSurcharge, itemBilling } from '../../billing/rule.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
 import { capToTotal } from '../cap.ts';
 import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
@@ -485,10 +486,9 @@ export class PostgresStore implements Store {
   /** What ending a request entails beyond its status: the duplicate surcharge and the webhook row. */
   private async finished(c: Client, r: Row, now: number): Promise<RequestRow> {
     if (r.drop_duplicates) {
-      // Dropped duplicates are free unless they exceed 50 times the kept records (decision 20).
       const kept = (await this.q('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = $1', [r.id], c))[0].n as number;
-      const dropped = r.records - kept;
-      if (dropped > 50 * kept) {
+      const dropped = duplicateSurcharge(r.records, Number(kept));
+      if (dropped > 0) {
         const billed = await this.bill(c, r, r.id, `dup:${r.id}`, dropped, now);
         if (billed) [r] = await this.q('UPDATE requests SET usage = usage + $2 WHERE id = $1 RETURNING *', [r.id, billed], c);
       }
@@ -512,8 +512,9 @@ export class PostgresStore implements Store {
    *   res   stores the records (a result already there is kept), after those chunks when streamed ($10)
    *   unchunk deletes the chunks of a query that was not streamed (a buffering adapter's checkpoint)
    *   keys  with dropDuplicates, records the identity keys not seen before in the request
-   *   q     what the item costs: its units (default: its records), or its new keys; 1 when that is 0
-   *         and an empty query costs one, unless totalLimit cut the item away entirely ($9)
+   *   q     what the item costs, as src/billing/rule.ts decided it before the statement ($8 when empty
+   *         queries are free, $9 when they cost one, $12: bill the new keys instead); the statement
+   *         only picks by the request's empty_costs_one and counts the new keys
    *   bill  the usage line, unique per item (a repeat bills nothing), and acct charges the account
    *   req   counts the item on its request and, when it was the last one, ends the request
    *   hook  creates the webhook delivery of a request that just ended
@@ -536,9 +537,9 @@ export class PostgresStore implements Store {
     keys AS (INSERT INTO request_keys (request_id, key)
              SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k WHERE it.drop_duplicates
              ON CONFLICT DO NOTHING RETURNING 1),
-    q AS (SELECT it.*, CASE WHEN b.base = 0 AND it.empty_costs_one AND NOT $9::boolean THEN 1::bigint ELSE b.base END AS quantity
-          FROM it, LATERAL (SELECT CASE WHEN it.drop_duplicates AND $5::text[] IS NOT NULL THEN (SELECT COUNT(*) FROM keys)
-                                        ELSE COALESCE($8::bigint, $4::bigint) END AS base) b),
+    q AS (SELECT it.*, CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys)
+                            WHEN it.empty_costs_one THEN $9::bigint ELSE $8::bigint END AS quantity
+          FROM it),
     bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
              SELECT account_id, request_id, id, product, unit, quantity, unit_price, quantity * unit_price, $6 FROM q WHERE quantity > 0
              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount),
@@ -585,7 +586,10 @@ export class PostgresStore implements Store {
   }
 
   private static completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: boolean): unknown[] {
-    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, o.units ?? null, !!o.cutByTotal, !!o.streamed, o.note ?? null];
+    // The billing rule (src/billing/rule.ts), decided here; the statement picks by what it holds.
+    // `deduped` is only a candidate: the statement bills by new keys for dropDuplicates requests alone.
+    const b = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped: !!o.dedupeKeys });
+    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys];
   }
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {

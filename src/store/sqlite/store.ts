@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { createPrivately } from './private-file.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
+import { duplicateSurcharge, itemBilling, itemQuantity } from '../../billing/rule.ts';
 import { dirname } from 'node:path';
 import type {
   Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
@@ -374,10 +375,8 @@ export class SqliteStore implements Store {
                       WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
     if (!r) return null;
     if (r.drop_duplicates) {
-      // Dropped duplicates are free unless they exceed 50 times the kept records (decision 20).
       const kept = (this.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
-      const dropped = r.records - kept;
-      if (dropped > 50 * kept) this.bill(r.account_id, requestId, `dup:${requestId}`, r, dropped, now);
+      this.bill(r.account_id, requestId, `dup:${requestId}`, r, duplicateSurcharge(r.records, kept), now);
     }
     this.onFinished(r, now);
     return toRequest(this.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
@@ -401,15 +400,14 @@ export class SqliteStore implements Store {
         .run(it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks);
       this.dropProgress(it.request_id, it.query_index, !!o.streamed);
       this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
-      let quantity = o.units ?? o.count;
-      if (it.drop_duplicates && o.dedupeKeys) {
+      const deduped = !!it.drop_duplicates && !!o.dedupeKeys;
+      let newKeys = 0;
+      if (deduped) {
         const ins = this.s('INSERT OR IGNORE INTO request_keys (request_id, key) VALUES (?, ?)');
-        quantity = 0;
-        for (const k of o.dedupeKeys) quantity += ins.run(it.request_id, k).changes;
+        for (const k of o.dedupeKeys!) newKeys += ins.run(it.request_id, k).changes;
       }
-      // A query cut away entirely by totalLimit was not searched for the client: it costs nothing.
-      if (quantity === 0 && it.empty_costs_one && !o.cutByTotal) quantity = 1;
-      this.bill(it.account_id, it.request_id, o.itemId, it, quantity, o.now);
+      const billing = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped });
+      this.bill(it.account_id, it.request_id, o.itemId, it, itemQuantity(billing, !!it.empty_costs_one, newKeys), o.now);
       this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
     });
