@@ -2,7 +2,8 @@
  * The review adapters under the durable runner: a query interrupted in the middle of its feed
  * resumes at the page that failed (finished pages never fetched again, records once, billed once),
  * and a signed next_page_cursor continues exactly after the records returned. Multi-page feeds are
- * constructed at test time from the real captures (each page's review ids made distinct).
+ * constructed at test time from the real captures (each page's review ids made distinct), and from
+ * the constructed samples of the two sources no public capture exists for (launch site, delivery).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,8 @@ import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import type { Step, WebAdapter } from '../src/sources/_kit/adapter.ts';
 import { adapter as bizdir } from '../src/sources/bizdir-reviews/adapter.ts';
 import { adapter as rentals } from '../src/sources/rentals-reviews/adapter.ts';
+import { adapter as launchsite } from '../src/sources/launchsite-reviews/adapter.ts';
+import { adapter as delivery } from '../src/sources/delivery-reviews/adapter.ts';
 
 const yelpEdges = fixturePath('yelp', 'scrapfly_gql_review_edges_2024-02.json');
 const airbnbAnswer = fixturePath('airbnb', 'StaysPdpReviewsQuery.response_2026-09.json');
@@ -41,8 +44,35 @@ function airbnbFeed(pages: number): (offset: number) => string {
   };
 }
 
-/** The offset a feed step asks for (both sources carry it in the step state). */
-const offsetOf = (step: Step) => Number(step.state?.offset ?? 0);
+/** Launch-site pages of 20 (constructed sample, ids made distinct); the site's cursor is `c<page>`. */
+function launchFeed(pages: number): (offset: number) => string {
+  const a = JSON.parse(html('../src/sources/launchsite-reviews/constructed-reviews-answer.json'));
+  const base = a.data.product.reviews.edges;
+  return (offset) => {
+    const n = offset / 20;
+    a.data.product.reviews.edges = Array.from({ length: 20 }, (_, i) => ({ node: { ...base[i % 3].node, id: `${offset + i}` } }));
+    a.data.product.reviews.pageInfo = { endCursor: `c${n + 1}`, hasNextPage: n + 1 < pages };
+    return JSON.stringify(a);
+  };
+}
+
+/** Delivery pages of 10 (constructed sample); the site's cursor is `c<page>`. */
+function deliveryFeed(pages: number): (offset: number) => string {
+  const a = JSON.parse(html('../src/sources/delivery-reviews/constructed-reviews-answer.json'));
+  const base = a.data.storeReviews.reviews;
+  return (offset) => {
+    const n = offset / 10;
+    a.data.storeReviews.reviews = Array.from({ length: 10 }, (_, i) => ({ ...base[i % 3], reviewUuid: `r${offset + i}` }));
+    a.data.storeReviews.pageInfo = { cursor: `c${n + 1}`, hasNextPage: n + 1 < pages };
+    return JSON.stringify(a);
+  };
+}
+
+/** The offset a feed step asks for: in the step state (offset sources), or page × size from the site's cursor `c<page>`. */
+const offsetOf = (step: Step, size: number) => {
+  const token = step.state?.after ?? step.state?.cursor;
+  return typeof token === 'string' ? Number(token.slice(1)) * size : Number(step.state?.offset ?? 0);
+};
 
 type Store = Awaited<ReturnType<typeof openSqliteStore>>;
 
@@ -60,6 +90,8 @@ async function resultsOf(store: Store, id: string) {
 const cases = [
   { name: '/bizdir-reviews', adapter: bizdir, query: 'vons-1000-spirits-seattle-4', page: html('../src/sources/bizdir-reviews/constructed-biz-page.html'), feed: yelpFeed, size: 10, idOf: (r: any) => r.review_id, skip: fixtureMissing(yelpEdges) },
   { name: '/rentals-reviews', adapter: rentals, query: '38817969', page: html('../src/sources/rentals-reviews/constructed-listing-page.html'), feed: airbnbFeed, size: 24, idOf: (r: any) => r.review_id, skip: fixtureMissing(airbnbAnswer) },
+  { name: '/launchsite-reviews', adapter: launchsite, query: 'quillmark', page: html('../src/sources/launchsite-reviews/constructed-product-page.html'), feed: launchFeed, size: 20, idOf: (r: any) => r.review_id, skip: false },
+  { name: '/delivery-reviews', adapter: delivery, query: '24687', page: null, feed: deliveryFeed, size: 10, idOf: (r: any) => r.review_id, skip: false },
 ];
 
 for (const c of cases) {
@@ -74,16 +106,17 @@ for (const c of cases) {
     const runner = new Runner({
       store, queue: new EmbeddedQueue(store), adapterFor: () => c.adapter as WebAdapter, owner: 'w', backoffBaseMs: 1, paged: () => true,
       fetchStep: async (step) => {
-        const page = step.kind === 'biz-page' || step.kind === 'listing';
-        if (!page && offsetOf(step) === c.size * 2 && failOnce) { failOnce = false; throw new SourceError('network', 'connection reset'); }
-        fetched.push(page ? 'page' : `feed@${offsetOf(step)}`);
-        return { status: 200, url: step.url, headers: {}, body: page ? c.page : feed(offsetOf(step)) };
+        const page = step.kind === 'biz-page' || step.kind === 'listing' || step.kind === 'page';
+        const offset = offsetOf(step, c.size);
+        if (!page && offset === c.size * 2 && failOnce) { failOnce = false; throw new SourceError('network', 'connection reset'); }
+        fetched.push(page ? 'page' : `feed@${offset}`);
+        return { status: 200, url: step.url, headers: {}, body: page ? c.page! : feed(offset) };
       },
     });
     await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0]);
     assert.equal((await store.getRequest('r'))?.status, 'Pending', 'the first attempt failed retryably');
     await runner.run((await store.claimItems('w', 1, 60_000, Date.now() + 60_000))[0]);
-    assert.deepEqual(fetched, ['page', 'feed@0', `feed@${c.size}`, `feed@${c.size * 2}`, `feed@${c.size * 3}`], 'no page fetched twice');
+    assert.deepEqual(fetched, [...(c.page ? ['page'] : []), 'feed@0', `feed@${c.size}`, `feed@${c.size * 2}`, `feed@${c.size * 3}`], 'no page fetched twice');
     const r = await store.getRequest('r');
     assert.equal(r?.status, 'Success');
     assert.equal(r?.usage, limit);
