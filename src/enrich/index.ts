@@ -10,6 +10,8 @@
 import { enrichPhone, phoneRecord } from '../lookups/phones/index.ts';
 import { isDisposableEmail, validateEmail } from '../lookups/email/index.ts';
 import type { SupportedEnrichment } from './supported.ts';
+import { brandIndex } from './chain/brands.ts';
+import { matchChain } from './chain/match.ts';
 
 type Rec = Record<string, unknown>;
 type Enricher = (r: Rec, settings: Record<string, unknown>) => Promise<void> | void;
@@ -35,6 +37,9 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
       r[`${f}_status`] = v.status;
       r[`${f}_status_details`] = v.status_details;
     }
+  },
+  ai_chain_info: (r) => {
+    Object.assign(r, matchChain(brandIndex(), r));
   },
 };
 

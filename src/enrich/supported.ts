@@ -2,9 +2,10 @@
  * Names of the map-place enrichments this deployment can compute (see ./index.ts). Kept apart from
  * the implementations so declaring the contract does not load phone and e-mail data.
  *
- * @example unsupportedEnrichments(['phones_enricher_service', 'ai_chain_info']) // ['ai_chain_info']
+ * @example unsupportedEnrichments(['phones_enricher_service', 'reviewsite_service']) // ['reviewsite_service']
  */
-export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service'] as const;
+export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service',
+  'ai_chain_info'] as const;
 
 /** ./index.ts has exactly one enricher per name (checked by the type checker). */
 export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
