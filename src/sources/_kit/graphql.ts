@@ -203,3 +203,16 @@ export function persistedHashOf(page: string, operation: string): string | null 
   }
   return null;
 }
+
+/**
+ * An HTML page where a GraphQL endpoint's JSON was expected is a bot wall or an interstitial the
+ * executor's detection did not type (e.g. a challenge served with 200): `blocked`, so the query is
+ * retried with a fresh session (on another proxy when there are several), never read as "no data".
+ * Returns null for a body that is not HTML.
+ * @example htmlInPlaceOfAnswer('<!DOCTYPE html><title>Just a moment...</title>', 200, 'Reviews')?.type // 'blocked'
+ */
+export function htmlInPlaceOfAnswer(body: string, status: number, label: string): SourceError | null {
+  if (!/^\s*</.test(body)) return null;
+  const title = /<title[^>]*>([^<]{0,80})/i.exec(body)?.[1]?.trim();
+  return new SourceError('blocked', `${label}: HTTP ${status}, an HTML page${title ? ` ("${title}")` : ''} in place of the GraphQL answer`);
+}

@@ -114,7 +114,8 @@ test('variants: reordered, nested under another wrapper, items as text, thin car
   throwsType(() => adapter.parse(s, res('{"data":{"storeReviews":null}}'), ctx()), 'not_found');
   throwsType(() => adapter.parse(s, res('{"data":{"somethingElse":{"a":1}}}'), ctx()), 'layout_changed');
   throwsType(() => adapter.parse(s, res(answerText.slice(0, 300)), ctx()), 'layout_changed');
-  throwsType(() => adapter.parse(s, res('<!DOCTYPE html><title>Just a moment...</title>', 200), ctx()), 'layout_changed');
+  // A challenge page served with 200 (not typed by the executor): blocked, retried with a fresh session.
+  throwsType(() => adapter.parse(s, res('<!DOCTYPE html><title>Just a moment...</title>', 200), ctx()), 'blocked');
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"Rate limit exceeded"}],"data":null}'), ctx()), 'rate_limited');
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"Cannot query field \\"storeReviews\\" on type \\"Query\\"."}],"data":null}'), ctx()), 'stale_request');
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"UNAUTHENTICATED"}],"data":null}', 401), ctx()), 'blocked');

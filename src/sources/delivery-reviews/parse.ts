@@ -14,7 +14,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { responseTime } from '../_kit/dates.ts';
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
+import { GraphqlError, htmlInPlaceOfAnswer, readGraphql } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { idOf, obj, objs, str, type Obj } from '../_kit/values.ts';
 import { OPERATION, PAGE_SIZE, reviewsStep, type DeliveryState } from './plan.ts';
@@ -70,11 +70,12 @@ export function readReviews(data: Obj, storeId: string | null): ReviewsPage {
 function reviewsStepResult(step: Step, res: FetchedResponse, ctx: QueryContext<DeliveryParams>): ParseResult<DeliveryReview> {
   const p = ctx.params ?? {};
   const state = step.state as DeliveryState;
+  const wall = htmlInPlaceOfAnswer(res.body, res.status, OPERATION);
+  if (wall) throw wall;
   let data: Obj;
   try {
     data = readGraphql<Obj>(res.body);
   } catch (e) {
-    // An HTML body here is a page the executor did not recognise as a block: never an empty success.
     if (e instanceof GraphqlError && e.code === 'no_data') throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status}, ${e.message.slice(0, 160)}`);
     throw e;
   }

@@ -139,7 +139,8 @@ test('variants: reordered keys, nodes instead of edges, a moved wrapper, truncat
   throwsType(() => adapter.parse(s, res('{"data":{"product":{"id":"1","name":"X"}}}'), ctx()), 'layout_changed');
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"Too many requests"}],"data":null}'), ctx()), 'rate_limited');
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"Unauthorized"}]}', 403), ctx()), 'blocked');
-  throwsType(() => adapter.parse(s, res('<html>error</html>', 500), ctx()), 'layout_changed');
+  throwsType(() => adapter.parse(s, res('<html><title>Just a moment...</title></html>', 200), ctx()), 'blocked');
+  throwsType(() => adapter.parse(s, res('oops', 500), ctx()), 'layout_changed');
 });
 
 test('a forgotten persisted hash resends the page with the query text, once', () => {

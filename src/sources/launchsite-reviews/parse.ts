@@ -12,7 +12,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
+import { GraphqlError, htmlInPlaceOfAnswer, readGraphql } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
 import { connectionNodes, int, obj, str, type Obj } from '../_kit/values.ts';
 import { productOf, readProductPage, type ProductInfo } from './page.ts';
@@ -83,6 +83,8 @@ function pageStepResult(step: Step, res: FetchedResponse, p: LaunchsiteParams): 
 function reviewsStepResult(step: Step, res: FetchedResponse, ctx: QueryContext<LaunchsiteParams>): ParseResult<LaunchsiteReview> {
   const p = ctx.params ?? {};
   const state = step.state as LaunchsiteState & { product: string };
+  const wall = htmlInPlaceOfAnswer(res.body, res.status, OPERATION);
+  if (wall) throw wall;
   let data: Obj;
   try {
     data = readGraphql<Obj>(res.body);
