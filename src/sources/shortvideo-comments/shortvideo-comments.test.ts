@@ -185,3 +185,17 @@ test('capture parser: the real body and the video page, as served', { skip }, ()
   assert.throws(() => parseCapture('<html><body>nothing</body></html>'), /names no video/);
   assert.throws(() => parseCapture('{"a":1}'), /neither comments nor has_more/);
 });
+
+test('field names agree with the 2026-01 reduced comments (reshaped: the user object flattened; names only)', { skip: fixtureMissing(fixturePath('tiktok', 'scrapfly_comments_reduced_2026-01.json')) }, () => {
+  const reduced = JSON.parse(readFileSync(fixturePath('tiktok', 'scrapfly_comments_reduced_2026-01.json'), 'utf8')) as Array<Record<string, unknown>>;
+  // Put the flattened user fields back where the site serves them, then parse as one body.
+  const comments = reduced.map(({ nickname, unique_id, ...c }) => ({ ...c, user: { nickname, unique_id } }));
+  const out = adapter.parse(firstStep({}, '7198206283571285294'), res(JSON.stringify({ status_code: 0, comments, cursor: 20, has_more: 1, total: 5000 })), ctx({}, '7198206283571285294'));
+  assert.equal(out.records.length, reduced.length);
+  const a = out.records[0];
+  assert.deepEqual(
+    [a.comment_id, a.video_id, a.text, a.likes, a.replies_count, a.created_timestamp, a.author_username, a.author_nickname, a.language, a.pinned_by_author],
+    ['7198708872234664710', '7198206283571285294', 'Why do u have them', 3252, 10, 1676080038, 'jordan.wav', 'jordan.wav', 'en', false],
+  );
+  assert.deepEqual([out.records[1].author_username, out.records[1].author_nickname, out.records[1].likes], ['matthewfredericks.26', 'Matthew fredericks', 111]);
+});
