@@ -50,6 +50,20 @@ test('/maps/search end to end from a HAR replay of the real capture', { skip, ti
     // Billed as 20 places, once.
     const hist = (await h.json('/requests?type=finished')).body;
     assert.equal(hist.find((x: any) => x.id === r.body.id).usage, '20');
+    // Enrichments: fields on every place, each billed as its own product once per place.
+    const e = await h.json('/maps/search?query=coffee&limit=20&async=false&enrichment=ai_chain_info,emails_validator_service');
+    assert.equal(e.status, 200, JSON.stringify(e.body).slice(0, 300));
+    const enriched = e.body.data[0];
+    assert.equal(enriched.length, 20);
+    for (const p of enriched) {
+      assert.ok(typeof p.is_chain === 'boolean' || (p.is_chain === null && !p.category), `${p.name}: is_chain ${p.is_chain}`);
+      if (p.is_chain) assert.match(p.chain_wikidata, /^Q\d+$/);
+    }
+    const lines = await h.svc.ctx.store.usageForPeriod(h.account.id, 0, Date.now() + 60_000);
+    const qty = (product: string) => lines.find((l) => l.product === product)?.quantity;
+    assert.equal(qty('ai_chain_info'), 20);
+    assert.equal(qty('emails_validator_service'), 20);
+    assert.equal(qty('engine_maps_service_v2'), 40, 'the place product: both requests');
     // A query with nothing recorded fails cleanly (no network is tried in replay mode).
     const miss = await h.get('/maps/search?query=tea&limit=20&async=false');
     assert.equal(miss.status, 200);

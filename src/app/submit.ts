@@ -11,7 +11,8 @@ import type { DataEndpoint } from '../contract/endpoint.ts';
 import type { AppContext } from './context.ts';
 import { AppError, PAYMENT_REQUIRED } from './errors.ts';
 import { newRequestId, newTaskId } from './ids.ts';
-import { defaultUnitPrice } from '../billing/prices.ts';
+import { DEFAULT_ENRICHMENT_PRICES, defaultUnitPrice } from '../billing/prices.ts';
+import { ENRICHMENT_PRICES } from '../enrich/supported.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 import { cursorProblem } from '../engine/cursor.ts';
@@ -27,12 +28,12 @@ export interface SubmitOptions {
 /** Prices change rarely (an operator command): each process re-reads them every 10 s at most. */
 const prices = new Map<string, { price: number; at: number }>();
 
-async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string): Promise<number> {
+async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string, fallback = defaultUnitPrice(unit)): Promise<number> {
   const k = `${accountId}|${product}`;
   const now = ctx.now();
   const c = prices.get(k);
   if (c && now - c.at < 10_000 && now >= c.at) return c.price;
-  const price = (await ctx.store.getPrice(product, accountId)) ?? defaultUnitPrice(unit);
+  const price = (await ctx.store.getPrice(product, accountId)) ?? fallback;
   if (prices.size > 10_000) prices.clear();
   prices.set(k, { price, at: now });
   return price;
@@ -91,6 +92,13 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   const now = ctx.now();
   const id = newRequestId();
   const unitPrice = await priceOf(ctx, decl.service, decl.unit, account.id);
+  // Each enrichment asked is its own product, priced now like the request's (the runner bills it per
+  // place with the query's completion; the price travels in the stored parameters, not user-settable).
+  if (Array.isArray(params.enrichment) && params.enrichment.length) {
+    const prices: Record<string, number> = {};
+    for (const e of params.enrichment as string[]) prices[e] = await priceOf(ctx, e, 'place', account.id, DEFAULT_ENRICHMENT_PRICES[e]);
+    params = { ...params, [ENRICHMENT_PRICES]: prices };
+  }
   let taskId: string | null = null;
   if (o.ui) {
     taskId = newTaskId(now);

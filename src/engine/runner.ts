@@ -11,6 +11,7 @@
  */
 import type { FanIn, ItemOutcome, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
+import { enrichmentProducts } from '../enrich/supported.ts';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
@@ -145,6 +146,8 @@ export class Runner {
     };
     const dedupe = item.params.dropDuplicates === true;
     const units = (records: Rec[]) => (adapter.units ? adapter.units(records) : records.length);
+    // Enrichments are billed per place found, with the item's own bill (exactly once).
+    const extraProducts = enrichmentProducts(item.params);
     let raw: Rec[];
     let note: string | undefined;
     if (adapter.kind === 'local') {
@@ -158,13 +161,13 @@ export class Runner {
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
       });
       note = run.state.note;
-      if (streamed) return { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now() };
+      if (streamed) return { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts };
       raw = adapter.finish ? adapter.finish(run.records, { query: item.query, params: item.params }) : run.records;
     }
     const records = await this.prepare(item, raw);
     return {
       ...base, recordsJson: JSON.stringify(records), count: records.length, note, now: this.o.now(),
-      units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined,
+      units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined, extraProducts,
     };
   }
 }

@@ -10,6 +10,18 @@ export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phon
 /** ./index.ts has exactly one enricher per name (checked by the type checker). */
 export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
 
+/** Stored-parameter key of the prices fixed at submit, one per enrichment asked (see enrichmentProducts). */
+export const ENRICHMENT_PRICES = '_enrichmentPrices';
+
+/** Products an item of this request bills per place besides its own (src/store/contract.ts extraProducts). */
+export function enrichmentProducts(params: Record<string, unknown>): { product: string; unit: string; unitPrice: number }[] {
+  const prices = params[ENRICHMENT_PRICES];
+  if (!prices || typeof prices !== 'object') return [];
+  return Object.entries(prices as Record<string, unknown>)
+    .filter((e): e is [string, number] => typeof e[1] === 'number')
+    .map(([product, unitPrice]) => ({ product, unit: 'place', unitPrice }));
+}
+
 export function unsupportedEnrichments(asked: unknown): string[] {
   return Array.isArray(asked) ? asked.filter((e) => !(SUPPORTED_ENRICHMENTS as readonly string[]).includes(e)) : [];
 }

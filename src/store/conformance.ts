@@ -111,6 +111,26 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 }]);
   });
 
+  t('per-place products (enrichments) are billed once per place found, beside the request product', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['q0', 'q1']);
+    await s.createRequest(r);
+    const [i0, i1] = (await s.claimItems('w1', 10, 60_000, 10_000)).sort((x, y) => x.queryIndex - y.queryIndex);
+    const extraProducts = [{ product: 'contacts_n_leads', unit: 'place', unitPrice: 0.25 }, { product: 'ai_chain_info', unit: 'place', unitPrice: 0.125 }];
+    const done = { itemId: i0.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, extraProducts, now: 11_000 };
+    assert.equal((await s.completeItem(done)).applied, true);
+    assert.equal((await s.completeItem(done)).applied, false, 'a repeated completion bills nothing');
+    const end = await s.completeItem({ itemId: i1.id, owner: 'w1', recordsJson: '[]', count: 0, extraProducts, now: 12_000 });
+    assert.equal(end.finished?.usage, 3, "the request's usage counts its own product only (2 + 1 for the empty query)");
+    const lines = (await s.usageForPeriod(a.id, 0, 20_000)).sort((x, y) => x.product.localeCompare(y.product));
+    assert.deepEqual(lines, [
+      { product: 'ai_chain_info', unit: 'place', quantity: 2, amount: 0.25, unitPrice: 0.125 },
+      { product: 'contacts_n_leads', unit: 'place', quantity: 2, amount: 0.5, unitPrice: 0.25 },
+      { product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 },
+    ], 'an empty query costs its own product one unit, no enrichment');
+    assert.equal((await s.getAccount(a.id))?.balance, 10 - 1.5 - 0.5 - 0.25);
+  });
+
   t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {
     const a = await account(s);
     const r = request(a.id, ['only']);

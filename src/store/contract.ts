@@ -151,6 +151,11 @@ export interface ItemOutcome {
   streamed?: boolean;
   /** A query that ended early keeps its records and says why (`step_budget: ...`), see QueryResult.error. */
   note?: string;
+  /** Products billed besides the request's own (map-place enrichments): each as many units as the
+   *  item bills of its own product (its places after totalLimit/dropDuplicates; not the one unit an
+   *  empty query costs), in the same transaction, one usage line keyed `<item id>|<product>` so a
+   *  repeated completion bills nothing. They do not count in the request's `usage`. */
+  extraProducts?: { product: string; unit: string; unitPrice: number }[];
   now: number;
 }
 

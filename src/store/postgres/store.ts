@@ -515,6 +515,7 @@ export class PostgresStore implements Store {
    *   q     what the item costs, as src/billing/rule.ts decided it before the statement ($8 when empty
    *         queries are free, $9 when they cost one, $12: bill the new keys instead); the statement
    *         only picks by the request's empty_costs_one and counts the new keys
+   *   extra per-place products (enrichments, $13-$15): what the item found, one line per item and product
    *   bill  the usage line, unique per item (a repeat bills nothing), and acct charges the account
    *   req   counts the item on its request and, when it was the last one, ends the request
    *   hook  creates the webhook delivery of a request that just ended
@@ -543,7 +544,16 @@ export class PostgresStore implements Store {
     bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
              SELECT account_id, request_id, id, product, unit, quantity, unit_price, quantity * unit_price, $6 FROM q WHERE quantity > 0
              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount),
-    acct AS (UPDATE accounts a SET balance = a.balance - bill.amount FROM bill WHERE a.id = bill.account_id),
+    extra AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+              SELECT q.account_id, q.request_id, q.id || '|' || x.product, x.product, x.unit, p.n, x.price, p.n * x.price, $6
+              FROM q, LATERAL (SELECT CASE WHEN $12::boolean AND q.drop_duplicates THEN (SELECT COUNT(*) FROM keys) ELSE $8::bigint END AS n) p,
+                   unnest($13::text[], $14::text[], $15::float8[]) AS x(product, unit, price)
+              WHERE p.n > 0
+              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, amount),
+    acct AS (UPDATE accounts a SET balance = a.balance - t.amount
+             FROM (SELECT account_id, SUM(amount) AS amount FROM (SELECT account_id, amount FROM bill UNION ALL SELECT account_id, amount FROM extra) u
+                   GROUP BY account_id) t
+             WHERE a.id = t.account_id),
     req AS (UPDATE requests r SET queries_done = r.queries_done + 1, queries_ok = r.queries_ok + 1, records = r.records + $4::int,
               usage = r.usage + COALESCE((SELECT quantity FROM bill), 0),
               status = CASE WHEN r.queries_done + 1 >= r.queries_total THEN 'Success' ELSE r.status END,
@@ -589,7 +599,9 @@ export class PostgresStore implements Store {
     // The billing rule (src/billing/rule.ts), decided here; the statement picks by what it holds.
     // `deduped` is only a candidate: the statement bills by new keys for dropDuplicates requests alone.
     const b = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped: !!o.dedupeKeys });
-    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys];
+    const x = o.extraProducts ?? [];
+    return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys,
+      x.map((e) => e.product), x.map((e) => e.unit), x.map((e) => e.unitPrice)];
   }
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {

@@ -359,14 +359,16 @@ export class SqliteStore implements Store {
     return r ?? null;
   }
 
-  private bill(accountId: string, requestId: string, key: string, r: Row, quantity: number, now: number): void {
+  private bill(accountId: string, requestId: string, key: string, r: Row, quantity: number, now: number, other?: { product: string; unit: string; unitPrice: number }): void {
     if (quantity <= 0) return;
-    const amount = quantity * r.unit_price;
+    const [product, unit, price] = other ? [other.product, other.unit, other.unitPrice] : [r.product, r.unit, r.unit_price];
+    const amount = quantity * price;
     const ins = this.s(`INSERT OR IGNORE INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(accountId, requestId, key, r.product, r.unit, quantity, r.unit_price, amount, now);
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(accountId, requestId, key, product, unit, quantity, price, amount, now);
     if (ins.changes === 0) return;
     this.s('UPDATE accounts SET balance = balance - ? WHERE id = ?').run(amount, accountId);
-    this.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
+    // The request's usage counts its own product only.
+    if (!other) this.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
   }
 
   /** Ends the request when its last item ended; called inside the item's transaction. */
@@ -408,6 +410,9 @@ export class SqliteStore implements Store {
       }
       const billing = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped });
       this.bill(it.account_id, it.request_id, o.itemId, it, itemQuantity(billing, !!it.empty_costs_one, newKeys), o.now);
+      // Per-place products (enrichments): what was found, never the unit an empty search costs.
+      const places = itemQuantity(billing, false, newKeys);
+      for (const e of o.extraProducts ?? []) this.bill(it.account_id, it.request_id, `${o.itemId}|${e.product}`, it, places, o.now, e);
       this.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       return { applied: true, finished: this.maybeFinish(it.request_id, o.now) };
     });

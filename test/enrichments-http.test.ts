@@ -1,0 +1,35 @@
+/**
+ * Enrichment names at the HTTP edge: `POST /tasks` `enrichments` reads like `/maps/search?enrichment=`,
+ * names outside the interface's list are a 422 naming them, and each enrichment asked is priced at
+ * submit as its own product (billed per place by the runner, see test/replay-maps.test.ts).
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness } from './support/harness.ts';
+
+const h = await startHarness();
+after(() => h.close());
+const postTask = (body: Record<string, unknown>) =>
+  h.json('/tasks', { method: 'POST', body: JSON.stringify({ service_name: 'engine_maps_service_v2', queries: ['n=1'], ...body }), headers: { 'content-type': 'application/json' } });
+
+test('POST /tasks: unsupported enrichment names answer 422 naming them', async () => {
+  for (const name of ['domains_service', 'chatapp1_checker', 'chatapp2_checker']) {
+    const r = await postTask({ enrichments: [name] });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    assert.match(r.body.errorMessage, new RegExp(`^422 Unprocessable Entity: .*${name}`));
+  }
+});
+
+test('POST /tasks and GET /maps/search: an enrichment is priced as its own product at submit', async () => {
+  await h.svc.ctx.store.setPrice('ai_chain_info', 0.0125, h.account.id);
+  const post = await postTask({ enrichments: ['ai_chain_info'] });
+  assert.equal(post.status, 200, JSON.stringify(post.body));
+  const task = await h.svc.ctx.store.getTask(post.body.id);
+  const row = await h.svc.ctx.store.getRequest(task!.requestId!);
+  assert.deepEqual(row!.params.enrichment, ['ai_chain_info']);
+  assert.deepEqual(row!.params._enrichmentPrices, { ai_chain_info: 0.0125 });
+  const get = await h.json('/maps/search?query=n%3D1&enrichment=ai_chain_info,emails_validator_service&_enrichmentPrices=0');
+  assert.equal(get.status, 202, JSON.stringify(get.body));
+  const row2 = await h.svc.ctx.store.getRequest(get.body.id);
+  assert.deepEqual(row2!.params._enrichmentPrices, { ai_chain_info: 0.0125, emails_validator_service: 0.001 }, 'not settable by the client');
+});
