@@ -17,7 +17,7 @@ import type { SourceAdapter } from './adapter.ts';
 
 /** Reads one saved response into the records the endpoint would return for it; throws an Error
  *  saying what it expected when the text is not such a response. */
-export type CaptureParser = (text: string) => unknown[] | Promise<unknown[]>;
+export type CaptureParser = (text: string, query?: string) => unknown[] | Promise<unknown[]>;
 
 /** A response the registry test parses with the row's capture parser and checks against the
  *  endpoint's declared record schema. */
@@ -26,6 +26,11 @@ export interface SourceSample {
    *  with `fixture: true`, relative to FIXTURES_DIR (a real capture; skipped when absent). */
   file: string;
   fixture?: boolean;
+  /** The query the records answer (passed to the capture parser; records carry it as `query`). */
+  query?: string;
+  /** For a constructed JSON sample that carries a `_comment` beside the served body: the property
+   *  holding the body (a string, or JSON that is re-serialised). */
+  unwrap?: string;
 }
 
 export interface SourceRow {

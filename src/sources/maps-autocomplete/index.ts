@@ -12,5 +12,5 @@ export const source = defineSource({
   },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
-  samples: [{ file: 'constructed-autocomplete.json' }],
+  samples: [{ file: 'constructed-autocomplete.json', unwrap: 'body', query: 'pizza te' }],
 });

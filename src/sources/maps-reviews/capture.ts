@@ -20,10 +20,10 @@ function isEntryList(v: unknown): v is unknown[] {
  * map search body. Throws an Error naming what it expected for anything else.
  * @example parseCapture(readFileSync('reviews_page.json', 'utf8'))[0].review_id
  */
-export function parseCapture(text: string): Array<ReviewRecord | (PlaceSummary & { reviews_data: [] })> {
-  const asElement = (p: PlaceSummary) => ({ ...p, reviews_data: [] as [] });
+export function parseCapture(text: string, query: string | null = null): Array<ReviewRecord | (PlaceSummary & { query: string | null; reviews_data: [] })> {
+  const asElement = (p: PlaceSummary) => ({ query, ...p, reviews_data: [] as [] });
   if (looksLikeHtml(text)) {
-    const rec = placeOfResponse({ body: text }, {});
+    const rec = placeOfResponse({ body: text }, { query });
     if (!rec) throw new Error('maps-reviews: the map page holds no place');
     return [asElement(summaryOf(rec))];
   }

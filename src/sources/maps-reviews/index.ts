@@ -12,5 +12,5 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures',
   folder: import.meta.url,
-  samples: [{ file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true }],
+  samples: [{ file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true, query: 'tipsy sticks' }],
 });

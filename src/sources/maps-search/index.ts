@@ -12,5 +12,8 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures',
   folder: import.meta.url,
-  samples: [{ file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true }, { file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true }],
+  samples: [
+    { file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true, query: 'coffee' },
+    { file: 'google-maps/place_page_tipsy-sticks_2023-04.html', fixture: true, query: 'tipsy sticks' },
+  ],
 });

@@ -12,5 +12,5 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures',
   folder: import.meta.url,
-  samples: [{ file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true }],
+  samples: [{ file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true, query: 'nookofficial.gr' }],
 });

@@ -12,5 +12,5 @@ export const source = defineSource({
   },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
-  samples: [{ file: 'constructed-jobs.html' }],
+  samples: [{ file: 'constructed-jobs.html', query: 'python developer' }],
 });

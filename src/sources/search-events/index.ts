@@ -12,5 +12,5 @@ export const source = defineSource({
   },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
-  samples: [{ file: 'constructed-events.html' }],
+  samples: [{ file: 'constructed-events.html', query: 'concerts in london' }],
 });
