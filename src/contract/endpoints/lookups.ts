@@ -1,6 +1,7 @@
 /** E-mail, phone and company lookups (interface 4.5). */
 import type { DataEndpoint } from '../endpoint.ts';
-import { emailRecord, genericRecord, phoneRecord } from '../records.ts';
+import { emailRecord, phoneRecord } from '../records.ts';
+import { finderRecord } from '../records/emails-finder.ts';
 import { oneOf } from '../dsl.ts';
 import { REGIONS } from '../enums.ts';
 
@@ -12,7 +13,7 @@ export const lookupEndpoints: DataEndpoint[] = [
   {
     path: '/emails-finder', family: 'lookups', summary: 'Professional e-mail address of a person at a company.',
     queryDoc: 'Full name and company domain separated by a space, e.g. `Jane Doe example.com`.', params: {}, shared: ['webhook'],
-    record: genericRecord, unit: 'email', service: 'emails_finder_service',
+    record: finderRecord, unit: 'email', service: 'emails_finder_service',
   },
   {
     path: '/directory-phones', family: 'lookups', summary: 'Insights about phone numbers: E.164, national and international forms, validity, country, region, line type, original carrier, time zones.',

@@ -4,7 +4,10 @@ import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
 import { MAPS_ENRICHMENTS } from '../enums.ts';
 import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
-import { genericRecord, mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
+import { mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
+import { eventRecord } from '../records/engine-search-events.ts';
+import { jobRecord } from '../records/engine-search-careers.ts';
+import { suggestionRecord } from '../records/engine-maps-autocomplete.ts';
 
 const COORDINATES = '^@-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?,\\d+(\\.\\d+)?z$';
 
@@ -55,12 +58,12 @@ export const mapsEndpoints: DataEndpoint[] = [
   {
     path: '/engine-search-events', family: 'maps', summary: 'Search-engine event results.', queryDoc: 'A search phrase.',
     params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), uule: str({ doc: 'Encoded location.' }), language, region },
-    shared: FULL_SET, record: genericRecord, unit: 'event', service: 'engine_search_events_service', answers204: true,
+    shared: FULL_SET, record: eventRecord, unit: 'event', service: 'engine_search_events_service', answers204: true,
   },
   {
     path: '/engine-search-careers', family: 'maps', summary: 'Career (job) search results.', queryDoc: 'A search phrase.',
     params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), language, region },
-    shared: FULL_SET, record: genericRecord, unit: 'job', service: 'engine_search_careers_service', answers204: true,
+    shared: FULL_SET, record: jobRecord, unit: 'job', service: 'engine_search_careers_service', answers204: true,
   },
   {
     path: '/engine-maps-autocomplete', family: 'maps', summary: 'Map search suggestions.', queryDoc: 'A partial search phrase.',
@@ -68,7 +71,7 @@ export const mapsEndpoints: DataEndpoint[] = [
       coordinates: list(str({ pattern: COORDINATES }), { def: ['@23.4933124,53.9623381,11.42z'], doc: 'Biases results.' }),
       language, region,
     },
-    shared: [], record: genericRecord, unit: 'suggestion', service: 'engine_maps_autocomplete_service',
+    shared: [], record: suggestionRecord, unit: 'suggestion', service: 'engine_maps_autocomplete_service',
   },
   {
     path: '/reverse-geocoding', family: 'lookups', summary: 'Address facts for coordinates.',

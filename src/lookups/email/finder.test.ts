@@ -1,6 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { EmailVerifier } from './verifier.ts';
+import { Value } from '@sinclair/typebox/value';
+import { finderRecord } from '../../contract/records/emails-finder.ts';
 import { findWith, findEmail, parseFinderQuery } from './finder.ts';
 import { startPeers, type Peers } from './testing/peers.ts';
 
@@ -9,7 +11,12 @@ before(async () => {
   peers = await startPeers();
 });
 after(() => peers.close());
-const find = (query: string, extra: Record<string, unknown> = {}) => findWith(new EmailVerifier({ ...peers.settings, ...extra }), query);
+const find = async (query: string, extra: Record<string, unknown> = {}) => {
+  const r = await findWith(new EmailVerifier({ ...peers.settings, ...extra }), query);
+  // Every record the finder makes is the declared /emails-finder record.
+  assert.deepEqual([...Value.Errors(finderRecord, r)].map((e) => `${e.path}: ${e.message}`), []);
+  return r;
+};
 
 test('the query is "<full name> <domain>", the domain being the last token', () => {
   const q = parseFinderQuery('  Dr. José García   https://www.Acme.test/about ');

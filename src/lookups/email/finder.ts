@@ -11,26 +11,9 @@ import { candidates, splitName, type NameParts } from './names.ts';
 import { checkSyntax } from './syntax.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
 import { routeVerdict, type EmailStatus } from './validate.ts';
+import type { FinderRecord } from '../../contract/records/emails-finder.ts';
 
-export interface FinderRecord {
-  query: string;
-  full_name: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  domain: string | null;
-  /** The address found (verified), the best guess on a catch-all domain, or null. */
-  email: string | null;
-  status: EmailStatus;
-  status_details: string;
-  /** The mail server accepted `email` on a domain that refuses made-up addresses. */
-  verified: boolean;
-  /** Pattern of `email` ('first.last', 'flast'…). */
-  pattern: string | null;
-  /** Addresses the server was asked about, in order. */
-  candidates_tried: string[];
-  is_catch_all: boolean | null;
-  mx: string[];
-}
+export type { FinderRecord };
 
 export type FinderQuery = { ok: true; fullName: string; name: NameParts; domain: string } | { ok: false; message: string };
 
