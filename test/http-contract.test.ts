@@ -231,6 +231,13 @@ describe('endpoints without an adapter', () => {
       assert.equal(r.status, 501);
       assert.equal(r.body.error, true);
       assert.match(r.body.errorMessage, /^501 Not Implemented: \/bizdir-reviews has no source adapter/);
+      assert.match(r.body.errorMessage, /it serves \/maps\/search$/, 'the 501 answer names what this deployment serves');
+      const page = await (await h2.get('/docs', { key: null })).text();
+      assert.match(page, /Serves 1 data endpoint: <a href="#get\/maps\/search"><code>\/maps\/search<\/code><\/a>\./);
+      assert.match(page, /<code>\/bizdir-reviews<\/code><\/a>,/, 'the endpoints answering 501 are listed');
+      const doc = (await h2.json('/openapi.json', { key: null })).body;
+      assert.equal(doc.paths['/maps/search'].get['x-served'], true);
+      assert.equal(doc.paths['/bizdir-reviews'].get['x-served'], false);
       assert.equal((await h2.json('/businesses', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 501);
     } finally { await h2.close(); }
   });
@@ -399,7 +406,13 @@ describe('account operations', () => {
     const lang = doc.paths['/maps/search'].get.parameters.find((p: any) => p.name === 'language');
     assert.equal(lang.schema.enum.length, LANGUAGES.length);
     assert.ok(lang.schema.enum.includes('chr') && lang.schema.enum.includes('xx-pirate'));
-    const docs = await h.get('/docs', { key: null });
-    assert.match(await docs.text(), /<code>\/maps\/search<\/code>/);
+    assert.ok(doc.components.schemas.Place && doc.components.schemas.EngineSearchEventRecord && doc.components.schemas.WebhookBody, 'components named by $id');
+    assert.equal(doc.paths['/maps/search'].get.responses['200'].content['application/json'].schema.properties.data.items.items.$ref, '#/components/schemas/Place');
+    assert.doesNotMatch(JSON.stringify(doc), /\b(decisions?|interface) \d/i, 'no citation of a document the reader cannot open');
+    const page = await (await h.get('/docs', { key: null })).text();
+    assert.match(page, /<code>\/maps\/search<\/code>/);
+    assert.match(page, /<code>reviews_data\[\]\.review_id<\/code>/, 'record fields, nested ones too');
+    assert.doesNotMatch(page, /`/, 'markdown is rendered: no raw backticks');
+    assert.doesNotMatch(page, /\b(decisions?|interface) \d/i);
   });
 });

@@ -13,6 +13,8 @@ import type { Logger } from '../ops/log.ts';
 /** Adapters load on first use: their data (geo indexes, phone metadata) costs start-up time. */
 export interface AdapterRegistry {
   load(endpoint: string): Promise<SourceAdapter | undefined>;
+  /** The endpoint paths it serves (the docs page and the 501 answer name them). */
+  endpoints(): string[];
 }
 
 /** Events of the process: `finished` (RequestRow) when a request ends here. */

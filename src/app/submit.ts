@@ -69,7 +69,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
   if (queries.length > MAX_QUERIES) throw new AppError(422, `query takes at most ${MAX_QUERIES} queries per request, got ${queries.length}`);
   const adapter = await ctx.adapters.load(decl.path);
-  if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet`);
+  if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet; it serves ${ctx.adapters.endpoints().join(', ') || 'no data endpoint'}`);
   if (adapter.checkQuery) {
     for (const q of queries) {
       const why = adapter.checkQuery(q);

@@ -9,7 +9,8 @@ const NS = nullable(Type.String());
 const NN = nullable(Type.Number());
 const NI = nullable(Type.Integer());
 const NB = nullable(Type.Boolean());
-const open = (props: Record<string, TSchema>, description: string) => Type.Object(props, { additionalProperties: true, description });
+/** An open object; with `$id` it is also a named OpenAPI component (the name clients see). */
+const open = (props: Record<string, TSchema>, description: string, $id?: string) => Type.Object(props, { additionalProperties: true, description, ...($id ? { $id } : {}) });
 const dayHours = Type.Record(Type.String(), Type.String(), { description: 'Day name → time ranges, or "Closed".' });
 
 /** 2.3 */
@@ -26,7 +27,7 @@ export const placeRecord = open({
   business_status: NS, about: nullable(Type.Record(Type.String(), Type.Record(Type.String(), Type.Boolean()))),
   range: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
   reservation_links: nullable(Type.Array(S)), menu_link: NS, verified: NB, owner_title: NS,
-}, 'Place (interface 2.3).');
+}, 'Place (interface 2.3).', 'Place');
 
 /** 2.4, extended by issue 11: declared beside its source's other records. */
 export { bizdirReviewRecord } from './records/bizdir-reviews.ts';
@@ -36,12 +37,12 @@ export const emailRecord = open({
   query: S,
   status: Type.Unsafe<string>({ type: 'string', enum: ['RECEIVING', 'NOT_RECEIVING', 'CATCH_ALL', 'UNKNOWN', 'INVALID_FORMAT', 'DISPOSABLE'] }),
   status_details: S, valid_format: Type.Boolean(), in_blacklist: Type.Boolean(), valid_dns: NB, valid_smtp: NB,
-}, 'E-mail verification (interface 2.5, decision 24).');
+}, 'E-mail verification (interface 2.5, decision 24).', 'EmailVerification');
 
 /** 2.6 */
 export const reverseGeocodingRecord = open({
   query: S, address: NS, city: NS, country_code: NS, county: NS, photo: NS, plus_code: NS, postal_code: NS, state: NS, street: NS, time_zone: NS,
-}, 'Reverse geocoding (interface 2.6).');
+}, 'Reverse geocoding (interface 2.6).', 'ReverseGeocoding');
 
 /** Decision 24: map reviews, one element per place. */
 export const mapsReviewsRecord = open({
@@ -52,13 +53,13 @@ export const mapsReviewsRecord = open({
     review_timestamp: NI, review_datetime_utc: NS, review_likes: NI, review_link: NS, review_img_urls: Type.Array(S),
     owner_answer: NS, owner_answer_timestamp: NI, owner_answer_timestamp_datetime_utc: NS, review_pagination_id: NS,
   }, 'One review.')),
-}, 'Map reviews of one place (decision 24).');
+}, 'Map reviews of one place (decision 24).', 'MapsReviews');
 
 /** Decision 24: business database record. */
 export const businessRecord = open({
   os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, full_address: NS, city: NS, state: NS, postal_code: NS,
   country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), business_status: NS, verified: NB, area_service: NB,
-}, 'Business database record (decision 24).');
+}, 'Business database record (decision 24).', 'Business');
 
 export const phoneRecord = open({ query: S }, 'Phone identity: numbering-plan facts (E.164 forms, validity, country, region, line type, original carrier, time zones).');
 
@@ -66,7 +67,7 @@ export const phoneRecord = open({ query: S }, 'Phone identity: numbering-plan fa
 export const genericRecord = open({ query: S }, 'Record as the source offers it (decision 24).');
 
 // ------------------------------------------------------------------ account-level shapes
-export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { description: 'Error body (interface 2.12).' });
+export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { $id: 'Error', description: 'Error body (interface 2.12).' });
 export const accepted = Type.Object({ id: S, status: Type.Literal('Pending'), results_location: S }, { description: '202: request accepted.' });
 export const pending = Type.Object({
   id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
@@ -82,7 +83,7 @@ export const task = Type.Object({
   id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
   results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S) })),
-}, { additionalProperties: true, description: 'Task (interface 2.7, decision 17).' });
+}, { $id: 'Task', additionalProperties: true, description: 'Task (interface 2.7, decision 17).' });
 export const balance = Type.Object({
   balance: Type.Number(), account_status: S,
   upcoming_invoice: Type.Object({
@@ -94,15 +95,22 @@ export const balance = Type.Object({
     })),
   }),
   coupon: Type.Object({}, { additionalProperties: true }), id: S,
-}, { description: 'Balance (interface 2.9).' });
+}, { $id: 'Balance', description: 'Balance (interface 2.9).' });
 export const locationItem: TSchema = Type.Recursive((Self) => Type.Object({ title: S, value: S, children: Type.Array(Self) }), { $id: 'LocationItem' });
 export const locations = Type.Object({ items: Type.Array(locationItem), supports_zip_codes: Type.Boolean() }, { description: 'Locations (interface 2.10).' });
-export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { description: 'Failed webhook call (interface 2.11).' });
+export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { $id: 'WebhookCall', description: 'Failed webhook call (interface 2.11).' });
+export const webhookBody = Type.Object({
+  id: S, user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['SUCCESS', 'FAILURE'] }), api_task: Type.Boolean(),
+  results_location: S, quota_usage: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer() })),
+}, {
+  $id: 'WebhookBody',
+  description: 'Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s.',
+});
 export const businessesAnswer = Type.Object({
   items: Type.Array(businessRecord), next_cursor: NS, has_more: Type.Boolean(), total: Type.Optional(Type.Integer()),
 }, { description: 'Business database page (decision 24).' });
 /** Why queries failed (issue 9): beside the interface's fields of a request's answer. */
 export const queryErrors = Type.Array(Type.Object({
   query: S,
-  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records.' }), message: S }),
+  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site dropped the request's form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records.' }), message: S }),
 }), { description: 'One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error.' });

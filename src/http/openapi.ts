@@ -1,9 +1,11 @@
 /**
  * The OpenAPI 3.1 document, derived from the declarations in src/contract: every data endpoint with
  * its exact parameters, defaults, enums, ranges and record schema; every account operation; the
- * error bodies; and the decisions that fill what the interface leaves open.
+ * error bodies; and the rules that fill what the interface leaves open. Component names are the
+ * schemas' own `$id`s; descriptions cite no internal document (see reader-text.ts). Given the
+ * served endpoints, each data operation says whether this deployment serves it (`x-served`).
  *
- * @example const doc = openApiDocument('http://127.0.0.1:8080'); doc.paths['/maps/search'].get.parameters
+ * @example const doc = openApiDocument('http://127.0.0.1:8080', ['/maps/search']); doc.paths['/maps/search'].get['x-served'] // true
  */
 import type { TSchema } from '@sinclair/typebox';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
@@ -11,6 +13,7 @@ import { accountOperations } from '../contract/account.ts';
 import { query as queryDecl, shared } from '../contract/shared.ts';
 import * as R from '../contract/records.ts';
 import { PAYMENT_REQUIRED } from '../app/errors.ts';
+import { documentWithoutCitations } from './reader-text.ts';
 
 /** Schemas with an `$id` (records, recursive schemas), met while the document is built: they become
  *  components, and bare `$ref`s to them `#/components/...` refs, the only kind OpenAPI tools resolve. */
@@ -33,13 +36,13 @@ const plain = (s: TSchema): Record<string, unknown> => componentRefs(JSON.parse(
 const errorRef = { $ref: '#/components/schemas/Error' };
 const err = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
 
-const COMMON_ERRORS = {
+const commonErrors = (served: readonly string[] | undefined) => ({
   401: err('Missing or wrong API key: `401 Unauthorized: ...`.'),
   402: err(`\`402 Payment Required: ${PAYMENT_REQUIRED}\` (balance plus credit at or below zero, or a past-due invoice).`),
   422: err('Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3).'),
   429: err('Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry.'),
-  501: err('The endpoint has no source adapter in this deployment: nothing pretends to have data.'),
-};
+  501: err(`The endpoint has no source adapter in this deployment: nothing pretends to have data.${served ? ` This deployment serves: ${served.map((p) => `\`${p}\``).join(', ')}.` : ''}`),
+});
 
 function param(name: string, schema: TSchema, required: boolean, where: 'query' | 'path' = 'query') {
   const s = plain(schema);
@@ -50,7 +53,9 @@ function param(name: string, schema: TSchema, required: boolean, where: 'query' 
   };
 }
 
-export function openApiDocument(baseUrl: string) {
+/** @param served the data endpoints this deployment has adapters for; omitted, nothing is said about serving. */
+export function openApiDocument(baseUrl: string, served?: readonly string[]) {
+  const errors = commonErrors(served);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of dataEndpoints) {
     const parameters = [
@@ -58,10 +63,12 @@ export function openApiDocument(baseUrl: string) {
       ...Object.entries(shared).map(([n, s]) => ({ ...param(n, s, false), ...(e.shared.includes(n as keyof typeof shared) ? {} : { description: `${(s as any).description} (accepted, not in this endpoint's interface table)` }) })),
       ...Object.entries(e.params).map(([n, s]) => param(n, s, !!e.required?.includes(n))),
     ];
+    const serves = served ? served.includes(e.path) : undefined;
     const op = {
+      ...(serves === undefined ? {} : { 'x-served': serves }),
       operationId: e.path.replace(/^\//, '').replace(/[/-](\w)/g, (_m, c: string) => c.toUpperCase()),
       summary: e.summary,
-      description: `${e.summary}\n\nQuery items: ${e.queryDoc}\n\nBilled per ${e.unit}${e.emptyCostsOne ? '; a query that finds nothing costs one ' + e.unit : ''}. Service id: \`${e.service}\`.`,
+      description: `${e.summary}\n\nQuery items: ${e.queryDoc}\n\nBilled per ${e.unit}${e.emptyCostsOne ? '; a query that finds nothing costs one ' + e.unit : ''}. Service id: \`${e.service}\`.${serves === false ? '\n\nNot served by this deployment: answers 501.' : ''}`,
       tags: [e.family],
       parameters,
       responses: {
@@ -70,7 +77,7 @@ export function openApiDocument(baseUrl: string) {
         } } } },
         202: { description: 'Accepted: fetch `results_location` later.', content: { 'application/json': { schema: plain(R.accepted) } } },
         ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query\'s reason).' } } : {}),
-        ...COMMON_ERRORS,
+        ...errors,
       },
     };
     for (const p of [e.path, ...(e.aliases ?? [])]) paths[p] = { get: p === e.path ? op : { ...op, operationId: `${op.operationId}Alias`, description: `Alias of ${e.path} (decision 1).` } };
@@ -93,12 +100,15 @@ export function openApiDocument(baseUrl: string) {
       ...(o.public ? { security: [] } : {}),
     };
   }
-  return {
+  // Referenced by no operation, so registered here; every other component comes from an $id met above.
+  plain(R.errorBody);
+  plain(R.webhookBody);
+  return documentWithoutCitations({
     openapi: '3.1.0',
     info: {
       title: 'trawl data-extraction API', version: '0.4.3',
-      description: 'Self-hostable data-extraction API. Paths and names follow the interface 0.4.3 exactly; decisions that fill what it leaves open are stated per operation. '
-        + 'Every non-204 answer has a JSON body (decision 6); Unix seconds for every timestamp parameter (decision 4); arrays as repeated keys or key[], enum arrays also comma-joined; booleans true/false/True/False/1/0; empty values are absent (decision 2).',
+      description: 'Self-hostable data-extraction API. Every data endpoint takes one or more `query` items and answers one array of records per query; what each endpoint adds to that is stated per operation. '
+        + 'Every non-204 answer has a JSON body; every timestamp parameter is in Unix seconds; arrays as repeated keys or `key[]`, enum arrays also comma-joined; booleans `true`/`false`/`True`/`False`/`1`/`0`; an empty value counts as absent.',
     },
     servers: [{ url: baseUrl }],
     security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -108,17 +118,7 @@ export function openApiDocument(baseUrl: string) {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'For testing only.' },
       },
-      schemas: {
-        Error: plain(R.errorBody), Place: plain(R.placeRecord), BizdirReview: plain(R.bizdirReviewRecord), EmailVerification: plain(R.emailRecord),
-        ReverseGeocoding: plain(R.reverseGeocodingRecord), MapsReviews: plain(R.mapsReviewsRecord), Business: plain(R.businessRecord),
-        Task: plain(R.task), Balance: plain(R.balance), WebhookCall: plain(R.webhookCall),
-        WebhookBody: {
-          type: 'object', description: 'Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s.',
-          properties: { id: { type: 'string' }, user_id: { type: 'string' }, status: { type: 'string', enum: ['SUCCESS', 'FAILURE'] }, api_task: { type: 'boolean' },
-            results_location: { type: 'string' }, quota_usage: { type: 'array', items: { type: 'object', properties: { product_name: { type: 'string' }, quantity: { type: 'integer' } } } } },
-        },
-        ...Object.fromEntries(named),
-      },
+      schemas: Object.fromEntries(named),
     },
-  };
+  });
 }

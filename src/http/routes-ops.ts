@@ -15,7 +15,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics
   let docs: { json: string; html: string } | undefined;
   const docsOnce = () => {
     if (!docs) {
-      const doc = openApiDocument(ctx.settings.baseUrl);
+      const doc = openApiDocument(ctx.settings.baseUrl, ctx.adapters.endpoints());
       docs = { json: JSON.stringify(doc), html: docsPage(doc) };
     }
     return docs;

@@ -277,7 +277,7 @@ export type paths = {
          * Food-delivery reviews.
          * @description Food-delivery reviews.
          *
-         *     Query items: Store or menu-item URLs, or store ids.
+         *     Query items: Menu-item URLs.
          *
          *     Billed per review; a query that finds nothing costs one review. Service id: `delivery_reviews_service`.
          */
@@ -491,7 +491,7 @@ export type paths = {
         };
         /**
          * Deliverability of e-mail addresses.
-         * @description Alias of /email-validator (decision 1).
+         * @description Alias of /email-validator.
          */
         get: operations["emailValidatorAlias"];
         put?: never;
@@ -599,11 +599,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -612,11 +608,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -667,15 +659,6 @@ export type paths = {
                             /** @constant */
                             status: "Success";
                             data: unknown[];
-                            /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                            errors?: {
-                                query: string;
-                                error: {
-                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                    type: string;
-                                    message: string;
-                                };
-                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -700,7 +683,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description No body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
+                /** @description No body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -713,11 +696,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -726,11 +705,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -765,11 +740,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -778,11 +749,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -822,28 +789,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            tasks: ({
-                                id: string;
-                                metadata: {
-                                    service_name: string;
-                                    queries: string[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                created: string;
-                                updated: string;
-                                user_id: string;
-                                /** @enum {string} */
-                                status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILURE" | "CANCELED";
-                                queue_task_id: string;
-                                results: {
-                                    product_name: string;
-                                    quantity: number;
-                                    file_url?: string;
-                                }[];
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                            tasks: components["schemas"]["Task"][];
                             has_more: boolean;
                         };
                     };
@@ -854,11 +800,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -867,11 +809,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -942,11 +880,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -955,11 +889,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -968,11 +898,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1018,11 +944,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1109,29 +1031,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            items: ({
-                                os_id: string;
-                                place_id: string | null;
-                                engine_id: string | null;
-                                name: string | null;
-                                phone: string | null;
-                                site: string | null;
-                                full_address: string | null;
-                                city: string | null;
-                                state: string | null;
-                                postal_code: string | null;
-                                country_code: string | null;
-                                latitude: number | null;
-                                longitude: number | null;
-                                rating: number | null;
-                                reviews: number | null;
-                                types: string[];
-                                business_status: string | null;
-                                verified: boolean | null;
-                                area_service: boolean | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                            items: components["schemas"]["Business"][];
                             next_cursor: string | null;
                             has_more: boolean;
                             total?: number;
@@ -1144,11 +1044,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1157,11 +1053,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1170,11 +1062,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1208,38 +1096,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            balance: number;
-                            account_status: string;
-                            upcoming_invoice: {
-                                amount_due: number;
-                                applied_balance: number;
-                                total: number;
-                                subtotal: number;
-                                total_discount: number;
-                                currency: string;
-                                period_start: number;
-                                period_end: number;
-                                collection_method: string;
-                                subscription_id: string;
-                                products_lines: {
-                                    product_name: string;
-                                    unit: string;
-                                    quantity: number;
-                                    amount: number;
-                                    lines: {
-                                        quantity: number;
-                                        amount: number;
-                                        currency: string;
-                                        unit_price: string;
-                                    }[];
-                                }[];
-                            };
-                            coupon: {
-                                [key: string]: unknown;
-                            };
-                            id: string;
-                        };
+                        "application/json": components["schemas"]["Balance"];
                     };
                 };
                 /** @description Error body. */
@@ -1248,11 +1105,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1272,7 +1125,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The webhook signing secret (decision 15). */
+        /** The webhook signing secret. */
         get: {
             parameters: {
                 query?: never;
@@ -1299,11 +1152,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1336,11 +1185,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1389,11 +1234,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1402,11 +1243,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1442,10 +1279,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            status: string;
-                            date: number;
-                        }[];
+                        "application/json": components["schemas"]["WebhookCall"][];
                     };
                 };
                 /** @description Error body. */
@@ -1454,11 +1288,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1511,11 +1341,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1551,11 +1377,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1605,11 +1427,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1618,11 +1436,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1631,11 +1445,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1692,11 +1502,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error body. */
@@ -1705,11 +1511,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @constant */
-                            error: true;
-                            errorMessage: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1726,13 +1528,7 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
-        /** @description Error body (interface 2.12). */
-        Error: {
-            /** @constant */
-            error: true;
-            errorMessage: string;
-        };
-        /** @description Place (interface 2.3). */
+        /** @description Place. */
         Place: {
             query: string;
             name: string | null;
@@ -1803,119 +1599,7 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Business directory review (interface 2.4) with the reviewer, dates, likes, language and next_page_cursor (decision 23). */
-        BizdirReview: {
-            /** @description The query item as given. */
-            query: string;
-            /** @description Name of the business. */
-            business_name: string | null;
-            /** @description Stars, 1 to 5. */
-            review_rating: number | null;
-            /** @description Review text as the site serves it: its line breaks and HTML entities are kept, nothing is decoded or stripped. */
-            review_text: string | null;
-            /** @description URLs of the photos attached to the review (full size). */
-            review_photos: string[];
-            /** @description Badges the site shows on the review, e.g. "Elite 24", "1 check-in", "First to Review". */
-            review_tags: string[];
-            /** @description Public replies of the business to this review. */
-            owner_replies: ({
-                /** @description Reply text as served (line breaks and entities kept). */
-                reply_text: string | null;
-                /** @description When the reply was posted, Unix seconds. */
-                reply_timestamp: number | null;
-                /** @description When the reply was posted, ISO-8601 UTC. */
-                reply_datetime_utc: string | null;
-                /** @description Name of the owner or manager who replied. */
-                replier_name: string | null;
-            } & {
-                [key: string]: unknown;
-            })[];
-            /** @description The site's review id (encid). */
-            review_id: string | null;
-            /** @description The site's business id (encid). */
-            business_id: string | null;
-            /** @description The reviewer's user id (encid). */
-            author_id: string | null;
-            /** @description The reviewer's display name, e.g. "Lizzie G.". */
-            author_title: string | null;
-            /** @description The reviewer's profile page. */
-            author_link: string | null;
-            /** @description When the review was posted, Unix seconds. */
-            review_timestamp: number | null;
-            /** @description When the review was posted, ISO-8601 UTC. */
-            review_datetime_utc: string | null;
-            /** @description How many readers marked the review helpful ("Helpful" reaction, or "Useful" votes on older answers). */
-            review_likes: number | null;
-            /** @description Language code of the review text, e.g. "en". */
-            language: string | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
-            next_page_cursor: string | null;
-            /** @description The business page slug, e.g. "vons-1000-spirits-seattle-4". */
-            business_alias: string | null;
-            /** @description Link to this review on the business page. */
-            review_link: string | null;
-            /** @description When the review was posted, in the business's local time with its offset. */
-            review_local_datetime: string | null;
-            /** @description Reaction type (lower case, e.g. helpful, thanks, love_this, oh_no) → count. */
-            review_reactions: {
-                [key: string]: number;
-            } | null;
-            /** @description Useful / funny / cool votes. */
-            review_feedback: ({
-                /** @description Useful votes. */
-                useful: number | null;
-                /** @description Funny votes. */
-                funny: number | null;
-                /** @description Cool votes. */
-                cool: number | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            /** @description The reviewer's profile photo. */
-            author_image: string | null;
-            /** @description The reviewer's home town as shown, e.g. "Seattle, WA". */
-            author_location: string | null;
-            /** @description Reviews the author has written. */
-            author_reviews_count: number | null;
-            /** @description Friends of the author. */
-            author_friends_count: number | null;
-            /** @description Business photos the author has posted. */
-            author_photos_count: number | null;
-            /** @description The author's latest Elite year as the site abbreviates it, e.g. "24"; null when not Elite. */
-            author_elite_year: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description E-mail verification (interface 2.5, decision 24). */
-        EmailVerification: {
-            query: string;
-            /** @enum {string} */
-            status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
-            status_details: string;
-            valid_format: boolean;
-            in_blacklist: boolean;
-            valid_dns: boolean | null;
-            valid_smtp: boolean | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Reverse geocoding (interface 2.6). */
-        ReverseGeocoding: {
-            query: string;
-            address: string | null;
-            city: string | null;
-            country_code: string | null;
-            county: string | null;
-            photo: string | null;
-            plus_code: string | null;
-            postal_code: string | null;
-            state: string | null;
-            street: string | null;
-            time_zone: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Map reviews of one place (decision 24). */
+        /** @description Map reviews of one place. */
         MapsReviews: {
             query: string;
             name: string | null;
@@ -1953,209 +1637,140 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Business database record (decision 24). */
-        Business: {
-            os_id: string;
-            place_id: string | null;
-            engine_id: string | null;
-            name: string | null;
-            phone: string | null;
-            site: string | null;
-            full_address: string | null;
-            city: string | null;
-            state: string | null;
-            postal_code: string | null;
-            country_code: string | null;
-            latitude: number | null;
-            longitude: number | null;
-            rating: number | null;
-            reviews: number | null;
-            types: string[];
-            business_status: string | null;
-            verified: boolean | null;
-            area_service: boolean | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Task (interface 2.7, decision 17). */
-        Task: {
-            id: string;
-            metadata: {
-                service_name: string;
-                queries: string[];
+        /** @description An event from the search engine's events results. */
+        EngineSearchEventRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description Event title. */
+            title: string;
+            /** @description Short start as printed, e.g. "Jun 19". */
+            date_start: string | null;
+            /** @description The whole date line as printed, e.g. "Sun, Jun 19, 7:30 – 11 PM". */
+            date_when: string | null;
+            /** @description Start, Unix seconds (known only from structured data with a date). */
+            start_timestamp: number | null;
+            /** @description End, Unix seconds (structured data only). */
+            end_timestamp: number | null;
+            /** @description Address lines, venue first. */
+            address: string[];
+            /** @description Venue name. */
+            venue_name: string | null;
+            /** @description Map CID of the venue, from its map link. */
+            venue_cid: string | null;
+            /** @description Short description. */
+            description: string | null;
+            /** @description Event page URL. */
+            link: string | null;
+            /** @description Ticket sellers, in page order. */
+            ticket_links: ({
+                /** @description Seller name, or its host when the page shows none. */
+                source: string | null;
+                /** @description Ticket page URL. */
+                link: string;
             } & {
                 [key: string]: unknown;
-            };
-            created: string;
-            updated: string;
-            user_id: string;
-            /** @enum {string} */
-            status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILURE" | "CANCELED";
-            queue_task_id: string;
-            results: {
-                product_name: string;
-                quantity: number;
-                file_url?: string;
-            }[];
+            })[];
+            /** @description Image URL. */
+            thumbnail: string | null;
         } & {
             [key: string]: unknown;
         };
-        /** @description Balance (interface 2.9). */
-        Balance: {
-            balance: number;
-            account_status: string;
-            upcoming_invoice: {
-                amount_due: number;
-                applied_balance: number;
-                total: number;
-                subtotal: number;
-                total_discount: number;
-                currency: string;
-                period_start: number;
-                period_end: number;
-                collection_method: string;
-                subscription_id: string;
-                products_lines: {
-                    product_name: string;
-                    unit: string;
-                    quantity: number;
-                    amount: number;
-                    lines: {
-                        quantity: number;
-                        amount: number;
-                        currency: string;
-                        unit_price: string;
-                    }[];
-                }[];
-            };
-            coupon: {
+        /** @description A job from the search engine's jobs results. */
+        EngineSearchCareerRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description Job title. */
+            title: string;
+            /** @description Hiring company. */
+            company: string | null;
+            /** @description Location as printed. */
+            location: string | null;
+            /** @description The job board the listing came from, e.g. "LinkedIn". */
+            via: string | null;
+            /** @description Posting date as printed, e.g. "2 days ago". */
+            posted_date: string | null;
+            /** @description Posting time, Unix seconds: from structured data, or the printed relative date counted back from the response time. */
+            posted_timestamp: number | null;
+            /** @description Schedule, e.g. "Full-time". */
+            schedule_type: string | null;
+            /** @description Salary as printed. */
+            salary_range: string | null;
+            /** @description Job description text. */
+            description: string | null;
+            /** @description Qualification lines. */
+            qualifications: string[];
+            /** @description Where to apply, in page order. */
+            apply_links: ({
+                /** @description Link label, e.g. "Apply on LinkedIn". */
+                title: string | null;
+                /** @description Application page URL. */
+                link: string;
+            } & {
                 [key: string]: unknown;
-            };
-            id: string;
-        };
-        /** @description Failed webhook call (interface 2.11). */
-        WebhookCall: {
-            status: string;
-            date: number;
-        };
-        /** @description Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s. */
-        WebhookBody: {
-            id?: string;
-            user_id?: string;
-            /** @enum {string} */
-            status?: "SUCCESS" | "FAILURE";
-            api_task?: boolean;
-            results_location?: string;
-            quota_usage?: {
-                product_name?: string;
-                quantity?: number;
-            }[];
-        };
-        /** @description Product-launch site review with next_page_cursor (decision 23). */
-        LaunchsiteReview: {
-            /** @description The query item as given. */
-            query: string;
-            /** @description The site's product id. */
-            product_id: string | null;
-            /** @description The product's name. */
-            product_name: string | null;
-            /** @description The site's review id. */
-            review_id: string | null;
-            /** @description Stars, 1 to 5; null for reviews of the older kind that carry only a sentiment. */
-            review_rating: number | null;
-            /** @description The review text as served (the site's HTML kept). */
-            review_text: string | null;
-            /** @description The reviewer's verdict as the site labels it, lower case (e.g. "positive", "neutral", "negative"); null when the review has none. */
-            sentiment: string | null;
-            /** @description The reviewer's display name. */
-            author_name: string | null;
-            /** @description The reviewer's username (their profile is /@<username>). */
-            author_username: string | null;
-            /** @description The reviewer's user id. */
-            author_id: string | null;
-            /** @description When the review was posted, Unix seconds. */
-            review_timestamp: number | null;
-            /** @description When the review was posted, ISO-8601 UTC. */
-            review_datetime_utc: string | null;
-            /** @description Helpful votes the review received. */
-            votes_count: number | null;
-            /** @description Link to the review on the site. */
-            review_link: string | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
-            next_page_cursor: string | null;
-            /** @description The product's slug (its page is /products/<slug>). */
-            product_slug: string | null;
-            /** @description The product's average review rating, as the answer gives it. */
-            product_rating: number | null;
-            /** @description How many reviews the product has, as the answer gives it. */
-            product_reviews_count: number | null;
-            /** @description What the reviewer liked, when the review has that part (older reviews). */
-            review_pros: string | null;
-            /** @description What the reviewer disliked, when the review has that part (older reviews). */
-            review_cons: string | null;
-            /** @description Replies to the review. */
-            comments_count: number | null;
-            /** @description The reviewer's headline, e.g. their role. */
-            author_headline: string | null;
-            /** @description The reviewer's avatar. */
-            author_image: string | null;
-            /** @description The reviewer's profile link. */
-            author_link: string | null;
+            })[];
+            /** @description The first application link. */
+            application_url: string | null;
+            /** @description The engine's id of the listing. */
+            job_id: string | null;
         } & {
             [key: string]: unknown;
         };
-        /** @description Home-rental review (decision 24) with next_page_cursor (decision 23). */
-        RentalsReview: {
-            /** @description The query item as given. */
+        /** @description A map search suggestion. */
+        EngineMapsAutocompleteRecord: {
+            /** @description The query item as given (the text typed so far). */
             query: string;
-            /** @description The listing's numeric id (as a string: ids exceed 2^53). */
-            listing_id: string | null;
-            /** @description The site's review id. */
-            review_id: string | null;
-            /** @description Review text in its original language as served: HTML line breaks (<br/>) and entities kept. */
-            review_text: string | null;
-            /** @description Stars, 1 to 5. */
+            /** @description The suggestion as the box shows it. */
+            suggestion: string;
+            /** @description `place` when it names a located place, `query` for a search text. */
+            type: "place" | "query";
+            /** @description Place name (place suggestions). */
+            name: string | null;
+            /** @description Place address (place suggestions). */
+            address: string | null;
+            /** @description Map feature id (two hexadecimal parts joined by a colon). */
+            engine_id: string | null;
+            /** @description Place id. */
+            place_id: string | null;
+            /** @description Map CID (decimal). */
+            cid: string | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Reverse geocoding. */
+        ReverseGeocoding: {
+            query: string;
+            address: string | null;
+            city: string | null;
+            country_code: string | null;
+            county: string | null;
+            photo: string | null;
+            plus_code: string | null;
+            postal_code: string | null;
+            state: string | null;
+            street: string | null;
+            time_zone: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Business directory review; next_page_cursor. */
+        BizdirReview: {
+            query: string;
+            business_name: string | null;
             review_rating: number | null;
-            /** @description The guest's first name. */
-            author_name: string | null;
-            /** @description The guest's user id. */
-            author_id: string | null;
-            /** @description When the review was posted, Unix seconds. */
-            review_timestamp: number | null;
-            /** @description When the review was posted, ISO-8601 UTC. */
-            review_datetime_utc: string | null;
-            /** @description Language code of the review text, e.g. "fr". */
-            language: string | null;
-            /** @description The host's public response, as served; null when none. */
-            host_response: string | null;
-            /** @description When the host responded, Unix seconds, at the precision the site gives (it shows month and year: the first day of that month, 00:00 UTC); null when unknown. */
-            host_response_timestamp: number | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
-            next_page_cursor: string | null;
-            /** @description host_response_timestamp as ISO-8601 UTC. */
-            host_response_datetime_utc: string | null;
-            /** @description The response date as the site words it, e.g. "May 2024". */
-            host_response_date_text: string | null;
-            /** @description The review date as the site words it, e.g. "1 week ago", "August 2026". */
-            review_date_text: string | null;
-            /** @description The site's machine translation of the review into the request language, when it offers one. */
-            review_text_translated: string | null;
-            /** @description The guest's profile picture. */
-            author_image: string | null;
-            /** @description Where the guest is from, as shown. */
-            author_location: string | null;
-            /** @description First name of the host the review is about. */
-            host_name: string | null;
-            /** @description User id of the host the review is about. */
-            host_id: string | null;
-            /** @description The site's highlight label of the review (e.g. LENGTH_OF_STAY). */
-            review_highlight: string | null;
-            /** @description URLs of photos attached to the review. */
+            review_text: string | null;
             review_photos: string[];
+            review_tags: string[];
+            owner_replies: unknown[];
+            review_id: string | null;
+            next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
         };
-        /** @description One comment of a discussion thread (decision 24). */
+        /** @description One comment of a discussion thread. */
         ForumComment: {
             /** @description The query item as given. */
             query: string;
@@ -2206,104 +1821,7 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Food-delivery store review with next_page_cursor (decision 23). */
-        DeliveryReview: {
-            /** @description The query item as given. */
-            query: string;
-            /** @description The site's store id (digits, as a string). */
-            store_id: string | null;
-            /** @description The store's name. */
-            store_name: string | null;
-            /** @description The site's review id. */
-            review_id: string | null;
-            /** @description The reviewer's display name as shown (usually first name and initial). */
-            author_name: string | null;
-            /** @description Stars, 1 to 5. */
-            review_rating: number | null;
-            /** @description The review text as served. */
-            review_text: string | null;
-            /** @description When the review was posted, Unix seconds (day precision when the site shows only a date). */
-            review_timestamp: number | null;
-            /** @description When the review was posted, ISO-8601 UTC. */
-            review_datetime_utc: string | null;
-            /** @description What the reviewer ordered, as the review card lists it. */
-            ordered_items: string[];
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more (decision 23). */
-            next_page_cursor: string | null;
-            /** @description The reviewer's id, when the answer gives one. */
-            author_id: string | null;
-            /** @description How many ratings the reviewer has given, when shown. */
-            author_reviews_count: number | null;
-            /** @description The review date as the site words it, e.g. "10/24/26" or "2 days ago". */
-            review_date_text: string | null;
-            /** @description How the order was placed, as labelled (e.g. "DoorDash order"). */
-            review_experience: string | null;
-            /** @description The site marks the review as from a verified order. */
-            review_verified: boolean | null;
-            /** @description The store's public reply, when there is one. */
-            merchant_response: string | null;
-            /** @description The store's average rating, when the answer gives it. */
-            store_rating: number | null;
-            /** @description How many ratings the store has, when the answer gives it. */
-            store_ratings_count: number | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Short-video comment (issue 10, decision 24). */
-        ShortvideoComment: {
-            /** @description The query item as given (a video link, short link or id). */
-            query: string;
-            /** @description Numeric id of the video (the site calls it aweme_id). */
-            video_id: string;
-            /** @description Numeric id of the comment (cid). */
-            comment_id: string;
-            text: string | null;
-            author_id: string | null;
-            author_username: string | null;
-            author_nickname: string | null;
-            likes: number | null;
-            replies_count: number | null;
-            created_timestamp: number | null;
-            created_datetime_utc: string | null;
-            next_page_cursor: string | null;
-            author_sec_uid: string | null;
-            author_avatar: string | null;
-            language: string | null;
-            pinned_by_author: boolean | null;
-            liked_by_author: boolean | null;
-            /** @description Images attached to the comment (original size URLs, signed, expire). */
-            images: string[];
-            comment_url: string | null;
-            video_comments_total: number | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Professional-network company post (issue 10, decision 24). */
-        NetworkPost: {
-            /** @description The query item as given (a company page URL or id). */
-            query: string;
-            company_name: string | null;
-            company_id: string | null;
-            company_slug: string | null;
-            /** @description Numeric activity id of the post (urn:li:activity:<id>). */
-            post_id: string;
-            post_url: string | null;
-            text: string | null;
-            posted_timestamp: number | null;
-            posted_datetime_utc: string | null;
-            posted_ago: string | null;
-            reactions: number | null;
-            comments: number | null;
-            reposts: number | null;
-            /** @description Image URLs of the post. */
-            images: string[];
-            video_url: string | null;
-            edited: boolean | null;
-            next_page_cursor: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A hotel from a hotel-search result page (decision 24). */
+        /** @description A hotel from a hotel-search result page. */
         HotelsSearchRecord: {
             /** @description The query item as given. */
             query: string;
@@ -2341,7 +1859,7 @@ export type components = {
             amenities: string[];
             /** @description The hotel's own page on the site. */
             link: string | null;
-            /** @description Cursor that continues after the answer this hotel came from; null when there is no more (decision 23). */
+            /** @description Cursor that continues after the answer this hotel came from; null when there is no more. */
             next_page_cursor: string | null;
             /** @description Map feature id of the hotel (two hexadecimal parts joined by a colon). */
             engine_id: string | null;
@@ -2370,119 +1888,7 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description A property from a real-estate search (decision 24). */
-        RealestateSearchRecord: {
-            /** @description The query item as given. */
-            query: string;
-            /** @description The site's property id (a building id for a rental building without one). */
-            property_id: string | null;
-            /** @description Listing status as the site codes it: FOR_SALE, FOR_RENT, RECENTLY_SOLD, ... */
-            status: string | null;
-            /** @description Full address line. */
-            address: string | null;
-            /** @description Street address. */
-            street: string | null;
-            /** @description City. */
-            city: string | null;
-            /** @description State (two letters). */
-            state: string | null;
-            /** @description ZIP code. */
-            postal_code: string | null;
-            /** @description Latitude, degrees. */
-            latitude: number | null;
-            /** @description Longitude, degrees. */
-            longitude: number | null;
-            /** @description Asking price, monthly rent or sold price, in `currency` units. */
-            price: number | null;
-            /** @description ISO 4217 code of the prices. */
-            currency: string | null;
-            /** @description The price as the site wrote it, e.g. "$2,450/mo". */
-            price_text: string | null;
-            /** @description Bedrooms. */
-            beds: number | null;
-            /** @description Bathrooms. */
-            baths: number | null;
-            /** @description Living area, square feet. */
-            area_sqft: number | null;
-            /** @description Lot area, square feet (acres converted). */
-            lot_area_sqft: number | null;
-            /** @description SINGLE_FAMILY, CONDO, MULTI_FAMILY, LOT, ... */
-            home_type: string | null;
-            /** @description The site's value estimate, in `currency` units. */
-            estimate: number | null;
-            /** @description The site's monthly rent estimate, in `currency` units. */
-            rent_estimate: number | null;
-            /** @description Days the listing has been on the site. */
-            days_on_site: number | null;
-            /** @description Main photo URL. */
-            photo: string | null;
-            /** @description The property's page. */
-            url: string | null;
-            /** @description Status as written, e.g. "House for sale". */
-            status_text: string | null;
-            /** @description Listing brokerage. */
-            broker_name: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description One offered room or rate of a hotel for one stay (decision 24). */
-        LodgingPricesRecord: {
-            /** @description The query item as given. */
-            query: string;
-            /** @description The site's hotel id. */
-            hotel_id: string | null;
-            /** @description Hotel name. */
-            hotel_name: string | null;
-            /** @description Room (unit) name. */
-            room_name: string | null;
-            /** @description Price of the whole stay for this room or rate, in `currency` units. */
-            price: number | null;
-            /** @description Price before the discount shown, when the site strikes one through, in `currency` units. */
-            original_price: number | null;
-            /** @description ISO 4217 code of the prices. */
-            currency: string | null;
-            /** @description The price as the site wrote it, e.g. "US$339.86". */
-            price_text: string | null;
-            /** @description Check-in date of the stay, YYYY-MM-DD. */
-            check_in_date: string | null;
-            /** @description Check-out date of the stay, YYYY-MM-DD. */
-            check_out_date: string | null;
-            /** @description Adults the price is for. */
-            guests: number | null;
-            /** @description Most people the room takes, when the page states it. */
-            max_guests: number | null;
-            /** @description Nights of the stay. */
-            nights: number | null;
-            /** @description Free cancellation offered for this rate. */
-            free_cancellation: boolean | null;
-            /** @description Breakfast included in this rate. */
-            breakfast_included: boolean | null;
-            /** @description Guest review score, 1 to 10. */
-            review_score: number | null;
-            /** @description Number of guest reviews. */
-            reviews: number | null;
-            /** @description Latitude, degrees. */
-            latitude: number | null;
-            /** @description Longitude, degrees. */
-            longitude: number | null;
-            /** @description The hotel's page for this stay. */
-            url: string | null;
-            /** @description True when the query named no dates and the default stay was asked: check-in tomorrow (UTC), one night, two adults. */
-            default_stay: boolean;
-            /** @description The site's room id. */
-            room_id: string | null;
-            /** @description The site's rate (block) id. */
-            block_id: string | null;
-            /** @description Hotel class or the site's own quality rating, 1 to 5. */
-            stars: number | null;
-            /** @description City. */
-            city: string | null;
-            /** @description Street address. */
-            address: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description One video of a channel (decision 24). */
+        /** @description One video of a channel. */
         VideositeVideo: {
             /** @description The query item as given. */
             query: string;
@@ -2512,15 +1918,163 @@ export type components = {
             length_text: string | null;
             /** @description True for an item of the Shorts tab. */
             is_short: boolean;
-            /** @description Resume point (decision 23): give it as `cursor` to continue after this chunk; null when the channel has no more. (`trawl parse` shows the site's own continuation token here.) */
+            /** @description Cursor continuing after the page this video came from; null on the last page. */
             next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
+        };
+        /** @description E-mail verification. */
+        EmailVerification: {
+            query: string;
+            /** @enum {string} */
+            status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
+            status_details: string;
+            valid_format: boolean;
+            in_blacklist: boolean;
+            valid_dns: boolean | null;
+            valid_smtp: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The address found for a person at a company domain, with how sure it is. */
+        EmailsFinderRecord: {
+            /** @description The query item as given: full name and domain. */
+            query: string;
+            /** @description The name part of the query. */
+            full_name: string | null;
+            /** @description First name. */
+            first_name: string | null;
+            /** @description Last name. */
+            last_name: string | null;
+            /** @description Company domain. */
+            domain: string | null;
+            /** @description The address found (verified), the best guess on a catch-all domain, or null. */
+            email: string | null;
+            /** @description Deliverability of `email`, as /email-validator says it. */
+            status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
+            /** @description Why, in words. */
+            status_details: string;
+            /** @description The mail server accepted `email` on a domain that refuses made-up addresses. */
+            verified: boolean;
+            /** @description Pattern of `email`, e.g. 'first.last', 'flast'. */
+            pattern: string | null;
+            /** @description Addresses the server was asked about, in order. */
+            candidates_tried: string[];
+            /** @description The domain accepts any address. */
+            is_catch_all: boolean | null;
+            /** @description Mail servers of the domain, by preference. */
+            mx: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Error body. */
+        Error: {
+            /** @constant */
+            error: true;
+            errorMessage: string;
+        };
+        /** @description Task. */
+        Task: {
+            id: string;
+            metadata: {
+                service_name: string;
+                queries: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            created: string;
+            updated: string;
+            user_id: string;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCESS" | "FAILURE" | "CANCELED";
+            queue_task_id: string;
+            results: {
+                product_name: string;
+                quantity: number;
+                file_url?: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Business database record. */
+        Business: {
+            os_id: string;
+            place_id: string | null;
+            engine_id: string | null;
+            name: string | null;
+            phone: string | null;
+            site: string | null;
+            full_address: string | null;
+            city: string | null;
+            state: string | null;
+            postal_code: string | null;
+            country_code: string | null;
+            latitude: number | null;
+            longitude: number | null;
+            rating: number | null;
+            reviews: number | null;
+            types: string[];
+            business_status: string | null;
+            verified: boolean | null;
+            area_service: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Balance. */
+        Balance: {
+            balance: number;
+            account_status: string;
+            upcoming_invoice: {
+                amount_due: number;
+                applied_balance: number;
+                total: number;
+                subtotal: number;
+                total_discount: number;
+                currency: string;
+                period_start: number;
+                period_end: number;
+                collection_method: string;
+                subscription_id: string;
+                products_lines: {
+                    product_name: string;
+                    unit: string;
+                    quantity: number;
+                    amount: number;
+                    lines: {
+                        quantity: number;
+                        amount: number;
+                        currency: string;
+                        unit_price: string;
+                    }[];
+                }[];
+            };
+            coupon: {
+                [key: string]: unknown;
+            };
+            id: string;
         };
         LocationItem: {
             title: string;
             value: string;
             children: components["schemas"]["LocationItem"][];
+        };
+        /** @description Failed webhook call. */
+        WebhookCall: {
+            status: string;
+            date: number;
+        };
+        /** @description Body POSTed to a webhook when a request ends; header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s. */
+        WebhookBody: {
+            id: string;
+            user_id: string;
+            /** @enum {string} */
+            status: "SUCCESS" | "FAILURE";
+            api_task: boolean;
+            results_location: string;
+            quota_usage: {
+                product_name: string;
+                quantity: number;
+            }[];
         };
     };
     responses: never;
@@ -2542,23 +2096,21 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`. */
+                /** @description Places per query; the source holds at most 500 per query. */
                 limit?: number;
-                /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
-                skip?: number;
                 /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */
                 dropDuplicates?: boolean;
                 /** @description Total places across all queries. */
                 totalLimit?: number;
                 /** @description Map viewport `@<latitude>,<longitude>,<zoom>z`. */
                 coordinates?: string;
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
                 /** @description Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`. */
                 enrichment?: ("contacts_n_leads" | "emails_validator_service" | "company_websites_finder" | "disposable_email_checker" | "company_insights_service" | "phones_enricher_service" | "reviewsite_service" | "directory_phones" | "ai_chain_info")[];
@@ -2579,85 +2131,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            name: string | null;
-                            place_id: string | null;
-                            engine_id: string | null;
-                            full_address: string | null;
-                            borough: string | null;
-                            street: string | null;
-                            postal_code: string | null;
-                            city: string | null;
-                            us_state: string | null;
-                            state: string | null;
-                            country: string | null;
-                            country_code: string | null;
-                            area_service: boolean | null;
-                            plus_code: string | null;
-                            latitude: number | null;
-                            longitude: number | null;
-                            time_zone: string | null;
-                            popular_times: unknown;
-                            site: string | null;
-                            logo: string | null;
-                            photo: string | null;
-                            street_view: string | null;
-                            reviews_link: string | null;
-                            location_link: string | null;
-                            booking_appointment_link: string | null;
-                            owner_link: string | null;
-                            phone: string | null;
-                            type: string | null;
-                            category: string | null;
-                            subtypes: string | null;
-                            description: string | null;
-                            located_in: string | null;
-                            located_engine_id: string | null;
-                            posts: unknown;
-                            reviews_tags: unknown;
-                            order_links: unknown;
-                            rating: number | null;
-                            reviews: number | null;
-                            photos_count: number | null;
-                            cid: string | null;
-                            reviews_id: string | null;
-                            owner_id: string | null;
-                            working_hours_old_format: string | null;
-                            working_hours: {
-                                [key: string]: string;
-                            } | null;
-                            other_hours: {
-                                [key: string]: {
-                                    [key: string]: string;
-                                };
-                            }[] | null;
-                            business_status: string | null;
-                            about: {
-                                [key: string]: {
-                                    [key: string]: boolean;
-                                };
-                            } | null;
-                            range: string | null;
-                            reviews_per_score: {
-                                [key: string]: number;
-                            } | null;
-                            reservation_links: string[] | null;
-                            menu_link: string | null;
-                            verified: boolean | null;
-                            owner_title: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["Place"][][];
                     };
                 };
             };
@@ -2693,7 +2167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,7 +2207,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -2750,9 +2224,9 @@ export interface operations {
                 ignoreEmpty?: boolean;
                 /** @description review_pagination_id of the last review received: continues after it. */
                 lastPaginationId?: string;
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -2771,52 +2245,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            name: string | null;
-                            full_address: string | null;
-                            engine_id: string | null;
-                            place_id: string | null;
-                            location_link: string | null;
-                            rating: number | null;
-                            reviews: number | null;
-                            reviews_id: string | null;
-                            reviews_link: string | null;
-                            reviews_per_score: {
-                                [key: string]: number;
-                            } | null;
-                            reviews_data: ({
-                                review_id: string | null;
-                                author_id: string | null;
-                                author_title: string | null;
-                                author_link: string | null;
-                                author_image: string | null;
-                                review_text: string | null;
-                                review_rating: number | null;
-                                review_timestamp: number | null;
-                                review_datetime_utc: string | null;
-                                review_likes: number | null;
-                                review_link: string | null;
-                                review_img_urls: string[];
-                                owner_answer: string | null;
-                                owner_answer_timestamp: number | null;
-                                owner_answer_timestamp_datetime_utc: string | null;
-                                review_pagination_id: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["MapsReviews"][][];
                     };
                 };
             };
@@ -2852,7 +2281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,13 +2321,13 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `limit` or `limit_per_query`. */
+                /** @description Items per query. */
                 perQuery?: number;
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -2917,85 +2346,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            name: string | null;
-                            place_id: string | null;
-                            engine_id: string | null;
-                            full_address: string | null;
-                            borough: string | null;
-                            street: string | null;
-                            postal_code: string | null;
-                            city: string | null;
-                            us_state: string | null;
-                            state: string | null;
-                            country: string | null;
-                            country_code: string | null;
-                            area_service: boolean | null;
-                            plus_code: string | null;
-                            latitude: number | null;
-                            longitude: number | null;
-                            time_zone: string | null;
-                            popular_times: unknown;
-                            site: string | null;
-                            logo: string | null;
-                            photo: string | null;
-                            street_view: string | null;
-                            reviews_link: string | null;
-                            location_link: string | null;
-                            booking_appointment_link: string | null;
-                            owner_link: string | null;
-                            phone: string | null;
-                            type: string | null;
-                            category: string | null;
-                            subtypes: string | null;
-                            description: string | null;
-                            located_in: string | null;
-                            located_engine_id: string | null;
-                            posts: unknown;
-                            reviews_tags: unknown;
-                            order_links: unknown;
-                            rating: number | null;
-                            reviews: number | null;
-                            photos_count: number | null;
-                            cid: string | null;
-                            reviews_id: string | null;
-                            owner_id: string | null;
-                            working_hours_old_format: string | null;
-                            working_hours: {
-                                [key: string]: string;
-                            } | null;
-                            other_hours: {
-                                [key: string]: {
-                                    [key: string]: string;
-                                };
-                            }[] | null;
-                            business_status: string | null;
-                            about: {
-                                [key: string]: {
-                                    [key: string]: boolean;
-                                };
-                            } | null;
-                            range: string | null;
-                            reviews_per_score: {
-                                [key: string]: number;
-                            } | null;
-                            reservation_links: string[] | null;
-                            menu_link: string | null;
-                            verified: boolean | null;
-                            owner_title: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["Place"][][];
                     };
                 };
             };
@@ -3013,7 +2364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3038,7 +2389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3078,16 +2429,16 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 pagesPerQuery?: number;
                 /** @description Encoded location. */
                 uule?: string;
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -3106,20 +2457,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EngineSearchEventRecord"][][];
                     };
                 };
             };
@@ -3137,7 +2475,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3162,7 +2500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3202,14 +2540,14 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 pagesPerQuery?: number;
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -3228,20 +2566,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EngineSearchCareerRecord"][][];
                     };
                 };
             };
@@ -3259,7 +2584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3284,7 +2609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,15 +2649,15 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
                 /** @description Biases results. */
                 coordinates?: string[];
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -3351,20 +2676,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EngineMapsAutocompleteRecord"][][];
                     };
                 };
             };
@@ -3400,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3440,7 +2752,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -3461,30 +2773,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            address: string | null;
-                            city: string | null;
-                            country_code: string | null;
-                            county: string | null;
-                            photo: string | null;
-                            plus_code: string | null;
-                            postal_code: string | null;
-                            state: string | null;
-                            street: string | null;
-                            time_zone: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["ReverseGeocoding"][][];
                     };
                 };
             };
@@ -3520,7 +2809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3560,11 +2849,11 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
+                /** @description Items per query. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -3589,15 +2878,6 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["BizdirReview"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -3633,7 +2913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3673,20 +2953,20 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
+                /** @description Items per query. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
                 sort?: "BEST" | "LATEST" | "FAVORABLE" | "CRITICAL";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
-                /** @description Website language (interface 4.1). */
+                /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
-                /** @description Country of the website (interface 4.1); case-insensitive. */
+                /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
             };
             header?: never;
@@ -3705,16 +2985,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["LaunchsiteReview"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -3750,7 +3025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,14 +3065,12 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
+                /** @description Items per query. */
                 limit?: number;
-                /** @description The next_page_cursor of the previous chunk. */
-                cursor?: string;
                 sort?: "MOST_RECENT" | "RATING_DESC" | "RATING_ASC";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -3818,16 +3091,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["RentalsReview"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -3863,7 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3903,7 +3171,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3928,15 +3196,6 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["ForumComment"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -3972,7 +3231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4012,14 +3271,12 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
+                /** @description Items per query. */
                 limit?: number;
-                /** @description The next_page_cursor of the previous chunk. */
-                cursor?: string;
                 sort?: "highest_rated" | "lowest_rated" | "newest" | "oldest";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -4040,16 +3297,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["DeliveryReview"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -4085,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4125,14 +3377,12 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Comments per video. Also read as `perQuery` or `limit`. */
+                /** @description Comments per video. */
                 limit_per_query?: number;
-                /** @description The next_page_cursor of the previous chunk. */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4150,16 +3400,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["ShortvideoComment"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -4177,7 +3422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +3447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,14 +3487,12 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
+                /** @description Items per query. */
                 limit?: number;
-                /** @description The next_page_cursor of the previous chunk. */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4267,16 +3510,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["NetworkPost"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -4294,7 +3532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +3557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4359,13 +3597,13 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description The next_page_cursor of the previous chunk (decision 23). */
+                /** @description Next_page_cursor of a record: resume after the answer it came from. */
                 cursor?: string;
             };
             header?: never;
@@ -4385,15 +3623,6 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["HotelsSearchRecord"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -4429,7 +3658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4469,7 +3698,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4494,16 +3723,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["RealestateSearchRecord"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -4539,7 +3763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4579,7 +3803,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4600,16 +3824,11 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: components["schemas"]["LodgingPricesRecord"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
+                        data?: ({
                             query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[][];
                     };
                 };
             };
@@ -4645,7 +3864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4685,7 +3904,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4711,15 +3930,6 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -4755,7 +3965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4795,7 +4005,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4803,8 +4013,6 @@ export interface operations {
                 shorts: boolean;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description Extension (decision 23): next_page_cursor of a record; resumes right after it. Long: it carries the site's continuation token (4-9 KB). */
-                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4823,15 +4031,6 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["VideositeVideo"][][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -4849,7 +4048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query's reason). */
+            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4874,7 +4073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4914,7 +4113,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -4935,27 +4134,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            /** @enum {string} */
-                            status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
-                            status_details: string;
-                            valid_format: boolean;
-                            in_blacklist: boolean;
-                            valid_dns: boolean | null;
-                            valid_smtp: boolean | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EmailVerification"][][];
                     };
                 };
             };
@@ -4991,7 +4170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5031,7 +4210,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5052,27 +4231,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                            /** @enum {string} */
-                            status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
-                            status_details: string;
-                            valid_format: boolean;
-                            in_blacklist: boolean;
-                            valid_dns: boolean | null;
-                            valid_smtp: boolean | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EmailVerification"][][];
                     };
                 };
             };
@@ -5108,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,7 +4307,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5169,20 +4328,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
+                        data?: components["schemas"]["EmailsFinderRecord"][][];
                     };
                 };
             };
@@ -5218,7 +4364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5258,7 +4404,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5286,15 +4432,6 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
-                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
-                        errors?: {
-                            query: string;
-                            error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, internal; step_budget for a query that ended early with its records. */
-                                type: string;
-                                message: string;
-                            };
-                        }[];
                     };
                 };
             };
@@ -5330,7 +4467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3). */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
