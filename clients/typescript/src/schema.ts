@@ -277,7 +277,7 @@ export type paths = {
          * Food-delivery reviews.
          * @description Food-delivery reviews.
          *
-         *     Query items: Menu-item URLs.
+         *     Query items: Store or menu-item URLs, or store ids.
          *
          *     Billed per review; a query that finds nothing costs one review. Service id: `delivery_reviews_service`.
          */
@@ -659,6 +659,15 @@ export type paths = {
                             /** @constant */
                             status: "Success";
                             data: unknown[];
+                            /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                            errors?: {
+                                query: string;
+                                error: {
+                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                    type: string;
+                                    message: string;
+                                };
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -683,7 +692,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description No body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+                /** @description No body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -1756,17 +1765,190 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Business directory review; next_page_cursor. */
+        /** @description Business directory review with the reviewer, dates, likes, language and next_page_cursor. */
         BizdirReview: {
+            /** @description The query item as given. */
             query: string;
+            /** @description Name of the business. */
             business_name: string | null;
+            /** @description Stars, 1 to 5. */
             review_rating: number | null;
+            /** @description Review text as the site serves it: its line breaks and HTML entities are kept, nothing is decoded or stripped. */
             review_text: string | null;
+            /** @description URLs of the photos attached to the review (full size). */
             review_photos: string[];
+            /** @description Badges the site shows on the review, e.g. "Elite 24", "1 check-in", "First to Review". */
             review_tags: string[];
-            owner_replies: unknown[];
+            /** @description Public replies of the business to this review. */
+            owner_replies: ({
+                /** @description Reply text as served (line breaks and entities kept). */
+                reply_text: string | null;
+                /** @description When the reply was posted, Unix seconds. */
+                reply_timestamp: number | null;
+                /** @description When the reply was posted, ISO-8601 UTC. */
+                reply_datetime_utc: string | null;
+                /** @description Name of the owner or manager who replied. */
+                replier_name: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The site's review id (encid). */
             review_id: string | null;
+            /** @description The site's business id (encid). */
+            business_id: string | null;
+            /** @description The reviewer's user id (encid). */
+            author_id: string | null;
+            /** @description The reviewer's display name, e.g. "Lizzie G.". */
+            author_title: string | null;
+            /** @description The reviewer's profile page. */
+            author_link: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description How many readers marked the review helpful ("Helpful" reaction, or "Useful" votes on older answers). */
+            review_likes: number | null;
+            /** @description Language code of the review text, e.g. "en". */
+            language: string | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
             next_page_cursor: string | null;
+            /** @description The business page slug, e.g. "vons-1000-spirits-seattle-4". */
+            business_alias: string | null;
+            /** @description Link to this review on the business page. */
+            review_link: string | null;
+            /** @description When the review was posted, in the business's local time with its offset. */
+            review_local_datetime: string | null;
+            /** @description Reaction type (lower case, e.g. helpful, thanks, love_this, oh_no) → count. */
+            review_reactions: {
+                [key: string]: number;
+            } | null;
+            /** @description Useful / funny / cool votes. */
+            review_feedback: ({
+                /** @description Useful votes. */
+                useful: number | null;
+                /** @description Funny votes. */
+                funny: number | null;
+                /** @description Cool votes. */
+                cool: number | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description The reviewer's profile photo. */
+            author_image: string | null;
+            /** @description The reviewer's home town as shown, e.g. "Seattle, WA". */
+            author_location: string | null;
+            /** @description Reviews the author has written. */
+            author_reviews_count: number | null;
+            /** @description Friends of the author. */
+            author_friends_count: number | null;
+            /** @description Business photos the author has posted. */
+            author_photos_count: number | null;
+            /** @description The author's latest Elite year as the site abbreviates it, e.g. "24"; null when not Elite. */
+            author_elite_year: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Product-launch site review with next_page_cursor. */
+        LaunchsiteReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's product id. */
+            product_id: string | null;
+            /** @description The product's name. */
+            product_name: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description Stars, 1 to 5; null for reviews of the older kind that carry only a sentiment. */
+            review_rating: number | null;
+            /** @description The review text as served (the site's HTML kept). */
+            review_text: string | null;
+            /** @description The reviewer's verdict as the site labels it, lower case (e.g. "positive", "neutral", "negative"); null when the review has none. */
+            sentiment: string | null;
+            /** @description The reviewer's display name. */
+            author_name: string | null;
+            /** @description The reviewer's username (their profile is /@<username>). */
+            author_username: string | null;
+            /** @description The reviewer's user id. */
+            author_id: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description Helpful votes the review received. */
+            votes_count: number | null;
+            /** @description Link to the review on the site. */
+            review_link: string | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            next_page_cursor: string | null;
+            /** @description The product's slug (its page is /products/<slug>). */
+            product_slug: string | null;
+            /** @description The product's average review rating, as the answer gives it. */
+            product_rating: number | null;
+            /** @description How many reviews the product has, as the answer gives it. */
+            product_reviews_count: number | null;
+            /** @description What the reviewer liked, when the review has that part (older reviews). */
+            review_pros: string | null;
+            /** @description What the reviewer disliked, when the review has that part (older reviews). */
+            review_cons: string | null;
+            /** @description Replies to the review. */
+            comments_count: number | null;
+            /** @description The reviewer's headline, e.g. their role. */
+            author_headline: string | null;
+            /** @description The reviewer's avatar. */
+            author_image: string | null;
+            /** @description The reviewer's profile link. */
+            author_link: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Home-rental review with next_page_cursor. */
+        RentalsReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The listing's numeric id (as a string: ids exceed 2^53). */
+            listing_id: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description Review text in its original language as served: HTML line breaks (<br/>) and entities kept. */
+            review_text: string | null;
+            /** @description Stars, 1 to 5. */
+            review_rating: number | null;
+            /** @description The guest's first name. */
+            author_name: string | null;
+            /** @description The guest's user id. */
+            author_id: string | null;
+            /** @description When the review was posted, Unix seconds. */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description Language code of the review text, e.g. "fr". */
+            language: string | null;
+            /** @description The host's public response, as served; null when none. */
+            host_response: string | null;
+            /** @description When the host responded, Unix seconds, at the precision the site gives (it shows month and year: the first day of that month, 00:00 UTC); null when unknown. */
+            host_response_timestamp: number | null;
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            next_page_cursor: string | null;
+            /** @description host_response_timestamp as ISO-8601 UTC. */
+            host_response_datetime_utc: string | null;
+            /** @description The response date as the site words it, e.g. "May 2024". */
+            host_response_date_text: string | null;
+            /** @description The review date as the site words it, e.g. "1 week ago", "August 2026". */
+            review_date_text: string | null;
+            /** @description The site's machine translation of the review into the request language, when it offers one. */
+            review_text_translated: string | null;
+            /** @description The guest's profile picture. */
+            author_image: string | null;
+            /** @description Where the guest is from, as shown. */
+            author_location: string | null;
+            /** @description First name of the host the review is about. */
+            host_name: string | null;
+            /** @description User id of the host the review is about. */
+            host_id: string | null;
+            /** @description The site's highlight label of the review (e.g. LENGTH_OF_STAY). */
+            review_highlight: string | null;
+            /** @description URLs of photos attached to the review. */
+            review_photos: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1818,6 +2000,103 @@ export type components = {
             stickied: boolean | null;
             /** @description 1 when the site marks the comment controversial, else 0. */
             controversiality: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Food-delivery store review with next_page_cursor. */
+        DeliveryReview: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's store id (digits, as a string). */
+            store_id: string | null;
+            /** @description The store's name. */
+            store_name: string | null;
+            /** @description The site's review id. */
+            review_id: string | null;
+            /** @description The reviewer's display name as shown (usually first name and initial). */
+            author_name: string | null;
+            /** @description Stars, 1 to 5. */
+            review_rating: number | null;
+            /** @description The review text as served. */
+            review_text: string | null;
+            /** @description When the review was posted, Unix seconds (day precision when the site shows only a date). */
+            review_timestamp: number | null;
+            /** @description When the review was posted, ISO-8601 UTC. */
+            review_datetime_utc: string | null;
+            /** @description What the reviewer ordered, as the review card lists it. */
+            ordered_items: string[];
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            next_page_cursor: string | null;
+            /** @description The reviewer's id, when the answer gives one. */
+            author_id: string | null;
+            /** @description How many ratings the reviewer has given, when shown. */
+            author_reviews_count: number | null;
+            /** @description The review date as the site words it, e.g. "10/24/26" or "2 days ago". */
+            review_date_text: string | null;
+            /** @description How the order was placed, as labelled (e.g. "DoorDash order"). */
+            review_experience: string | null;
+            /** @description The site marks the review as from a verified order. */
+            review_verified: boolean | null;
+            /** @description The store's public reply, when there is one. */
+            merchant_response: string | null;
+            /** @description The store's average rating, when the answer gives it. */
+            store_rating: number | null;
+            /** @description How many ratings the store has, when the answer gives it. */
+            store_ratings_count: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Short-video comment. */
+        ShortvideoComment: {
+            /** @description The query item as given (a video link, short link or id). */
+            query: string;
+            /** @description Numeric id of the video (the site calls it aweme_id). */
+            video_id: string;
+            /** @description Numeric id of the comment (cid). */
+            comment_id: string;
+            text: string | null;
+            author_id: string | null;
+            author_username: string | null;
+            author_nickname: string | null;
+            likes: number | null;
+            replies_count: number | null;
+            created_timestamp: number | null;
+            created_datetime_utc: string | null;
+            next_page_cursor: string | null;
+            author_sec_uid: string | null;
+            author_avatar: string | null;
+            language: string | null;
+            pinned_by_author: boolean | null;
+            liked_by_author: boolean | null;
+            /** @description Images attached to the comment (original size URLs, signed, expire). */
+            images: string[];
+            comment_url: string | null;
+            video_comments_total: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Professional-network company post. */
+        NetworkPost: {
+            /** @description The query item as given (a company page URL or id). */
+            query: string;
+            company_name: string | null;
+            company_id: string | null;
+            company_slug: string | null;
+            /** @description Numeric activity id of the post (urn:li:activity:<id>). */
+            post_id: string;
+            post_url: string | null;
+            text: string | null;
+            posted_timestamp: number | null;
+            posted_datetime_utc: string | null;
+            posted_ago: string | null;
+            reactions: number | null;
+            comments: number | null;
+            reposts: number | null;
+            /** @description Image URLs of the post. */
+            images: string[];
+            video_url: string | null;
+            edited: boolean | null;
+            next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1888,6 +2167,118 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description A property from a real-estate search. */
+        RealestateSearchRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's property id (a building id for a rental building without one). */
+            property_id: string | null;
+            /** @description Listing status as the site codes it: FOR_SALE, FOR_RENT, RECENTLY_SOLD, ... */
+            status: string | null;
+            /** @description Full address line. */
+            address: string | null;
+            /** @description Street address. */
+            street: string | null;
+            /** @description City. */
+            city: string | null;
+            /** @description State (two letters). */
+            state: string | null;
+            /** @description ZIP code. */
+            postal_code: string | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+            /** @description Asking price, monthly rent or sold price, in `currency` units. */
+            price: number | null;
+            /** @description ISO 4217 code of the prices. */
+            currency: string | null;
+            /** @description The price as the site wrote it, e.g. "$2,450/mo". */
+            price_text: string | null;
+            /** @description Bedrooms. */
+            beds: number | null;
+            /** @description Bathrooms. */
+            baths: number | null;
+            /** @description Living area, square feet. */
+            area_sqft: number | null;
+            /** @description Lot area, square feet (acres converted). */
+            lot_area_sqft: number | null;
+            /** @description SINGLE_FAMILY, CONDO, MULTI_FAMILY, LOT, ... */
+            home_type: string | null;
+            /** @description The site's value estimate, in `currency` units. */
+            estimate: number | null;
+            /** @description The site's monthly rent estimate, in `currency` units. */
+            rent_estimate: number | null;
+            /** @description Days the listing has been on the site. */
+            days_on_site: number | null;
+            /** @description Main photo URL. */
+            photo: string | null;
+            /** @description The property's page. */
+            url: string | null;
+            /** @description Status as written, e.g. "House for sale". */
+            status_text: string | null;
+            /** @description Listing brokerage. */
+            broker_name: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One offered room or rate of a hotel for one stay. */
+        LodgingPricesRecord: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's hotel id. */
+            hotel_id: string | null;
+            /** @description Hotel name. */
+            hotel_name: string | null;
+            /** @description Room (unit) name. */
+            room_name: string | null;
+            /** @description Price of the whole stay for this room or rate, in `currency` units. */
+            price: number | null;
+            /** @description Price before the discount shown, when the site strikes one through, in `currency` units. */
+            original_price: number | null;
+            /** @description ISO 4217 code of the prices. */
+            currency: string | null;
+            /** @description The price as the site wrote it, e.g. "US$339.86". */
+            price_text: string | null;
+            /** @description Check-in date of the stay, YYYY-MM-DD. */
+            check_in_date: string | null;
+            /** @description Check-out date of the stay, YYYY-MM-DD. */
+            check_out_date: string | null;
+            /** @description Adults the price is for. */
+            guests: number | null;
+            /** @description Most people the room takes, when the page states it. */
+            max_guests: number | null;
+            /** @description Nights of the stay. */
+            nights: number | null;
+            /** @description Free cancellation offered for this rate. */
+            free_cancellation: boolean | null;
+            /** @description Breakfast included in this rate. */
+            breakfast_included: boolean | null;
+            /** @description Guest review score, 1 to 10. */
+            review_score: number | null;
+            /** @description Number of guest reviews. */
+            reviews: number | null;
+            /** @description Latitude, degrees. */
+            latitude: number | null;
+            /** @description Longitude, degrees. */
+            longitude: number | null;
+            /** @description The hotel's page for this stay. */
+            url: string | null;
+            /** @description True when the query named no dates and the default stay was asked: check-in tomorrow (UTC), one night, two adults. */
+            default_stay: boolean;
+            /** @description The site's room id. */
+            room_id: string | null;
+            /** @description The site's rate (block) id. */
+            block_id: string | null;
+            /** @description Hotel class or the site's own quality rating, 1 to 5. */
+            stars: number | null;
+            /** @description City. */
+            city: string | null;
+            /** @description Street address. */
+            address: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One video of a channel. */
         VideositeVideo: {
             /** @description The query item as given. */
@@ -1918,7 +2309,7 @@ export type components = {
             length_text: string | null;
             /** @description True for an item of the Shorts tab. */
             is_short: boolean;
-            /** @description Cursor continuing after the page this video came from; null on the last page. */
+            /** @description Resume point: give it as `cursor` to continue after this chunk; null when the channel has no more. (`trawl parse` shows the site's own continuation token here.) */
             next_page_cursor: string | null;
         } & {
             [key: string]: unknown;
@@ -2100,8 +2491,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Places per query; the source holds at most 500 per query. */
+                /** @description Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
+                /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
+                skip?: number;
                 /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */
                 dropDuplicates?: boolean;
                 /** @description Total places across all queries. */
@@ -2132,6 +2525,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["Place"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2246,6 +2648,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["MapsReviews"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2325,7 +2736,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `limit` or `limit_per_query`. */
                 perQuery?: number;
                 /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
@@ -2347,6 +2758,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["Place"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2364,7 +2784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2458,6 +2878,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EngineSearchEventRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2475,7 +2904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,6 +2996,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EngineSearchCareerRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2584,7 +3022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2677,6 +3115,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EngineMapsAutocompleteRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2774,6 +3221,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["ReverseGeocoding"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2853,7 +3309,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -2878,6 +3334,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["BizdirReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -2957,7 +3422,7 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
@@ -2985,11 +3450,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["LaunchsiteReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3069,8 +3539,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
                 sort?: "MOST_RECENT" | "RATING_DESC" | "RATING_ASC";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -3091,11 +3563,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["RentalsReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3196,6 +3673,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["ForumComment"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3275,8 +3761,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
                 sort?: "highest_rated" | "lowest_rated" | "newest" | "oldest";
                 /** @description Oldest timestamp kept (Unix seconds); overrides sort (newest first). */
                 cutoff?: number;
@@ -3297,11 +3785,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["DeliveryReview"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3381,8 +3874,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Comments per video. */
+                /** @description Comments per video. Also read as `perQuery` or `limit`. */
                 limit_per_query?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3400,11 +3895,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["ShortvideoComment"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3422,7 +3922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3491,8 +3991,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Items per query. */
+                /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
+                /** @description The next_page_cursor of the previous chunk. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3510,11 +4012,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["NetworkPost"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3532,7 +4039,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3603,7 +4110,7 @@ export interface operations {
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description Next_page_cursor of a record: resume after the answer it came from. */
+                /** @description The next_page_cursor of the previous chunk. */
                 cursor?: string;
             };
             header?: never;
@@ -3623,6 +4130,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["HotelsSearchRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3723,11 +4239,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["RealestateSearchRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3824,11 +4345,16 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
+                        data?: components["schemas"]["LodgingPricesRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
                             query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3930,6 +4456,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4013,6 +4548,8 @@ export interface operations {
                 shorts: boolean;
                 /** @description Items per query. */
                 limit?: number;
+                /** @description Extension: next_page_cursor of a record; resumes right after it. Long: it carries the site's continuation token (4-9 KB). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4031,6 +4568,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["VideositeVideo"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4048,7 +4594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Finished with failure: no body; headers `X-Request-Id` and `X-Request-Status: Failure`. */
+            /** @description Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query's reason). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4135,6 +4681,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EmailVerification"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4232,6 +4787,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EmailVerification"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4329,6 +4893,15 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["EmailsFinderRecord"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -4432,6 +5005,15 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
