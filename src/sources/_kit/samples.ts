@@ -52,7 +52,9 @@ export async function checkSample(row: SourceRow, s: SourceSample, schema: TSche
     return { records: 0, problems: [`the capture parser refused ${s.file}: ${(e as Error).message}`] };
   }
   const problems: string[] = [];
-  if (!Array.isArray(records) || records.length === 0) problems.push(`${s.file} gave no records: a sample must show the record shape`);
+  if (!Array.isArray(records)) return { records: 0, problems: [`the capture parser gave no array for ${s.file}`] };
+  if (s.empty && records.length) problems.push(`${s.file} is marked empty but gave ${records.length} records`);
+  if (!s.empty && records.length === 0) problems.push(`${s.file} gave no records: a sample must show the record shape (or be marked empty: true)`);
   records.forEach((r, i) => {
     if (problems.length >= maxProblems) return;
     for (const e of Value.Errors(schema, r)) {

@@ -31,6 +31,9 @@ export interface SourceSample {
   /** For a constructed JSON sample that carries a `_comment` beside the served body: the property
    *  holding the body (a string, or JSON that is re-serialised). */
   unwrap?: string;
+  /** The response holds no records by design (e.g. a page that only names what to fetch next):
+   *  the check is then that it parses into none. */
+  empty?: boolean;
 }
 
 export interface SourceRow {

@@ -14,5 +14,5 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures',
   folder: import.meta.url,
-  samples: [{ file: 'tiktok/comment_list_body_2026-02.json', fixture: true }, { file: 'constructed-video-page.html' }],
+  samples: [{ file: 'tiktok/comment_list_body_2026-02.json', fixture: true }, { file: 'constructed-video-page.html', empty: true }],
 });
