@@ -1,0 +1,97 @@
+/**
+ * The business database part of the store (issue 13, interface 4.8). Kept apart from the request
+ * store's contract: its own tables (migrations `*_businesses.sql`), its own conformance suite
+ * (./conformance.ts), reached through `businessStoreOf(store)` (./index.ts).
+ *
+ * Scope: a row belongs to an owner, the account whose request found it, or `OPEN_DATA` ('') for
+ * imported open data. A search sees its own account's rows plus open data; when both hold the same
+ * `os_id` the account's own row wins (it was scraped, so it is the richer one).
+ */
+
+/** The record of decision 24 as stored and answered (snake_case, times in Unix seconds). */
+export interface BusinessRecord {
+  os_id: string;
+  place_id: string | null;
+  engine_id: string | null;
+  name: string | null;
+  phone: string | null;
+  site: string | null;
+  domain: string | null;
+  full_address: string | null;
+  street: string | null;
+  city: string | null;
+  county: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  rating: number | null;
+  reviews: number | null;
+  types: string[];
+  category: string | null;
+  business_status: 'operational' | 'closed_temporarily' | 'closed_permanently' | null;
+  verified: boolean | null;
+  area_service: boolean | null;
+  working_hours: unknown;
+  /** Where the record came from: the endpoint that scraped it, or `osm`. */
+  source: string;
+  added_timestamp?: number;
+  updated_timestamp?: number;
+}
+
+export const OPEN_DATA = '';
+
+/** A numeric range; either end may be open. `min`/`max` inclusive unless the *Open flag says strict. */
+export interface NumRange { min?: number; max?: number; minStrict?: boolean; maxStrict?: boolean }
+
+/** Geo filters in degrees and metres. */
+export type GeoFilter =
+  | { type: 'circle'; lat: number; lng: number; radius_m: number }
+  | { type: 'bbox'; south: number; west: number; north: number; east: number };
+
+/** A search, already validated and normalised (src/app/businesses.ts builds it from the body). */
+export interface BusinessQuery {
+  /** The searching account: sees its own rows and open data. */
+  accountId: string;
+  osIds?: string[];
+  countryCode?: string;
+  states?: string[];
+  cities?: string[];
+  counties?: string[];
+  postalCodes?: string[];
+  types?: string[];
+  ignoreTypes?: string[];
+  name?: string;
+  nameExclude?: boolean;
+  rating?: NumRange;
+  reviews?: NumRange;
+  hasWebsite?: boolean;
+  hasPhone?: boolean;
+  verified?: boolean;
+  areaService?: boolean;
+  businessStatuses?: string[];
+  domain?: string;
+  phone?: string;
+  /** Every geo filter must hold (an intersection). */
+  geo?: GeoFilter[];
+  /** Unix seconds, inclusive. */
+  addedFrom?: number; addedTo?: number; updatedFrom?: number; updatedTo?: number;
+  /** Keyset: only os_ids after this one. */
+  after?: string;
+  limit: number;
+  includeTotal?: boolean;
+}
+
+export interface BusinessPage {
+  items: BusinessRecord[];
+  hasMore: boolean;
+  /** Only with includeTotal: every match, ignoring `after` and `limit`. */
+  total?: number;
+}
+
+export interface BusinessStore {
+  /** Inserts or updates by (owner, os_id); `now` in Unix ms. Returns how many were new. */
+  upsertBusinesses(owner: string, records: BusinessRecord[], now: number): Promise<{ added: number; updated: number }>;
+  searchBusinesses(q: BusinessQuery): Promise<BusinessPage>;
+}

@@ -1,0 +1,117 @@
+/**
+ * What both stores write for a business and how they search it: the normalised search keys (computed
+ * here, in JS, so SQLite and PostgreSQL compare the same bytes) and one WHERE clause builder with `?`
+ * placeholders, of which each store supplies only its index-specific parts (names, geo box).
+ *
+ * @example columnsOf(record) // { name_k: 'joe\'s pizza', city_k: 'austin', ... }
+ */
+import type { BusinessQuery, BusinessRecord, GeoFilter, NumRange } from './contract.ts';
+
+export const lower = (s: string | null | undefined): string | null => (s == null || s === '' ? null : s.normalize('NFC').toLowerCase().trim());
+export const postalKey = (s: string | null | undefined): string | null => (s ? s.toUpperCase().replace(/\s+/g, '') : null);
+export const phoneKey = (s: string | null | undefined): string | null => { const d = (s ?? '').replace(/\D/g, ''); return d || null; };
+export const domainKey = (s: string | null | undefined): string | null => {
+  if (!s) return null;
+  let h = s.trim().toLowerCase();
+  try { if (/^[a-z][a-z0-9+.-]*:\/\//.test(h)) h = new URL(h).hostname; } catch { /* a bare host */ }
+  h = h.split(/[/?#]/)[0].replace(/^www\./, '');
+  return h || null;
+};
+const bit = (b: boolean | null) => (b == null ? null : b ? 1 : 0);
+
+/** The column values of a record, in COLUMNS order. */
+export const COLUMNS = ['name_k', 'country_code', 'state_k', 'city_k', 'county_k', 'postal_k', 'latitude', 'longitude', 'rating', 'reviews',
+  'has_site', 'has_phone', 'phone_k', 'domain', 'business_status', 'verified', 'area_service'] as const;
+
+export function columnsOf(r: BusinessRecord): unknown[] {
+  return [lower(r.name) ?? '', r.country_code ? r.country_code.toUpperCase() : null, lower(r.state), lower(r.city), lower(r.county),
+    postalKey(r.postal_code), r.latitude, r.longitude, r.rating, r.reviews, r.site ? 1 : 0, r.phone ? 1 : 0, phoneKey(r.phone),
+    domainKey(r.domain ?? r.site), r.business_status, bit(r.verified), bit(r.area_service)];
+}
+
+export const typeKeys = (r: BusinessRecord): string[] => [...new Set(r.types.map((t) => lower(t)).filter((t): t is string => !!t))];
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern (with ESCAPE '\'). */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** A bounding box around a geo filter, in degrees (a circle's box is slightly larger than the circle). */
+export function boxOf(g: GeoFilter): { south: number; west: number; north: number; east: number } {
+  if (g.type === 'bbox') return g;
+  const dLat = (g.radius_m / 6371008.8) * (180 / Math.PI) * 1.001;
+  const cos = Math.cos((g.lat * Math.PI) / 180);
+  const dLng = cos < 1e-9 ? 180 : Math.min(180, dLat / cos);
+  return { south: Math.max(-90, g.lat - dLat), north: Math.min(90, g.lat + dLat), west: Math.max(-180, g.lng - dLng), east: Math.min(180, g.lng + dLng) };
+}
+
+/** Great-circle distance in metres; the same formula as PostgreSQL's `distance_m` (003_businesses.sql). */
+export function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const r = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lng2 - lng1) * r) / 2) ** 2;
+  return 2 * 6371008.8 * Math.asin(Math.sqrt(a));
+}
+
+export interface Dialect {
+  /** Condition: b's name key contains `pattern` (a LIKE pattern, already escaped and wrapped in %). */
+  nameLike(): string;
+  /** Condition: b's point lies in the box (south, north, west, east placeholders in that order). */
+  inBox(): string;
+}
+
+/** The WHERE clause (without `after`) and its arguments. The table is aliased `b`. */
+export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unknown[] } {
+  const c: string[] = [];
+  const args: unknown[] = [];
+  const add = (sql: string, ...a: unknown[]) => { c.push(sql); args.push(...a); };
+  const list = (col: string, xs: unknown[]) => add(`${col} IN (${xs.map(() => '?').join(',')})`, ...xs);
+  // Scope: own rows and open data; an open-data row is hidden where the account has its own.
+  add(`(b.owner = ? OR (b.owner = '' AND NOT EXISTS (SELECT 1 FROM businesses o WHERE o.owner = ? AND o.os_id = b.os_id)))`, q.accountId, q.accountId);
+  if (q.osIds?.length) list('b.os_id', q.osIds);
+  if (q.countryCode) add('b.country_code = ?', q.countryCode.toUpperCase());
+  const keys = (xs: string[]) => xs.map((x) => lower(x)).filter((x): x is string => !!x);
+  if (q.states?.length) list('b.state_k', keys(q.states));
+  if (q.cities?.length) list('b.city_k', keys(q.cities));
+  if (q.counties?.length) list('b.county_k', keys(q.counties));
+  if (q.postalCodes?.length) {
+    const ps = q.postalCodes.map(postalKey).filter((p): p is string => !!p);
+    add(`(${ps.map(() => 'substr(b.postal_k, 1, ?) = ?').join(' OR ')})`, ...ps.flatMap((p) => [p.length, p]));
+  }
+  const typed = (not: string, xs: string[]) =>
+    add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}))`, ...xs);
+  if (q.types?.length) typed('', keys(q.types));
+  if (q.ignoreTypes?.length) typed('NOT ', keys(q.ignoreTypes));
+  if (q.name && lower(q.name)) add(q.nameExclude ? `NOT (${d.nameLike()})` : d.nameLike(), `%${likeEscape(lower(q.name)!)}%`);
+  const range = (col: string, r?: NumRange) => {
+    if (!r) return;
+    if (r.min !== undefined) add(`${col} ${r.minStrict ? '>' : '>='} ?`, r.min);
+    if (r.max !== undefined) add(`${col} ${r.maxStrict ? '<' : '<='} ?`, r.max);
+  };
+  range('b.rating', q.rating);
+  range('b.reviews', q.reviews);
+  if (q.hasWebsite !== undefined) add('b.has_site = ?', q.hasWebsite ? 1 : 0);
+  if (q.hasPhone !== undefined) add('b.has_phone = ?', q.hasPhone ? 1 : 0);
+  if (q.verified !== undefined) add('b.verified = ?', q.verified ? 1 : 0);
+  if (q.areaService !== undefined) add('b.area_service = ?', q.areaService ? 1 : 0);
+  if (q.businessStatuses?.length) list('b.business_status', q.businessStatuses);
+  if (q.domain) add('b.domain = ?', domainKey(q.domain));
+  if (q.phone) {
+    const p = phoneKey(q.phone);
+    // A phone with no digit matches nothing rather than everything.
+    if (p) add("b.phone_k LIKE ? ESCAPE '\\'", `%${p}%`); else c.push('1 = 0');
+  }
+  for (const g of q.geo ?? []) {
+    const box = boxOf(g);
+    add(d.inBox(), box.south, box.north, box.west, box.east);
+    if (g.type === 'bbox') add('b.latitude >= ? AND b.latitude <= ? AND b.longitude >= ? AND b.longitude <= ?', box.south, box.north, box.west, box.east);
+    if (g.type === 'circle') add('distance_m(?, ?, b.latitude, b.longitude) <= ?', g.lat, g.lng, g.radius_m);
+  }
+  if (q.addedFrom !== undefined) add('b.added >= ?', q.addedFrom * 1000);
+  if (q.addedTo !== undefined) add('b.added < ?', (q.addedTo + 1) * 1000);
+  if (q.updatedFrom !== undefined) add('b.updated >= ?', q.updatedFrom * 1000);
+  if (q.updatedTo !== undefined) add('b.updated < ?', (q.updatedTo + 1) * 1000);
+  return { sql: c.join(' AND '), args };
+}
+
+/** A stored row back to the answered record. */
+export function recordOf(row: { record: string; added: number | string; updated: number | string }): BusinessRecord {
+  return { ...(JSON.parse(row.record) as BusinessRecord), added_timestamp: Math.floor(Number(row.added) / 1000), updated_timestamp: Math.floor(Number(row.updated) / 1000) };
+}
