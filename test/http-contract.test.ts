@@ -238,7 +238,8 @@ describe('endpoints without an adapter', () => {
       const doc = (await h2.json('/openapi.json', { key: null })).body;
       assert.equal(doc.paths['/maps/search'].get['x-served'], true);
       assert.equal(doc.paths['/bizdir-reviews'].get['x-served'], false);
-      assert.equal((await h2.json('/businesses', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 501);
+      // The business database needs no adapter: an empty database is an empty page.
+      assert.equal((await h2.json('/businesses', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status, 200);
     } finally { await h2.close(); }
   });
 });

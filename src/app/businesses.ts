@@ -1,17 +1,75 @@
 /**
- * `POST /businesses` (interface 4.8). The body is validated against its declaration first, so a bad
- * filter is a 422 naming it; the searchable database itself has no data source in this deployment
- * yet, which is a 501 rather than an empty page that would pretend to be an answer.
+ * `POST /businesses` (interface 4.8, decision 24): a page of the business database the account may
+ * see (docs/businesses.md). Keyset pages by os_id: a cursor is the last os_id of the page, bound to the
+ * account and the filters and signed with a per-deployment secret, so a changed or foreign cursor is a
+ * 422 rather than a page of some other search.
  *
  * @example await searchBusinesses(ctx, account, { filters: { country_code: 'US' }, limit: 10 })
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { businessesBody } from '../contract/account.ts';
+import { businessRecord } from '../contract/records.ts';
 import { checkBody } from './body.ts';
+import { queryOf } from './business-query.ts';
+import { businessStoreOf } from '../store/businesses/index.ts';
+import type { BusinessRecord } from '../store/businesses/contract.ts';
 
-export async function searchBusinesses(_ctx: AppContext, _account: Account, body: Record<string, unknown>): Promise<never> {
+const RECORD_FIELDS = new Set([...Object.keys(businessRecord.properties), 'street', 'county', 'domain', 'category', 'working_hours', 'source',
+  'added_timestamp', 'updated_timestamp']);
+
+export interface BusinessesAnswer {
+  items: Partial<BusinessRecord>[];
+  next_cursor: string | null;
+  has_more: boolean;
+  total?: number;
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+
+async function signer(ctx: AppContext): Promise<(payload: string) => string> {
+  const secret = await ctx.store.secret('businesses-cursor');
+  return (payload) => createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
+}
+
+/** The search a cursor belongs to: the account and the filters (limit and fields may change between pages). */
+const scopeOf = (accountId: string, body: Record<string, unknown>) => JSON.stringify([accountId, body.filters ?? null, body.query ?? null]);
+
+export async function searchBusinesses(ctx: AppContext, account: Account, body: Record<string, unknown>): Promise<BusinessesAnswer> {
   checkBody(businessesBody, body);
-  throw new AppError(501, 'POST /businesses has no business database in this deployment yet');
+  if (typeof body.query === 'string' && body.query.trim()) {
+    throw new AppError(422, 'query (natural language) is not supported by this deployment yet; use filters (docs/businesses.md)');
+  }
+  const fields = Array.isArray(body.fields) && body.fields.length ? (body.fields as string[]) : null;
+  const unknown = fields?.filter((f) => !RECORD_FIELDS.has(f));
+  if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
+  const q = queryOf(account.id, (body.filters ?? {}) as Record<string, unknown>);
+  const sign = await signer(ctx);
+  const scope = createHmac('sha256', 'scope').update(scopeOf(account.id, body)).digest('base64url').slice(0, 16);
+  let after: string | undefined;
+  if (typeof body.cursor === 'string' && body.cursor !== '') after = openCursor(body.cursor, scope, sign);
+  const limit = typeof body.limit === 'number' ? body.limit : 10;
+  const page = await businessStoreOf(ctx.store).searchBusinesses({ ...q, after, limit, includeTotal: body.include_total === true });
+  const last = page.items.at(-1);
+  const payload = last ? b64(JSON.stringify({ a: last.os_id, s: scope })) : '';
+  const answer: BusinessesAnswer = {
+    items: fields ? page.items.map((r) => Object.fromEntries(fields.map((f) => [f, (r as unknown as Record<string, unknown>)[f] ?? null]))) : page.items,
+    next_cursor: page.hasMore && last ? `${payload}.${sign(payload)}` : null,
+    has_more: page.hasMore,
+  };
+  if (page.total !== undefined) answer.total = page.total;
+  return answer;
+}
+
+function openCursor(cursor: string, scope: string, sign: (p: string) => string): string {
+  const bad = () => new AppError(422, 'cursor is not a cursor of this search: use next_cursor of the previous page unchanged, with the same filters and query');
+  const [payload, mac, extra] = cursor.split('.');
+  if (!payload || !mac || extra !== undefined || mac.length !== 22) throw bad();
+  if (!timingSafeEqual(Buffer.from(sign(payload)), Buffer.from(mac))) throw bad();
+  let c: { a?: unknown; s?: unknown };
+  try { c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')); } catch { throw bad(); }
+  if (typeof c.a !== 'string' || c.s !== scope) throw bad();
+  return c.a;
 }

@@ -25,6 +25,7 @@ import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { finishTask } from './tasks.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends } from '../config/backends.ts';
+import { captureBusinesses } from './business-capture.ts';
 import { defaultRegistry } from '../sources/registry.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 
@@ -101,6 +102,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup) : records,
       onRequestFinished: (r) => events.emit('finished', r),
+      afterComplete: (item) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item),
       onItem: (e) => {
         metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });
         metrics.itemSeconds.observe({ endpoint: e.endpoint }, e.ms / 1000);

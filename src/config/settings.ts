@@ -46,6 +46,8 @@ export interface Settings {
   metricsToken: string | undefined;
   /** `/metrics` recounts work items by state at most this often (a full-table count). */
   metricsCacheMs: number;
+  /** BUSINESSES_SHARED: every account's scraped places feed one database all accounts see (default: each its own, docs/businesses.md). */
+  sharedBusinesses: boolean;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -86,6 +88,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     secretKey: env.SECRET_KEY || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsCacheMs: num(env.METRICS_CACHE_MS, 15_000),
+    sharedBusinesses: flag(env.BUSINESSES_SHARED, false),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

@@ -55,6 +55,9 @@ export interface RunnerOptions extends RunnerEvents {
   endSession?(key: string): void;
   /** Post-processing of a query's records (maps enrichments). */
   enrich?(endpoint: string, records: Record<string, unknown>[], params: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** After an item's records are stored (this worker's completion applied): the business database
+   *  takes the places (src/app/business-capture.ts). A failure is logged; the item stays done. */
+  afterComplete?(item: WorkItem): Promise<unknown>;
 }
 
 export class Runner {
@@ -84,6 +87,9 @@ export class Runner {
       storing = true;
       const fan = await this.o.store.completeItem(out);
       storing = false;
+      if (fan.applied && this.o.afterComplete) {
+        await this.o.afterComplete(item).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
+      }
       this.after(fan);
       this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
     } catch (e) {

@@ -1009,14 +1009,25 @@ export type paths = {
                             domain?: string;
                             phone?: string;
                             business_statuses?: ("operational" | "closed_temporarily" | "closed_permanently")[];
-                            geo_filters?: {
+                            geo_filters?: ({
                                 /** @constant */
                                 type: "circle";
                                 lat: number;
                                 lng: number;
                                 radius_m: number;
-                            }[];
+                            } | {
+                                /** @constant */
+                                type: "bbox";
+                                south: number;
+                                west: number;
+                                north: number;
+                                east: number;
+                            })[];
                             located_os_id?: string;
+                            added_from?: number;
+                            added_to?: number;
+                            updated_from?: number;
+                            updated_to?: number;
                         } & {
                             [key: string]: unknown;
                         };

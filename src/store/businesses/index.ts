@@ -5,8 +5,8 @@
  */
 import type { Store } from '../contract.ts';
 import type { BusinessStore } from './contract.ts';
-import { SqliteStore } from '../sqlite/store.ts';
-import { PostgresStore } from '../postgres/store.ts';
+import type { SqliteStore } from '../sqlite/store.ts';
+import type { PostgresStore } from '../postgres/store.ts';
 import { SqliteBusinessStore } from './sqlite.ts';
 import { PostgresBusinessStore } from './postgres.ts';
 
@@ -15,8 +15,9 @@ const parts = new WeakMap<Store, BusinessStore>();
 export function businessStoreOf(store: Store): BusinessStore {
   let b = parts.get(store);
   if (!b) {
-    if (store instanceof SqliteStore) b = new SqliteBusinessStore(store.db);
-    else if (store instanceof PostgresStore) b = new PostgresBusinessStore(store.pool);
+    // By kind, not instanceof: importing the store classes here would load both drivers at start-up.
+    if (store.kind === 'sqlite') b = new SqliteBusinessStore((store as SqliteStore).db);
+    else if (store.kind === 'postgres') b = new PostgresBusinessStore((store as PostgresStore).pool);
     else throw new Error(`no business database for a ${store.kind} store`);
     parts.set(store, b);
   }

@@ -1,0 +1,61 @@
+/**
+ * The filters of `POST /businesses` (interface 4.8) as a store query. The body has already passed its
+ * declaration (types, enums, ranges); what is checked here is what a schema cannot say: the grammar
+ * of `rating` and `reviews`, and the filters this deployment does not serve yet (a 422 naming them,
+ * never a silent "match everything").
+ *
+ * @example rangeOf('rating', '3-4.5') // { min: 3, max: 4.5 }
+ */
+import type { BusinessQuery, GeoFilter, NumRange } from '../store/businesses/contract.ts';
+import { AppError } from './errors.ts';
+
+const NUM = String.raw`(\d+(?:\.\d+)?)`;
+export const EXPRESSION_GRAMMAR = '4.5+ (at least), >4 or >=4, <4 or <=4, 3-4.5 (between, inclusive) or 4 (exactly)';
+
+/** Parses a rating or reviews expression; anything else is a 422 naming the grammar. */
+export function rangeOf(field: string, expr: string): NumRange {
+  const e = expr.replace(/\s+/g, '');
+  let m: RegExpMatchArray | null;
+  if ((m = e.match(new RegExp(`^${NUM}\\+$`)))) return { min: Number(m[1]) };
+  if ((m = e.match(new RegExp(`^(>=?|<=?)${NUM}$`)))) {
+    const n = Number(m[2]);
+    return m[1][0] === '>' ? { min: n, minStrict: m[1] === '>' } : { max: n, maxStrict: m[1] === '<' };
+  }
+  if ((m = e.match(new RegExp(`^${NUM}-${NUM}$`)))) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (a > b) throw new AppError(422, `filters.${field}: the range ${expr} is empty (${a} > ${b})`);
+    return { min: a, max: b };
+  }
+  if ((m = e.match(new RegExp(`^${NUM}$`)))) return { min: Number(m[1]), max: Number(m[1]) };
+  throw new AppError(422, `filters.${field} must be an expression: ${EXPRESSION_GRAMMAR}; got ${JSON.stringify(expr).slice(0, 60)}`);
+}
+
+/** Filters of 4.8 not served yet: refused by name rather than ignored (docs/businesses.md). */
+const NOT_YET = ['attributes', 'broad_match', 'business_only', 'located_os_id'] as const;
+
+type Filters = Record<string, any>;
+
+/** `limit` is the default (10); the caller sets the page's. */
+export function queryOf(accountId: string, f: Filters): BusinessQuery {
+  for (const k of NOT_YET) if (f[k] !== undefined && f[k] !== null && f[k] !== false) {
+    throw new AppError(422, `filters.${k} is not supported by this deployment yet (docs/businesses.md)`);
+  }
+  const q: BusinessQuery = { accountId, limit: 10 };
+  const set = <K extends keyof BusinessQuery>(k: K, v: BusinessQuery[K] | undefined) => { if (v !== undefined && v !== null) q[k] = v; };
+  set('osIds', f.os_ids); set('countryCode', f.country_code); set('states', f.states); set('cities', f.cities); set('counties', f.counties);
+  set('postalCodes', f.postal_codes); set('types', f.types); set('ignoreTypes', f.ignore_types); set('name', f.name); set('nameExclude', f.name_exclude);
+  if (typeof f.rating === 'string' && f.rating.trim()) q.rating = rangeOf('rating', f.rating);
+  if (typeof f.reviews === 'string' && f.reviews.trim()) q.reviews = rangeOf('reviews', f.reviews);
+  set('hasWebsite', f.has_website); set('hasPhone', f.has_phone); set('verified', f.verified); set('areaService', f.area_service);
+  set('businessStatuses', f.business_statuses); set('domain', f.domain || undefined); set('phone', f.phone || undefined);
+  set('addedFrom', f.added_from); set('addedTo', f.added_to); set('updatedFrom', f.updated_from); set('updatedTo', f.updated_to);
+  if (Array.isArray(f.geo_filters) && f.geo_filters.length) {
+    for (const g of f.geo_filters as GeoFilter[]) {
+      if (g.type === 'bbox' && (g.south > g.north || g.west > g.east)) {
+        throw new AppError(422, 'filters.geo_filters: a bbox needs south <= north and west <= east (a box across the 180th meridian is two filters\' union, not supported)');
+      }
+    }
+    q.geo = f.geo_filters;
+  }
+  return q;
+}

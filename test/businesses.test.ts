@@ -1,0 +1,89 @@
+/**
+ * POST /businesses end to end (issue 13): places found by /maps/search land in the searcher's own
+ * business database (never another account's), a re-scrape updates rather than duplicates, pages are
+ * keyset with a signed cursor, and bad input is a 422 that says what is wrong.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from './support/harness.ts';
+
+let h: Harness;
+before(async () => { h = await startHarness(); });
+after(async () => { await h.close(); });
+
+const search = (body: unknown, key?: string) =>
+  h.json('/businesses', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(key ? { key } : {}) });
+
+test('scraped places are searchable by their account only; a re-scrape updates, never duplicates', async () => {
+  const scraped = await h.json('/maps/search?query=keys=a1,b2,c3&async=false');
+  assert.equal(scraped.status, 200, JSON.stringify(scraped.body));
+  const all = await search({ limit: 100, include_total: true });
+  assert.equal(all.status, 200, JSON.stringify(all.body));
+  assert.deepEqual(all.body.items.map((b: any) => b.name).sort(), ['place a1', 'place b2', 'place c3']);
+  assert.equal(all.body.total, 3);
+  assert.equal(all.body.has_more, false);
+  assert.equal(all.body.next_cursor, null);
+  assert.equal('data' in all.body, false);
+  const one = all.body.items.find((b: any) => b.name === 'place a1');
+  assert.equal(one.engine_id, 'a1');
+  assert.equal(one.source, '/maps/search');
+  assert.match(one.os_id, /^bz_[0-9a-f]{24}$/);
+  assert.equal(typeof one.added_timestamp, 'number');
+
+  assert.equal((await h.json('/maps/search?query=keys=a1&async=false')).status, 200);
+  const again = await search({ limit: 100, include_total: true });
+  assert.equal(again.body.total, 3);
+  assert.equal(again.body.items.find((b: any) => b.name === 'place a1').os_id, one.os_id);
+
+  const other = await h.newAccount();
+  const theirs = await search({ limit: 100 }, other.key);
+  assert.equal(theirs.status, 200);
+  assert.deepEqual(theirs.body.items, []);
+
+  const named = await search({ filters: { name: 'B2' }, fields: ['name', 'os_id'] });
+  assert.deepEqual(named.body.items.map((b: any) => Object.keys(b).sort()), [['name', 'os_id']]);
+});
+
+test('keyset pages with a signed cursor; a tampered or foreign cursor is a 422', async () => {
+  await h.json('/maps/search?query=keys=p1,p2,p3,p4,p5&async=false');
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let first = '';
+  do {
+    const r = await search({ limit: 2, cursor, filters: { name: 'place p' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    seen.push(...r.body.items.map((b: any) => b.name));
+    cursor = r.body.next_cursor;
+    assert.equal(r.body.has_more, cursor !== null);
+    if (!first && cursor) first = cursor;
+  } while (cursor);
+  assert.deepEqual(seen.sort(), ['place p1', 'place p2', 'place p3', 'place p4', 'place p5']);
+  const [payload, mac] = first.split('.');
+  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: 'bz_0' })).toString('base64url');
+  for (const bad of [`${forged}.${mac}`, 'nonsense', `${payload}.${mac}x`]) {
+    const r = await search({ limit: 2, cursor: bad, filters: { name: 'place p' } });
+    assert.equal(r.status, 422, bad);
+    assert.match(r.body.errorMessage, /^422 Unprocessable Entity.*cursor is not a cursor of this search/);
+  }
+  // The same cursor with other filters belongs to another search.
+  assert.equal((await search({ limit: 2, cursor: first, filters: { name: 'place' } })).status, 422);
+  const other = await h.newAccount();
+  assert.equal((await search({ limit: 2, cursor: first, filters: { name: 'place p' } }, other.key)).status, 422);
+});
+
+test('rating/reviews grammar, unknown fields and filters not served yet are 422s that say why', async () => {
+  for (const ok of ['4.5+', '<4', '<=4', '>4', '>=4.5', '3-4.5', '4']) assert.equal((await search({ filters: { rating: ok } })).status, 200, ok);
+  for (const bad of ['4.5++', 'high', '4-3', '=4']) {
+    const r = await search({ filters: { rating: bad } });
+    assert.equal(r.status, 422, bad);
+    assert.match(r.body.errorMessage, /filters\.rating/);
+  }
+  assert.match((await search({ filters: { reviews: 'lots' } })).body.errorMessage, /filters\.reviews must be an expression: 4\.5\+ \(at least\)/);
+  assert.match((await search({ fields: ['name', 'nope'] })).body.errorMessage, /unknown field "nope"/);
+  assert.match((await search({ filters: { attributes: ['wifi'] } })).body.errorMessage, /filters\.attributes is not supported/);
+  assert.match((await search({ query: 'coffee in austin' })).body.errorMessage, /query \(natural language\) is not supported/);
+  assert.match((await search({ filters: { geo_filters: [{ type: 'bbox', south: 10, north: 5, west: 0, east: 1 }] } })).body.errorMessage, /south <= north/);
+  assert.equal((await search({ filters: { geo_filters: [{ type: 'circle', lat: 30, lng: -97, radius_m: 2000 }] } })).status, 200);
+  assert.equal((await search({ limit: 0 })).status, 422);
+  assert.equal((await search({ limit: 1001 })).status, 422);
+});
