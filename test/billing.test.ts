@@ -35,3 +35,13 @@ test('60 parallel requests against one balance: the ledger adds up exactly', { t
     assert.ok(history.every((x) => x.usage === '10'));
   } finally { await h.close(); }
 });
+
+test('the next submit after work drew the balance to the credit limit is 402 at once, not after the key cache expires', async () => {
+  const h = await startHarness({ balance: 0.01 });
+  try {
+    // 5 places at 0.003: the balance goes to -0.005, while the authentication cache still holds 0.01.
+    assert.equal((await h.json('/maps/search?query=n=5&async=false')).status, 200);
+    const next = await h.json('/maps/search?query=n=1');
+    assert.equal(next.status, 402, JSON.stringify(next.body));
+  } finally { await h.close(); }
+});

@@ -87,7 +87,9 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   const rule = decl.check?.(params);
   if (rule) throw new AppError(422, rule);
   if (o.webhook) await checkWebhook(ctx, o.webhook);
-  assertCanPay(account);
+  // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn
+  // the balance to the credit limit, the next submit is refused at once.
+  assertCanPay((await ctx.store.getAccount(account.id)) ?? account);
 
   const now = ctx.now();
   const id = newRequestId();
