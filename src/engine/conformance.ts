@@ -76,7 +76,7 @@ export function queueConformance(name: string, open: () => Promise<QueueFixture>
   t('a delayed item does not run before its delay', async ({ store, queue }) => {
     const seen = new Map<string, number>();
     const at: number[] = [];
-    const { itemIds } = await submit(store, 1);
+    const { id, itemIds } = await submit(store, 1);
     // The store's run_after is the authority for retries: set it as a failed attempt would. The queue
     // starts only after this setup claim, or a polling backend could take the item first.
     const [claimed] = await store.claimItems('setup', 1, 30_000, Date.now(), itemIds);
@@ -86,6 +86,9 @@ export function queueConformance(name: string, open: () => Promise<QueueFixture>
     await queue.enqueue([{ id: claimed.id, delayMs: 400 }]);
     await until(() => seen.size === 1, 10_000, 'the delayed item');
     assert.ok(at[0] - t0 >= 380, `ran after ${at[0] - t0} ms`);
+    // Its completion is still in flight when it is first seen: let it end before the teardown drops
+    // the scratch schema (a DROP racing the completion deadlocks on PostgreSQL).
+    await until(async () => (await store.getRequest(id))?.status !== 'Pending', 10_000, 'the delayed item to complete');
   });
 
   t('stop waits for running items and takes no more', async ({ store, queue }) => {
