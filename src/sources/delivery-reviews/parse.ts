@@ -14,12 +14,12 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { responseTime } from '../_kit/dates.ts';
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { GraphqlError, htmlInPlaceOfAnswer, readGraphql } from '../_kit/graphql.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
-import { idOf, obj, objs, str, type Obj } from '../_kit/values.ts';
+import { obj, objs, str, type Obj } from '../_kit/values.ts';
+import { isStoreHeader, readSiteAnswer, storeOf } from '../_doordash/site.ts';
 import { OPERATION, PAGE_SIZE, reviewsStep, type DeliveryState } from './plan.ts';
 import type { DeliveryParams, DeliveryReview } from './record.ts';
-import { isReviewNode, reviewOf, storeOf } from './review.ts';
+import { isReviewNode, reviewOf } from './review.ts';
 
 export interface ReviewsPage {
   store: ReturnType<typeof storeOf> | null;
@@ -35,13 +35,6 @@ const holdsReviews = (v: unknown): v is Obj => {
   if (!o) return false;
   if (Array.isArray(o.reviews) && o.reviews.length === 0) return true;
   return Object.values(o).some((x) => Array.isArray(x) && x.length > 0 && x.every(isReviewNode));
-};
-
-const isStoreHeader = (storeId: string | null) => (v: unknown): v is Obj => {
-  const o = obj(v);
-  if (!o || typeof o.name !== 'string') return false;
-  if (typeof o.__typename === 'string' && /^(StoreHeader|Store|StorepageStoreHeader)$/.test(o.__typename)) return true;
-  return storeId !== null && idOf(o.id) === storeId;
 };
 
 /**
@@ -70,15 +63,7 @@ export function readReviews(data: Obj, storeId: string | null): ReviewsPage {
 function reviewsStepResult(step: Step, res: FetchedResponse, ctx: QueryContext<DeliveryParams>): ParseResult<DeliveryReview> {
   const p = ctx.params ?? {};
   const state = step.state as DeliveryState;
-  const wall = htmlInPlaceOfAnswer(res.body, res.status, OPERATION);
-  if (wall) throw wall;
-  let data: Obj;
-  try {
-    data = readGraphql<Obj>(res.body);
-  } catch (e) {
-    if (e instanceof GraphqlError && e.code === 'no_data') throw new SourceError('layout_changed', `${OPERATION}: HTTP ${res.status}, ${e.message.slice(0, 160)}`);
-    throw e;
-  }
+  const data = readSiteAnswer(res, OPERATION);
   const page = readReviews(data, state.storeId);
   const storeName = page.store?.name ?? state.storeName ?? null;
   const records = page.nodes.map((n) => reviewOfCard(n, ctx.query, state.storeId, storeName, page, res));

@@ -1,20 +1,17 @@
 /**
  * Steps of `/delivery-reviews`: the site's web GraphQL, one operation per request, as its own
- * client sends it: `POST https://www.doordash.com/graphql/<operation>?operation=<operation>` with
- * `{operationName, variables, query}` (the web client sends query text, not persisted hashes) and
- * its channel headers. The store page itself is not fetched: it sits behind Cloudflare's managed
- * challenge, and the reviews answer names the store.
+ * client sends it (`_doordash/site.ts`). The store page itself is not fetched: it sits behind
+ * Cloudflare's managed challenge, and the reviews answer names the store.
  *
  * The reviews operation pages by the site's opaque `cursor` and sorts by `sortBy` (every declared
  * sort maps onto one of the site's orders, table `SORT_BY`; `cutoff` forces newest first).
  */
 import type { QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { graphqlStep } from '../_kit/graphql.ts';
+import { siteStep } from '../_doordash/site.ts';
 import { readStoreQuery } from './query.ts';
 import type { DeliveryParams, DeliverySort } from './record.ts';
 
-export const ORIGIN = 'https://www.doordash.com';
 export const OPERATION = 'storeReviews';
 /** Reviews per page (the store page's "see all reviews" list loads 10 at a time). */
 export const PAGE_SIZE = 10;
@@ -53,24 +50,13 @@ export interface DeliveryState {
   storeName?: string | null;
 }
 
-export const storeUrl = (id: string) => `${ORIGIN}/store/${id}/`;
-
 /**
  * One reviews page.
  * @example JSON.parse(reviewsStep({ storeId: '24687', cursor: null }, {}).body!).variables.sortBy // 'HIGHEST_RATED'
  */
 export function reviewsStep(state: DeliveryState, p: DeliveryParams): Step {
   const variables = { storeId: state.storeId, sortBy: siteSort(p), cursor: state.cursor, limit: PAGE_SIZE };
-  return graphqlStep('reviews', `${ORIGIN}/graphql/${OPERATION}?operation=${OPERATION}`, { operationName: OPERATION, variables, query: QUERY }, {
-    headers: {
-      origin: ORIGIN,
-      referer: storeUrl(state.storeId),
-      'x-channel-id': 'marketplace',
-      'x-experience-id': 'doordash',
-      'apollographql-client-name': '@doordash/app-consumer-production-ssr-client',
-    },
-    state: { ...state },
-  });
+  return siteStep('reviews', OPERATION, variables, QUERY, state.storeId, { ...state });
 }
 
 /**

@@ -6,7 +6,7 @@
  * @example reviewOf(node, { query: '24687', storeId: '24687', storeName: "Joe's Pizza" }).author_name
  */
 import { isoUtc, toUnix } from '../_kit/dates.ts';
-import { idOf, int, num, obj, str, type Obj } from '../_kit/values.ts';
+import { idOf, int, obj, str, type Obj } from '../_kit/values.ts';
 import type { DeliveryReview } from './record.ts';
 
 export interface StoreContext {
@@ -76,10 +76,3 @@ export function reviewOf(node: Obj, ctx: StoreContext): Omit<DeliveryReview, 'ne
     store_ratings_count: ctx.storeRatingsCount ?? null,
   };
 }
-
-/** The store header of an answer or page: `{id, name, ratings: {averageRating, numRatings}}`. */
-export function storeOf(o: Obj | null): { id: string | null; name: string | null; rating: number | null; count: number | null } {
-  const ratings = obj(o?.ratings) ?? o;
-  return { id: idOf(o?.id), name: str(o?.name), rating: num(ratings?.averageRating), count: int(ratings?.numRatings) };
-}
-
