@@ -26,6 +26,7 @@ import { source as realestateSearch } from './realestate-search/index.ts';
 import { source as shortvideoComments } from './shortvideo-comments/index.ts';
 import { source as networkPosts } from './network-posts/index.ts';
 import { source as lodgingPrices } from './lodging-prices/index.ts';
+import { source as delivery } from './delivery/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
@@ -48,6 +49,7 @@ export const SOURCES: SourceRow[] = [
   shortvideoComments,
   networkPosts,
   lodgingPrices,
+  delivery,
   reverseGeocoding,
   directoryPhones,
   emailValidator,

@@ -2,11 +2,11 @@
 import type { DataEndpoint } from '../endpoint.ts';
 import { bool, int, oneOf, str } from '../dsl.ts';
 import { FULL_SET } from '../shared.ts';
-import { genericRecord } from '../records.ts';
 import { hotelsSearchRecord } from '../records/hotels-search.ts';
 import { videositeVideoRecord } from '../records/videosite-videos.ts';
 import { realestateSearchRecord } from '../records/realestate-search.ts';
 import { lodgingPricesRecord } from '../records/lodging-prices.ts';
+import { deliveryRecord } from '../records/delivery.ts';
 
 const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
@@ -25,8 +25,8 @@ export const listingEndpoints: DataEndpoint[] = [
     params: {}, shared: FULL_SET, record: lodgingPricesRecord, unit: 'price', service: 'lodging_prices_service',
   },
   {
-    path: '/delivery', family: 'listings', summary: 'Food-delivery menu items.', queryDoc: 'Menu-item URLs.',
-    params: {}, shared: FULL_SET, record: genericRecord, unit: 'listing', service: 'delivery_service',
+    path: '/delivery', family: 'listings', summary: 'Food-delivery menu items.', queryDoc: 'Store or menu-item URLs, or store ids.',
+    params: {}, shared: FULL_SET, record: deliveryRecord, unit: 'listing', service: 'delivery_service',
   },
   {
     path: '/videosite-videos', family: 'listings', summary: 'Videos of channels.', queryDoc: 'Channel handles or URLs.',

@@ -40,3 +40,13 @@ export function readStoreLink(raw: string): StoreLink | { error: string } {
   const itemId = m[3] ?? (itemParam && ID.test(itemParam) ? itemParam : null);
   return { id: m[1]!, menuId: m[2] ?? null, itemId };
 }
+
+/**
+ * The store id a saved store page names in its canonical link (or `og:url`); null when none.
+ * @example canonicalStoreId('<link rel="canonical" href="https://www.doordash.com/store/x-24687/">') // '24687'
+ */
+export function canonicalStoreId(html: string): string | null {
+  const link = /<link\b[^>]*rel=["']canonical["'][^>]*href=["']([^"']+)["']/i.exec(html)?.[1] ?? /<meta\b[^>]*property=["']og:url["'][^>]*content=["']([^"']+)["']/i.exec(html)?.[1];
+  const q = link ? readStoreLink(link) : null;
+  return q && 'id' in q ? q.id : null;
+}

@@ -12,7 +12,7 @@ import { isGraphqlAnswer, readGraphqlBatch } from '../_kit/graphql.ts';
 import { stateBlobs } from '../_kit/page-state.ts';
 import type { Obj } from '../_kit/values.ts';
 import { readReviews, type ReviewsPage } from './parse.ts';
-import { readStoreQuery } from './query.ts';
+import { canonicalStoreId } from '../_doordash/links.ts';
 import type { DeliveryReview } from './record.ts';
 import { isReviewNode, reviewOf } from './review.ts';
 
@@ -25,9 +25,7 @@ function records(page: ReviewsPage, storeId: string | null): DeliveryReview[] {
 }
 
 function fromHtml(text: string): DeliveryReview[] {
-  const link = /<link\b[^>]*rel=["']canonical["'][^>]*href=["']([^"']+)["']/i.exec(text)?.[1] ?? /<meta\b[^>]*property=["']og:url["'][^>]*content=["']([^"']+)["']/i.exec(text)?.[1];
-  const q = link ? readStoreQuery(link) : null;
-  const storeId = q && 'id' in q ? q.id : null;
+  const storeId = canonicalStoreId(text);
   const blobs = stateBlobs(text);
   const pages = blobs.flatMap((b) => {
     try {

@@ -1,0 +1,105 @@
+/**
+ * Menu items of a food-delivery answer or page state, found by shape rather than by one path (the
+ * store page feed moves its lists between releases: `itemLists`, `menuBook.menuCategories`,
+ * carousels): an item is an object with an id, a name and a price field (or a menu-item typename);
+ * its category is the name of the object whose list holds it. An item listed twice (a "Most
+ * Ordered" carousel and its own category) is one record, popular, under its own category.
+ * Items come in menu order (a carousel item at its own category's place). Option lists, recommendations and reviews are not menu items and are not walked into.
+ *
+ * @example menuItems(data).map((m) => m.node.name)
+ */
+import { amountOf, currencyOf } from '../_kit/money.ts';
+import { idOf, int, obj, str, type Obj } from '../_kit/values.ts';
+
+const TYPED = /^(?:MenuPage|StorePage|Storepage|Menu|Store)?Item(?:Header)?$/;
+const PRICED = ['displayPrice', 'price', 'unitAmount', 'priceDisplayString', 'quickAddContext'];
+/** Branches that hold items which are not the store's menu items. */
+const SKIP = /option|modifier|extra|review|recommend|upsell|cart|order|similar|cross/i;
+const POPULAR = /popular|most ordered|most liked|best ?sell|featured/i;
+
+export function isMenuItem(v: unknown): v is Obj {
+  const o = obj(v);
+  if (!o || !str(o.name) || idOf(o.id) === null) return false;
+  const typed = typeof o.__typename === 'string' && TYPED.test(o.__typename);
+  return typed || PRICED.some((k) => k in o);
+}
+
+export interface FoundItem {
+  node: Obj;
+  category: string | null;
+  popular: boolean;
+}
+
+/** Every menu item under `root`, once each, in the order first seen. */
+export function menuItems(root: unknown): FoundItem[] {
+  const byId = new Map<string, FoundItem>();
+  const add = (node: Obj, holder: Obj | null) => {
+    const category = str(holder?.name) ?? str(holder?.title);
+    const inPopularList = category !== null && POPULAR.test(category);
+    const id = idOf(node.id)!;
+    const seen = byId.get(id);
+    if (!seen) {
+      byId.set(id, { node, category, popular: inPopularList });
+      return;
+    }
+    seen.popular ||= inPopularList;
+    if (!inPopularList && (seen.category === null || POPULAR.test(seen.category))) {
+      // First seen in a carousel: the item takes its place in its own category.
+      seen.category = category;
+      byId.delete(id);
+      byId.set(id, seen);
+    }
+    for (const [k, x] of Object.entries(node)) if (seen.node[k] == null && x != null) seen.node = { ...seen.node, [k]: x };
+  };
+  const walk = (v: unknown, holder: Obj | null, depth: number): void => {
+    if (depth > 40 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, holder, depth + 1);
+      return;
+    }
+    const o = v as Obj;
+    if (isMenuItem(o)) return add(o, holder);
+    for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : null, depth + 1);
+  };
+  walk(root, null, 0);
+  return [...byId.values()];
+}
+
+/** The site's price object of an item: `{unitAmount, currency, decimalPlaces, displayString}`. */
+function priceObjOf(n: Obj): Obj | null {
+  for (const v of [n.price, obj(n.quickAddContext)?.price, n.priceInfo, n.displayPriceInfo]) {
+    const o = obj(v);
+    if (o && ('unitAmount' in o || 'displayString' in o)) return o;
+  }
+  return 'unitAmount' in n ? n : null;
+}
+
+/** Price, currency and text of an item: minor units scaled by the answer's decimals, else the shown text. */
+export function priceOf(n: Obj): { price: number | null; currency: string | null; text: string | null } {
+  const p = priceObjOf(n);
+  const text = str(n.displayPrice) ?? str(p?.displayString) ?? str(n.priceDisplayString) ?? str(n.price);
+  const minor = int(p?.unitAmount);
+  const decimals = int(p?.decimalPlaces) ?? 2;
+  const price = minor !== null ? minor / 10 ** decimals : amountOf(text);
+  const currency = str(p?.currency) ?? str(p?.currencyCode) ?? str(n.currency) ?? currencyOf(text);
+  return { price, currency: currency?.toUpperCase() ?? null, text };
+}
+
+/** "👍 92% (120)" → 92 and 120; numeric fields when the answer has them. */
+export function itemRatingOf(n: Obj): { rating: number | null; count: number | null } {
+  const r = obj(n.rating) ?? obj(n.itemRating);
+  const text = str(n.ratingDisplayString) ?? str(r?.displayString) ?? str(n.rating);
+  const m = text ? /(\d{1,3})\s*%(?:\s*\((\d[\d,]*)\))?/.exec(text) : null;
+  return {
+    rating: int(r?.percentLiked) ?? int(r?.likePercent) ?? (m ? Number(m[1]) : null),
+    count: int(r?.numRatings) ?? int(n.numRatings) ?? (m?.[2] ? Number(m[2].replace(/,/g, '')) : null),
+  };
+}
+
+/** The item's own popularity mark: `isPopular`, a badge or callout such as "#1 Most liked". */
+export function markedPopular(n: Obj): boolean | null {
+  if (typeof n.isPopular === 'boolean') return n.isPopular;
+  const texts = [n.calloutDisplayString, ...(Array.isArray(n.badges) ? n.badges.map((b) => obj(b)?.text ?? obj(b)?.title ?? b) : [])];
+  if (texts.some((t) => typeof t === 'string' && POPULAR.test(t))) return true;
+  return null;
+}
