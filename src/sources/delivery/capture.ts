@@ -11,6 +11,7 @@ import { isGraphqlAnswer, readGraphqlBatch } from '../_kit/graphql.ts';
 import { stateBlobs } from '../_kit/page-state.ts';
 import { canonicalStoreId } from '../_doordash/links.ts';
 import { pageRecords, readMenu } from './parse.ts';
+import { FEED, ITEM } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
 
 function fromHtml(text: string): MenuItemRecord[] {
@@ -35,7 +36,9 @@ export function parseCapture(text: string): MenuItemRecord[] {
   }
   if (!isGraphqlAnswer(json)) throw new Error('delivery: expected a store page feed or item page answer ({"data": ...}) or a batch of them, or a store page');
   // A batch (feed and item page of one store) is one page: the feed's store names the item page's items.
-  const page = readMenu(readGraphqlBatch(json), null);
+  const datas = readGraphqlBatch<Record<string, unknown>>(json);
+  if (datas.some((d) => d[FEED] === null || d[ITEM] === null)) throw new Error('delivery: the answer says the site has no such store or item (null in place of the answer)');
+  const page = readMenu(datas, null);
   const id = page.store?.id ?? null;
   return pageRecords(page, id ?? '', id, null);
 }
