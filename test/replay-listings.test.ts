@@ -11,6 +11,7 @@ import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { adapter as hotels } from '../src/sources/hotels-search/adapter.ts';
 import { adapter as estate } from '../src/sources/realestate-search/adapter.ts';
 import { adapter as lodging } from '../src/sources/lodging-prices/adapter.ts';
+import { adapter as menus } from '../src/sources/delivery/adapter.ts';
 
 const hotelsCapture = fixturePath('google-hotels', 'search_response_nyc.json');
 
@@ -92,5 +93,44 @@ test('/lodging-prices end to end: a hotel id (real results in the search page st
     const bad = await h.json(`/lodging-prices?query=${encodeURIComponent('https://www.booking.com/hotel/mt/x.html?checkin=2026-05-04')}&async=false`);
     assert.equal(bad.status, 422);
     assert.match(bad.body.errorMessage, /checkin and checkout/);
+  });
+});
+
+test('/delivery end to end: a store link (4 items) and an item link the feed lacks (feed, then its item page), billed per listing; Cloudflare fails typed', { timeout: 60_000 }, async () => {
+  const sample = (f: string) => readFileSync(new URL(`../src/sources/delivery/${f}`, import.meta.url), 'utf8');
+  const feed = sample('constructed-store-feed.json');
+  const store = 'https://www.doordash.com/store/joes-corner-pizza-24687/';
+  const item = 'https://www.doordash.com/store/joes-corner-pizza-24687/31337/item/998899/';
+  const [feedStep] = menus.plan({ query: store, params: {} });
+  const [itemFeedStep] = menus.plan({ query: item, params: {} });
+  const itemStep = menus.parse(itemFeedStep!, { status: 200, url: itemFeedStep!.url, headers: {}, body: feed }, { query: item, params: {} }).next![0]!;
+  const [captchaStep] = menus.plan({ query: '77777', params: {} });
+  const [wallStep] = menus.plan({ query: '88888', params: {} });
+  const challenge = '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><script>window._cf_chl_opt={cType:"managed"}</script></body></html>';
+  const entries = [
+    entry(feedStep!, feed, 'application/json'),
+    entry(itemFeedStep!, feed, 'application/json'),
+    entry(itemStep, sample('constructed-item-page.json'), 'application/json'),
+    entry(captchaStep!, challenge, 'text/html', 403),
+    entry(wallStep!, '<!DOCTYPE html><html><head><title>Access denied</title></head><body>denied</body></html>', 'text/html', 200),
+  ];
+  await withReplay(entries, async (h) => {
+    const r = await h.json(`/delivery?query=${encodeURIComponent(store)}&query=${encodeURIComponent(item)}&async=false`);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    const [a, b] = r.body.data;
+    assert.deepEqual(a.map((x: any) => [x.item_name, x.price, x.currency, x.category]), [
+      ['Large Margherita', 18.99, 'USD', 'Pizzas'], ['Pepperoni Slice', 4.25, 'USD', 'Pizzas'], ['Garlic Knots', 6.5, 'USD', 'Sides & Drinks'], ['Mexican Coke', 1003.5, 'USD', 'Sides & Drinks'],
+    ]);
+    assert.equal(a[0].query, store);
+    assert.equal(a[0].store_name, "Joe's Corner Pizza");
+    assert.deepEqual(b.map((x: any) => [x.query, x.item_id, x.item_name, x.price, x.store_name]), [[item, '998899', 'Secret Calzone', 14.5, "Joe's Corner Pizza"]]);
+    assert.equal(await usageOf(h, r.body.id), '5');
+    // A challenge: typed by the executor (403) or by the parser (an HTML page served with 200): never an empty success.
+    const blocked = await h.json('/delivery?query=77777&query=88888&async=false');
+    assert.equal(blocked.body.status, 'Failure', JSON.stringify(blocked.body).slice(0, 300));
+    assert.deepEqual(blocked.body.errors.map((e: any) => [e.query, e.error.type]), [['77777', 'captcha'], ['88888', 'blocked']]);
+    const bad = await h.json(`/delivery?query=${encodeURIComponent('pizza near me')}&async=false`);
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.errorMessage, /store or menu-item link/);
   });
 });
