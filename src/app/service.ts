@@ -31,6 +31,9 @@ import { dataEndpoints } from '../contract/endpoints/index.ts';
 
 const pagedEndpoints = new Set(dataEndpoints.filter((e) => 'cursor' in e.params).map((e) => e.path));
 
+
+/** Enrichment fetches are bounded by the executor's own time limits, not by the query's signal. */
+const NEVER = new AbortController().signal;
 export interface ServiceOptions {
   settings: Settings;
   env?: NodeJS.ProcessEnv;
@@ -100,7 +103,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       paged: (endpoint) => pagedEndpoints.has(endpoint),
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
-        ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup) : records,
+        ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
       onRequestFinished: (r) => events.emit('finished', r),
       afterComplete: (item) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item),
       onItem: (e) => {

@@ -94,6 +94,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
       ...privateTargetsFromEnv(env),
       dnsServers: env.DNS_SERVERS ? env.DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       smtpPort: env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined,
+      contactsMaxPages: env.CONTACTS_MAX_PAGES ? Number(env.CONTACTS_MAX_PAGES) : undefined,
       heloName: env.SMTP_HELO_NAME || undefined,
       mailFrom: env.SMTP_MAIL_FROM ?? undefined,
       geocoder: env.GEOCODER_URL ? { url: env.GEOCODER_URL, kind: env.GEOCODER_KIND || 'nominatim', timeoutMs: num(env.GEOCODER_TIMEOUT_MS, 3_000) } : undefined,

@@ -12,14 +12,48 @@ import { isDisposableEmail, validateEmail } from '../lookups/email/index.ts';
 import type { SupportedEnrichment } from './supported.ts';
 import { brandIndex } from './chain/brands.ts';
 import { matchChain } from './chain/match.ts';
+import { crawlSite, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
+import { contactFields } from './contacts/fields.ts';
 
 type Rec = Record<string, unknown>;
-type Enricher = (r: Rec, settings: Record<string, unknown>) => Promise<void> | void;
+
+/** What enrichers may use besides the record: lookup settings, and the executor for web pages. */
+export interface EnrichDeps {
+  settings: Record<string, unknown>;
+  /** Runs a step through the executor (SSRF guard, per-host limits, size and time limits). */
+  fetch?: SiteFetch;
+  /** Site visits of this batch, by place, so enrichments reading the website fetch it once. */
+  visits: WeakMap<Rec, Promise<SiteVisit>>;
+}
+type Enricher = (r: Rec, deps: EnrichDeps) => Promise<void> | void;
+
+/** Pages visited after a site's home page (CONTACTS_MAX_PAGES), and places enriched at once. */
+const DEFAULT_MAX_PAGES = 3;
+const PLACES_AT_ONCE = 8;
+
+const numberSetting = (v: unknown, def: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : def);
+
+/** The place's website visit, shared by every enrichment of the batch that reads it. */
+function siteVisit(r: Rec, deps: EnrichDeps): Promise<SiteVisit> {
+  let v = deps.visits.get(r);
+  if (!v) {
+    const fetch = deps.fetch;
+    v = fetch
+      ? crawlSite(r.site, { fetch, maxPages: numberSetting(deps.settings.contactsMaxPages, DEFAULT_MAX_PAGES), region: (r.country_code as string | null) ?? null })
+      : Promise.resolve({ status: 'error', finalUrl: null, error: 'no web access in this process', pages: [] });
+    deps.visits.set(r, v);
+  }
+  return v;
+}
 
 /** E-mail fields of a record: `email`, `email_1`, `email_2`, ... */
 const emailFields = (r: Rec) => Object.keys(r).filter((k) => /^email(_\d+)?$/.test(k) && typeof r[k] === 'string' && r[k]);
 
 const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
+  // Before the e-mail enrichments, which read the addresses it finds (see ORDER).
+  contacts_n_leads: async (r, deps) => {
+    Object.assign(r, contactFields(await siteVisit(r, deps)));
+  },
   phones_enricher_service: (r) => {
     const e = enrichPhone(r.phone as string | null, r.country_code as string | null);
     r.phone_carrier_name = e.carrier_name;
@@ -31,9 +65,9 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   disposable_email_checker: (r) => {
     for (const f of emailFields(r)) r[`${f}_disposable`] = isDisposableEmail(r[f] as string);
   },
-  emails_validator_service: async (r, settings) => {
+  emails_validator_service: async (r, deps) => {
     for (const f of emailFields(r)) {
-      const v = await validateEmail(r[f] as string, settings);
+      const v = await validateEmail(r[f] as string, deps.settings);
       r[`${f}_status`] = v.status;
       r[`${f}_status_details`] = v.status_details;
     }
@@ -43,13 +77,29 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   },
 };
 
-export async function enrichRecords(endpoint: string, records: Rec[], params: Rec, settings: Record<string, unknown>): Promise<Rec[]> {
+/** Enrichments that produce fields others read run first, whatever order the client gave. */
+const ORDER: SupportedEnrichment[] = ['contacts_n_leads'];
+
+/** Runs `fn` over the items, at most `n` at once. */
+async function pool<T>(items: T[], n: number, fn: (x: T) => Promise<void> | void): Promise<void> {
+  let next = 0;
+  const worker = async () => { while (next < items.length) await fn(items[next++]); };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+export async function enrichRecords(endpoint: string, records: Rec[], params: Rec, settings: Record<string, unknown>, fetch?: SiteFetch): Promise<Rec[]> {
   const asked = Array.isArray(params.enrichment) ? (params.enrichment as string[]) : [];
   if (!asked.length || endpoint !== '/maps/search') return records;
-  for (const name of asked) {
+  const names = [...new Set(asked)].sort((a, b) => rank(a) - rank(b));
+  const deps: EnrichDeps = { settings, fetch, visits: new WeakMap() };
+  for (const name of names) {
     const fn = (ENRICHERS as Record<string, Enricher | undefined>)[name];
-    if (!fn) continue;
-    for (const r of records) await fn(r, settings);
+    if (fn) await pool(records, PLACES_AT_ONCE, (r) => fn(r, deps));
   }
   return records;
+}
+
+function rank(name: string): number {
+  const i = ORDER.indexOf(name as SupportedEnrichment);
+  return i < 0 ? ORDER.length : i;
 }

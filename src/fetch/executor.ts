@@ -224,7 +224,8 @@ export class Executor {
         const t0 = performance.now();
         let res: TransportResponse;
         try {
-          res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct, maxBytes: s.maxResponseBytes });
+          res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct,
+            maxBytes: Math.min(s.maxResponseBytes, step.maxBytes ?? Infinity) });
         } finally {
           release();
         }

@@ -28,6 +28,8 @@ export interface Step {
   expect: Expect;
   /** True when the URL (or a part of it) came from the user: the executor applies the SSRF guard. */
   userUrl?: boolean;
+  /** A smaller body limit than the executor's (e.g. third-party websites read by enrichments). */
+  maxBytes?: number;
   /** Needs a real browser (no HTTP path). */
   browser?: boolean;
   /** Adapter state carried to `parse` (page number, cell, counts so far). JSON-serialisable. */
