@@ -123,6 +123,10 @@ test('variants: reordered, moved lists, thin items, missing branches → null, e
   const t = adapter.parse(s, res(JSON.stringify(thin)), ctx()).records[0]!;
   assert.deepEqual([t.item_id, t.store_id, t.store_name, t.store_address, t.price, t.currency, t.price_text, t.category, t.rating], ['1', '24687', null, null, null, null, null, 'Soups', null]);
   assert.ok(Value.Check(deliveryRecord, t));
+  // `itemId` in place of `id`, a price in minor units beside the item, a numeric id.
+  const alias = { data: { storepageFeed: { itemLists: [{ title: 'Bowls', items: [{ itemId: 42, name: 'Poke', unitAmount: 1295, currency: 'usd', decimalPlaces: 2 }] }] } } };
+  const al = adapter.parse(s, res(JSON.stringify(alias)), ctx()).records[0]!;
+  assert.deepEqual([al.item_id, al.category, al.price, al.currency, al.price_text], ['42', 'Bowls', 12.95, 'USD', null]);
   // A store whose feed lists no item: no records (the store is there).
   const empty = feed();
   empty.data.storepageFeed.itemLists = [];

@@ -17,9 +17,12 @@ const PRICED = ['displayPrice', 'price', 'unitAmount', 'priceDisplayString', 'qu
 const SKIP = /option|modifier|extra|review|recommend|upsell|cart|order|similar|cross/i;
 const POPULAR = /popular|most ordered|most liked|best ?sell|featured/i;
 
+/** The item's id (`id`, or `itemId` in some surfaces). */
+export const itemIdOf = (o: Obj): string | null => idOf(o.id) ?? idOf(o.itemId);
+
 export function isMenuItem(v: unknown): v is Obj {
   const o = obj(v);
-  if (!o || !str(o.name) || idOf(o.id) === null) return false;
+  if (!o || !str(o.name) || itemIdOf(o) === null) return false;
   const typed = typeof o.__typename === 'string' && TYPED.test(o.__typename);
   return typed || PRICED.some((k) => k in o);
 }
@@ -36,7 +39,7 @@ export function menuItems(root: unknown): FoundItem[] {
   const add = (node: Obj, holder: Obj | null) => {
     const category = str(holder?.name) ?? str(holder?.title);
     const inPopularList = category !== null && POPULAR.test(category);
-    const id = idOf(node.id)!;
+    const id = itemIdOf(node)!;
     const seen = byId.get(id);
     if (!seen) {
       byId.set(id, { node, category, popular: inPopularList });

@@ -9,7 +9,7 @@ import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { idOf, obj, str, type Obj } from '../_kit/values.ts';
 import { isStoreHeader, ORIGIN, readSiteAnswer, storeOf, storeUrl, type StoreHeader } from '../_doordash/site.ts';
-import { itemRatingOf, markedPopular, menuItems, priceOf, type FoundItem } from './menu.ts';
+import { itemIdOf, itemRatingOf, markedPopular, menuItems, priceOf, type FoundItem } from './menu.ts';
 import { FEED, ITEM, itemStep, type MenuState } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
 
@@ -39,7 +39,7 @@ export function recordOf(f: FoundItem, page: MenuPage, query: string, storeId: s
   const n = f.node;
   const s = page.store;
   const id = s?.id ?? storeId;
-  const itemId = idOf(n.id);
+  const itemId = itemIdOf(n);
   const menuId = idOf(n.menuId) ?? page.menuId;
   const { price, currency, text } = priceOf(n);
   const { rating, count } = itemRatingOf(n);
@@ -74,7 +74,7 @@ export function recordOf(f: FoundItem, page: MenuPage, query: string, storeId: s
 
 /** Records of a page; only the named item when the query names one. */
 export function pageRecords(page: MenuPage, query: string, storeId: string | null, itemId: string | null): MenuItemRecord[] {
-  const items = itemId ? page.items.filter((f) => idOf(f.node.id) === itemId) : page.items;
+  const items = itemId ? page.items.filter((f) => itemIdOf(f.node) === itemId) : page.items;
   return items.map((f) => recordOf(f, page, query, storeId));
 }
 
