@@ -96,6 +96,7 @@ async function main(argv: string[]) {
       name: { type: 'string' }, balance: { type: 'string' }, 'credit-limit': { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' },
       id: { type: 'string' }, add: { type: 'string' }, account: { type: 'string' }, product: { type: 'string' }, price: { type: 'string' },
       from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
+      country: { type: 'string' },
     },
   });
   switch (cmd) {
@@ -142,6 +143,19 @@ async function main(argv: string[]) {
           return out({ id, from: new Date(from).toISOString(), to: new Date(to).toISOString(), lines: await store.usageForPeriod(id, from, to) });
         }
         return fail(`unknown: accounts ${sub ?? ''} (create, list, balance, usage, past-due)`);
+      });
+    case 'businesses':
+      return withStore(async ({ store }) => {
+        if (sub !== 'import' || !positionals[0]) fail('businesses import FILE (.osm.pbf, .osm, .osm.gz) [--country CC]');
+        const country = values.country as string | undefined;
+        if (country !== undefined && !/^[A-Za-z]{2}$/.test(country)) fail('--country must be a two-letter country code');
+        const { importOsm } = await import('../businesses/osm-import.ts');
+        const tty = process.stderr.isTTY;
+        const summary = await importOsm(store, positionals[0], {
+          country, onProgress: tty ? (p) => process.stderr.write(`\r${p.objects} objects read, ${p.businesses} businesses (${p.added} new)`) : undefined,
+        }).catch((e: Error) => fail(e.message, 1));
+        if (tty) process.stderr.write('\n');
+        return out({ ...summary, attribution: '© OpenStreetMap contributors (ODbL 1.0)' });
       });
     case 'keys':
       return withStore(async ({ store }) => {
