@@ -10,6 +10,7 @@
  *   trawl accounts usage --id ID [--from ISO] [--to ISO]
  *   trawl accounts past-due --id ID --on|--off
  *   trawl keys create --account ID | keys list --account ID | keys revoke --id KEY_ID
+ *   trawl businesses import FILE [--country CC]   an OSM extract (.osm.pbf, .osm, .osm.gz) into the business database
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
  *   trawl run | wait | requests | tasks | balance | cancel   the API's client (src/cli/client/main.ts)
@@ -182,7 +183,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price, account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file>\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file.osm.pbf|.osm|.osm.gz> [--country CC]\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }
