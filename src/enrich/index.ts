@@ -14,6 +14,7 @@ import { brandIndex } from './chain/brands.ts';
 import { matchChain } from './chain/match.ts';
 import { crawlSite, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
 import { contactFields } from './contacts/fields.ts';
+import { insightFields } from './insights/insights.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -53,6 +54,10 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   // Before the e-mail enrichments, which read the addresses it finds (see ORDER).
   contacts_n_leads: async (r, deps) => {
     Object.assign(r, contactFields(await siteVisit(r, deps)));
+  },
+  // Reads the pages contacts_n_leads fetched (the same visit; a site is fetched once per batch).
+  company_insights_service: async (r, deps) => {
+    Object.assign(r, insightFields(await siteVisit(r, deps)));
   },
   phones_enricher_service: (r) => {
     const e = enrichPhone(r.phone as string | null, r.country_code as string | null);

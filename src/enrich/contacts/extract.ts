@@ -123,6 +123,11 @@ export function extractPage(html: string, pageUrl: string, region: string | null
   }
   const ld = jsonLd(html);
   for (const o of ld) {
+    // The company's own profile list (JSON-LD sameAs) counts as much as a link.
+    for (const s of Array.isArray(o.sameAs) ? o.sameAs : [o.sameAs]) {
+      const net = typeof s === 'string' ? socialNetwork(s) : null;
+      if (net) socials[net] ??= s;
+    }
     for (const k of ['email', 'telephone']) {
       const v = ldText(o[k]);
       if (!v) continue;
