@@ -33,6 +33,10 @@ export interface FoundItem {
   popular: boolean;
 }
 
+/** A list's name beats none; an own category beats a popular carousel. */
+const betterCategory = (had: string | null, now: string | null): boolean =>
+  now !== null && (had === null || (POPULAR.test(had) && !POPULAR.test(now)));
+
 /** Every menu item under `root`, once each, in the order first seen. */
 export function menuItems(root: unknown): FoundItem[] {
   const byId = new Map<string, FoundItem>();
@@ -46,8 +50,8 @@ export function menuItems(root: unknown): FoundItem[] {
       return;
     }
     seen.popular ||= inPopularList;
-    if (!inPopularList && (seen.category === null || POPULAR.test(seen.category))) {
-      // First seen in a carousel: the item takes its place in its own category.
+    if (betterCategory(seen.category, category)) {
+      // First seen in a carousel (or bare, as an Apollo cache entry): the item takes its place in its own category.
       seen.category = category;
       byId.delete(id);
       byId.set(id, seen);
