@@ -62,7 +62,10 @@ export class SqliteBusinessStore implements BusinessStore {
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
     const w = whereOf(q, dialect);
     const after = q.after !== undefined ? ' AND b.os_id > ?' : '';
-    const rows = this.db.prepare(`SELECT b.record, b.added, b.updated FROM businesses b WHERE ${w.sql}${after} ORDER BY b.os_id LIMIT ?`)
+    // Without a selective filter the planner would read every row of the account and sort them; walking
+    // the os_id index in page order stops after limit + 1 matches.
+    const selective = q.osIds || q.countryCode || q.states || q.cities || q.counties || q.postalCodes || q.types || q.name || q.geo || q.domain;
+    const rows = this.db.prepare(`SELECT b.record, b.added, b.updated FROM businesses b${selective ? '' : ' INDEXED BY businesses_by_os_id'} WHERE ${w.sql}${after} ORDER BY b.os_id LIMIT ?`)
       .all(...w.args, ...(q.after !== undefined ? [q.after] : []), q.limit + 1) as { record: string; added: number; updated: number }[];
     const page: BusinessPage = { items: rows.slice(0, q.limit).map(recordOf), hasMore: rows.length > q.limit };
     if (q.includeTotal) page.total = (this.db.prepare(`SELECT count(*) AS n FROM businesses b WHERE ${w.sql}`).get(...w.args) as { n: number }).n;
