@@ -32,10 +32,11 @@ test('every source with a capture parser names at least one sample', () => {
   assert.deepEqual(without, [], 'add samples: [...] to these rows');
 });
 
-test('every adapter loads and serves the endpoint of its row', async () => {
+test('every adapter loads and serves the endpoint of its row (a unit it names is the declared one)', async () => {
   for (const row of SOURCES) {
     const a = await row.adapter();
     assert.equal(a.endpoint, row.endpoint);
+    if (a.unit !== undefined) assert.equal(a.unit, endpointFor(row.endpoint)?.unit, `${row.endpoint}: the declaration's unit is billed; drop adapter.unit`);
   }
 });
 

@@ -12,10 +12,8 @@ after(() => peers.close());
 test('adapter metadata follows the contract', () => {
   assert.equal(emailValidatorAdapter.kind, 'local');
   assert.equal(emailValidatorAdapter.endpoint, '/email-validator');
-  assert.equal(emailValidatorAdapter.unit, 'email');
   assert.equal(emailsFinderAdapter.kind, 'local');
   assert.equal(emailsFinderAdapter.endpoint, '/emails-finder');
-  assert.equal(emailsFinderAdapter.unit, 'email');
 });
 
 test('checkQuery: the validator refuses only empty queries; the finder needs a name and a domain', () => {

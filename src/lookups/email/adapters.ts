@@ -17,7 +17,6 @@ import { verifierFor } from './verifier.ts';
 export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailRecord> = {
   kind: 'local',
   endpoint: '/email-validator',
-  unit: 'email',
   checkQuery(query: string): string | undefined {
     // A malformed address is an answer (INVALID_FORMAT), not a request error; only nothing is refused.
     return query.trim() === '' ? 'query is empty: expected an e-mail address' : undefined;
@@ -38,7 +37,6 @@ export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailR
 export const emailsFinderAdapter: LocalAdapter<Record<string, unknown>, FinderRecord> = {
   kind: 'local',
   endpoint: '/emails-finder',
-  unit: 'email',
   checkQuery(query: string): string | undefined {
     const q = parseFinderQuery(query);
     return q.ok ? undefined : q.message;

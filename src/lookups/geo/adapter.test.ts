@@ -12,10 +12,9 @@ const lookup = (query: string, settings: Record<string, unknown> = {}) =>
 const srv = await startPlayback(() => ({ body: {} }));
 after(() => srv.close());
 
-test('adapter shape: local, /reverse-geocoding, unit location, checkQuery', async () => {
+test('adapter shape: local, /reverse-geocoding, checkQuery', async () => {
   assert.equal(reverseGeocodingAdapter.kind, 'local');
   assert.equal(reverseGeocodingAdapter.endpoint, '/reverse-geocoding');
-  assert.equal(reverseGeocodingAdapter.unit, 'location');
   assert.equal(reverseGeocodingAdapter.checkQuery?.('40.7624284 -73.973794'), undefined);
   assert.match(reverseGeocodingAdapter.checkQuery?.('91,200') ?? '', /latitude must be from -90 to 90/);
   await reverseGeocodingAdapter.warmUp?.();

@@ -38,7 +38,6 @@ export async function reverseGeocode(query: string, lookup: LookupContext = { se
 export const reverseGeocodingAdapter: LocalAdapter<Record<string, unknown>, ReverseGeocodingRecord> = {
   kind: 'local',
   endpoint: '/reverse-geocoding',
-  unit: 'location',
   checkQuery: checkCoordinates,
   async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<ReverseGeocodingRecord[]> {
     return [await reverseGeocode(ctx.query, lookup)];

@@ -5,7 +5,6 @@ import { directoryPhonesAdapter, enrichPhone } from './index.ts';
 test('the adapter serves /directory-phones with one record per query', async () => {
   assert.equal(directoryPhonesAdapter.kind, 'local');
   assert.equal(directoryPhonesAdapter.endpoint, '/directory-phones');
-  assert.equal(directoryPhonesAdapter.unit, 'phone');
   await directoryPhonesAdapter.warmUp?.();
   const recs = await directoryPhonesAdapter.lookup({ query: '020 1234 5678', params: { region: 'GB' } }, { settings: {} });
   assert.equal(recs.length, 1);

@@ -21,7 +21,6 @@ export interface DirectoryPhonesParams {
 export const directoryPhonesAdapter: LocalAdapter<DirectoryPhonesParams, PhoneRecord> = {
   kind: 'local',
   endpoint: '/directory-phones',
-  unit: 'phone',
   checkQuery(query: string): string | undefined {
     // Unreadable numbers still get a record (status NOT_A_NUMBER); only an empty query is refused.
     return query.trim() === '' ? 'query is empty: expected a phone number' : undefined;

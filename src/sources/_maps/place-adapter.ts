@@ -19,7 +19,6 @@ export interface MapsPlaceParams {
 export const mapsPlaceAdapter: WebAdapter<MapsPlaceParams, PlaceRecord> = {
   kind: 'web',
   endpoint: '/maps/place',
-  unit: 'place',
   checkQuery(query) {
     const f = classifyQuery(query);
     if (f.form === 'invalid') return f.reason;

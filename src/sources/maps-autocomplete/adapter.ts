@@ -13,7 +13,6 @@ import type { AutocompleteParams, SuggestionRecord } from './record.ts';
 export const adapter: WebAdapter<AutocompleteParams, SuggestionRecord> = {
   kind: 'web',
   endpoint: '/engine-maps-autocomplete',
-  unit: 'suggestion',
   checkQuery: (q) => (q.trim() ? undefined : 'query is empty: give the text typed so far'),
   plan,
   parse,

@@ -15,7 +15,6 @@ import { isNoResult, type ReviewsOutput, type ReviewsParams } from './record.ts'
 export const adapter: WebAdapter<ReviewsParams, any> = {
   kind: 'web',
   endpoint: '/maps/reviews',
-  unit: 'review',
   // Same query forms as /maps/search: phrase, place id, CID, feature id, map URL, short link.
   checkQuery: checkMapsQuery,
   plan,

@@ -43,7 +43,7 @@ export interface ReviewRecord {
   review_datetime_utc: string | null;
   review_likes: number | null;
   review_link: string | null;
-  review_img_urls: string[] | null;
+  review_img_urls: string[];
   owner_answer: string | null;
   owner_answer_timestamp: number | null;
   owner_answer_timestamp_datetime_utc: string | null;

@@ -34,9 +34,10 @@ function likesOf(el: unknown[]): number | null {
   return n;
 }
 
-function imagesOf(el: unknown[]): string[] | null {
+/** Photo URLs of a review; [] when it has none (the declared field is a list, never null). */
+function imagesOf(el: unknown[]): string[] {
   const body = arr(el, 2);
-  if (!body) return null;
+  if (!body) return [];
   const out: string[] = [];
   for (const img of arr(body, 2) ?? []) {
     const u = str(img, 1, 6, 0);

@@ -17,7 +17,6 @@ import { planMapsSearch } from './plan.ts';
 export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   kind: 'web',
   endpoint: '/maps/search',
-  unit: 'place',
   checkQuery: checkMapsQuery,
   plan: planMapsSearch,
   parse: parseMapsSearch,

@@ -39,7 +39,6 @@ test('the registry row loads the adapter and the capture parser; the field list'
   assert.equal(await source.adapter(), adapter);
   assert.equal(await source.capture!.parse(), parseCapture);
   assert.equal(adapter.endpoint, '/maps/search');
-  assert.equal(adapter.unit, 'place');
   assert.equal(adapter.kind, 'web');
   assert.equal(placeRecordFields.length, 54);
   assert.equal(placeRecordFields[0], 'query');

@@ -15,7 +15,6 @@ import type { NoResult, PlacesByDomainParams, SiteRecord } from './record.ts';
 export const adapter: WebAdapter<PlacesByDomainParams, SiteRecord | NoResult> = {
   kind: 'web',
   endpoint: '/engine-places-by-domain',
-  unit: 'place',
   checkQuery,
   plan,
   parse: parse as WebAdapter<PlacesByDomainParams, SiteRecord | NoResult>['parse'],

@@ -13,7 +13,6 @@ import type { CareersParams, JobRecord } from './record.ts';
 export const adapter: WebAdapter<CareersParams, JobRecord> = {
   kind: 'web',
   endpoint: '/engine-search-careers',
-  unit: 'job',
   checkQuery: (q) => (q.trim() ? undefined : 'query is empty: give a search phrase such as "python developer berlin"'),
   plan,
   parse,

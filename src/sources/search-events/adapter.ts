@@ -13,7 +13,6 @@ import type { EventRecord, EventsParams } from './record.ts';
 export const adapter: WebAdapter<EventsParams, EventRecord> = {
   kind: 'web',
   endpoint: '/engine-search-events',
-  unit: 'event',
   checkQuery: (q) => (q.trim() ? undefined : 'query is empty: give a search phrase such as "concerts in london"'),
   plan,
   parse,
