@@ -421,7 +421,7 @@ export type paths = {
          * Food-delivery menu items.
          * @description Food-delivery menu items.
          *
-         *     Query items: Menu-item URLs.
+         *     Query items: Store or menu-item URLs, or store ids.
          *
          *     Billed per listing. Service id: `delivery_service`.
          */
@@ -2287,6 +2287,57 @@ export type components = {
             city: string | null;
             /** @description Street address. */
             address: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One menu item of a food-delivery store. */
+        DeliveryMenuItem: {
+            /** @description The query item as given. */
+            query: string;
+            /** @description The site's store id (digits, as a string). */
+            store_id: string | null;
+            /** @description The store's name. */
+            store_name: string | null;
+            /** @description The store's address as the site shows it. */
+            store_address: string | null;
+            /** @description The store's phone number as the site shows it. */
+            store_phone: string | null;
+            /** @description The store's average rating, 1 to 5. */
+            store_rating: number | null;
+            /** @description Number of the store's ratings (a lower bound when the site shows only e.g. "2,300+"). */
+            store_reviews: number | null;
+            /** @description The site's menu-item id. */
+            item_id: string | null;
+            /** @description Item name. */
+            item_name: string | null;
+            /** @description Item description. */
+            description: string | null;
+            /** @description Menu category (section) the item is listed under. */
+            category: string | null;
+            /** @description Price in `currency` units. */
+            price: number | null;
+            /** @description ISO 4217 code of the price. */
+            currency: string | null;
+            /** @description Item photo URL. */
+            image: string | null;
+            /** @description Share of customers who liked the item, percent (the site rates items by thumbs up, e.g. "92%"). */
+            rating: number | null;
+            /** @description Number of item ratings behind `rating`. */
+            ratings_count: number | null;
+            /** @description The site marks the item popular or most ordered (a "Most Ordered" / "Popular" list or badge). */
+            is_popular: boolean | null;
+            /** @description The price as the site wrote it, e.g. "$12.99". */
+            price_text: string | null;
+            /** @description The item's page on the site. */
+            item_url: string | null;
+            /** @description The store's page on the site. */
+            store_url: string | null;
+            /** @description The store's latitude, degrees. */
+            store_latitude: number | null;
+            /** @description The store's longitude, degrees. */
+            store_longitude: number | null;
+            /** @description The site's menu id, when the answer names it. */
+            menu_id: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -4462,11 +4513,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["DeliveryMenuItem"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;
