@@ -15,6 +15,8 @@ import { matchChain } from './chain/match.ts';
 import { crawlSite, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
 import { contactFields } from './contacts/fields.ts';
 import { insightFields } from './insights/insights.ts';
+import { reviewsiteProfile } from '../sources/reviewsite/index.ts';
+import { NO_PROFILE } from '../sources/reviewsite/record.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -58,6 +60,9 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   // Reads the pages contacts_n_leads fetched (the same visit; a site is fetched once per batch).
   company_insights_service: async (r, deps) => {
     Object.assign(r, insightFields(await siteVisit(r, deps)));
+  },
+  reviewsite_service: async (r, deps) => {
+    Object.assign(r, deps.fetch ? await reviewsiteProfile(r.site, deps.fetch) : NO_PROFILE);
   },
   phones_enricher_service: (r) => {
     const e = enrichPhone(r.phone as string | null, r.country_code as string | null);
