@@ -11,6 +11,7 @@ import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
 import { dataChunks, reasonOf, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
+import { yieldEvery } from '../delivery/yield.ts';
 
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }
@@ -55,7 +56,7 @@ export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileL
   }
   if (isExpired(ctx, r)) return { kind: 'pending', body: { id: r.id, status: 'Pending', expired: true } };
   if (r.status === 'Failure') return { kind: 'failure', id: r.id, errors: (max) => failedQueries(ctx, r, max) };
-  return { kind: 'success', row: r, body: successBody(ctx, r, o) };
+  return { kind: 'success', row: r, body: yieldEvery(successBody(ctx, r, o), ctx.settings.streamYieldChars) };
 }
 
 /**

@@ -130,7 +130,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     const janitor = setInterval(() => {
       const now = ctx.now();
       ctx.store.purge(now - settings.retentionMs, now - settings.historyMs - 3600_000).catch((e) => log.warn({ err: (e as Error).message }, 'purge failed'));
-    }, 60_000);
+    }, settings.janitorMs);
     janitor.unref();
     timers.push(janitor);
   }

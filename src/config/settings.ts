@@ -25,6 +25,10 @@ export interface Settings {
   /** Results are kept this long after a request ends (interface 8). */
   retentionMs: number;
   historyMs: number;
+  /** How often the janitor purges expired results (issue 15). */
+  janitorMs: number;
+  /** A streamed result gives the event loop a turn every this many characters; 0 = never (issue 15). */
+  streamYieldChars: number;
   /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
   allowPrivateTargets: boolean;
   webhookTimeoutMs: number;
@@ -76,6 +80,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     syncTimeoutMs: num(env.SYNC_TIMEOUT_MS, 30 * 60_000),
     retentionMs: num(env.RETENTION_MS, 4 * 3600_000),
     historyMs: 24 * 3600_000,
+    janitorMs: num(env.JANITOR_MS, 60_000),
+    streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
     allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
     defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),

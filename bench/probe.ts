@@ -1,0 +1,37 @@
+/**
+ * The `/health` prober of the responsiveness bench, run as its OWN process so that its timings do
+ * not share the event loop it measures. Reads commands on stdin, one a line:
+ *   `start`  forget the samples so far      `stop`  print `{"ms":[...]}` (one latency per probe)
+ * Between probes it waits PROBE_MS (5); a stalled server shows as one long latency.
+ * Run by bench/responsive.bench.ts: node bin/run-ts.js bench/probe.ts <health url>
+ */
+import { request, Agent } from 'node:http';
+import { createInterface } from 'node:readline';
+
+const url = new URL(process.argv[2]);
+const every = Number(process.env.PROBE_MS ?? 5);
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+let samples: number[] = [];
+
+function probe(): Promise<number> {
+  const t = performance.now();
+  return new Promise((resolve) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(performance.now() - t));
+    });
+    req.on('error', () => resolve(performance.now() - t));
+    req.end();
+  });
+}
+
+createInterface({ input: process.stdin }).on('line', (l) => {
+  if (l === 'start') samples = [];
+  else if (l === 'stop') process.stdout.write(`${JSON.stringify({ ms: samples })}\n`);
+});
+process.stdin.on('end', () => process.exit(0));
+process.stdout.write('{"ready":true}\n');
+for (;;) {
+  samples.push(await probe());
+  await new Promise((r) => setTimeout(r, every));
+}

@@ -1,0 +1,118 @@
+/**
+ * Responsiveness (issue 15): a `/health` probe every 5 ms from ANOTHER process (bench/probe.ts)
+ * while the service does heavy work; p50/p99/max of the probe's latency per scenario. Each fix has a
+ * switch, so "before" and "after" run side by side in the same run:
+ *   idle                      nothing running (the floor)
+ *   4 streamed GETs           4 concurrent GET /requests/{id} of a 1000 x 500 result (about 250 MB
+ *                             each); before = STREAM_YIELD_KB=0, after = the default (256)
+ *   janitor, 100k requests    the janitor's first pass over 100,000 expired 1-query requests
+ * Target: p99 < 50 ms, max < 100 ms. Writes docs/performance/responsive.md.
+ * Run: node bin/run-ts.js bench/responsive.bench.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSqliteStore } from '../src/store/sqlite/store.ts';
+import { sleep, startProcess, stop, table, writeSection } from './lib.ts';
+
+const PURGE_N = Number(process.env.PURGE_N ?? 100_000);
+
+/** The prober in its own process; `measure(fn)` gives its latencies while fn runs. */
+async function startProbe(healthUrl: string) {
+  const child: ChildProcess = spawn(process.execPath, ['bin/run-ts.js', 'bench/probe.ts', healthUrl], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const next = () => new Promise<any>((r) => lines.once('line', (l) => r(JSON.parse(l))));
+  await next();
+  return {
+    async measure(fn: () => Promise<unknown>): Promise<number[]> {
+      child.stdin!.write('start\n');
+      await fn();
+      const got = next();
+      child.stdin!.write('stop\n');
+      return (await got).ms as number[];
+    },
+    close() { child.stdin!.end(); },
+  };
+}
+
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const rows: (string | number)[][] = [];
+function report(name: string, ms: number[], note = '') {
+  const p99 = pct(ms, 0.99); const max = Math.max(...ms);
+  rows.push([name, ms.length, pct(ms, 0.5).toFixed(1), p99.toFixed(1), max.toFixed(0), p99 < 50 && max < 100 ? 'yes' : 'no', note]);
+  console.log(rows[rows.length - 1].join(' | '));
+}
+
+const record = (q: number, i: number) => ({ query: `q${q}`, name: `Place ${q}-${i}`, place_id: `ChIJ${q}x${i}`, engine_id: `0x${q.toString(16)}:0x${i.toString(16)}`, full_address: '12 Example Street, Athens 105 57, Greece', latitude: 37.97 + i / 1e4, longitude: 23.72 + q / 1e4, rating: 4.5, reviews: 120 + i, phone: '+30 21 0000 0000', site: 'https://example.com/', category: 'Coffee shop', subtypes: 'Coffee shop, Cafe', working_hours: { Monday: '8AM-8PM', Tuesday: '8AM-8PM' }, business_status: 'OPERATIONAL' });
+
+/** A store holding one finished 1000 x 500 request, `big-request`. */
+async function bigResult(dir: string) {
+  const store = await openSqliteStore(join(dir, 'trawl.db'));
+  await store.createAccount({ id: 'bench', name: 'bench', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+  await store.createRequest({ id: 'big-request', accountId: 'bench', endpoint: '/maps/search', params: {}, queries: Array.from({ length: 1000 }, (_, i) => `q${i}`), webhook: null, product: 'p', unit: 'place', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+  for (const it of await store.claimItems('bench', 1000, 3_600_000, Date.now())) {
+    await store.completeItem({ itemId: it.id, owner: 'bench', recordsJson: JSON.stringify(Array.from({ length: 500 }, (_, i) => record(it.queryIndex, i))), count: 500, now: Date.now() });
+  }
+  await store.close();
+}
+
+/** A store holding PURGE_N finished 1-query requests, all past retention and history. */
+async function expiredRequests(dir: string) {
+  const store = await openSqliteStore(join(dir, 'trawl.db'));
+  const old = Date.now() - 3 * 24 * 3600_000;
+  const rec = JSON.stringify([record(0, 0)]).replace(/'/g, "''");
+  store.db.exec(`
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${PURGE_N})
+    INSERT INTO requests (id, account_id, endpoint, params, status, queries_total, queries_done, queries_ok, records, product, unit, unit_price, empty_costs_one, drop_duplicates, created_at, finished_at)
+      SELECT printf('req-%08d', i), 'bench', '/maps/search', '{}', 'Success', 1, 1, 1, 1, 'p', 'place', 0, 0, 0, ${old}, ${old} + 1000 FROM n;
+    INSERT INTO work_items (id, request_id, query_index, query, state, max_attempts, run_after) SELECT id || ':0', id, 0, 'q', 'done', 1, ${old} FROM requests;
+    INSERT INTO results (request_id, query_index, records, count) SELECT id, 0, '${rec}', 1 FROM requests;`);
+  await store.close();
+}
+
+async function withServer(env: Record<string, string>, fn: (url: string, key: string, probe: Awaited<ReturnType<typeof startProbe>>) => Promise<void>) {
+  const s = await startProcess(['bin/run-ts.js', 'test/support/serve-test.ts'], { PORT: '0', NO_WORKERS: '1', ...env });
+  const probe = await startProbe(`${s.info.url}/health`);
+  try { await fn(s.info.url, s.info.key, probe); } finally { probe.close(); await stop(s.child); }
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-responsive-'));
+  try {
+    const big = join(dir, 'big');
+    await bigResult(big);
+    // The bench account's request must be readable with serve-test's key.
+    const fix = async () => { const db = await openSqliteStore(join(big, 'trawl.db')); db.db.prepare('UPDATE requests SET account_id = (SELECT account_id FROM api_keys LIMIT 1)').run(); await db.close(); };
+    for (const [label, kb] of [['before (no yield)', '0'], ['after (yield every 256 KB)', '256']] as const) {
+      await withServer({ DATA_DIR: big, STREAM_YIELD_KB: kb }, async (url, key, probe) => {
+        await fix();
+        if (label.startsWith('before')) { await sleep(300); report('idle', await probe.measure(() => sleep(2_000))); }
+        let bytes = 0;
+        const t = performance.now();
+        const ms = await probe.measure(() => Promise.all(Array.from({ length: 4 }, async () => {
+          const res = await fetch(`${url}/requests/big-request`, { headers: { 'x-api-key': key } });
+          for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) bytes += c.length;
+        })));
+        report(`4 streamed GETs of 1000 x 500, ${label}`, ms, `${(bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      });
+    }
+    const exp = join(dir, 'expired');
+    await expiredRequests(exp);
+    await withServer({ DATA_DIR: exp, JANITOR_MS: '1500' }, async (url, _key, probe) => {
+      const count = async () => { const db = await openSqliteStore(join(exp, 'trawl.db')); try { return (db.db.prepare('SELECT count(*) AS n FROM requests').get() as { n: number }).n; } finally { await db.close(); } };
+      const t = performance.now();
+      const ms = await probe.measure(async () => { await sleep(1_200); while ((await count()) > 1) await sleep(200); });
+      report(`janitor purging ${PURGE_N} requests`, ms, `all purged ${((performance.now() - t) / 1000).toFixed(1)} s after the probe started`);
+      void url;
+    });
+    const md = table(['scenario', 'probes', 'p50 ms', 'p99 ms', 'max ms', 'p99 < 50 and max < 100', 'note'], rows);
+    writeSection('docs/performance/responsive.md', `# Responsiveness under heavy work (issue 15)\n\n\`node bin/run-ts.js bench/responsive.bench.ts\`: a \`/health\` probe every 5 ms from another process (bench/probe.ts) while each scenario runs on a service process (SQLite, API only); latency of each probe.\n\n${md}\n`);
+    console.log(md);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
