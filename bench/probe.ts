@@ -12,9 +12,12 @@ const url = new URL(process.argv[2]);
 const every = Number(process.env.PROBE_MS ?? 5);
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let samples: number[] = [];
+// When the probe in flight started: a stall still going on at `stop` counts with its length so far.
+let inFlight = 0;
 
 function probe(): Promise<number> {
   const t = performance.now();
+  inFlight = t;
   return new Promise((resolve) => {
     const req = request({ host: url.hostname, port: url.port, path: url.pathname, agent }, (res) => {
       res.resume();
@@ -27,11 +30,13 @@ function probe(): Promise<number> {
 
 createInterface({ input: process.stdin }).on('line', (l) => {
   if (l === 'start') samples = [];
-  else if (l === 'stop') process.stdout.write(`${JSON.stringify({ ms: samples })}\n`);
+  else if (l === 'stop') process.stdout.write(`${JSON.stringify({ ms: inFlight ? [...samples, performance.now() - inFlight] : samples })}\n`);
 });
 process.stdin.on('end', () => process.exit(0));
 process.stdout.write('{"ready":true}\n');
 for (;;) {
-  samples.push(await probe());
+  const ms = await probe();
+  inFlight = 0;
+  samples.push(ms);
   await new Promise((r) => setTimeout(r, every));
 }

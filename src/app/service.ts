@@ -7,6 +7,7 @@
  *   const svc = await startService({ settings: settingsFromEnv(process.env) });
  *   await svc.listen(); ... await svc.close();
  */
+import { startJanitor } from './janitor.ts';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -127,12 +128,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
         if (r) await finishTask(ctx, r);
       }
     })().catch((e) => log.warn({ err: (e as Error).message }, 'stranded task recovery failed'));
-    const janitor = setInterval(() => {
-      const now = ctx.now();
-      ctx.store.purge(now - settings.retentionMs, now - settings.historyMs - 3600_000).catch((e) => log.warn({ err: (e as Error).message }, 'purge failed'));
-    }, settings.janitorMs);
-    janitor.unref();
-    timers.push(janitor);
+    timers.push(startJanitor(ctx, settings.janitorMs));
   }
 
   return {

@@ -27,6 +27,8 @@ export interface Settings {
   historyMs: number;
   /** How often the janitor purges expired results (issue 15). */
   janitorMs: number;
+  /** Requests the janitor purges per transaction; 0 = all in one (issue 15). */
+  purgeBatch: number;
   /** A streamed result gives the event loop a turn every this many characters; 0 = never (issue 15). */
   streamYieldChars: number;
   /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
@@ -81,6 +83,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     retentionMs: num(env.RETENTION_MS, 4 * 3600_000),
     historyMs: 24 * 3600_000,
     janitorMs: num(env.JANITOR_MS, 60_000),
+    purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
     allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),

@@ -282,6 +282,22 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.ok(await s.getRequest(r2.id), 'running requests stay');
   });
 
+  t('purge with a limit takes at most that many requests per call (the janitor batches, issue 15)', async (s) => {
+    const a = await account(s);
+    const rs = [request(a.id, ['a'], { createdAt: 1_000 }), request(a.id, ['b'], { createdAt: 1_000 }), request(a.id, ['c'], { createdAt: 1_000 })];
+    for (const r of rs) {
+      await s.createRequest(r);
+      const [it] = await s.claimItems('w', 1, 60_000, 2_000, [`${r.id}:0`]);
+      await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{"v":1}]', count: 1, now: 2_000 });
+    }
+    assert.equal(await s.purge(4_000, 0, 2), 2);
+    assert.equal(await s.purge(4_000, 0, 2), 1, 'the rest; a short batch ends the pass');
+    assert.equal(await s.purge(4_000, 0, 2), 0, 'requests already without results are not counted again');
+    assert.equal(await s.purge(0, 5_000, 2), 2);
+    assert.equal(await s.purge(0, 5_000, 2), 1);
+    for (const r of rs) assert.equal(await s.getRequest(r.id), null);
+  });
+
   t('checkpoints: chunks saved step by step become a streamed result, billed once over all chunks', async (s) => {
     const a = await account(s, 10);
     const r = request(a.id, ['paged', 'buffered', 'broken'], { unitPrice: 0.1 });

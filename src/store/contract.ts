@@ -246,8 +246,10 @@ export interface Store {
    *  round trip is the cost of a read (PostgreSQL). */
   getRequestWithResults?(id: string, page: number): Promise<{ row: RequestRow; first: QueryResult[] } | null>;
   /** Deletes results and items of requests finished before `resultsBefore`, and whole requests
-   *  created before `requestsBefore`; returns how many requests lost their results. */
-  purge(resultsBefore: number, requestsBefore: number): Promise<number>;
+   *  created before `requestsBefore`; returns how many requests lost their results or were deleted.
+   *  With `limit`, at most `limit` requests per kind in one short transaction: the janitor calls
+   *  again while a call returns `limit` or more (issue 15: a 100k purge in one go blocked 5.8 s). */
+  purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number>;
 
   /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
   claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;

@@ -418,18 +418,19 @@ export class PostgresStore implements Store {
     return (r ?? (await this.q('SELECT value FROM secrets WHERE name = $1', [name]))[0]).value as string;
   }
 
-  async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
+  async purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number> {
+    const max = limit ?? null; // LIMIT NULL = no limit
     return this.tx(async (c) => {
       const ids = (await this.q(`SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < $1
-                                 AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id)`, [resultsBefore], c)).map((r) => r.id as string);
+                                 AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id) LIMIT $2`, [resultsBefore, max], c)).map((r) => r.id as string);
       if (ids.length) await this.dropResults(c, ids);
-      const old = (await this.q('SELECT id FROM requests WHERE created_at < $1 AND finished_at IS NOT NULL', [requestsBefore], c)).map((r) => r.id as string);
+      const old = (await this.q('SELECT id FROM requests WHERE created_at < $1 AND finished_at IS NOT NULL LIMIT $2', [requestsBefore, max], c)).map((r) => r.id as string);
       if (old.length) {
         await this.dropResults(c, old);
         await this.q('DELETE FROM work_items WHERE request_id = ANY($1::text[])', [old], c);
         await this.q('DELETE FROM requests WHERE id = ANY($1::text[])', [old], c);
       }
-      return ids.length;
+      return Math.max(ids.length, old.length);
     });
   }
 

@@ -285,31 +285,33 @@ export class SqliteStore implements Store {
     });
   }
 
-  async purge(resultsBefore: number, requestsBefore: number): Promise<number> {
+  async purge(resultsBefore: number, requestsBefore: number, limit = -1): Promise<number> {
     // Deleting a request makes SQLite look for work items still referencing it, and work_items has no
     // index on request_id (migration 002): with foreign keys on, that is a scan of every work item per
     // purged request. Their items are deleted just before, by key range, so the check is off here
     // (a pragma, so outside the transaction; nothing else runs on this connection meanwhile).
     this.db.pragma('foreign_keys = OFF');
     try {
-      return this.purgeRows(resultsBefore, requestsBefore);
+      return this.purgeRows(resultsBefore, requestsBefore, limit);
     } finally {
       this.db.pragma('foreign_keys = ON');
     }
   }
 
-  private purgeRows(resultsBefore: number, requestsBefore: number): number {
+  private purgeRows(resultsBefore: number, requestsBefore: number, limit: number): number {
     return this.db.transaction(() => {
-      const ids = (this.s('SELECT id FROM requests WHERE finished_at IS NOT NULL AND finished_at < ? AND id IN (SELECT DISTINCT request_id FROM results)')
-        .all(resultsBefore) as Row[]).map((r) => r.id as string);
+      // Walks expired requests by the finished_at index and checks each for results by key, so the
+      // cost follows what expired, not how many result rows are stored (LIMIT -1 = no limit).
+      const ids = (this.s('SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < ? AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id) LIMIT ?')
+        .all(resultsBefore, limit) as Row[]).map((r) => r.id as string);
       for (const id of ids) this.dropResults(id);
-      const old = (this.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL').all(requestsBefore) as Row[]).map((r) => r.id as string);
+      const old = (this.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL LIMIT ?').all(requestsBefore, limit) as Row[]).map((r) => r.id as string);
       for (const id of old) {
         this.dropResults(id);
         this.s('DELETE FROM work_items WHERE id >= ? AND id < ? AND request_id = ?').run(...itemRange(id), id);
         this.s('DELETE FROM requests WHERE id = ?').run(id);
       }
-      return ids.length;
+      return Math.max(ids.length, old.length);
     })();
   }
 
