@@ -174,7 +174,7 @@ describe('validation and leniency', () => {
       ['/maps/search?query=a&region=ZZ', /region must be one of/],
       ['/maps/search?query=a&format=docx', /format must be one of xlsx, csv, json, parquet, got "docx"/],
       ['/maps/search?query=a&enrichment=nope', /enrichment must be one of/],
-      ['/maps/search?query=a&enrichment=company_websites_finder', /enrichment company_websites_finder is not available/],
+      ['/maps/search?query=a&enrichment=domains_service', /enrichment must be one of .*got "domains_service"/],
       ['/maps/search?query=a&coordinates=nowhere', /coordinates must match/],
       ['/maps/reviews?query=a&sort=best', /sort must be one of most_relevant, newest, highest_rating, lowest_rating/],
       ['/maps/reviews?query=a&cutoffRating=3', /cutoffRating needs sort highest_rating or lowest_rating/],

@@ -15,6 +15,7 @@ import { matchChain } from './chain/match.ts';
 import { crawlSite, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
 import { contactFields } from './contacts/fields.ts';
 import { insightFields } from './insights/insights.ts';
+import { findWebsite } from './websites/finder.ts';
 import { reviewsiteProfile } from '../sources/reviewsite/index.ts';
 import { NO_PROFILE } from '../sources/reviewsite/record.ts';
 
@@ -61,6 +62,10 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   company_insights_service: async (r, deps) => {
     Object.assign(r, insightFields(await siteVisit(r, deps)));
   },
+  // Fills `site` before the enrichments that read it (see ORDER).
+  company_websites_finder: async (r, deps) => {
+    Object.assign(r, deps.fetch ? await findWebsite(r, deps.fetch) : { site_source: r.site ? 'place' : null });
+  },
   reviewsite_service: async (r, deps) => {
     Object.assign(r, deps.fetch ? await reviewsiteProfile(r.site, deps.fetch) : NO_PROFILE);
   },
@@ -88,7 +93,7 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
 };
 
 /** Enrichments that produce fields others read run first, whatever order the client gave. */
-const ORDER: SupportedEnrichment[] = ['contacts_n_leads'];
+const ORDER: SupportedEnrichment[] = ['company_websites_finder', 'contacts_n_leads'];
 
 /** Runs `fn` over the items, at most `n` at once. */
 async function pool<T>(items: T[], n: number, fn: (x: T) => Promise<void> | void): Promise<void> {

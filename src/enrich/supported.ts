@@ -5,7 +5,8 @@
  * @example unsupportedEnrichments(['phones_enricher_service', 'reviewsite_service']) // ['reviewsite_service']
  */
 export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service',
-  'ai_chain_info', 'contacts_n_leads', 'company_insights_service', 'reviewsite_service'] as const;
+  'ai_chain_info', 'contacts_n_leads', 'company_insights_service', 'reviewsite_service',
+  'company_websites_finder'] as const;
 
 /** ./index.ts has exactly one enricher per name (checked by the type checker). */
 export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
