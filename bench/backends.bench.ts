@@ -116,7 +116,7 @@ async function rawBullmq(): Promise<number> {
   }
 }
 
-const instant: LocalAdapter = { kind: 'local', endpoint: '/bench', unit: 'record', lookup: async () => [] };
+const instant: LocalAdapter = { kind: 'local', endpoint: '/bench', lookup: async () => [] };
 
 /** ITEMS items in requests of 1000 queries, enqueued as the API would, run by the real Runner. */
 async function throughQueue(store: Store, makeQueue: (s: Store) => WorkQueue): Promise<number> {

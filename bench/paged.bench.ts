@@ -41,7 +41,7 @@ const pageStep = (query: string, page: number, perQuery: number): Step => ({ kin
 
 function adapter(buffered: boolean): WebAdapter {
   return {
-    kind: 'web', endpoint: ENDPOINT, unit: 'review',
+    kind: 'web', endpoint: ENDPOINT,
     plan: ({ query, params }) => [pageStep(query, 0, Number((params as { limit: number }).limit))],
     parse: (step, res, { query }) => {
       const { page, perQuery } = step.state as { page: number; perQuery: number };

@@ -35,7 +35,7 @@ test('completeItem failing with a store outage leaves the item to its lease; it 
     }) as Store;
     await real.createAccount({ id: 'a', name: 'a', balance: 10, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
     await real.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['n=2'], webhook: null, product: 'p', unit: 'place', unitPrice: 0.5, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: Date.now() });
-    const adapter = testAdapter('/maps/search', 'place');
+    const adapter = testAdapter('/maps/search');
     const runner = new Runner({ store, queue: new EmbeddedQueue(store), adapterFor: () => adapter, fetchStep: async () => { throw new Error('no fetch'); }, owner: 'w', leaseMs: 100 });
 
     const [first] = await store.claimItems('w', 1, 100, Date.now());
@@ -72,7 +72,7 @@ test('an adapter error with a network-like code still fails or retries the item 
     await store.createAccount({ id: 'a', name: 'a', balance: 10, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
     await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['x'], webhook: null, product: 'p', unit: 'place', unitPrice: 0.5, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
     // Only the store's own outage keeps an item leased; an adapter's ECONNREFUSED is the adapter's failure.
-    const adapter = { kind: 'local' as const, endpoint: '/maps/search', unit: 'place', async lookup() { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }); } };
+    const adapter = { kind: 'local' as const, endpoint: '/maps/search', async lookup() { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }); } };
     const runner = new Runner({ store, queue: new EmbeddedQueue(store), adapterFor: () => adapter, fetchStep: async () => { throw new Error('no fetch'); }, owner: 'w', leaseMs: 60_000 });
     const [item] = await store.claimItems('w', 1, 60_000, Date.now());
     await runner.run(item);

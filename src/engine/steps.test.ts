@@ -11,7 +11,7 @@ const page = (n: number): Step => ({ kind: 'page', url: `https://source.example/
 /** Pages of `size` records, `pages` of them (Infinity: never ends). */
 function pager(size: number, pages: number, finish?: WebAdapter['finish']): WebAdapter {
   return {
-    kind: 'web', endpoint: '/t', unit: 'record', finish,
+    kind: 'web', endpoint: '/t', finish,
     plan: () => [page(0)],
     parse: (step) => {
       const n = Number(step.state!.n);

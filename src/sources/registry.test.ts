@@ -32,11 +32,10 @@ test('every source with a capture parser names at least one sample', () => {
   assert.deepEqual(without, [], 'add samples: [...] to these rows');
 });
 
-test('every adapter loads and serves the endpoint of its row (a unit it names is the declared one)', async () => {
+test('every adapter loads and serves the endpoint of its row', async () => {
   for (const row of SOURCES) {
     const a = await row.adapter();
     assert.equal(a.endpoint, row.endpoint);
-    if (a.unit !== undefined) assert.equal(a.unit, endpointFor(row.endpoint)?.unit, `${row.endpoint}: the declaration's unit is billed; drop adapter.unit`);
   }
 });
 
@@ -58,7 +57,7 @@ test('a test source built in its own folder is served by its own registry and ch
     // The whole source: one folder with a sample, a parser and a row. Nothing else is touched.
     writeFileSync(join(dir, 'constructed-ok.json'), JSON.stringify([{ query: 'q', n: 1 }]));
     writeFileSync(join(dir, 'constructed-drift.json'), JSON.stringify([{ query: 'q', n: 'one' }]));
-    const adapter: WebAdapter = { kind: 'web', endpoint: '/test-source', unit: 'thing', plan: () => [], parse: () => ({ records: [] }) };
+    const adapter: WebAdapter = { kind: 'web', endpoint: '/test-source', plan: () => [], parse: () => ({ records: [] }) };
     const row: SourceRow = defineSource({
       endpoint: '/test-source',
       adapter: async () => adapter,

@@ -48,7 +48,7 @@ const pageStep = (base: string, query: string, page: number) => ({
 /** The adapter for the server at `base` (tests only; never served). */
 export function pagedAdapter(base: string, endpoint = '/bizdir-reviews'): WebAdapter {
   return {
-    kind: 'web', endpoint, unit: 'review',
+    kind: 'web', endpoint,
     plan: ({ query }) => [pageStep(base, query, 0)],
     parse(step, res, { query }) {
       let body: { records?: unknown; more?: unknown };

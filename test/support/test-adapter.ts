@@ -20,9 +20,9 @@ function opts(q: string): Record<string, string> {
   return Object.fromEntries(q.split(';').map((p) => { const [k, v = ''] = p.split('='); return [k.trim(), v.trim()]; }));
 }
 
-export function testAdapter(endpoint: string, unit: string): LocalAdapter {
+export function testAdapter(endpoint: string): LocalAdapter {
   return {
-    kind: 'local', endpoint, unit,
+    kind: 'local', endpoint,
     checkQuery: (q) => (q.startsWith('bad') ? `query ${JSON.stringify(q)} is refused by the test adapter` : undefined),
     async lookup({ query }, { signal }) {
       const o = opts(query);
@@ -51,6 +51,6 @@ export function testAdapter(endpoint: string, unit: string): LocalAdapter {
  *  except the endpoints of `extra` adapters (e.g. the constructed paged source). */
 export function testRegistry(only?: string[], extra: SourceAdapter[] = []) {
   const adapters: SourceAdapter[] = dataEndpoints.filter((e) => (!only || only.includes(e.path)) && !extra.some((x) => x.endpoint === e.path))
-    .map((e) => testAdapter(e.path, e.unit));
+    .map((e) => testAdapter(e.path));
   return registryOfAdapters([...adapters, ...extra]);
 }

@@ -84,9 +84,6 @@ export interface QueryContext<P = Record<string, unknown>> {
 interface AdapterBase {
   /** The endpoint path this adapter serves, e.g. '/maps/search'. */
   endpoint: string;
-  /** Ignored: the endpoint declaration's `unit` is the one billed. Kept optional only so adapters
-   *  written before that still compile; the registry test checks it agrees when set. */
-  unit?: string;
   /** Checked at submit time for every query: a message (e.g. `query "91,200" is not a coordinate
    *  pair: latitude must be from -90 to 90`) makes the whole request a 422; undefined accepts it. */
   checkQuery?(query: string): string | undefined;

@@ -14,7 +14,6 @@ import type { BizdirParams, BizdirReview } from './record.ts';
 export const adapter: WebAdapter<BizdirParams, BizdirReview> = {
   kind: 'web',
   endpoint: '/bizdir-reviews',
-  unit: 'review',
   checkQuery(q) {
     const r = readBizQuery(q);
     return 'error' in r ? r.error : undefined;

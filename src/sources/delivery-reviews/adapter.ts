@@ -15,7 +15,6 @@ import type { DeliveryParams, DeliveryReview } from './record.ts';
 export const adapter: WebAdapter<DeliveryParams, DeliveryReview> = {
   kind: 'web',
   endpoint: '/delivery-reviews',
-  unit: 'review',
   checkQuery(q) {
     const r = readStoreQuery(q);
     return 'error' in r ? r.error : undefined;

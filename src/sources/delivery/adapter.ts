@@ -14,7 +14,6 @@ import type { MenuItemRecord } from './record.ts';
 export const adapter: WebAdapter<Record<string, unknown>, MenuItemRecord> = {
   kind: 'web',
   endpoint: '/delivery',
-  unit: 'listing',
   checkQuery(q) {
     const r = readStoreLink(q);
     return 'error' in r ? r.error : undefined;

@@ -10,7 +10,6 @@ import type { ForumComment, ForumParams } from './record.ts';
 export const adapter: WebAdapter<ForumParams, ForumComment> = {
   kind: 'web',
   endpoint: '/forum-comments',
-  unit: 'comment',
   checkQuery: checkForumQuery,
   plan: (ctx) => [firstStep(ctx.query, ctx.params?.sort)],
   parse,

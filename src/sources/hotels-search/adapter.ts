@@ -17,7 +17,6 @@ import type { HotelRecord, HotelsSearchParams } from './record.ts';
 export const adapter: WebAdapter<HotelsSearchParams, HotelRecord> = {
   kind: 'web',
   endpoint: '/hotels-search',
-  unit: 'hotel',
   checkQuery: checkByReading(readHotelsQuery),
   plan,
   parse,

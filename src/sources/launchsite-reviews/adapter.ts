@@ -15,7 +15,6 @@ import type { LaunchsiteParams, LaunchsiteReview } from './record.ts';
 export const adapter: WebAdapter<LaunchsiteParams, LaunchsiteReview> = {
   kind: 'web',
   endpoint: '/launchsite-reviews',
-  unit: 'review',
   checkQuery(q) {
     const r = readProductQuery(q);
     return 'error' in r ? r.error : undefined;

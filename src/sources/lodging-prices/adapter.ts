@@ -15,7 +15,6 @@ import type { PriceRecord } from './record.ts';
 export const adapter: WebAdapter<Record<string, unknown>, PriceRecord> = {
   kind: 'web',
   endpoint: '/lodging-prices',
-  unit: 'price',
   checkQuery: checkByReading((q) => readLodgingQuery(q, Date.now())),
   plan: (ctx) => plan(ctx),
   parse,

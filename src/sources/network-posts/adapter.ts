@@ -18,7 +18,6 @@ export function makeAdapter(settings: NetworkSettings): WebAdapter<NetworkParams
   return {
     kind: 'web',
     endpoint: '/network-posts',
-    unit: 'post',
     checkQuery: (q) => {
       const c = classifyCompany(q);
       return typeof c === 'string' ? c : undefined;

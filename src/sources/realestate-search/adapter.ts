@@ -15,7 +15,6 @@ import type { EstateParams, EstateRecord } from './record.ts';
 export const adapter: WebAdapter<EstateParams, EstateRecord> = {
   kind: 'web',
   endpoint: '/realestate-search',
-  unit: 'property',
   checkQuery: checkByReading((q) => readEstateQuery(q)),
   plan,
   parse,

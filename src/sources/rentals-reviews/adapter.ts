@@ -15,7 +15,6 @@ import type { RentalsParams, RentalsReview } from './record.ts';
 export const adapter: WebAdapter<RentalsParams, RentalsReview> = {
   kind: 'web',
   endpoint: '/rentals-reviews',
-  unit: 'review',
   checkQuery(q) {
     const r = readListingQuery(q);
     return 'error' in r ? r.error : undefined;

@@ -15,7 +15,6 @@ import type { ShortvideoComment, ShortvideoParams } from './record.ts';
 export const adapter: WebAdapter<ShortvideoParams, ShortvideoComment> = {
   kind: 'web',
   endpoint: '/shortvideo-comments',
-  unit: 'comment',
   checkQuery: (q) => {
     const c = classifyQuery(q);
     return typeof c === 'string' ? c : undefined;

@@ -10,7 +10,6 @@ import type { VideositeParams, VideositeVideo } from './record.ts';
 export const adapter: WebAdapter<VideositeParams, VideositeVideo> = {
   kind: 'web',
   endpoint: '/videosite-videos',
-  unit: 'video',
   checkQuery: checkChannelQuery,
   plan: (ctx) => [firstStep(ctx.query, ctx.params?.shorts)],
   parse,
