@@ -43,6 +43,10 @@ export class SqliteStore implements Store {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     createPrivately(file);
     this.db = new Database(file);
+    // Pages freed by the janitor go back to the file system (purge runs incremental_vacuum). Takes
+    // effect only on a new database: an existing one keeps its mode until a one-off VACUUM
+    // (docs/operations.md), and without it the file never shrinks (issue 15).
+    this.db.pragma('auto_vacuum = INCREMENTAL');
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode is durable across process crashes (only an OS crash may lose the last commits).
     this.db.pragma('synchronous = NORMAL');
@@ -291,11 +295,15 @@ export class SqliteStore implements Store {
     // purged request. Their items are deleted just before, by key range, so the check is off here
     // (a pragma, so outside the transaction; nothing else runs on this connection meanwhile).
     this.db.pragma('foreign_keys = OFF');
+    let n: number;
     try {
-      return this.purgeRows(resultsBefore, requestsBefore, limit);
+      n = this.purgeRows(resultsBefore, requestsBefore, limit);
     } finally {
       this.db.pragma('foreign_keys = ON');
     }
+    // Returns the pages this batch freed (cost follows the batch; a no-op without auto_vacuum).
+    if (n) this.db.pragma('incremental_vacuum');
+    return n;
   }
 
   private purgeRows(resultsBefore: number, requestsBefore: number, limit: number): number {
