@@ -3,6 +3,7 @@
  * (decision 10); the named ones never change meaning or type. A value the source lacks is null.
  */
 import { Type, nullable, type TSchema } from './dsl.ts';
+import { placeEnrichmentFields } from './records/enrichments.ts';
 
 const S = Type.String();
 const NS = nullable(Type.String());
@@ -27,7 +28,8 @@ export const placeRecord = open({
   business_status: NS, about: nullable(Type.Record(Type.String(), Type.Record(Type.String(), Type.Boolean()))),
   range: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
   reservation_links: nullable(Type.Array(S)), menu_link: NS, verified: NB, owner_title: NS,
-}, 'Place (interface 2.3).', 'Place');
+  ...placeEnrichmentFields,
+}, 'Place (interface 2.3); enrichment fields only when asked.', 'Place');
 
 /** 2.4, extended by issue 11: declared beside its source's other records. */
 export { bizdirReviewRecord } from './records/bizdir-reviews.ts';
