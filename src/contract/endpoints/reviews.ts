@@ -40,7 +40,7 @@ export const reviewEndpoints: DataEndpoint[] = [
     path: '/forum-comments', family: 'reviews', summary: 'Discussion-site comments.', queryDoc: 'Post URLs.',
     params: {
       sort: oneOf(['best', 'top', 'new', 'controversial', 'old', 'qa'] as const, { def: 'best' }),
-      limit: int({ min: 1, max: 10_000, doc: 'Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap of 10,000 comments per query.' }),
+      limit: int({ min: 1, max: 10_000, doc: 'Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap (FORUM_COMMENTS_MAX, 10,000 comments per query by default).' }),
     },
     shared: NO_FORMAT, record: forumCommentRecord, unit: 'comment', service: 'forum_comments_service',
   },

@@ -279,3 +279,10 @@ test('checkpointed resume: stopping after any step and continuing from the store
     assert.deepEqual(records, whole.records, `resumed after step ${stopAfter}`);
   }
 });
+
+test('the operator cap comes from FORUM_COMMENTS_MAX, else 10,000', async () => {
+  const { commentCap } = await import('./parse.ts');
+  assert.equal(commentCap({}), 10_000);
+  assert.equal(commentCap({ FORUM_COMMENTS_MAX: '500' }), 500);
+  for (const bad of ['0', '-3', '2.5', 'many', '']) assert.equal(commentCap({ FORUM_COMMENTS_MAX: bad }), 10_000, bad);
+});

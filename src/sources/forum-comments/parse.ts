@@ -12,8 +12,17 @@ import { MORE_BATCH, classifyQuery, moreChildrenUrl, threadStep, threadUrl } fro
 import type { ForumComment, ForumParams } from './record.ts';
 import { commentListingOf, moreEntries, postOf, walk, type Entry, type PostInfo, type Stub } from './tree.ts';
 
-/** Comments one query returns at most (operator cap, docs/sources-comments-videos.md). */
-export const MAX_COMMENTS = 10_000;
+/**
+ * Comments one query returns at most: the operator's `FORUM_COMMENTS_MAX` (a positive integer), else
+ * 10,000 (docs/sources-comments-videos.md). Read once when the adapter loads.
+ * @example commentCap({ FORUM_COMMENTS_MAX: '500' }) // 500
+ */
+export function commentCap(env: Record<string, string | undefined> = process.env): number {
+  const n = Number(env.FORUM_COMMENTS_MAX);
+  return Number.isSafeInteger(n) && n > 0 ? n : 10_000;
+}
+
+export const MAX_COMMENTS = commentCap();
 
 /** State of a step after the thread page. */
 interface QueueState {
