@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountOf, currencyOf } from './money.ts';
+import { amountOf, currencyOf, toMinorUnit } from './money.ts';
 
 test('amountOf reads the usual money texts and refuses to guess', () => {
   const cases: Array<[string | null, number | null]> = [
@@ -16,4 +16,11 @@ test('currencyOf knows codes and the common signs', () => {
   assert.equal(currencyOf('CHF 1 250'), 'CHF');
   assert.equal(currencyOf('£80'), 'GBP');
   assert.equal(currencyOf('150'), null);
+});
+
+test('toMinorUnit rounds to the currency minor unit', () => {
+  assert.equal(toMinorUnit(339.859938482295, 'USD'), 339.86);
+  assert.equal(toMinorUnit(1234.5, 'JPY'), 1235);
+  assert.equal(toMinorUnit(10.257, 'XYZ1'), 10.26);
+  assert.equal(toMinorUnit(null, 'USD'), null);
 });

@@ -39,3 +39,20 @@ export function currencyOf(text: string | null | undefined): string | null {
 }
 
 const SIGNS: Array<[string, string]> = [['€', 'EUR'], ['£', 'GBP'], ['¥', 'JPY'], ['₹', 'INR'], ['₺', 'TRY'], ['₩', 'KRW'], ['₽', 'RUB'], ['zł', 'PLN'], ['R$', 'BRL'], ['A$', 'AUD'], ['C$', 'CAD'], ['$', 'USD']];
+
+/**
+ * An amount rounded to its currency's minor unit (2 for USD, 0 for JPY), as a page shows it: sites
+ * send unrounded floats (Booking.com's 339.859938482295 for "US$339.86"). Unknown currency: 2 places.
+ * @example toMinorUnit(339.859938482295, 'USD') // 339.86
+ */
+export function toMinorUnit(amount: number | null, currency: string | null): number | null {
+  if (amount === null || !Number.isFinite(amount)) return amount;
+  let digits = 2;
+  try {
+    if (currency) digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    /* not an ISO 4217 code: keep 2 */
+  }
+  const f = 10 ** digits;
+  return Math.round(amount * f) / f;
+}

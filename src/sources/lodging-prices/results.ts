@@ -11,6 +11,7 @@
  * the struck-through `priceBeforeDiscount`, texts and numbers), `mealPlanIncluded`, `policies`.
  */
 import { findValues, resolveRefs, type ApolloCache } from '../_kit/embedded.ts';
+import { toMinorUnit } from '../_kit/money.ts';
 import { hotelUrl } from './plan.ts';
 import type { PriceRecord, Stay } from './record.ts';
 
@@ -68,8 +69,8 @@ export function resultRecords(p: Json, query: string, stay: Stay | null): PriceR
       hotel_id: text(b.id),
       hotel_name: text(obj(p.displayName)?.text),
       room_name: roomName(p, roomId),
-      price,
-      original_price: beforeAmount !== null && price !== null && beforeAmount > price ? beforeAmount : null,
+      price: toMinorUnit(price, currency),
+      original_price: beforeAmount !== null && price !== null && beforeAmount > price ? toMinorUnit(beforeAmount, currency) : null,
       currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : null,
       price_text: isShown ? text(display.amount) : null,
       check_in_date: stay?.checkIn ?? null,
