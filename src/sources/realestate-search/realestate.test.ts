@@ -87,6 +87,7 @@ test('the same results in a search page (__NEXT_DATA__) and as map pins', { skip
   assert.deepEqual(parseCapture(searchPage(raw)), fromApi);
   assert.deepEqual(parseCapture(apiAnswer([], raw)), fromApi, 'map pins alone');
   assert.equal(parseCapture(apiAnswer(raw.slice(0, 10), raw.slice(5, 20))).length, 20, 'list and pins overlap: deduped');
+  assert.deepEqual(parseCapture(readFileSync(listFile, 'utf8')), fromApi, 'the dump itself: a bare array of list results');
 });
 
 test('property node: field by field, bare and inside a property page', { skip: fixtureMissing(propFile) }, () => {
