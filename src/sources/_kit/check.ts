@@ -16,3 +16,15 @@ export function checkByReading(read: (query: string) => unknown): (query: string
     }
   };
 }
+
+/**
+ * `checkQuery` from a query reader that answers `{ error }` for a query it cannot read.
+ *
+ * @example checkByResult(readBizQuery)('https://example.com/') // the reader's own error text
+ */
+export function checkByResult(read: (query: string) => object): (query: string) => string | undefined {
+  return (query) => {
+    const r = read(query) as { error?: unknown };
+    return 'error' in r ? String(r.error) : undefined;
+  };
+}

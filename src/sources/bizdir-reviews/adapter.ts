@@ -10,14 +10,12 @@ import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readBizQuery } from './query.ts';
 import type { BizdirParams, BizdirReview } from './record.ts';
+import { checkByResult } from '../_kit/check.ts';
 
 export const adapter: WebAdapter<BizdirParams, BizdirReview> = {
   kind: 'web',
   endpoint: '/bizdir-reviews',
-  checkQuery(q) {
-    const r = readBizQuery(q);
-    return 'error' in r ? r.error : undefined;
-  },
+  checkQuery: checkByResult(readBizQuery),
   plan,
   parse,
 };

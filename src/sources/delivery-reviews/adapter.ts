@@ -11,14 +11,12 @@ import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readStoreQuery } from './query.ts';
 import type { DeliveryParams, DeliveryReview } from './record.ts';
+import { checkByResult } from '../_kit/check.ts';
 
 export const adapter: WebAdapter<DeliveryParams, DeliveryReview> = {
   kind: 'web',
   endpoint: '/delivery-reviews',
-  checkQuery(q) {
-    const r = readStoreQuery(q);
-    return 'error' in r ? r.error : undefined;
-  },
+  checkQuery: checkByResult(readStoreQuery),
   plan,
   parse,
 };

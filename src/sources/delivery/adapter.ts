@@ -10,14 +10,12 @@ import { readStoreLink } from '../_doordash/links.ts';
 import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
+import { checkByResult } from '../_kit/check.ts';
 
 export const adapter: WebAdapter<Record<string, unknown>, MenuItemRecord> = {
   kind: 'web',
   endpoint: '/delivery',
-  checkQuery(q) {
-    const r = readStoreLink(q);
-    return 'error' in r ? r.error : undefined;
-  },
+  checkQuery: checkByResult(readStoreLink),
   plan,
   parse,
 };

@@ -11,14 +11,12 @@ import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readProductQuery } from './query.ts';
 import type { LaunchsiteParams, LaunchsiteReview } from './record.ts';
+import { checkByResult } from '../_kit/check.ts';
 
 export const adapter: WebAdapter<LaunchsiteParams, LaunchsiteReview> = {
   kind: 'web',
   endpoint: '/launchsite-reviews',
-  checkQuery(q) {
-    const r = readProductQuery(q);
-    return 'error' in r ? r.error : undefined;
-  },
+  checkQuery: checkByResult(readProductQuery),
   plan,
   parse,
 };

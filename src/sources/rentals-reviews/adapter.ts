@@ -11,14 +11,12 @@ import { parse } from './parse.ts';
 import { plan } from './plan.ts';
 import { readListingQuery } from './query.ts';
 import type { RentalsParams, RentalsReview } from './record.ts';
+import { checkByResult } from '../_kit/check.ts';
 
 export const adapter: WebAdapter<RentalsParams, RentalsReview> = {
   kind: 'web',
   endpoint: '/rentals-reviews',
-  checkQuery(q) {
-    const r = readListingQuery(q);
-    return 'error' in r ? r.error : undefined;
-  },
+  checkQuery: checkByResult(readListingQuery),
   plan,
   parse,
 };
