@@ -15,6 +15,7 @@ import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
 import { MemoryRateLimiter } from '../billing/rate-limit.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
+import { compressionFromEnv } from '../store/records-codec.ts';
 import type { PostgresStore } from '../store/postgres/store.ts';
 import { EmbeddedQueue } from '../engine/backends/embedded.ts';
 // PostgreSQL, BullMQ and Redis clients load only when chosen: the embedded default starts faster.
@@ -82,6 +83,15 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
   };
 }
 
+/** RESULT_COMPRESSION for the embedded store (PostgreSQL compresses large values itself: TOAST). */
+function sqliteCompression(env: NodeJS.ProcessEnv): number | null {
+  try {
+    return compressionFromEnv(env.RESULT_COMPRESSION);
+  } catch (e) {
+    throw new BackendConfigError((e as Error).message);
+  }
+}
+
 /**
  * Opens the chosen backends (the store is migrated). On failure, whatever was opened is closed again.
  *
@@ -91,7 +101,7 @@ export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promis
   const choice = backendChoice(env);
   const store: Store = choice.store.kind === 'postgres'
     ? await (await import('../store/postgres/store.ts')).openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize, synchronousCommit: choice.store.synchronousCommit })
-    : await openSqliteStore(choice.store.file);
+    : await openSqliteStore(choice.store.file, { compression: sqliteCompression(env) });
   let queue: WorkQueue | undefined;
   let rateLimiter: RateLimiter | undefined;
   try {

@@ -28,7 +28,8 @@ test('a purge returns the freed pages to the file system (auto_vacuum = INCREMEN
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'trawl-vacuum-'));
-  const s = await openSqliteStore(join(dir, 'trawl.db'));
+  // Text as stored (no compression): the rows must fill enough pages for the shrink to show.
+  const s = await openSqliteStore(join(dir, 'trawl.db'), { compression: null });
   try {
     assert.equal(s.db.pragma('auto_vacuum', { simple: true }), 2, 'incremental');
     const a = await s.createAccount({ id: 'acct', name: 'a', balance: 1, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });

@@ -18,6 +18,7 @@ import type {
   UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
+import { recordsCodec, unpackRecords, type RecordsCodec } from '../records-codec.ts';
 import { capToTotal } from '../cap.ts';
 import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -38,8 +39,12 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
   private st: Record<string, Database.Statement> = {};
+  /** Records are stored compressed (issue 15; src/store/records-codec.ts). */
+  private codec: RecordsCodec;
 
-  constructor(file: string) {
+  /** `compression`: brotli quality, null = records stored as text (default 1). */
+  constructor(file: string, opts: { compression?: number | null } = {}) {
+    this.codec = recordsCodec(opts.compression === undefined ? 1 : opts.compression);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     createPrivately(file);
     this.db = new Database(file);
@@ -236,7 +241,7 @@ export class SqliteStore implements Store {
       for (const r of rows) {
         const base = { queryIndex: r.query_index, query: r.query, count: r.count, error: r.error ?? null };
         if (r.chunks > 0) for await (const part of this.chunksOf(requestId, r.query_index)) yield { ...base, recordsJson: part, more: true };
-        yield { ...base, recordsJson: r.records };
+        yield { ...base, recordsJson: unpackRecords(r.records) };
       }
       if (rows.length < 20) return;
       after = rows[rows.length - 1].query_index;
@@ -246,7 +251,7 @@ export class SqliteStore implements Store {
   /** The saved chunks of one query, a page of rows at a time. */
   private chunksOf(requestId: string, queryIndex: number): AsyncIterable<string> {
     const page = this.s(`SELECT chunk, records FROM result_chunks WHERE request_id = ? AND query_index = ? AND chunk > ? ORDER BY chunk LIMIT ${CHUNK_PAGE}`);
-    return chunkTexts((after) => page.all(requestId, queryIndex, after) as Row[]);
+    return chunkTexts((after) => (page.all(requestId, queryIndex, after) as Row[]).map((r) => ({ chunk: r.chunk, records: unpackRecords(r.records) })));
   }
 
   readChunks(itemId: string): AsyncIterable<string> {
@@ -261,7 +266,7 @@ export class SqliteStore implements Store {
       const n = cur?.chunks ?? 0;
       if (c.chunk) {
         this.s('INSERT INTO result_chunks (request_id, query_index, chunk, records, count) VALUES (?, ?, ?, ?, ?)')
-          .run(it.request_id, it.query_index, n, c.chunk.recordsJson, c.chunk.count);
+          .run(it.request_id, it.query_index, n, this.codec.pack(c.chunk.recordsJson), c.chunk.count);
       }
       this.s(`INSERT INTO item_progress (request_id, query_index, state, chunks, records, updated_at) VALUES (?, ?, ?, ?, ?, ?)
               ON CONFLICT (request_id, query_index) DO UPDATE SET state = excluded.state, chunks = excluded.chunks,
@@ -409,7 +414,7 @@ export class SqliteStore implements Store {
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (this.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? ((this.s('SELECT chunks FROM item_progress WHERE request_id = ? AND query_index = ?').get(it.request_id, it.query_index) as Row | undefined)?.chunks ?? 0) : 0;
       this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks);
+        .run(it.request_id, it.query_index, this.codec.pack(o.recordsJson), o.count, o.note ?? null, chunks);
       this.dropProgress(it.request_id, it.query_index, !!o.streamed);
       this.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
       const deduped = !!it.drop_duplicates && !!o.dedupeKeys;
@@ -565,8 +570,8 @@ export class SqliteStore implements Store {
   }
 }
 
-export async function openSqliteStore(file: string): Promise<SqliteStore> {
-  const s = new SqliteStore(file);
+export async function openSqliteStore(file: string, opts: { compression?: number | null } = {}): Promise<SqliteStore> {
+  const s = new SqliteStore(file, opts);
   await s.migrate();
   return s;
 }
