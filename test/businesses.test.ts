@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from './support/harness.ts';
+import { startHarness, until, type Harness } from './support/harness.ts';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -13,11 +13,14 @@ after(async () => { await h.close(); });
 
 const search = (body: unknown, key?: string) =>
   h.json('/businesses', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(key ? { key } : {}) });
+/** Capture runs after the request's end is announced: the places arrive shortly after the answer. */
+const searchUntil = (body: Record<string, unknown>, total: number) =>
+  until(async () => { const r = await search({ ...body, include_total: true }); return r.body.total === total ? r : null; }, 10_000, `${total} businesses`);
 
 test('scraped places are searchable by their account only; a re-scrape updates, never duplicates', async () => {
   const scraped = await h.json('/maps/search?query=keys=a1,b2,c3&async=false');
   assert.equal(scraped.status, 200, JSON.stringify(scraped.body));
-  const all = await search({ limit: 100, include_total: true });
+  const all = await searchUntil({ limit: 100 }, 3);
   assert.equal(all.status, 200, JSON.stringify(all.body));
   assert.deepEqual(all.body.items.map((b: any) => b.name).sort(), ['place a1', 'place b2', 'place c3']);
   assert.equal(all.body.total, 3);
@@ -46,6 +49,7 @@ test('scraped places are searchable by their account only; a re-scrape updates, 
 
 test('keyset pages with a signed cursor; a tampered or foreign cursor is a 422', async () => {
   await h.json('/maps/search?query=keys=p1,p2,p3,p4,p5&async=false');
+  await searchUntil({ filters: { name: 'place p' } }, 5);
   const seen: string[] = [];
   let cursor: string | null = null;
   let first = '';

@@ -106,7 +106,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
       onRequestFinished: (r) => events.emit('finished', r),
-      afterComplete: (item) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item),
+      afterComplete: (item, records) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item, records),
       onItem: (e) => {
         metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });
         metrics.itemSeconds.observe({ endpoint: e.endpoint }, e.ms / 1000);

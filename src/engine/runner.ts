@@ -55,9 +55,11 @@ export interface RunnerOptions extends RunnerEvents {
   endSession?(key: string): void;
   /** Post-processing of a query's records (maps enrichments). */
   enrich?(endpoint: string, records: Record<string, unknown>[], params: Record<string, unknown>): Promise<Record<string, unknown>[]>;
-  /** After an item's records are stored (this worker's completion applied): the business database
-   *  takes the places (src/app/business-capture.ts). A failure is logged; the item stays done. */
-  afterComplete?(item: WorkItem): Promise<unknown>;
+  /** After an item's records are stored (this worker's completion applied) and its request's end, if
+   *  any, announced: the business database takes the places (src/app/business-capture.ts). `records`
+   *  are the query's records as this worker held them, or null when they were streamed to the store in
+   *  chunks (then only the store has them all). A failure is logged; the item stays done. */
+  afterComplete?(item: WorkItem, records: Rec[] | null): Promise<unknown>;
 }
 
 export class Runner {
@@ -83,15 +85,16 @@ export class Runner {
     beat.unref();
     let storing = false;
     try {
-      const out = await this.outcome(item, ac.signal);
+      const { out, records } = await this.outcome(item, ac.signal);
       storing = true;
       const fan = await this.o.store.completeItem(out);
       storing = false;
-      if (fan.applied && this.o.afterComplete) {
-        await this.o.afterComplete(item).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
-      }
+      // The request's end is announced first: a synchronous caller does not wait for the capture.
       this.after(fan);
       this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
+      if (fan.applied && this.o.afterComplete) {
+        await this.o.afterComplete(item, records).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
+      }
     } catch (e) {
       // Another worker took the item over (this one stalled past its lease): it owns the query now.
       if (e instanceof LeaseLost) return;
@@ -142,8 +145,9 @@ export class Runner {
     return out.map((r) => ('query' in r ? r : { query: item.query, ...r }));
   }
 
-  /** What completing the item stores: the query's records (or their tail, when streamed), count, units. */
-  private async outcome(item: WorkItem, signal: AbortSignal): Promise<ItemOutcome> {
+  /** What completing the item stores: the query's records (or their tail, when streamed), count, units;
+   *  beside it the records themselves (null when streamed) for the capture after completion. */
+  private async outcome(item: WorkItem, signal: AbortSignal): Promise<{ out: ItemOutcome; records: Rec[] | null }> {
     const adapter = await this.o.adapterFor(item.endpoint);
     if (!adapter) throw new SourceError('invalid_query', `no adapter serves ${item.endpoint}`);
     const base = {
@@ -167,13 +171,16 @@ export class Runner {
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
       });
       note = run.state.note;
-      if (streamed) return { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts };
+      if (streamed) {
+        return { out: { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts }, records: null };
+      }
       raw = adapter.finish ? adapter.finish(run.records, { query: item.query, params: item.params }) : run.records;
     }
     const records = await this.prepare(item, raw);
-    return {
+    const out: ItemOutcome = {
       ...base, recordsJson: JSON.stringify(records), count: records.length, note, now: this.o.now(),
       units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined, extraProducts,
     };
+    return { out, records };
   }
 }
