@@ -6,13 +6,14 @@
  *
  * @example await searchBusinesses(ctx, account, { filters: { country_code: 'US' }, limit: 10 })
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
-import { AppError } from './errors.ts';
+import { AppError, PAYMENT_REQUIRED } from './errors.ts';
 import { businessesBody } from '../contract/account.ts';
 import { businessRecord } from '../contract/records.ts';
 import { checkBody } from './body.ts';
+import { priceOf } from './submit.ts';
 import { queryOf } from './business-query.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
 import type { BusinessRecord } from '../store/businesses/contract.ts';
@@ -52,6 +53,7 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   if (typeof body.cursor === 'string' && body.cursor !== '') after = openCursor(body.cursor, scope, sign);
   const limit = typeof body.limit === 'number' ? body.limit : 10;
   const page = await businessStoreOf(ctx.store).searchBusinesses({ ...q, after, limit, includeTotal: body.include_total === true });
+  await bill(ctx, account, page.items.length);
   const last = page.items.at(-1);
   const payload = last ? b64(JSON.stringify({ a: last.os_id, s: scope })) : '';
   const answer: BusinessesAnswer = {
@@ -61,6 +63,19 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   };
   if (page.total !== undefined) answer.total = page.total;
   return answer;
+}
+
+/** The product a search is billed as: one `business` unit per returned item (decision 20), never the
+ *  `total`; a page of nothing costs nothing (decision 20 names the endpoints where an empty search costs one). */
+export const BUSINESSES_PRODUCT = 'businesses';
+
+/** Bills the page before it is answered: an account that cannot pay gets a 402 and no page. */
+async function bill(ctx: AppContext, account: Account, items: number): Promise<void> {
+  if (!items) return;
+  const unitPrice = await priceOf(ctx, BUSINESSES_PRODUCT, 'business', account.id);
+  const ok = await ctx.store.chargeUsage({ accountId: account.id, key: `businesses:${randomUUID()}`, product: BUSINESSES_PRODUCT, unit: 'business',
+    quantity: items, unitPrice, now: ctx.now() });
+  if (!ok) throw new AppError(402, PAYMENT_REQUIRED);
 }
 
 function openCursor(cursor: string, scope: string, sign: (p: string) => string): string {

@@ -28,7 +28,8 @@ export interface SubmitOptions {
 /** Prices change rarely (an operator command): each process re-reads them every 10 s at most. */
 const prices = new Map<string, { price: number; at: number }>();
 
-async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string, fallback = defaultUnitPrice(unit)): Promise<number> {
+/** The account's price of a product (cached 10 s), else the default of its unit. */
+export async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string, fallback = defaultUnitPrice(unit)): Promise<number> {
   const k = `${accountId}|${product}`;
   const now = ctx.now();
   const c = prices.get(k);

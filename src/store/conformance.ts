@@ -131,6 +131,23 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.equal((await s.getAccount(a.id))?.balance, 10 - 1.5 - 0.5 - 0.25);
   });
 
+  t('a direct charge (no work item) bills once per key and is refused at the credit limit', async (s) => {
+    const a = await account(s, 1);
+    const charge = (key: string, quantity: number) =>
+      s.chargeUsage({ accountId: a.id, key, product: 'businesses', unit: 'business', quantity, unitPrice: 0.25, now: 11_000 });
+    assert.equal(await charge('k1', 3), true);
+    assert.equal(await charge('k1', 3), true, 'a repeated key answers true');
+    assert.equal((await s.getAccount(a.id))?.balance, 0.25, 'and bills nothing again');
+    assert.equal(await charge('k0', 0), true, 'nothing to bill');
+    assert.equal(await charge('k2', 4), true, 'above zero: the answer is billed whole, past the limit');
+    assert.equal((await s.getAccount(a.id))?.balance, -0.75);
+    assert.equal(await charge('k3', 1), false, 'at or below the limit: refused');
+    assert.equal((await s.getAccount(a.id))?.balance, -0.75);
+    const due = await account(s, 100, { pastDue: true });
+    assert.equal(await s.chargeUsage({ accountId: due.id, key: 'k4', product: 'businesses', unit: 'business', quantity: 1, unitPrice: 1, now: 11_000 }), false);
+    assert.deepEqual(await s.usageForPeriod(a.id, 0, 20_000), [{ product: 'businesses', unit: 'business', quantity: 7, amount: 1.75, unitPrice: 0.25 }]);
+  });
+
   t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {
     const a = await account(s);
     const r = request(a.id, ['only']);

@@ -175,6 +175,17 @@ export interface UsageLine {
   unitPrice: number;
 }
 
+/** A usage line outside work items; `key` is unique per billed answer. */
+export interface DirectCharge {
+  accountId: string;
+  key: string;
+  product: string;
+  unit: string;
+  quantity: number;
+  unitPrice: number;
+  now: number;
+}
+
 /** A pending webhook call. Created in the same transaction that ends its request, so a crash cannot
  *  lose it; the body is composed at send time from the request (decision 15). */
 export interface WebhookDelivery {
@@ -281,6 +292,12 @@ export interface Store {
 
   // billing
   usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]>;
+  /** Bills a usage line that belongs to no work item (a synchronous answer, e.g. a `POST /businesses`
+   *  page) in one transaction with the account's charge. Refused (false, nothing written) when the
+   *  account is past due or its balance plus credit is at or below zero at that moment, so concurrent
+   *  answers cannot draw it further than one answer past the limit (decisions 19, 26). A key billed
+   *  already bills nothing and answers true. */
+  chargeUsage(c: DirectCharge): Promise<boolean>;
 
   // webhooks (deliveries are created when a request with a webhook ends)
   claimDueWebhooks(now: number, max: number, leaseMs: number): Promise<WebhookDelivery[]>;

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type {
   Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
-  UsageLine, WebhookCall, WebhookDelivery, WorkItem,
+  DirectCharge, UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { asStoreError } from './errors.ts';
@@ -678,6 +678,17 @@ export class PostgresStore implements Store {
   }
 
   // ---------------------------------------------------------------- billing
+  async chargeUsage(c: DirectCharge): Promise<boolean> {
+    if (c.quantity <= 0) return true;
+    // The account row is locked while it is checked, so two answers cannot both pass on the last cent.
+    const { rows } = await this.durable(`WITH ok AS (SELECT id FROM accounts WHERE id = $1 AND NOT past_due AND balance + credit_limit > 0 FOR UPDATE),
+        u AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+              SELECT $1, $2, $2, $3, $4, $5::bigint, $6::float8, $5::bigint * $6::float8, $7 FROM ok ON CONFLICT (item_key) DO NOTHING RETURNING amount),
+        a AS (UPDATE accounts SET balance = balance - u.amount FROM u WHERE accounts.id = $1)
+      SELECT COUNT(*) AS n FROM ok`, [c.accountId, c.key, c.product, c.unit, c.quantity, c.unitPrice, c.now]);
+    return Number(rows[0].n) > 0;
+  }
+
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
     return (await this.q(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
                           WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY product, unit, unit_price ORDER BY product`,

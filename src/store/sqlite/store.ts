@@ -15,7 +15,7 @@ import { duplicateSurcharge, itemBilling, itemQuantity } from '../../billing/rul
 import { dirname } from 'node:path';
 import type {
   Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
-  UsageLine, WebhookCall, WebhookDelivery, WorkItem,
+  DirectCharge, UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { recordsCodec, unpackRecords, type RecordsCodec } from '../records-codec.ts';
@@ -492,6 +492,20 @@ export class SqliteStore implements Store {
     return (this.s(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
                     WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY product, unit, unit_price ORDER BY product`)
       .all(accountId, start, end) as Row[]).map((r) => ({ product: r.product, unit: r.unit, quantity: r.quantity, amount: r.amount, unitPrice: r.unit_price }));
+  }
+
+  async chargeUsage(c: DirectCharge): Promise<boolean> {
+    if (c.quantity <= 0) return true;
+    return this.grouped(() => {
+      const ok = this.s('SELECT 1 FROM accounts WHERE id = ? AND past_due = 0 AND balance + credit_limit > 0').get(c.accountId);
+      if (!ok) return false;
+      const amount = c.quantity * c.unitPrice;
+      const line = this.s(`INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+                           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_key) DO NOTHING`)
+        .run(c.accountId, c.key, c.key, c.product, c.unit, c.quantity, c.unitPrice, amount, c.now);
+      if (line.changes) this.s('UPDATE accounts SET balance = balance - ? WHERE id = ?').run(amount, c.accountId);
+      return true;
+    });
   }
 
   // ---------------------------------------------------------------- webhooks
