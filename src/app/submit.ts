@@ -10,6 +10,7 @@ import type { Account, NewRequest } from '../store/contract.ts';
 import type { DataEndpoint } from '../contract/endpoint.ts';
 import type { AppContext } from './context.ts';
 import { AppError, PAYMENT_REQUIRED } from './errors.ts';
+import { assertRoomForWork } from './data-cap.ts';
 import { newRequestId, newTaskId } from './ids.ts';
 import { DEFAULT_ENRICHMENT_PRICES, defaultUnitPrice } from '../billing/prices.ts';
 import { ENRICHMENT_PRICES } from '../enrich/supported.ts';
@@ -91,6 +92,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn
   // the balance to the credit limit, the next submit is refused at once.
   assertCanPay((await ctx.store.getAccount(account.id)) ?? account);
+  await assertRoomForWork(ctx);
 
   const now = ctx.now();
   const id = newRequestId();

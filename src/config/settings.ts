@@ -31,6 +31,8 @@ export interface Settings {
   purgeBatch: number;
   /** A streamed result gives the event loop a turn every this many characters; 0 = never (issue 15). */
   streamYieldChars: number;
+  /** DATA_MAX_BYTES: new work is refused (503) once the store and task files hold this much; 0 = no cap (issue 15). */
+  dataMaxBytes: number;
   /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
   allowPrivateTargets: boolean;
   webhookTimeoutMs: number;
@@ -61,6 +63,18 @@ export interface Settings {
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
 const flag = (v: string | undefined, d: boolean) => (v === undefined || v === '' ? d : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase()));
 
+/**
+ * A byte count with an optional unit (K, M, G, T; powers of 1024; a trailing B or iB allowed); 0 when unset.
+ *
+ * @example byteSize('50G') // 53687091200
+ */
+export function byteSize(v: string | undefined): number {
+  if (v === undefined || v.trim() === '') return 0;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(v);
+  if (!m) throw new Error(`DATA_MAX_BYTES must be a number of bytes, optionally with K, M, G or T (got "${v}")`);
+  return Math.floor(Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase()));
+}
+
 function trustProxy(v: string | undefined): Settings['trustProxy'] {
   if (v === undefined || v.trim() === '') return undefined;
   if (/^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';
@@ -85,6 +99,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     janitorMs: num(env.JANITOR_MS, 60_000),
     purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
+    dataMaxBytes: byteSize(env.DATA_MAX_BYTES),
     allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
     defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),

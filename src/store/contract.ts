@@ -227,6 +227,8 @@ export interface Store {
   close(): Promise<void>;
   /** Cheap reachability check for /ready. */
   ping(): Promise<void>;
+  /** Optional: bytes the stored data takes on disk, free space the store reuses left out (DATA_MAX_BYTES, issue 15). */
+  sizeBytes?(): Promise<number>;
 
   // accounts and keys
   createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account>;

@@ -198,6 +198,11 @@ export class PostgresStore implements Store {
     await this.q('SELECT 1');
   }
 
+  /** The database's size on disk (every schema in it: what fills the server's disk). */
+  async sizeBytes(): Promise<number> {
+    return Number((await this.q('SELECT pg_database_size(current_database()) AS n'))[0].n);
+  }
+
   // ---------------------------------------------------------------- accounts and keys
   async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
     const createdAt = a.createdAt ?? Date.now();

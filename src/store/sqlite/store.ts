@@ -9,6 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createPrivately } from './private-file.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 import { duplicateSurcharge, itemBilling, itemQuantity } from '../../billing/rule.ts';
@@ -136,6 +137,13 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     this.s('SELECT 1').get();
+  }
+
+  /** Pages in use (free pages are reused before the file grows) plus the write-ahead log. */
+  async sizeBytes(): Promise<number> {
+    const pages = (this.db.pragma('page_count', { simple: true }) as number) - (this.db.pragma('freelist_count', { simple: true }) as number);
+    const wal = this.db.memory ? 0 : await stat(`${this.db.name}-wal`).then((s) => s.size, () => 0);
+    return pages * (this.db.pragma('page_size', { simple: true }) as number) + wal;
   }
 
   // ---------------------------------------------------------------- accounts and keys
