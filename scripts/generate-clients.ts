@@ -8,10 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openApiDocument } from '../src/http/openapi.ts';
-import { clientTypes } from './client-types.ts';
+import { clientTypes, GENERATOR_BASE_URL } from './client-types.ts';
 
 const at = process.argv.indexOf('--url');
-const doc = at > 0 ? await (await fetch(`${process.argv[at + 1].replace(/\/$/, '')}/openapi.json`)).json() : openApiDocument('http://127.0.0.1:8080');
+const doc = at > 0 ? await (await fetch(`${process.argv[at + 1].replace(/\/$/, '')}/openapi.json`)).json() : openApiDocument(GENERATOR_BASE_URL);
 const out = fileURLToPath(new URL('../clients/typescript/src/schema.ts', import.meta.url));
 writeFileSync(out, await clientTypes(doc));
 process.stdout.write(`wrote ${out}\n`);

@@ -7,7 +7,7 @@
  *   const limit = int({ min: 1, max: 500, def: 500, doc: 'Places per query.' });
  *   const sort = oneOf(['newest', 'oldest'], { def: 'newest' });
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export interface Doc { doc?: string }
 
@@ -25,13 +25,13 @@ export const oneOf = <T extends readonly string[]>(values: T, o: Doc & { def?: T
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description: o.doc, default: o.def, 'x-case-insensitive': o.caseInsensitive || undefined });
 
 /** An array parameter: repeated keys or `key[]`; enum arrays also take one comma-joined value. */
-export const list = (item: TSchema, o: Doc & { def?: unknown[]; min?: number; max?: number } = {}) =>
+export const list = <T extends TSchema>(item: T, o: Doc & { def?: unknown[]; min?: number; max?: number } = {}) =>
   Type.Array(item, { description: o.doc, default: o.def, minItems: o.min, maxItems: o.max });
 
 export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export { Type };
-export type { TSchema };
+export type { Static, TSchema };
 
 /** A string enum inside a JSON body: checkable by TypeBox's validator (unlike `oneOf`). */
 export const literals = <T extends readonly string[]>(values: T, description?: string) =>

@@ -1548,7 +1548,7 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
-        /** @description Place. */
+        /** @description Place; enrichment fields only when asked. */
         Place: {
             query: string;
             name: string | null;
@@ -1616,6 +1616,56 @@ export type components = {
             menu_link: string | null;
             verified: boolean | null;
             owner_title: string | null;
+            /** @description ai_chain_info: the place is a branch of a brand in the name-suggestion-index; null without name or category. */
+            is_chain?: boolean | null;
+            /** @description ai_chain_info: the brand name. */
+            chain_name?: string | null;
+            /** @description ai_chain_info: the brand's Wikidata id. */
+            chain_wikidata?: string | null;
+            /** @description contacts_n_leads: e-mails found on the site (email_1..email_10), own domain first. */
+            email_1?: string;
+            /** @description contacts_n_leads: the address is a role account (info@, sales@ …), per email_N. */
+            email_1_role?: boolean;
+            /** @description The address is on a disposable domain, per email_N. */
+            email_1_disposable?: boolean;
+            /** @description contacts_n_leads: phones found on the site, E.164 (phone_1..phone_10). */
+            phone_1?: string;
+            /** @description contacts_n_leads: profile URL (likewise instagram, linkedin, twitter, youtube, tiktok, pinterest). */
+            facebook?: string | null;
+            /** @description contacts_n_leads: named people (team pages, JSON-LD Person). */
+            contacts?: {
+                name: string;
+                title: string | null;
+                email: string | null;
+            }[];
+            /** @description contacts_n_leads: how the site answered; null without site. */
+            site_status?: "reachable" | "redirected" | "error" | null;
+            /** @description contacts_n_leads: final URL when the site answered from another site. */
+            site_redirect?: string | null;
+            /** @description contacts_n_leads: `<type>: <message>` when the site could not be read. */
+            site_error?: string | null;
+            /** @description company_websites_finder: place | place_links | web_search; null when none was found. */
+            site_source?: string | null;
+            /** @description company_insights_service: JSON-LD legalName. */
+            company_legal_name?: string | null;
+            /** @description company_insights_service: JSON-LD foundingDate, as written. */
+            company_founded?: string | null;
+            /** @description company_insights_service: numberOfEmployees (a number or `min-max`). */
+            company_employees?: string | null;
+            /** @description company_insights_service: logo URL. */
+            company_logo?: string | null;
+            /** @description company_insights_service: the schema.org type. */
+            company_type?: string | null;
+            /** @description company_insights_service: generator meta and platform markers. */
+            site_technologies?: string[] | null;
+            /** @description reviewsite_service: TrustScore 1-5. */
+            reviewsite_rating?: number | null;
+            /** @description reviewsite_service: number of reviews. */
+            reviewsite_reviews?: number | null;
+            /** @description reviewsite_service: profile URL. */
+            reviewsite_link?: string | null;
+            /** @description reviewsite_service: category names, primary first. */
+            reviewsite_categories?: string[] | null;
         } & {
             [key: string]: unknown;
         };
@@ -2802,6 +2852,8 @@ export interface operations {
                 perQuery?: number;
                 /** @description Country of the website; case-insensitive. */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
+                /** @description Extension (not in the interface): language of the map search the places are found with. */
+                language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
             };
             header?: never;
             path?: never;
@@ -3715,7 +3767,7 @@ export interface operations {
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 sort?: "best" | "top" | "new" | "controversial" | "old" | "qa";
-                /** @description Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap of 10,000 comments per query. */
+                /** @description Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap (FORUM_COMMENTS_MAX, 10,000 comments per query by default). */
                 limit?: number;
             };
             header?: never;
@@ -5041,6 +5093,8 @@ export interface operations {
                 fields?: string;
                 /** @description Country to read numbers without a leading + in (not in the interface table; optional). */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
+                /** @description Extension (not in the interface): language of area and carrier names; English where the data has none in it. */
+                language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
             };
             header?: never;
             path?: never;

@@ -1,8 +1,8 @@
 /** Maps and search-engine endpoints (interface 4.2, decision 24 for /maps/reviews). */
-import type { DataEndpoint } from '../endpoint.ts';
+import { defineEndpoint, type DataEndpoint } from '../endpoint.ts';
 import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
-import { MAPS_ENRICHMENTS } from '../enums.ts';
+import { LANGUAGES, MAPS_ENRICHMENTS } from '../enums.ts';
 import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
 import { mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
 import { eventRecord } from '../records/engine-search-events.ts';
@@ -11,71 +11,80 @@ import { suggestionRecord } from '../records/engine-maps-autocomplete.ts';
 
 const COORDINATES = '^@-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?,\\d+(\\.\\d+)?z$';
 
-export const mapsEndpoints: DataEndpoint[] = [
-  {
-    path: '/maps/search', family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
-    queryDoc: 'A phrase usable on a map site (location inside the phrase is recommended), an engine_id, a place_id, a CID, or a map URL.',
-    params: {
-      limit: int({ min: 1, max: 500, def: 500, doc: 'Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`.' }),
-      skip: int({ min: 0, max: 499, doc: 'Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`.' }),
-      dropDuplicates: bool({ def: false, doc: 'Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones.' }),
-      totalLimit: int({ min: 1, max: 500_000, doc: 'Total places across all queries.' }),
-      coordinates: str({ pattern: COORDINATES, example: '@40.7128,-74.0060,13z', doc: 'Map viewport `@<latitude>,<longitude>,<zoom>z`.' }),
-      language, region,
-      enrichment: list(oneOf(MAPS_ENRICHMENTS), { doc: 'Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`.' }),
-    },
-    paramAliases: { organizationsPerQueryLimit: 'limit', skipPlaces: 'skip' },
-    shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_maps_service_v2', emptyCostsOne: true,
-    check: (p) => {
-      const missing = unsupportedEnrichments(p.enrichment);
-      return missing.length ? `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}` : undefined;
-    },
+export const mapsSearch = defineEndpoint({
+  path: '/maps/search', family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
+  queryDoc: 'A phrase usable on a map site (location inside the phrase is recommended), an engine_id, a place_id, a CID, or a map URL.',
+  params: {
+    limit: int({ min: 1, max: 500, def: 500, doc: 'Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`.' }),
+    skip: int({ min: 0, max: 499, doc: 'Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`.' }),
+    dropDuplicates: bool({ def: false, doc: 'Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones.' }),
+    totalLimit: int({ min: 1, max: 500_000, doc: 'Total places across all queries.' }),
+    coordinates: str({ pattern: COORDINATES, example: '@40.7128,-74.0060,13z', doc: 'Map viewport `@<latitude>,<longitude>,<zoom>z`.' }),
+    language, region,
+    enrichment: list(oneOf(MAPS_ENRICHMENTS), { doc: 'Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`.' }),
   },
-  {
-    path: '/maps/reviews', family: 'maps', summary: 'Reviews of places, one element per place with reviews_data[].',
-    queryDoc: 'A place_id, engine_id, CID, map place URL, or a search phrase.',
-    params: {
-      reviewsLimit: int({ min: 0, max: 100_000, def: 100, doc: 'Reviews per place; 0 = all.' }),
-      limit: int({ min: 1, max: 500, def: 1, doc: 'Places per query.' }),
-      sort: oneOf(['most_relevant', 'newest', 'highest_rating', 'lowest_rating'] as const, { def: 'most_relevant' }),
-      cutoff: int({ min: 0, zeroIsAbsent: true, doc: 'Oldest review timestamp (Unix seconds); forces sort=newest.' }),
-      cutoffRating: int({ min: 1, max: 5, zeroIsAbsent: true, doc: 'With highest_rating: lowest rating kept; with lowest_rating: highest rating kept.' }),
-      ignoreEmpty: bool({ def: false, doc: 'Drops reviews without text.' }),
-      lastPaginationId: str({ doc: 'review_pagination_id of the last review received: continues after it.' }),
-      language, region,
-    },
-    shared: FULL_SET, record: mapsReviewsRecord, unit: 'review', service: 'engine_maps_reviews_service_v3', emptyCostsOne: true,
-    check: (p) => p.cutoffRating !== undefined && p.sort !== 'highest_rating' && p.sort !== 'lowest_rating'
-      ? `cutoffRating needs sort highest_rating or lowest_rating, got sort "${String(p.sort)}"` : undefined,
+  paramAliases: { organizationsPerQueryLimit: 'limit', skipPlaces: 'skip' },
+  shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_maps_service_v2', emptyCostsOne: true,
+  check: (p) => {
+    const missing = unsupportedEnrichments(p.enrichment);
+    return missing.length ? `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}` : undefined;
   },
-  {
-    path: '/engine-places-by-domain', family: 'maps', summary: 'Places by domains or websites.',
-    queryDoc: 'A domain or website URL.',
-    params: { perQuery: int({ min: 1, max: 500, def: 100, doc: 'Items per query. Also read as `limit` or `limit_per_query`.' }), region },
-    paramAliases: { limit: 'perQuery', limit_per_query: 'perQuery', organizationsPerQueryLimit: 'perQuery' },
-    shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_places_by_domain_service', emptyCostsOne: true, answers204: true,
+});
+
+export const mapsReviews = defineEndpoint({
+  path: '/maps/reviews', family: 'maps', summary: 'Reviews of places, one element per place with reviews_data[].',
+  queryDoc: 'A place_id, engine_id, CID, map place URL, or a search phrase.',
+  params: {
+    reviewsLimit: int({ min: 0, max: 100_000, def: 100, doc: 'Reviews per place; 0 = all.' }),
+    limit: int({ min: 1, max: 500, def: 1, doc: 'Places per query.' }),
+    sort: oneOf(['most_relevant', 'newest', 'highest_rating', 'lowest_rating'] as const, { def: 'most_relevant' }),
+    cutoff: int({ min: 0, zeroIsAbsent: true, doc: 'Oldest review timestamp (Unix seconds); forces sort=newest.' }),
+    cutoffRating: int({ min: 1, max: 5, zeroIsAbsent: true, doc: 'With highest_rating: lowest rating kept; with lowest_rating: highest rating kept.' }),
+    ignoreEmpty: bool({ def: false, doc: 'Drops reviews without text.' }),
+    lastPaginationId: str({ doc: 'review_pagination_id of the last review received: continues after it.' }),
+    language, region,
   },
-  {
-    path: '/engine-search-events', family: 'maps', summary: 'Search-engine event results.', queryDoc: 'A search phrase.',
-    params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), uule: str({ doc: 'Encoded location.' }), language, region },
-    shared: FULL_SET, record: eventRecord, unit: 'event', service: 'engine_search_events_service', answers204: true,
+  shared: FULL_SET, record: mapsReviewsRecord, unit: 'review', service: 'engine_maps_reviews_service_v3', emptyCostsOne: true,
+  check: (p) => p.cutoffRating !== undefined && p.sort !== 'highest_rating' && p.sort !== 'lowest_rating'
+    ? `cutoffRating needs sort highest_rating or lowest_rating, got sort "${String(p.sort)}"` : undefined,
+});
+
+export const placesByDomain = defineEndpoint({
+  path: '/engine-places-by-domain', family: 'maps', summary: 'Places by domains or websites.',
+  queryDoc: 'A domain or website URL.',
+  params: {
+    perQuery: int({ min: 1, max: 500, def: 100, doc: 'Items per query. Also read as `limit` or `limit_per_query`.' }), region,
+    language: oneOf(LANGUAGES, { def: 'en', doc: 'Extension (not in the interface): language of the map search the places are found with.' }),
   },
-  {
-    path: '/engine-search-careers', family: 'maps', summary: 'Career (job) search results.', queryDoc: 'A search phrase.',
-    params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), language, region },
-    shared: FULL_SET, record: jobRecord, unit: 'job', service: 'engine_search_careers_service', answers204: true,
+  paramAliases: { limit: 'perQuery', limit_per_query: 'perQuery', organizationsPerQueryLimit: 'perQuery' },
+  shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_places_by_domain_service', emptyCostsOne: true, answers204: true,
+});
+
+export const searchEvents = defineEndpoint({
+  path: '/engine-search-events', family: 'maps', summary: 'Search-engine event results.', queryDoc: 'A search phrase.',
+  params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), uule: str({ doc: 'Encoded location.' }), language, region },
+  shared: FULL_SET, record: eventRecord, unit: 'event', service: 'engine_search_events_service', answers204: true,
+});
+
+export const searchCareers = defineEndpoint({
+  path: '/engine-search-careers', family: 'maps', summary: 'Career (job) search results.', queryDoc: 'A search phrase.',
+  params: { pagesPerQuery: int({ min: 1, max: 10, def: 1 }), language, region },
+  shared: FULL_SET, record: jobRecord, unit: 'job', service: 'engine_search_careers_service', answers204: true,
+});
+
+export const mapsAutocomplete = defineEndpoint({
+  path: '/engine-maps-autocomplete', family: 'maps', summary: 'Map search suggestions.', queryDoc: 'A partial search phrase.',
+  params: {
+    coordinates: list(str({ pattern: COORDINATES }), { def: ['@23.4933124,53.9623381,11.42z'], doc: 'Biases results.' }),
+    language, region,
   },
-  {
-    path: '/engine-maps-autocomplete', family: 'maps', summary: 'Map search suggestions.', queryDoc: 'A partial search phrase.',
-    params: {
-      coordinates: list(str({ pattern: COORDINATES }), { def: ['@23.4933124,53.9623381,11.42z'], doc: 'Biases results.' }),
-      language, region,
-    },
-    shared: [], record: suggestionRecord, unit: 'suggestion', service: 'engine_maps_autocomplete_service',
-  },
-  {
-    path: '/reverse-geocoding', family: 'lookups', summary: 'Address facts for coordinates.',
-    queryDoc: '`<latitude> <longitude>` or `<latitude>,<longitude>`.',
-    params: {}, shared: [], record: reverseGeocodingRecord, unit: 'location', service: 'reverse_geocoding_service',
-  },
-];
+  shared: [], record: suggestionRecord, unit: 'suggestion', service: 'engine_maps_autocomplete_service',
+});
+
+export const reverseGeocoding = defineEndpoint({
+  path: '/reverse-geocoding', family: 'lookups', summary: 'Address facts for coordinates.',
+  queryDoc: '`<latitude> <longitude>` or `<latitude>,<longitude>`.',
+  params: {}, shared: [], record: reverseGeocodingRecord, unit: 'location', service: 'reverse_geocoding_service',
+});
+
+export const mapsEndpoints: DataEndpoint[] = [mapsSearch, mapsReviews, placesByDomain, searchEvents, searchCareers, mapsAutocomplete, reverseGeocoding];

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { directoryPhonesAdapter, enrichPhone } from './index.ts';
+import type { DirectoryPhonesParams } from './adapter.ts';
+import { directoryPhones } from '../../contract/endpoints/lookups.ts';
+import { parseQueryString, readParams } from '../../http/params.ts';
 
 test('the adapter serves /directory-phones with one record per query', async () => {
   assert.equal(directoryPhonesAdapter.kind, 'local');
@@ -13,6 +16,12 @@ test('the adapter serves /directory-phones with one record per query', async () 
   assert.equal(recs[0].region, 'London');
   const bad = await directoryPhonesAdapter.lookup({ query: 'not a phone', params: {} }, { settings: {} });
   assert.equal(bad[0].status, 'NOT_A_NUMBER');
+});
+
+test('the declared language parameter, as the reader gives it, names areas in that language', async () => {
+  const params = readParams(directoryPhones.params, parseQueryString('language=de')) as DirectoryPhonesParams;
+  const [rec] = await directoryPhonesAdapter.lookup({ query: '+49 89 1234567', params }, { settings: {} });
+  assert.equal(rec.region, 'München');
 });
 
 test('checkQuery refuses only empty queries', () => {

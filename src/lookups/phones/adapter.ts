@@ -1,17 +1,14 @@
 /**
  * `/directory-phones` as a local adapter: one record per query, computed from shipped data only.
  */
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { directoryPhones } from '../../contract/endpoints/lookups.ts';
 import type { LocalAdapter, QueryContext } from '../../sources/_kit/adapter.ts';
 import { phoneRecord, type PhoneRecord } from './record.ts';
 import { preloadPrefixData } from './prefix-data.ts';
 
-/** Request parameters this endpoint reads (both optional). */
-export interface DirectoryPhonesParams {
-  /** Country for numbers written without '+'. */
-  region?: string;
-  /** Language of area names. */
-  language?: string;
-}
+/** `region`: country for numbers written without '+'; `language`: of area and carrier names. */
+export type DirectoryPhonesParams = ParamsOf<typeof directoryPhones>;
 
 /**
  * @example

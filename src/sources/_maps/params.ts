@@ -3,20 +3,13 @@
  * `dropDuplicates`, `totalLimit` and `enrichment` act across queries (engine and enrichment layers);
  * they are typed here so one object travels with the query, and ignored by plan/parse.
  */
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { mapsSearch } from '../../contract/endpoints/maps.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { parseCamera, type Camera } from './query.ts';
 
-export interface MapsSearchParams {
-  limit?: number;
-  /** Places of each query left out at the start (`skip`, alias `skipPlaces`). */
-  skip?: number;
-  coordinates?: string;
-  language?: string;
-  region?: string;
-  dropDuplicates?: boolean;
-  totalLimit?: number;
-  enrichment?: string[];
-}
+/** `skip`: places of each query left out at the start (alias `skipPlaces`). */
+export type MapsSearchParams = ParamsOf<typeof mapsSearch>;
 
 export interface SearchSettings {
   /** Places to find: the query's limit plus the skipped ones, at most MAX_LIMIT. */

@@ -10,11 +10,10 @@ import { parsePlaceStep } from './place-parse.ts';
 import { placeStep } from './place-step.ts';
 import { classifyQuery } from './query.ts';
 import type { PlaceRecord } from './record.ts';
+import type { MapsSearchParams } from './params.ts';
 
-export interface MapsPlaceParams {
-  language?: string;
-  region?: string;
-}
+/** A place lookup reads only the locale of the `/maps/search` parameters. */
+export type MapsPlaceParams = Pick<MapsSearchParams, 'language' | 'region'>;
 
 export const mapsPlaceAdapter: WebAdapter<MapsPlaceParams, PlaceRecord> = {
   kind: 'web',

@@ -3,13 +3,11 @@
  * URL, the engine's redirect links, and the wording of an empty results page. (HTML, JSON-LD and
  * dates come from `_kit`.)
  */
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { searchEvents } from '../../contract/endpoints/maps.ts';
 
-export interface VerticalParams {
-  pagesPerQuery?: number;
-  uule?: string;
-  language?: string;
-  region?: string;
-}
+/** The events declaration's parameters: a superset of the careers one's (no `uule` there). */
+export type VerticalParams = ParamsOf<typeof searchEvents>;
 
 /**
  * One results page of a vertical (`ibp=htl;events`, `ibp=htl;jobs`); `start` pages by 10.

@@ -1,13 +1,9 @@
 /** Types of `/bizdir-reviews`, derived from its declaration (no mirrored interfaces). */
 import type { Static } from '@sinclair/typebox';
 import type { bizdirReviewRecord } from '../../contract/records/bizdir-reviews.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { bizdirReviews } from '../../contract/endpoints/reviews.ts';
 
 export type BizdirReview = Static<typeof bizdirReviewRecord>;
-export type BizdirSort = 'relevance_desc' | 'date_desc' | 'date_asc' | 'rating_desc' | 'rating_asc' | 'elites_desc';
-
-export interface BizdirParams {
-  limit?: number;
-  cursor?: string;
-  sort?: BizdirSort;
-  cutoff?: number;
-}
+export type BizdirParams = ParamsOf<typeof bizdirReviews>;
+export type BizdirSort = NonNullable<BizdirParams['sort']>;

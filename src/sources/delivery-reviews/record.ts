@@ -1,13 +1,9 @@
 /** Types of `/delivery-reviews`, derived from its declaration (no mirrored interfaces). */
 import type { Static } from '@sinclair/typebox';
 import type { deliveryReviewRecord } from '../../contract/records/delivery-reviews.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { deliveryReviews } from '../../contract/endpoints/reviews.ts';
 
 export type DeliveryReview = Static<typeof deliveryReviewRecord>;
-export type DeliverySort = 'highest_rated' | 'lowest_rated' | 'newest' | 'oldest';
-
-export interface DeliveryParams {
-  limit?: number;
-  cursor?: string;
-  sort?: DeliverySort;
-  cutoff?: number;
-}
+export type DeliveryParams = ParamsOf<typeof deliveryReviews>;
+export type DeliverySort = NonNullable<DeliveryParams['sort']>;

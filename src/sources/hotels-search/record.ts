@@ -3,11 +3,9 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { hotelsSearchRecord } from '../../contract/records/hotels-search.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { hotelsSearch } from '../../contract/endpoints/listings.ts';
 
 export type HotelRecord = Static<typeof hotelsSearchRecord>;
 
-/** The declared parameters (src/contract/endpoints/listings.ts), validated with defaults. */
-export interface HotelsSearchParams {
-  limit?: number;
-  cursor?: string;
-}
+export type HotelsSearchParams = ParamsOf<typeof hotelsSearch>;

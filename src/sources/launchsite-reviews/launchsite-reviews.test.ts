@@ -49,7 +49,7 @@ test('query items: product links (any tail, query string), /posts/ links, slugs'
 });
 
 test('plan: the product\'s reviews page (or the launch page), then the persisted reviews operation with the page\'s hash', () => {
-  const [page] = adapter.plan(ctx({ language: 'de', region: 'at' }, 'https://www.producthunt.com/products/quillmark'));
+  const [page] = adapter.plan(ctx({ language: 'de', region: 'AT' }, 'https://www.producthunt.com/products/quillmark'));
   assert.equal(page.url, 'https://www.producthunt.com/products/quillmark/reviews');
   assert.equal(page.headers!['accept-language'], 'de-AT,de;q=0.9');
   assert.equal(adapter.plan(ctx({}, 'https://www.producthunt.com/posts/quillmark-2'))[0].url, 'https://www.producthunt.com/posts/quillmark-2');

@@ -2,7 +2,7 @@
  * `/engine-maps-autocomplete` adapter (unit `suggestion`).
  *
  * @example
- *   const [step] = adapter.plan({ query: 'pizza ne', params: { coordinates: '@40.7,-74,12z' } });
+ *   const [step] = adapter.plan({ query: 'pizza ne', params: { coordinates: ['@40.7,-74,12z'] } });
  *   adapter.parse(step, response, ctx).records; // [{ suggestion, type, name, address, engine_id, ... }]
  */
 import type { WebAdapter } from '../_kit/adapter.ts';

@@ -7,22 +7,23 @@ import { isSourceError } from '../_kit/errors.ts';
 import { adapter as mapsAutocomplete } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { cameraOf, viewHeightMetres } from './plan.ts';
+import type { AutocompleteParams } from './record.ts';
 
 const sample = JSON.parse(readFileSync(fileURLToPath(new URL('./constructed-autocomplete.json', import.meta.url)), 'utf8')).body;
 const bare = ")]}'\n" + JSON.stringify(sample);
 const envelope = JSON.stringify({ c: 0, d: ")]}'\n" + JSON.stringify(sample), u: 'https://www.google.com/s?q={x}' }) + '/*""*/{"c":0,"d":"","e":"tok"}';
 const res = (body: string): FetchedResponse => ({ status: 200, url: 'https://www.google.com/s', headers: {}, body });
-const ctx = (params = {}, query = 'pizza te') => ({ query, params });
+const ctx = (params: AutocompleteParams = {}, query = 'pizza te') => ({ query, params });
 
-test('plan: suggest URL with camera pb from coordinates (default, string, array), language, region', () => {
+test('plan: suggest URL with camera pb from coordinates (default, first of the list), language, region', () => {
   const [d] = mapsAutocomplete.plan(ctx());
   assert.equal(d.kind, 'suggest');
   assert.match(d.url, /^https:\/\/www\.google\.com\/s\?tbm=map&gs_ri=maps&suggest=p&authuser=0&hl=en&pb=!2i10!4m12!1m3!1d[\d.]+!2d53\.9623381!3d23\.4933124!2m3!1f0!2f0!3f0!3m2!1i1024!2i768!4f13\.1!7i20!10b1&q=pizza%20te$/);
   const [s] = mapsAutocomplete.plan(ctx({ coordinates: ['@40.7,-74,12z', '@1,1,3z'], language: 'de', region: 'DE' }));
   assert.match(s.url, /&hl=de&gl=de&pb=!2i10!4m12!1m3!1d[\d.]+!2d-74!3d40\.7!/);
-  assert.deepEqual(cameraOf({ coordinates: '@40.7,-74,12z' }), { lat: 40.7, lng: -74, zoom: 12 });
+  assert.deepEqual(cameraOf({ coordinates: ['@40.7,-74,12z'] }), { lat: 40.7, lng: -74, zoom: 12 });
   assert.ok(Math.abs(viewHeightMetres({ lat: 0, lng: 0, zoom: 10 }) - 117407.28) < 0.1);
-  assert.throws(() => mapsAutocomplete.plan(ctx({ coordinates: 'nowhere' })), (e) => isSourceError(e) && e.type === 'invalid_query');
+  assert.throws(() => mapsAutocomplete.plan(ctx({ coordinates: ['nowhere'] })), (e) => isSourceError(e) && e.type === 'invalid_query');
   assert.throws(() => mapsAutocomplete.plan(ctx({}, '  ')), (e) => isSourceError(e) && e.type === 'invalid_query');
   assert.equal(mapsAutocomplete.checkQuery!(''), 'query is empty: give the text typed so far');
 });

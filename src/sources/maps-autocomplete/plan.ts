@@ -12,13 +12,13 @@ import { VIEW_H, VIEW_W } from '../_maps/cells.ts';
 import { DEFAULT_COORDINATES, type AutocompleteParams } from './record.ts';
 
 /**
- * The camera of the request: the `coordinates` parameter (its first item when an array: the
- * adapter sees one query at a time and cannot pair items with queries), else the default.
+ * The camera of the request: the first item of the `coordinates` parameter (the adapter sees one
+ * query at a time and cannot pair items with queries), else the default.
  * Throws `invalid_query` for a value that is not `@lat,lng,zoomz`.
  * @example cameraOf({ coordinates: ['@40.7,-74,12z'] }) // { lat: 40.7, lng: -74, zoom: 12 }
  */
 export function cameraOf(p: AutocompleteParams | undefined): Camera {
-  const raw = Array.isArray(p?.coordinates) ? p!.coordinates[0] : p?.coordinates;
+  const raw = p?.coordinates?.[0];
   const cam = parseCamera(raw || DEFAULT_COORDINATES);
   if (!cam) throw new SourceError('invalid_query', `coordinates must look like @<latitude>,<longitude>,<zoom>z, got ${JSON.stringify(raw)}`);
   return cam;
@@ -33,7 +33,7 @@ export function viewHeightMetres(c: Camera): number {
 }
 
 /**
- * @example suggestUrl('pizza', { lat: 40.7, lng: -74, zoom: 12 }, { language: 'en', region: 'us' })
+ * @example suggestUrl('pizza', { lat: 40.7, lng: -74, zoom: 12 }, { language: 'en', region: 'US' })
  *   // 'https://www.google.com/s?tbm=map&gs_ri=maps&suggest=p&authuser=0&hl=en&gl=us&pb=!2i10!4m12!1m3!1d...&q=pizza'
  */
 export function suggestUrl(q: string, c: Camera, p: AutocompleteParams = {}): string {

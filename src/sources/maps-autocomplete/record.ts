@@ -1,12 +1,11 @@
 /**
- * Records of `/engine-maps-autocomplete` (unit `suggestion`).
+ * Types of `/engine-maps-autocomplete` (unit `suggestion`), derived from its declaration.
  */
-export interface AutocompleteParams {
-  /** `@lat,lng,zoomz` biasing the suggestions; an array takes its first item (see plan.ts). */
-  coordinates?: string | string[];
-  language?: string;
-  region?: string;
-}
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { mapsAutocomplete } from '../../contract/endpoints/maps.ts';
+
+/** `coordinates`: `@lat,lng,zoomz` values biasing the suggestions; the first one is used (see plan.ts). */
+export type AutocompleteParams = ParamsOf<typeof mapsAutocomplete>;
 
 export type { SuggestionRecord } from '../../contract/records/engine-maps-autocomplete.ts';
 

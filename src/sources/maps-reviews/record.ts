@@ -3,31 +3,18 @@
  * Parsing happens page by page, so `parse` emits intermediate items (a place header, reviews) and
  * `finish` folds them into elements.
  */
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { mapsReviews } from '../../contract/endpoints/maps.ts';
 import type { NoResult } from '../_kit/adapter.ts';
 import type { PlaceSummary } from './place.ts';
 
 /** A query whose place could not be found: billed as one item (decision 20). */
 export { isNoResult, type NoResult } from '../_kit/adapter.ts';
 
-export type ReviewSort = 'most_relevant' | 'newest' | 'highest_rating' | 'lowest_rating';
-
-export interface ReviewsParams {
-  /** Reviews per place; 0 = all. Default 100. */
-  reviewsLimit?: number;
-  /** Places per query (search phrases). Default 1. */
-  limit?: number;
-  sort?: ReviewSort;
-  /** Unix seconds; forces `newest`; paging stops at the first older review. */
-  cutoff?: number;
-  /** With highest/lowest sort: stop at the first rating below / above it. */
-  cutoffRating?: number;
-  /** Drop reviews without text. */
-  ignoreEmpty?: boolean;
-  /** Page token to resume from (a `review_pagination_id`). */
-  lastPaginationId?: string;
-  language?: string;
-  region?: string;
-}
+/** `cutoff` forces `newest` and paging stops at the first older review; `cutoffRating` stops a
+ *  highest/lowest order at the first rating below/above it; `lastPaginationId` resumes at a page. */
+export type ReviewsParams = ParamsOf<typeof mapsReviews>;
+export type ReviewSort = NonNullable<ReviewsParams['sort']>;
 
 export interface ReviewRecord {
   review_id: string | null;

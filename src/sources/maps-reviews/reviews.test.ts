@@ -258,7 +258,7 @@ test('finish: dedupes reviews, keeps places in order, marks a query without a pl
 test('query forms: ids become place steps, phrases a map search, junk a 422 message', () => {
   assert.equal(plan(ctx({}, '0x14e732fd76f0d90d:0xe5415928d6702b47'))[0].url, 'https://www.google.com/maps?cid=16519582940102929223&hl=en');
   assert.equal(plan(ctx({}, '16519582940102929223'))[0].url, 'https://www.google.com/maps?cid=16519582940102929223&hl=en');
-  assert.match(plan(ctx({ language: 'de', region: 'cy' }, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))[0].url, /\/maps\/place\/\?q=place_id:ChIJDdnwdv0y5xQRRytw1ihZQeU&hl=de&gl=CY$/);
+  assert.match(plan(ctx({ language: 'de', region: 'CY' }, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))[0].url, /\/maps\/place\/\?q=place_id:ChIJDdnwdv0y5xQRRytw1ihZQeU&hl=de&gl=CY$/);
   const url = plan(ctx({}, 'https://www.google.com/maps/place/Joe/@40.7,-73.9,17z/data=!4m7!3m6!1s0x89c259ab3c1ef289:0x3b67a41175949f55!8m2'))[0];
   assert.equal(url.kind, 'place');
   const s = plan(ctx({ limit: 3 }, 'pizza in Brooklyn'))[0];

@@ -36,7 +36,7 @@ function pbOf(step: Step) {
 }
 
 test('search URL: hl, gl, q and pb encoding', () => {
-  const [s] = mapsSearchAdapter.plan(ctx('café & tea, Αθήνα', { language: 'el', region: 'gr' }));
+  const [s] = mapsSearchAdapter.plan(ctx('café & tea, Αθήνα', { language: 'el', region: 'GR' }));
   assert.equal(s.kind, 'search');
   assert.equal(s.expect, 'xssi-json');
   assert.ok(s.url.startsWith('https://www.google.com/search?tbm=map&authuser=0&hl=el&gl=GR&q=caf%C3%A9%20%26%20tea%2C%20%CE%91%CE%B8%CE%AE%CE%BD%CE%B1&pb=!4m12!1m3!1d'), s.url);

@@ -8,7 +8,9 @@ import { adapter as placesByDomain } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { registrableDomain, siteMatches } from './domain.ts';
 import { parse, filterByDomain, finish } from './parse.ts';
-import { isNoResult } from './record.ts';
+import { isNoResult, type PlacesByDomainParams } from './record.ts';
+import { placesByDomain as placesByDomainDecl } from '../../contract/endpoints/maps.ts';
+import { parseQueryString, readParams } from '../../http/params.ts';
 import { maxPages } from './plan.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 
@@ -52,6 +54,12 @@ test('plan: the registrable domain is the map search phrase; bad queries are ref
   assert.equal(placesByDomain.checkQuery!('no domain here'), 'query "no domain here" is not a domain or website URL');
   assert.equal(placesByDomain.checkQuery!('example.com'), undefined);
   assert.throws(() => placesByDomain.plan(ctx('???')), (e) => isSourceError(e) && e.type === 'invalid_query');
+});
+
+test('plan: the declared parameters as the reader gives them (region upper-cased, language) reach the search', () => {
+  const params = readParams(placesByDomainDecl.params, parseQueryString('region=gr&language=el&perQuery=5')) as PlacesByDomainParams;
+  const [step] = placesByDomain.plan(ctx('coffeeisland.gr', params));
+  assert.match(step.url, /[?&]hl=el&gl=GR&q=coffeeisland\.gr&/);
 });
 
 test('real search page: filter by domain, ask the next page, stop on a matchless page', { skip }, () => {

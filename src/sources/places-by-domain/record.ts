@@ -3,12 +3,11 @@
  * the queried domain. A query that finds none yields one `{query, no_result: true}` marker, billed
  * as one place (decision 20).
  */
-export interface PlacesByDomainParams {
-  /** Places per query; default 100. */
-  perQuery?: number;
-  region?: string;
-  language?: string;
-}
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { placesByDomain } from '../../contract/endpoints/maps.ts';
+
+/** `perQuery`: places per query (default 100). */
+export type PlacesByDomainParams = ParamsOf<typeof placesByDomain>;
 
 /** The least a place record must carry for the domain filter and deduplication. */
 export interface SiteRecord {

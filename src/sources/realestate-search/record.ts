@@ -3,14 +3,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { realestateSearchRecord } from '../../contract/records/realestate-search.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { realestateSearch } from '../../contract/endpoints/listings.ts';
 
 export type EstateRecord = Static<typeof realestateSearchRecord>;
 
-export type MainFilter = 'for_sale' | 'for_rent' | 'sold';
-
-/** The declared parameters (src/contract/endpoints/listings.ts), validated with defaults. */
-export interface EstateParams {
-  mainFilter?: MainFilter;
-  limit?: number;
-  skip?: number;
-}
+export type EstateParams = ParamsOf<typeof realestateSearch>;
+export type MainFilter = NonNullable<EstateParams['mainFilter']>;

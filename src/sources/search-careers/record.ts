@@ -2,7 +2,8 @@
  * Records of `/engine-search-careers` (unit `job`): types of the declared record schema. Field
  * names follow the parsed reference in fixtures/google-jobs, snake_case, plus `posted_timestamp`.
  */
-import type { VerticalParams } from '../_search/serp.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { searchCareers } from '../../contract/endpoints/maps.ts';
 
-export type CareersParams = Omit<VerticalParams, 'uule'>;
+export type CareersParams = ParamsOf<typeof searchCareers>;
 export type { ApplyLink, JobRecord } from '../../contract/records/engine-search-careers.ts';

@@ -3,11 +3,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { shortvideoCommentRecord } from '../../contract/records/shortvideo-comments.ts';
+import type { ParamsOf } from '../../contract/endpoint.ts';
+import type { shortvideoComments } from '../../contract/endpoints/reviews.ts';
 
 export type ShortvideoComment = Static<typeof shortvideoCommentRecord>;
 
-/** The endpoint's parameters as the adapter reads them (`cursor` resumes, decision 23). */
-export interface ShortvideoParams {
-  limit_per_query?: number;
-  cursor?: string;
-}
+/** `cursor` resumes where a record's next_page_cursor points. */
+export type ShortvideoParams = ParamsOf<typeof shortvideoComments>;
