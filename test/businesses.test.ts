@@ -6,6 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, until, type Harness } from './support/harness.ts';
+import { businessStoreOf } from '../src/store/businesses/index.ts';
+import { SAMPLE } from '../src/store/businesses/conformance.ts';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -85,9 +87,43 @@ test('rating/reviews grammar, unknown fields and filters not served yet are 422s
   assert.match((await search({ filters: { reviews: 'lots' } })).body.errorMessage, /filters\.reviews must be an expression: 4\.5\+ \(at least\)/);
   assert.match((await search({ fields: ['name', 'nope'] })).body.errorMessage, /unknown field "nope"/);
   assert.match((await search({ filters: { attributes: ['wifi'] } })).body.errorMessage, /filters\.attributes is not supported/);
-  assert.match((await search({ query: 'coffee in austin' })).body.errorMessage, /query \(natural language\) is not supported/);
   assert.match((await search({ filters: { geo_filters: [{ type: 'bbox', south: 10, north: 5, west: 0, east: 1 }] } })).body.errorMessage, /south <= north/);
   assert.equal((await search({ filters: { geo_filters: [{ type: 'circle', lat: 30, lng: -97, radius_m: 2000 }] } })).status, 200);
   assert.equal((await search({ limit: 0 })).status, 422);
   assert.equal((await search({ limit: 1001 })).status, 422);
+});
+
+test('a natural-language query, alone or with filters, answers parsed_query; words not understood are a 422 naming them', async () => {
+  const other = await h.newAccount();
+  await businessStoreOf(h.svc.ctx.store).upsertBusinesses(other.account.id, SAMPLE, Date.now());
+  const ask = (body: unknown) => search(body, other.key);
+  const names = (r: { body: { items: { name: string }[] } }) => r.body.items.map((b) => b.name).sort();
+
+  const coffee = await ask({ query: 'coffee shops in austin tx rated 4.5+ with a website' });
+  assert.equal(coffee.status, 200, JSON.stringify(coffee.body));
+  assert.deepEqual(names(coffee), ["Joe's Coffee"]);
+  assert.deepEqual(coffee.body.parsed_query.cities, ['Austin']);
+  assert.equal(coffee.body.parsed_query.rating, '4.5+');
+  assert.equal(coffee.body.parsed_query.has_website, true);
+
+  const near = await ask({ query: 'coffee shops near 30.2672,-97.7431 within 3 km' });
+  assert.deepEqual(names(near), ['Bean There', "Joe's Coffee"]);
+  assert.deepEqual(near.body.parsed_query.geo_filters, [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 3000 }]);
+
+  assert.deepEqual(names(await ask({ query: 'closed restaurants in paris' })), ['Le Closed']);
+  // Filters beside the query: both apply, and a filter given wins over the query's reading of the same one.
+  assert.deepEqual(names(await ask({ query: 'coffee shops in austin', filters: { has_phone: false } })), ['Bean There']);
+  assert.deepEqual(names(await ask({ query: 'restaurants in austin', filters: { cities: ['Paris'] } })), ['Café de Flore', 'Le Closed']);
+
+  const bad = await ask({ query: 'coffee shops with wifi and karaoke in austin' });
+  assert.equal(bad.status, 422);
+  assert.match(bad.body.errorMessage, /^422 Unprocessable Entity.*query: not understood: "wifi", "karaoke"\./);
+  const empty = await ask({ query: 'show me the places' });
+  assert.equal(empty.status, 422);
+  assert.match(empty.body.errorMessage, /nothing in it could be read as a filter/);
+  // The cursor belongs to the query too.
+  const page = await ask({ query: 'restaurants', limit: 1 });
+  assert.ok(page.body.next_cursor);
+  assert.equal((await ask({ query: 'restaurants', limit: 1, cursor: page.body.next_cursor })).status, 200);
+  assert.equal((await ask({ query: 'cafes', limit: 1, cursor: page.body.next_cursor })).status, 422);
 });

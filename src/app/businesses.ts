@@ -15,6 +15,7 @@ import { businessRecord } from '../contract/records.ts';
 import { checkBody } from './body.ts';
 import { priceOf } from './submit.ts';
 import { queryOf } from './business-query.ts';
+import { parseQuery, type QueryFilters } from '../businesses/query/parse.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
 import type { BusinessRecord } from '../store/businesses/contract.ts';
 
@@ -26,6 +27,8 @@ export interface BusinessesAnswer {
   next_cursor: string | null;
   has_more: boolean;
   total?: number;
+  /** With `query`: the filters it was read into. */
+  parsed_query?: QueryFilters;
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
@@ -40,13 +43,12 @@ const scopeOf = (accountId: string, body: Record<string, unknown>) => JSON.strin
 
 export async function searchBusinesses(ctx: AppContext, account: Account, body: Record<string, unknown>): Promise<BusinessesAnswer> {
   checkBody(businessesBody, body);
-  if (typeof body.query === 'string' && body.query.trim()) {
-    throw new AppError(422, 'query (natural language) is not supported by this deployment yet; use filters (docs/businesses.md)');
-  }
   const fields = Array.isArray(body.fields) && body.fields.length ? (body.fields as string[]) : null;
   const unknown = fields?.filter((f) => !RECORD_FIELDS.has(f));
   if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
-  const q = queryOf(account.id, (body.filters ?? {}) as Record<string, unknown>);
+  const parsed = typeof body.query === 'string' && body.query.trim() ? readQuery(body.query) : undefined;
+  // Filters given beside the query take precedence over what the query said for the same filter.
+  const q = queryOf(account.id, { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> });
   const sign = await signer(ctx);
   const scope = createHmac('sha256', 'scope').update(scopeOf(account.id, body)).digest('base64url').slice(0, 16);
   let after: string | undefined;
@@ -62,6 +64,7 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
     has_more: page.hasMore,
   };
   if (page.total !== undefined) answer.total = page.total;
+  if (parsed) answer.parsed_query = parsed;
   return answer;
 }
 
@@ -77,6 +80,20 @@ async function bill(ctx: AppContext, account: Account, items: number): Promise<v
     quantity: items, unitPrice, now: ctx.now() });
   if (!ok) throw new AppError(402, PAYMENT_REQUIRED);
 }
+
+/** The query's filters, or a 422 naming the words not understood (or saying nothing was). */
+function readQuery(text: string): QueryFilters {
+  const { filters, notUnderstood } = parseQuery(text);
+  if (notUnderstood.length) {
+    throw new AppError(422, `query: not understood: ${notUnderstood.map((w) => JSON.stringify(w)).join(', ')}. ${QUERY_HELP}`);
+  }
+  if (!Object.keys(filters).length) throw new AppError(422, `query: nothing in it could be read as a filter. ${QUERY_HELP}`);
+  return filters;
+}
+
+const QUERY_HELP = 'A query is read offline from kinds of business (coffee shops, dentists), places after in/near (in austin tx, '
+  + 'near 40.74,-73.98 within 2 km), ratings (rated 4.5+), reviews (100+ reviews), with/without a website or phone, open/closed, '
+  + 'verified, named "..."; see docs/businesses.md';
 
 function openCursor(cursor: string, scope: string, sign: (p: string) => string): string {
   const bad = () => new AppError(422, 'cursor is not a cursor of this search: use next_cursor of the previous page unchanged, with the same filters and query');

@@ -110,6 +110,7 @@ export const webhookBody = Type.Object({
 });
 export const businessesAnswer = Type.Object({
   items: Type.Array(businessRecord), next_cursor: NS, has_more: Type.Boolean(), total: Type.Optional(Type.Integer()),
+  parsed_query: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'With `query`: the filters (as in `filters`) the natural-language query was read into.' })),
 }, { description: 'Business database page (decision 24).' });
 /** Why queries failed (issue 9): beside the interface's fields of a request's answer. */
 export const queryErrors = Type.Array(Type.Object({

@@ -1,0 +1,122 @@
+/**
+ * The category vocabulary of natural-language queries: what a person calls a kind of business, and
+ * the record types that kind has in the database. Types come in two spellings: the map records'
+ * categories (`Coffee shop`, `Dentist`, `Italian restaurant`) and the OSM import's tag values in
+ * words (`Cafe`, `Fast food`, `Doctors`, `Italian cuisine`, src/businesses/osm-business.ts). A kind
+ * maps to both, so one query finds scraped and imported businesses alike.
+ *
+ * @example categoryAt(['coffee', 'shops', 'in'], 0) // { words: 2, label: 'coffee shop', types: ['Coffee shop', 'Cafe', ...] }
+ */
+import { singular } from './words.ts';
+
+/** phrases (singular, folded, `|`-separated) → types. The first phrase names the kind in parsed_query. */
+const KINDS: [string, string[]][] = [
+  ['coffee shop|coffee|coffeehouse|coffee house|espresso bar|cafe|coffee bar', ['Coffee shop', 'Cafe', 'Espresso bar', 'Coffee roasters', 'Coffee house']],
+  ['restaurant|eatery|diner', ['Restaurant', 'Diner']],
+  ['fast food|fast food restaurant', ['Fast food', 'Fast food restaurant']],
+  ['bar', ['Bar', 'Cocktail bar', 'Wine bar', 'Pub']],
+  ['pub', ['Pub']],
+  ['bakery', ['Bakery']],
+  ['pizzeria|pizza place|pizza', ['Pizza restaurant', 'Pizza cuisine', 'Pizza delivery', 'Pizza takeaway']],
+  ['ice cream shop|ice cream|gelato', ['Ice cream shop', 'Ice cream']],
+  ['dentist|dental clinic|dental office', ['Dentist', 'Dental clinic', 'Cosmetic dentist', 'Dental']],
+  ['doctor|physician|medical practice', ['Doctor', 'Doctors', 'Medical clinic', 'General practitioner']],
+  ['clinic|medical clinic', ['Clinic', 'Medical clinic']],
+  ['hospital', ['Hospital']],
+  ['pharmacy|drugstore|chemist', ['Pharmacy', 'Drugstore', 'Chemist']],
+  ['veterinarian|vet|veterinary clinic|animal hospital', ['Veterinarian', 'Veterinary', 'Animal hospital']],
+  ['optician|optometrist', ['Optician', 'Optometrist']],
+  ['hotel', ['Hotel']],
+  ['hostel', ['Hostel']],
+  ['guest house|bed and breakfast|b&b', ['Guest house', 'Bed & breakfast']],
+  ['supermarket|grocery store|grocery|grocer', ['Supermarket', 'Grocery store', 'Greengrocer']],
+  ['convenience store', ['Convenience store', 'Convenience']],
+  ['butcher|butcher shop', ['Butcher shop', 'Butcher']],
+  ['florist|flower shop', ['Florist']],
+  ['bookstore|book shop|bookshop', ['Book store', 'Books']],
+  ['clothing store|clothes shop|clothing shop|boutique', ['Clothing store', 'Clothes', 'Boutique']],
+  ['shoe store|shoe shop', ['Shoe store', 'Shoes']],
+  ['jewelry store|jeweler|jewellery shop|jeweller', ['Jewelry store', 'Jewelry']],
+  ['hair salon|hairdresser|barber|barber shop|barbershop', ['Hair salon', 'Hairdresser', 'Barber shop']],
+  ['beauty salon|spa|nail salon', ['Beauty salon', 'Beauty', 'Spa', 'Nail salon']],
+  ['gym|fitness center|fitness centre|health club', ['Gym', 'Fitness center', 'Fitness centre']],
+  ['bank', ['Bank']],
+  ['atm|cash machine', ['ATM', 'Atm']],
+  ['gas station|petrol station|filling station|fuel station', ['Gas station', 'Fuel']],
+  ['car repair|auto repair|auto repair shop|mechanic|garage', ['Auto repair shop', 'Car repair', 'Mechanic']],
+  ['car dealer|car dealership', ['Car dealer', 'Car']],
+  ['car wash', ['Car wash']],
+  ['bicycle shop|bike shop', ['Bicycle store', 'Bicycle']],
+  ['lawyer|attorney|law firm|law office', ['Lawyer', 'Attorney', 'Law firm']],
+  ['accountant|accounting firm', ['Accountant', 'Accounting firm']],
+  ['real estate agent|real estate agency|estate agent|realtor', ['Real estate agency', 'Real estate agent', 'Estate agent']],
+  ['insurance agency|insurance agent|insurance', ['Insurance agency', 'Insurance']],
+  ['travel agency|travel agent', ['Travel agency']],
+  ['school', ['School']],
+  ['kindergarten|daycare|preschool', ['Kindergarten', 'Day care center', 'Preschool']],
+  ['library', ['Library']],
+  ['post office', ['Post office']],
+  ['church|place of worship|mosque|synagogue|temple', ['Church', 'Place of worship', 'Mosque', 'Synagogue', 'Temple']],
+  ['cinema|movie theater|movie theatre', ['Movie theater', 'Cinema']],
+  ['theater|theatre', ['Theater', 'Theatre', 'Performing arts theater']],
+  ['museum', ['Museum']],
+  ['nightclub|night club|club', ['Night club', 'Nightclub']],
+  ['electronics store|electronics shop', ['Electronics store', 'Electronics']],
+  ['phone shop|mobile phone shop|cell phone store', ['Cell phone store', 'Mobile phone']],
+  ['hardware store|diy store', ['Hardware store', 'Hardware', 'Doityourself']],
+  ['furniture store|furniture shop', ['Furniture store', 'Furniture']],
+  ['laundry|laundromat|dry cleaner', ['Laundry', 'Laundromat', 'Dry cleaner', 'Dry cleaning']],
+  ['wine shop|liquor store|off licence', ['Liquor store', 'Wine store', 'Wine', 'Alcohol']],
+  ['pet store|pet shop', ['Pet store', 'Pet supply store', 'Pet']],
+  ['toy store|toy shop', ['Toy store', 'Toys']],
+  ['gift shop', ['Gift shop', 'Gift']],
+  ['tobacco shop|tobacconist', ['Tobacco shop', 'Tobacco']],
+  ['deli|delicatessen', ['Deli', 'Delicatessen']],
+  ['plumber', ['Plumber']],
+  ['electrician', ['Electrician']],
+  ['locksmith', ['Locksmith']],
+  ['painter', ['Painter']],
+  ['carpenter', ['Carpenter']],
+  ['photographer', ['Photographer']],
+  ['tattoo shop|tattoo parlor|tattoo studio', ['Tattoo shop', 'Tattoo']],
+];
+
+/** Cuisines: `<cuisine> restaurant(s)` and `<cuisine> food` find both spellings of a cuisine. */
+const CUISINES = ['italian', 'french', 'mexican', 'chinese', 'japanese', 'thai', 'indian', 'vietnamese', 'korean', 'greek', 'turkish', 'lebanese',
+  'spanish', 'american', 'seafood', 'sushi', 'burger', 'steak', 'vegan', 'vegetarian', 'mediterranean', 'middle eastern', 'ethiopian', 'peruvian',
+  'brazilian', 'german', 'british', 'irish', 'moroccan', 'caribbean', 'kebab', 'ramen', 'bbq', 'barbecue', 'tapas', 'noodle', 'asian', 'regional'];
+
+export interface Category {
+  /** How many query words the phrase took. */
+  words: number;
+  /** The kind in words, for parsed_query readers. */
+  label: string;
+  types: string[];
+}
+
+const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+const PHRASES = new Map<string, { label: string; types: string[] }>();
+for (const [phrases, types] of KINDS) {
+  const label = phrases.split('|')[0];
+  for (const p of phrases.split('|')) PHRASES.set(p, { label, types });
+}
+for (const c of CUISINES) {
+  const types = [`${cap(c)} restaurant`, `${cap(c)} cuisine`];
+  for (const p of [`${c} restaurant`, `${c} food`, `${c} place`]) PHRASES.set(p, { label: `${c} restaurant`, types });
+}
+/** Longest phrase in words. */
+const LONGEST = Math.max(...[...PHRASES.keys()].map((p) => p.split(' ').length));
+
+/**
+ * The longest category phrase at `words[i]`, its last word read as singular (`coffee shops`).
+ * Only the last word of a phrase is a plural in English (`coffee shops`, not `coffees shops`).
+ */
+export function categoryAt(words: string[], i: number): Category | null {
+  for (let n = Math.min(LONGEST, words.length - i); n >= 1; n--) {
+    const ws = words.slice(i, i + n);
+    const hit = PHRASES.get(ws.join(' ')) ?? PHRASES.get([...ws.slice(0, -1), singular(ws[n - 1])].join(' '));
+    if (hit) return { words: n, ...hit };
+  }
+  return null;
+}

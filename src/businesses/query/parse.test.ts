@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_NEAR_M, parseQuery } from './parse.ts';
+
+const read = (q: string) => parseQuery(q);
+
+test('the three examples of the issue', () => {
+  const a = read('coffee shops in austin tx rated 4.5+ with a website');
+  assert.deepEqual(a.notUnderstood, []);
+  assert.deepEqual(a.filters.cities, ['Austin']);
+  assert.deepEqual(a.filters.states, ['Texas', 'TX']);
+  assert.equal(a.filters.rating, '4.5+');
+  assert.equal(a.filters.has_website, true);
+  assert.ok(a.filters.types!.includes('Coffee shop') && a.filters.types!.includes('Cafe'));
+
+  const b = read('dentists near 40.74,-73.98 within 2 km');
+  assert.deepEqual(b.notUnderstood, []);
+  assert.deepEqual(b.filters.geo_filters, [{ type: 'circle', lat: 40.74, lng: -73.98, radius_m: 2000 }]);
+  assert.ok(b.filters.types!.includes('Dentist'));
+  assert.equal(b.filters.cities, undefined);
+
+  const c = read('closed restaurants in lyon');
+  assert.deepEqual(c.notUnderstood, []);
+  assert.deepEqual(c.filters.business_statuses, ['closed_temporarily', 'closed_permanently']);
+  assert.deepEqual(c.filters.cities, ['Lyon']);
+  assert.ok(c.filters.types!.includes('Restaurant'));
+});
+
+test('places: cities by every spelling, states, countries, postal codes, several joined by or', () => {
+  assert.deepEqual(read('bakeries in Saint-Étienne').filters.cities, ['Saint-Étienne', 'Saint-Etienne']);
+  assert.deepEqual(read('cafes in new york').filters.cities, ['New York City', 'New York']);
+  assert.deepEqual(read('pharmacies in texas').filters, { types: ['Pharmacy', 'Drugstore', 'Chemist'], states: ['Texas', 'TX'] });
+  assert.deepEqual(read('hotels in france').filters, { types: ['Hotel'], country_code: 'FR' });
+  assert.deepEqual(read('bars in lyon france').filters.country_code, 'FR');
+  assert.deepEqual(read('pubs in 78701').filters.postal_codes, ['78701']);
+  assert.deepEqual(read('gyms in austin or dallas').filters.cities, ['Austin', 'Dallas']);
+  assert.deepEqual(read('cafes in paris tx').filters, { types: read('cafes').filters.types, cities: ['Paris'], states: ['Texas', 'TX'] });
+});
+
+test('distances: a circle around coordinates or one city; near without a distance is a walk', () => {
+  assert.deepEqual(read('bars near 48.85, 2.35').filters.geo_filters, [{ type: 'circle', lat: 48.85, lng: 2.35, radius_m: DEFAULT_NEAR_M }]);
+  assert.deepEqual(read('bars within 500 m of 48.85,2.35').filters.geo_filters, [{ type: 'circle', lat: 48.85, lng: 2.35, radius_m: 500 }]);
+  const around = read('hotels near lyon within 10 km').filters;
+  assert.equal(around.cities, undefined);
+  assert.equal(around.geo_filters![0].radius_m, 10_000);
+  assert.ok(Math.abs(around.geo_filters![0].lat - 45.75) < 0.1);
+  assert.deepEqual(read('bars within 2 km').notUnderstood, ['within', '2', 'km'], 'a distance needs a centre');
+  assert.deepEqual(read('bars near 99.1,200.5').notUnderstood, ['99.1,200.5']);
+});
+
+test('ratings, reviews, contacts, status, verified, names and domains', () => {
+  assert.deepEqual(read('italian restaurants rated above 4 with at least 100 reviews').filters,
+    { types: ['Italian restaurant', 'Italian cuisine'], rating: '>4', reviews: '100+' });
+  assert.deepEqual(read('plumbers without a phone number').filters, { types: ['Plumber'], has_phone: false });
+  assert.deepEqual(read('florists with no website verified').filters, { types: ['Florist'], has_website: false, verified: true });
+  assert.deepEqual(read('permanently closed bars').filters.business_statuses, ['closed_permanently']);
+  assert.deepEqual(read('open pharmacies').filters.business_statuses, ['operational']);
+  assert.deepEqual(read('cafes named "Joe\'s" in austin').filters.name, "joe's");
+  assert.deepEqual(read('restaurants called golden dragon in lyon').filters.name, 'golden dragon');
+  assert.deepEqual(read('businesses on joescoffee.com').notUnderstood, ['on']);
+  assert.equal(read('places with site www.joescoffee.com').filters.domain, 'joescoffee.com');
+});
+
+test('words that were not understood are named; small words alone make nothing', () => {
+  assert.deepEqual(read('asdf qwer').notUnderstood, ['asdf', 'qwer']);
+  assert.deepEqual(read('coffee shops with wifi in austin').notUnderstood, ['wifi']);
+  const empty = read('show me all the places');
+  assert.deepEqual([empty.notUnderstood, empty.filters], [[], {}]);
+});
+
+test('the same query always reads the same', () => {
+  const q = 'top rated vegan restaurants near austin within 3 miles with a website';
+  assert.deepEqual(read(q), read(q));
+  assert.equal(read(q).filters.rating, '4.5+');
+  assert.equal(read(q).filters.geo_filters![0].radius_m, 4828.032);
+});
