@@ -8,7 +8,7 @@
  *   await svc.listen(); ... await svc.close();
  */
 import { startJanitor } from './janitor.ts';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -33,8 +33,10 @@ import { dataEndpoints } from '../contract/endpoints/index.ts';
 const pagedEndpoints = new Set(dataEndpoints.filter((e) => 'cursor' in e.params).map((e) => e.path));
 
 
-/** Enrichment fetches are bounded by the executor's own time limits, not by the query's signal. */
+/** Enrichment fetches are bounded by the executor's own time limits, not by the query's signal.
+ *  Every attempt in flight listens on it (a site's pages are fetched at once): no listener cap. */
 const NEVER = new AbortController().signal;
+setMaxListeners(0, NEVER);
 export interface ServiceOptions {
   settings: Settings;
   env?: NodeJS.ProcessEnv;

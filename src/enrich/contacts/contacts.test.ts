@@ -100,6 +100,31 @@ test('a site: home, robots.txt, contact and team pages; e-mails only on the cont
   assert.deepEqual(one.pages.map((p) => new URL(p.url).pathname), ['/', '/kontakt']);
 });
 
+test('robots.txt is fetched beside the home page, and the likely pages at once (not one after another)', async (t) => {
+  // The server holds each answer until the requests that should be in flight with it have arrived
+  // (or a second has passed): a crawler fetching one page after another is seen as such.
+  const waiting = new Map<string, () => void>();
+  const inFlight = new Set<string>();
+  const overlapped = new Set<string>();
+  const hold = (path: string, partner: string, answer: () => void) => {
+    if (inFlight.has(partner)) { overlapped.add(path); answer(); waiting.get(partner)?.(); return; }
+    waiting.set(path, () => { waiting.delete(path); answer(); });
+    setTimeout(() => waiting.get(path)?.(), 1000);
+  };
+  const partners: Record<string, string> = { '/': '/robots.txt', '/robots.txt': '/', '/kontakt': '/team', '/team': '/kontakt' };
+  const { srv, fetch } = await site(t, (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    inFlight.add(path);
+    res.on('close', () => inFlight.delete(path));
+    if (partners[path]) hold(path, partners[path], () => serve(req, res));
+    else serve(req, res);
+  });
+  const v = await crawlSite(srv.url, { fetch, maxPages: 3, region: 'GR' });
+  assert.deepEqual(v.pages.map((p) => new URL(p.url).pathname), ['/', '/kontakt', '/team'], 'page order kept');
+  assert.ok(overlapped.has('/') || overlapped.has('/robots.txt'), 'robots.txt was asked while the home page was in flight');
+  assert.ok(overlapped.has('/kontakt') || overlapped.has('/team'), 'the likely pages were in flight together');
+});
+
 test('a redirect to another site, a site that times out, a 10 MB page', async (t) => {
   const target = await site(t, serve);
   const { srv, fetch } = await site(t, (req, res) => {

@@ -1,7 +1,7 @@
 /**
- * Fetching a place's website for contacts: the home page, robots.txt, then up to `maxPages` likely
- * pages (contact, imprint, team, about) of the same site, one after another (the executor applies the
- * SSRF guard on every hop, per-host limits, size and time limits). The pages fetched are kept so
+ * Fetching a place's website for contacts: the home page with robots.txt beside it, then up to
+ * `maxPages` likely pages (contact, imprint, team, about) of the same site at once (the executor
+ * applies the SSRF guard on every hop, per-host limits, size and time limits). The pages fetched are kept so
  * other enrichments read them without fetching again (company insights).
  *
  * @example const visit = await crawlSite('https://example.com', { fetch, maxPages: 3, region: 'US' })
@@ -56,9 +56,25 @@ export function siteUrl(site: unknown): string | null {
   }
 }
 
+/** The `User-agent: *` rules of an origin's robots.txt; none when it has none or does not answer. */
+async function robotsOf(url: string, fetch: SiteFetch): Promise<Robots> {
+  try {
+    const r = await fetch({ kind: 'site-robots', url: new URL('/robots.txt', url).href, expect: 'text', userUrl: true, maxBytes: 512 * 1024 });
+    if (r.status === 200) return parseRobots(r.body);
+  } catch {
+    // No robots.txt (or unreachable): nothing disallowed.
+  }
+  return { rules: [] };
+}
+
+const sameOrigin = (a: string, b: string) => new URL(a).origin === new URL(b).origin;
+
 export async function crawlSite(site: unknown, o: CrawlOptions): Promise<SiteVisit> {
   const start = siteUrl(site);
   if (!start) return { status: null, finalUrl: null, error: null, pages: [] };
+  // robots.txt is fetched beside the home page, not after it: a site then costs two round trips
+  // (home, then its likely pages at once), not one per page (bench/contacts.bench.ts).
+  const robotsAtStart = o.maxPages > 0 ? robotsOf(start, o.fetch) : null;
   let home: FetchedResponse;
   try {
     home = await o.fetch(page(start));
@@ -70,23 +86,21 @@ export async function crawlSite(site: unknown, o: CrawlOptions): Promise<SiteVis
   const visit: SiteVisit = { status: moved ? 'redirected' : 'reachable', finalUrl: moved ? home.url : null, error: null, pages };
   const todo = pages[0].facts.links.slice(0, Math.max(0, o.maxPages));
   if (!todo.length) return visit;
-  let robots: Robots = { rules: [] };
-  try {
-    const r = await o.fetch({ kind: 'site-robots', url: new URL('/robots.txt', home.url).href, expect: 'text', userUrl: true, maxBytes: 512 * 1024 });
-    if (r.status === 200) robots = parseRobots(r.body);
-  } catch {
-    // No robots.txt (or unreachable): nothing disallowed.
-  }
-  for (const url of todo) {
-    if (!robotsAllows(robots, new URL(url).pathname)) continue;
+  // A home page answered from another origin is governed by that origin's robots.txt.
+  const robots = robotsAtStart && sameOrigin(home.url, start) ? await robotsAtStart : await robotsOf(home.url, o.fetch);
+  // The likely pages at once: the executor's per-host limits decide how many are in flight.
+  const more = await Promise.all(todo.map(async (url): Promise<SitePage | null> => {
+    if (!robotsAllows(robots, new URL(url).pathname)) return null;
     try {
       const r = await o.fetch(page(url));
       // A page that left the site (a redirect elsewhere) is not this site's.
-      if (siteOf(r.url) !== siteOf(home.url)) continue;
-      pages.push({ url: r.url, html: r.body, facts: extractPage(r.body, r.url, o.region) });
+      if (siteOf(r.url) !== siteOf(home.url)) return null;
+      return { url: r.url, html: r.body, facts: extractPage(r.body, r.url, o.region) };
     } catch {
       // One missing page (404, timeout, too large) leaves the others.
+      return null;
     }
-  }
+  }));
+  for (const p of more) if (p) pages.push(p);
   return visit;
 }
