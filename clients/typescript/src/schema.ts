@@ -1055,6 +1055,10 @@ export type paths = {
                             next_cursor: string | null;
                             has_more: boolean;
                             total?: number;
+                            /** @description With `query`: the filters (as in `filters`) the natural-language query was read into. */
+                            parsed_query?: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
