@@ -31,6 +31,8 @@ export interface Settings {
   purgeBatch: number;
   /** A streamed result gives the event loop a turn every this many characters; 0 = never (issue 15). */
   streamYieldChars: number;
+  /** Worker threads writing task export files; 0 = on the main thread (issue 15). */
+  exportThreads: number;
   /** DATA_MAX_BYTES: new work is refused (503) once the store and task files hold this much; 0 = no cap (issue 15). */
   dataMaxBytes: number;
   /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
@@ -100,6 +102,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
     dataMaxBytes: byteSize(env.DATA_MAX_BYTES),
+    exportThreads: num(env.EXPORT_THREADS, 1),
     allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
     defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),

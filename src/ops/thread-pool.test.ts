@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessageChannel } from 'node:worker_threads';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ThreadPool } from './thread-pool.ts';
+
+/** A constructed job module: echoes, fails, crashes its thread, or talks over its port. */
+function jobModule(dir: string): URL {
+  writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+  const file = join(dir, 'job.ts');
+  writeFileSync(file, `
+import { threadId, type MessagePort } from 'node:worker_threads';
+import { once } from 'node:events';
+export default async function job(data: { kind: string; n?: number }, port?: MessagePort) {
+  if (data.kind === 'fail') throw Object.assign(new TypeError('bad job'), { code: 'E_BAD' });
+  if (data.kind === 'crash') process.exit(3);
+  if (data.kind === 'ask') { const got = once(port!, 'message'); port!.postMessage('ping'); return { answer: (await got)[0], threadId }; }
+  if (data.kind === 'sleep') await new Promise((r) => setTimeout(r, data.n));
+  return { echo: data, threadId };
+}`);
+  return pathToFileURL(file);
+}
+
+test('thread pool: jobs run on other threads (TypeScript loaded there), talk over their port, fail with their error; a crashed thread is replaced', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-pool-'));
+  const pool = new ThreadPool(jobModule(dir), 2);
+  try {
+    const a = await pool.run<{ echo: unknown; threadId: number }>({ kind: 'echo', n: 1 });
+    assert.deepEqual(a.echo, { kind: 'echo', n: 1 });
+    assert.notEqual(a.threadId, 0, 'not the main thread');
+
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m) => port1.postMessage(`${m}-pong`));
+    assert.equal((await pool.run<{ answer: string }>({ kind: 'ask' }, port2)).answer, 'ping-pong');
+    port1.close();
+
+    await assert.rejects(pool.run({ kind: 'fail' }), (e: Error & { code?: string }) => e.message === 'bad job' && e.name === 'TypeError' && e.code === 'E_BAD');
+    await assert.rejects(pool.run({ kind: 'crash' }), /exited with code 3/);
+
+    // Three jobs on a pool of two: the third waits for a free thread; all finish.
+    const three = await Promise.all([1, 2, 3].map((n) => pool.run<{ echo: { n: number } }>({ kind: 'sleep', n: 50 * n })));
+    assert.deepEqual(three.map((r) => r.echo.n), [50, 100, 150]);
+    assert.equal(new Set(three.map((r: any) => r.threadId)).size <= 2, true, 'at most two threads');
+  } finally {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
