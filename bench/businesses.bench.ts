@@ -1,74 +1,132 @@
 /**
- * The business database on SQLite (issue 13): generated businesses, then the searches the issue times.
+ * The business database (issue 13): generated businesses (bench/business-fixture.ts), then the
+ * searches the issue times, on SQLite and (with TEST_DATABASE_URL) PostgreSQL, plus the OSM import
+ * rate on the Andorra extract. Writes docs/performance/businesses.md.
  *
- *   node bin/run-ts.js bench/businesses.bench.ts [--rows 1000000]
+ *   node bin/run-ts.js bench/businesses.bench.ts [--rows 1000000] [--runs 50] [--no-pg] [--db FILE]
  *
- * Rows come from a seeded generator (realistic names from a word list, five countries, points spread
- * around a few cities each, ratings, reviews, types), upserted in batches of 1,000 into a fresh file.
- * Each search runs 50 times after a warm-up; medians are quoted against a baseline measured in the same
- * run (a page of 10 by os_id, the cheapest read) because the box is shared and noisy.
+ * `--db FILE` keeps the SQLite file and reuses it when it exists (for work on the searches; the measured
+ * run builds it fresh). Each search runs `runs` times after a warm-up, alternately from the first page and
+ * from a cursor after the 200th match; medians are quoted with the baseline of the same run, a page
+ * of 10 without filter (the cheapest read), because the box is shared and noisy.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { businessStoreOf } from '../src/store/businesses/index.ts';
-import { business } from '../src/store/businesses/conformance.ts';
-import type { BusinessQuery, BusinessRecord } from '../src/store/businesses/contract.ts';
-import { median } from './lib.ts';
+import type { BusinessQuery, BusinessRecord, BusinessStore } from '../src/store/businesses/contract.ts';
+import type { Store } from '../src/store/contract.ts';
+import { importOsm } from '../src/businesses/osm-import.ts';
+import { generatedBusinesses } from './business-fixture.ts';
+import { median, table, writeSection } from './lib.ts';
 
-const at = process.argv.indexOf('--rows');
-const ROWS = at > 0 ? Number(process.argv[at + 1]) : 1_000_000;
-let seed = 42;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
-const CITIES: [string, string, string, number, number][] = [
-  ['US', 'Texas', 'Austin', 30.2672, -97.7431], ['US', 'New York', 'New York', 40.7128, -74.006], ['US', 'California', 'San Francisco', 37.7749, -122.4194],
-  ['FR', 'Île-de-France', 'Paris', 48.8566, 2.3522], ['FR', 'Auvergne-Rhône-Alpes', 'Lyon', 45.764, 4.8357], ['DE', 'Berlin', 'Berlin', 52.52, 13.405],
-  ['GB', 'England', 'London', 51.5074, -0.1278], ['ES', 'Madrid', 'Madrid', 40.4168, -3.7038],
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const ROWS = Number(arg('--rows') ?? 1_000_000);
+const RUNS = Number(arg('--runs') ?? 50);
+const KEEP = arg('--db');
+const PG = process.argv.includes('--no-pg') ? undefined : process.env.TEST_DATABASE_URL;
+const OWNER = 'acct';
+
+const SEARCHES: [string, Partial<BusinessQuery>, number?][] = [
+  ['page of 10, no filter (baseline)', {}],
+  ['country_code US + types Cafe + rating 4.5+', { countryCode: 'US', types: ['cafe'], rating: { min: 4.5 } }],
+  ['2 km circle (central Austin)', { geo: [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 2000 }] }],
+  ['name contains "golden"', { name: 'golden' }],
+  ['city Paris + has_website + reviews 100+', { cities: ['paris'], hasWebsite: true, reviews: { min: 100 } }],
+  ['include_total: country + types + rating', { countryCode: 'US', types: ['cafe'], rating: { min: 4.5 }, includeTotal: true }, 10],
+  ['include_total: no filter', { includeTotal: true }, 5],
+  ['sparse: country DE + types Bookbinder + rating 4.9+', { countryCode: 'DE', types: ['bookbinder'], rating: { min: 4.9 } }, 10],
 ];
-const TYPES = ['Restaurant', 'Cafe', 'Coffee shop', 'Bakery', 'Dentist', 'Hair salon', 'Pharmacy', 'Bar', 'Hotel', 'Gym', 'Supermarket', 'Bookstore'];
-const WORDS = ['Golden', 'Blue', 'Corner', 'Royal', 'Little', 'Green', 'Urban', 'Old Town', 'Sunny', 'Central', 'Happy', 'River'];
 
-function generated(i: number): BusinessRecord {
-  const [cc, state, city, lat, lng] = pick(CITIES);
-  const t = pick(TYPES);
-  return business(`bench-${i}`, {
-    name: `${pick(WORDS)} ${pick(WORDS)} ${t}`, country_code: cc, state, city, postal_code: String(10000 + Math.floor(rnd() * 90000)),
-    latitude: lat + (rnd() - 0.5) * 0.3, longitude: lng + (rnd() - 0.5) * 0.4, rating: Math.round((1 + rnd() * 4) * 10) / 10,
-    reviews: Math.floor(rnd() ** 3 * 5000), types: rnd() < 0.3 ? [t, pick(TYPES)] : [t], site: rnd() < 0.6 ? `https://b${i}.example` : null,
-    phone: rnd() < 0.8 ? `+1 512 555 ${String(i % 10000).padStart(4, '0')}` : null, business_status: 'operational',
-  });
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'trawl-biz-bench-'));
-const file = join(dir, 'bench.db');
-const s = await openSqliteStore(file);
-try {
-  const db = businessStoreOf(s);
+async function fill(db: BusinessStore): Promise<number> {
   const t0 = performance.now();
-  for (let i = 0; i < ROWS; i += 1000) {
-    await db.upsertBusinesses('acct', Array.from({ length: Math.min(1000, ROWS - i) }, (_, k) => generated(i + k)), 1_000_000);
+  let batch: BusinessRecord[] = [];
+  for (const b of generatedBusinesses(ROWS)) {
+    batch.push(b);
+    if (batch.length === 1000) { await db.upsertBusinesses(OWNER, batch, 1_000_000); batch = []; }
   }
-  const insertS = (performance.now() - t0) / 1000;
-  const time = async (q: Partial<BusinessQuery>, runs = 50) => {
-    const one = async () => { const t = performance.now(); await db.searchBusinesses({ accountId: 'acct', limit: 10, ...q }); return performance.now() - t; };
-    await one();
-    const ms: number[] = [];
-    for (let i = 0; i < runs; i++) ms.push(await one());
-    return median(ms);
-  };
-  const base = await time({});
-  const rows: [string, number][] = [
-    ['page of 10, no filter (baseline)', base],
-    ['country_code + types + rating 4.5+', await time({ countryCode: 'US', types: ['cafe'], rating: { min: 4.5 } })],
-    ['2 km circle (Austin)', await time({ geo: [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 2000 }] })],
-    ['name contains "golden"', await time({ name: 'golden' })],
-    ['include_total (country + types + rating)', await time({ countryCode: 'US', types: ['cafe'], rating: { min: 4.5 }, includeTotal: true }, 10)],
-  ];
-  process.stdout.write(`rows ${ROWS}; insert ${(ROWS / insertS).toFixed(0)} rows/s; file ${(statSync(file).size / 1e6).toFixed(0)} MB (+ WAL)\n\n| search | p50 ms | vs baseline |\n|---|---|---|\n`);
-  for (const [name, ms] of rows) process.stdout.write(`| ${name} | ${ms.toFixed(2)} | ${(ms / base).toFixed(1)}x |\n`);
-} finally {
-  await s.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (batch.length) await db.upsertBusinesses(OWNER, batch, 1_000_000);
+  await db.optimize();
+  return ROWS / ((performance.now() - t0) / 1000);
 }
+
+/** p50 of each search, alternately from the first page and from after the 200th match. */
+async function timeAll(db: BusinessStore): Promise<number[]> {
+  const out: number[] = [];
+  for (const [, q, runs = RUNS] of SEARCHES) {
+    const first = await db.searchBusinesses({ accountId: OWNER, limit: 200, ...q, includeTotal: false });
+    const starts = [undefined, ...first.items.length ? [first.last] : []];
+    const one = async (i: number) => {
+      const t = performance.now();
+      await db.searchBusinesses({ accountId: OWNER, limit: 10, ...q, after: starts[i % starts.length] });
+      return performance.now() - t;
+    };
+    await one(0);
+    const ms: number[] = [];
+    for (let i = 0; i < runs; i++) ms.push(await one(i));
+    out.push(median(ms));
+  }
+  return out;
+}
+
+async function osmRate(): Promise<string> {
+  const file = join(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'osm', 'andorra.osm.pbf');
+  if (!existsSync(file)) return `OSM import: skipped, ${file} not found (set FIXTURES_DIR)`;
+  const s = await openSqliteStore(join(mkdtempSync(join(tmpdir(), 'trawl-osm-bench-')), 'osm.db'));
+  try {
+    const t0 = performance.now();
+    const r = await importOsm(s, file, { country: 'AD' });
+    const sec = (performance.now() - t0) / 1000;
+    return `OSM import, Andorra PBF into a fresh SQLite file: ${r.objects.toLocaleString('en')} objects (${r.businesses} businesses) in ${sec.toFixed(2)} s = **${Math.round(r.objects / sec).toLocaleString('en')} objects/s** (target ≥ 20,000)`;
+  } finally { await s.close(); }
+}
+
+const load0 = loadavg()[0];
+const dir = mkdtempSync(join(tmpdir(), 'trawl-biz-bench-'));
+const file = KEEP ?? join(dir, 'bench.db');
+const reuse = KEEP !== undefined && existsSync(KEEP);
+const lines: string[] = [];
+const sqlite = await openSqliteStore(file);
+let sqliteMs: number[];
+try {
+  const db = businessStoreOf(sqlite);
+  const rate = reuse ? NaN : await fill(db);
+  sqlite.db.pragma('wal_checkpoint(TRUNCATE)');
+  const size = statSync(file).size;
+  sqliteMs = await timeAll(db);
+  lines.push(`SQLite: ${ROWS.toLocaleString('en')} rows${reuse ? ' (reused file)' : `, inserted at ${Math.round(rate).toLocaleString('en')} rows/s (batches of 1,000)`}; file ${(size / 1e6).toFixed(0)} MB = **${((size / 1e6) * (1e6 / ROWS)).toFixed(0)} MB per million** businesses`);
+} finally {
+  await sqlite.close();
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
+}
+lines.push(await osmRate());
+
+let pgMs: number[] | null = null;
+if (PG) {
+  const { openScratchPostgresStore } = await import('../src/store/postgres/testing.ts');
+  const pg = await openScratchPostgresStore(PG);
+  try {
+    const db = businessStoreOf(pg as Store);
+    const rate = await fill(db);
+    const { rows } = await pg.pool.query(`SELECT pg_total_relation_size('businesses') + pg_total_relation_size('business_types') AS n`);
+    pgMs = await timeAll(db);
+    lines.push(`PostgreSQL: inserted at ${Math.round(rate).toLocaleString('en')} rows/s (one multi-row upsert per 1,000); tables and indexes ${(Number(rows[0].n) / 1e6).toFixed(0)} MB`);
+  } finally { await pg.close(); }
+}
+
+const rowsOut = SEARCHES.map(([name], i) => [name, sqliteMs[i].toFixed(2), (sqliteMs[i] / sqliteMs[0]).toFixed(1) + '×',
+  ...(pgMs ? [pgMs[i].toFixed(2), (pgMs[i] / sqliteMs[i]).toFixed(2) + '×'] : [])]);
+const head = ['search (limit 10)', 'SQLite p50 ms', 'vs baseline', ...(pgMs ? ['PostgreSQL p50 ms', 'PostgreSQL / SQLite'] : [])];
+const text = `# Business database (issue 13)
+
+\`node bin/run-ts.js bench/businesses.bench.ts --rows ${ROWS}\`: ${ROWS.toLocaleString('en')} generated businesses (bench/business-fixture.ts, seed 42:
+15 cities in 5 countries, 30 types), one owner; p50 of ${RUNS} runs (${SEARCHES.filter((s) => s[2]).map((s) => `${s[2]} for "${s[0]}"`).join(', ')}), alternately from
+the first page and from after the 200th match (a cursor). Load average at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}.
+
+${table(head, rowsOut)}
+
+${lines.map((l) => `- ${l}`).join('\n')}
+`;
+process.stdout.write(text);
+if (!KEEP) writeSection('docs/performance/businesses.md', text);

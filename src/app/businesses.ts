@@ -1,6 +1,6 @@
 /**
  * `POST /businesses` (interface 4.8, decision 24): a page of the business database the account may
- * see (docs/businesses.md). Keyset pages by os_id: a cursor is the last os_id of the page, bound to the
+ * see (docs/businesses.md). Keyset pages: a cursor is the store's position of the page's last item, bound to the
  * account and the filters and signed with a per-deployment secret, so a changed or foreign cursor is a
  * 422 rather than a page of some other search.
  *
@@ -56,8 +56,8 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   const limit = typeof body.limit === 'number' ? body.limit : 10;
   const page = await businessStoreOf(ctx.store).searchBusinesses({ ...q, after, limit, includeTotal: body.include_total === true });
   await bill(ctx, account, page.items.length);
-  const last = page.items.at(-1);
-  const payload = last ? b64(JSON.stringify({ a: last.os_id, s: scope })) : '';
+  const last = page.last;
+  const payload = last ? b64(JSON.stringify({ a: last, s: scope })) : '';
   const answer: BusinessesAnswer = {
     items: fields ? page.items.map((r) => Object.fromEntries(fields.map((f) => [f, (r as unknown as Record<string, unknown>)[f] ?? null]))) : page.items,
     next_cursor: page.hasMore && last ? `${payload}.${sign(payload)}` : null,
@@ -102,6 +102,7 @@ function openCursor(cursor: string, scope: string, sign: (p: string) => string):
   if (!timingSafeEqual(Buffer.from(sign(payload)), Buffer.from(mac))) throw bad();
   let c: { a?: unknown; s?: unknown };
   try { c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')); } catch { throw bad(); }
-  if (typeof c.a !== 'string' || c.s !== scope) throw bad();
+  // A position is a row id (a cursor of an older deployment held an os_id: it no longer applies).
+  if (typeof c.a !== 'string' || !/^\d{1,15}$/.test(c.a) || c.s !== scope) throw bad();
   return c.a;
 }

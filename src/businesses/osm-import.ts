@@ -61,6 +61,7 @@ export async function importOsm(store: Store, file: string, o: { country?: strin
     if (batch.length >= (o.batch ?? 1000)) await flush();
   }
   await flush();
+  await db.optimize();
   s.seconds = Math.round((Date.now() - t0) / 100) / 10;
   return s;
 }

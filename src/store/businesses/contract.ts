@@ -77,7 +77,8 @@ export interface BusinessQuery {
   geo?: GeoFilter[];
   /** Unix seconds, inclusive. */
   addedFrom?: number; addedTo?: number; updatedFrom?: number; updatedTo?: number;
-  /** Keyset: only os_ids after this one. */
+  /** Keyset: only rows after this position (a previous page's `last`). Pages follow the row id, the
+   *  order rows were first stored in, so every index an equality filter uses serves them in order. */
   after?: string;
   limit: number;
   includeTotal?: boolean;
@@ -86,6 +87,8 @@ export interface BusinessQuery {
 export interface BusinessPage {
   items: BusinessRecord[];
   hasMore: boolean;
+  /** The position of the page's last item, for the next page's `after` (absent on an empty page). */
+  last?: string;
   /** Only with includeTotal: every match, ignoring `after` and `limit`. */
   total?: number;
 }
@@ -94,4 +97,6 @@ export interface BusinessStore {
   /** Inserts or updates by (owner, os_id); `now` in Unix ms. Returns how many were new. */
   upsertBusinesses(owner: string, records: BusinessRecord[], now: number): Promise<{ added: number; updated: number }>;
   searchBusinesses(q: BusinessQuery): Promise<BusinessPage>;
+  /** After a bulk load (an import): refresh the planner's statistics so counts pick their index. */
+  optimize(): Promise<void>;
 }

@@ -1,12 +1,13 @@
 /**
  * The business database on PostgreSQL: the same tables and WHERE clause as SQLite
- * (003_businesses.sql); points through a built-in GiST index on `point(longitude, latitude)`, names by
- * LIKE on the lower-cased key (a trigram index is future work: pg_trgm lives in one schema of a
- * database, which per-schema deployments and test schemas do not see).
+ * (003/004_businesses*.sql); points through a built-in GiST index on `point(longitude, latitude)`, names
+ * by LIKE on the lower-cased key, served by a pg_trgm index where the extension could be created.
+ * Pages are keyset by id; the planner walks an (equality, id) index in page order.
  */
 import type pg from 'pg';
+import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, columnsOf, recordOf, typeKeys, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, columnsOf, positionOf, recordOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
@@ -16,26 +17,37 @@ const dialect: Dialect = {
 /** `?` placeholders to `$n`. The builder never puts a `?` inside a literal. */
 const numbered = (sql: string) => { let n = 0; return sql.replace(/\?/g, () => `$${++n}`); };
 
+/** Rows per statement: 22 parameters a row stays well under PostgreSQL's 65,535. */
+const BATCH = 1000;
+const ROW_PARAMS = 3 + COLUMNS.length + 2;
+
 export class PostgresBusinessStore implements BusinessStore {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** One transaction; per batch one multi-row upsert, one delete and one insert of the types. */
   async upsertBusinesses(owner: string, records: BusinessRecord[], now: number) {
+    const unique = uniqueByOsId(records);
     const c = await this.pool.connect();
     let added = 0;
     let updated = 0;
     try {
       await c.query('BEGIN');
-      for (const r of records) {
-        const cols = columnsOf(r);
-        const { rows } = await c.query(numbered(`INSERT INTO businesses (owner, os_id, record, ${COLUMNS.join(', ')}, added, updated)
-          VALUES (?, ?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)
+      for (let at = 0; at < unique.length; at += BATCH) {
+        const batch = unique.slice(at, at + BATCH);
+        const values = batch.map((_, i) => `(${Array.from({ length: ROW_PARAMS }, (_, k) => `$${i * ROW_PARAMS + k + 1}`).join(', ')})`).join(', ');
+        const { rows } = await c.query(`INSERT INTO businesses (owner, os_id, record, ${COLUMNS.join(', ')}, added, updated) VALUES ${values}
           ON CONFLICT (owner, os_id) DO UPDATE SET record = EXCLUDED.record, ${COLUMNS.map((k) => `${k} = EXCLUDED.${k}`).join(', ')}, updated = EXCLUDED.updated
-          RETURNING id, (xmax = 0) AS inserted`), [owner, r.os_id, JSON.stringify(r), ...cols, now, now]);
-        const id = rows[0].id;
-        if (rows[0].inserted) added++; else updated++;
-        await c.query('DELETE FROM business_types WHERE business = $1', [id]);
-        const types = typeKeys(r);
-        if (types.length) await c.query('INSERT INTO business_types (business, type_k) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [id, types]);
+          RETURNING id, os_id, (xmax = 0) AS inserted`, batch.flatMap((r) => [owner, r.os_id, encodeRecord(r), ...columnsOf(r), now, now]));
+        const idOf = new Map<string, string>();
+        for (const row of rows) { idOf.set(row.os_id, row.id); if (row.inserted) added++; else updated++; }
+        const ids = [...idOf.values()];
+        if (rows.some((r) => !r.inserted)) await c.query('DELETE FROM business_types WHERE business = ANY($1::bigint[])', [ids]);
+        const owners: string[] = [];
+        const types: string[] = [];
+        for (const r of batch) for (const t of typeKeys(r)) { owners.push(idOf.get(r.os_id)!); types.push(t); }
+        if (types.length) {
+          await c.query('INSERT INTO business_types (business, type_k) SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING', [owners, types]);
+        }
       }
       await c.query('COMMIT');
     } catch (e) {
@@ -47,12 +59,17 @@ export class PostgresBusinessStore implements BusinessStore {
     return { added, updated };
   }
 
+  async optimize() {
+    await this.pool.query('ANALYZE businesses, business_types');
+  }
+
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
     const w = whereOf(q, dialect);
-    const after = q.after !== undefined ? ' AND b.os_id > ?' : '';
-    const { rows } = await this.pool.query(numbered(`SELECT b.record, b.added, b.updated FROM businesses b WHERE ${w.sql}${after} ORDER BY b.os_id LIMIT ?`),
-      [...w.args, ...(q.after !== undefined ? [q.after] : []), q.limit + 1]);
-    const page: BusinessPage = { items: rows.slice(0, q.limit).map(recordOf), hasMore: rows.length > q.limit };
+    const after = q.after !== undefined ? ' AND b.id > ?' : '';
+    const { rows } = await this.pool.query(numbered(`SELECT b.id, b.record, b.added, b.updated FROM businesses b WHERE ${w.sql}${after} ORDER BY b.id LIMIT ?`),
+      [...w.args, ...(q.after !== undefined ? [positionOf(q.after)] : []), q.limit + 1]);
+    const shown = rows.slice(0, q.limit);
+    const page: BusinessPage = { items: shown.map(recordOf), hasMore: rows.length > q.limit, last: shown.length ? String(shown.at(-1).id) : undefined };
     if (q.includeTotal) page.total = Number((await this.pool.query(numbered(`SELECT count(*) AS n FROM businesses b WHERE ${w.sql}`), w.args)).rows[0].n);
     return page;
   }

@@ -6,6 +6,7 @@
  * @example columnsOf(record) // { name_k: 'joe\'s pizza', city_k: 'austin', ... }
  */
 import type { BusinessQuery, BusinessRecord, GeoFilter, NumRange } from './contract.ts';
+import { decodeRecord } from './record-text.ts';
 
 export const lower = (s: string | null | undefined): string | null => (s == null || s === '' ? null : s.normalize('NFC').toLowerCase().trim());
 export const postalKey = (s: string | null | undefined): string | null => (s ? s.toUpperCase().replace(/\s+/g, '') : null);
@@ -111,7 +112,20 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
   return { sql: c.join(' AND '), args };
 }
 
+/** A page position (`BusinessQuery.after`): the decimal row id a previous page ended on. */
+export function positionOf(after: string): number {
+  if (!/^\d{1,15}$/.test(after)) throw new Error(`not a business page position: ${JSON.stringify(after).slice(0, 40)}`);
+  return Number(after);
+}
+
+/** One record per os_id, the last given winning, in first-seen order: a batch never upserts a row twice. */
+export function uniqueByOsId(records: BusinessRecord[]): BusinessRecord[] {
+  const by = new Map<string, BusinessRecord>();
+  for (const r of records) by.set(r.os_id, r);
+  return by.size === records.length ? records : [...by.values()];
+}
+
 /** A stored row back to the answered record. */
 export function recordOf(row: { record: string; added: number | string; updated: number | string }): BusinessRecord {
-  return { ...(JSON.parse(row.record) as BusinessRecord), added_timestamp: Math.floor(Number(row.added) / 1000), updated_timestamp: Math.floor(Number(row.updated) / 1000) };
+  return { ...decodeRecord(row.record), added_timestamp: Math.floor(Number(row.added) / 1000), updated_timestamp: Math.floor(Number(row.updated) / 1000) };
 }

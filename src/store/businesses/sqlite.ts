@@ -1,18 +1,61 @@
 /**
  * The business database on SQLite: names through an FTS5 trigram index (substring LIKE served by the
- * index), points through an R*Tree, the other filters through plain indexes (004_businesses.sql).
+ * index), points through an R*Tree, the other filters through plain indexes (004/005_businesses*.sql).
  * better-sqlite3 is synchronous: an upsert batch is one transaction.
+ *
+ * Pages are keyset by the row id, in index order: a search walks one "driver" (see driverOf) whose rows
+ * come out in id order, tests the other filters on each, and stops after `limit + 1` matches; nothing
+ * sorts every match. Only geo and id lists, whose candidates are few by nature, are collected and
+ * sorted. The records are read for the page's ids alone.
  */
 import type Database from 'better-sqlite3';
+import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, columnsOf, distanceM, recordOf, typeKeys, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, distanceM, likeEscape, lower, positionOf, recordOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
-  nameLike: () => "b.id IN (SELECT rowid FROM businesses_fts WHERE name_k LIKE ? ESCAPE '\\')",
-  inBox: () => // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
-  // the exact test follows in whereOf.
-  'b.id IN (SELECT id FROM businesses_geo WHERE max_lat >= ? AND min_lat <= ? AND max_lng >= ? AND min_lng <= ?)',
+  // A row already at hand is tested directly; the trigram index serves names only as a driver.
+  nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
+  inBox: () => 'b.latitude >= ? AND b.latitude <= ? AND b.longitude >= ? AND b.longitude <= ?',
 };
+
+/**
+ * Where a page's candidates come from: `from` joins `b`, `lead` is the driver's own condition, `order`
+ * the id column the walk follows.
+ */
+interface Driver { from: string; lead: string[]; args: unknown[]; order: string }
+
+/**
+ * The walk for a search, most selective first. An ordered driver yields ids ascending (an index on one
+ * equality ends with the rowid; FTS5 and business_types give rowid order), so LIMIT stops it early.
+ */
+function driverOf(q: BusinessQuery): Driver {
+  const plain = (index: string | null): Driver => ({ from: `businesses b${index ? ` INDEXED BY ${index}` : ''}`, lead: [], args: [], order: 'b.id' });
+  if (q.osIds?.length) return plain('businesses_by_os_id');
+  if (q.geo?.length) {
+    // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
+    // the exact test follows in whereOf. These candidates are collected and sorted (few, by area).
+    const box = boxOf(q.geo[0]);
+    return { from: 'businesses_geo g CROSS JOIN businesses b ON b.id = g.id', order: 'b.id',
+      lead: ['g.max_lat >= ? AND g.min_lat <= ? AND g.max_lng >= ? AND g.min_lng <= ?'], args: [box.south, box.north, box.west, box.east] };
+  }
+  const name = lower(q.name);
+  // The trigram index needs three characters; a shorter name is a plain test on each row.
+  if (name && !q.nameExclude && [...name].length >= 3) {
+    return { from: 'businesses_fts f CROSS JOIN businesses b ON b.id = f.rowid', order: 'f.rowid', lead: ["f.name_k LIKE ? ESCAPE '\\'"], args: [`%${likeEscape(name)}%`] };
+  }
+  if (q.domain) return plain('businesses_by_domain');
+  const one = (xs?: string[]) => (xs?.length === 1 ? lower(xs[0]) : null);
+  if (one(q.cities)) return plain('businesses_by_city');
+  const type = one(q.types);
+  if (type) return { from: 'business_types t CROSS JOIN businesses b ON b.id = t.business', order: 't.business', lead: ['t.type_k = ?'], args: [type] };
+  if (one(q.states)) return plain('businesses_by_state');
+  if (one(q.counties)) return plain('businesses_by_county');
+  if (q.countryCode) return plain('businesses_by_country');
+  // No driver: the table itself, in rowid order (else the planner splits the owner test into an OR of
+  // index searches and sorts every row).
+  return { from: 'businesses b NOT INDEXED', lead: [], args: [], order: 'b.id' };
+}
 
 export class SqliteBusinessStore implements BusinessStore {
   private readonly upsertTx: (owner: string, records: BusinessRecord[], now: number) => { added: number; updated: number };
@@ -20,11 +63,13 @@ export class SqliteBusinessStore implements BusinessStore {
   constructor(private readonly db: Database.Database) {
     db.function('distance_m', { deterministic: true }, (a, b, c, d) =>
       (c == null || d == null ? null : distanceM(Number(a), Number(b), Number(c), Number(d))));
-    const find = db.prepare('SELECT id FROM businesses WHERE owner = ? AND os_id = ?');
-    const insert = db.prepare(`INSERT INTO businesses (owner, os_id, record, ${COLUMNS.join(', ')}, added, updated)
-      VALUES (?, ?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`);
-    const update = db.prepare(`UPDATE businesses SET record = ?, ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated = ? WHERE id = ?`);
-    const ftsDel = db.prepare('DELETE FROM businesses_fts WHERE rowid = ?');
+    const find = db.prepare('SELECT id, name_k FROM businesses WHERE owner = ? AND os_id = ?');
+    const insert = db.prepare(`INSERT INTO businesses (owner, os_id, ${COLUMNS.join(', ')}, added, updated)
+      VALUES (?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`);
+    const update = db.prepare(`UPDATE businesses SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated = ? WHERE id = ?`);
+    const recordPut = db.prepare('INSERT OR REPLACE INTO business_records (id, record) VALUES (?, ?)');
+    // External-content FTS5: a removal names the text it indexed.
+    const ftsDel = db.prepare("INSERT INTO businesses_fts (businesses_fts, rowid, name_k) VALUES ('delete', ?, ?)");
     const ftsAdd = db.prepare('INSERT INTO businesses_fts (rowid, name_k) VALUES (?, ?)');
     const geoDel = db.prepare('DELETE FROM businesses_geo WHERE id = ?');
     const geoAdd = db.prepare('INSERT INTO businesses_geo VALUES (?, ?, ?, ?, ?)');
@@ -33,21 +78,22 @@ export class SqliteBusinessStore implements BusinessStore {
     this.upsertTx = db.transaction((owner: string, records: BusinessRecord[], now: number) => {
       let added = 0;
       let updated = 0;
-      for (const r of records) {
+      for (const r of uniqueByOsId(records)) {
         const cols = columnsOf(r);
-        const text = JSON.stringify(r);
-        const had = find.get(owner, r.os_id) as { id: number } | undefined;
+        const had = find.get(owner, r.os_id) as { id: number; name_k: string } | undefined;
         let id: number;
         if (had) {
           id = had.id;
-          update.run(text, ...cols, now, id);
-          ftsDel.run(id); geoDel.run(id); typesDel.run(id);
+          update.run(...cols, now, id);
+          if (had.name_k !== cols[0]) { ftsDel.run(id, had.name_k); ftsAdd.run(id, cols[0]); }
+          geoDel.run(id); typesDel.run(id);
           updated++;
         } else {
-          id = Number(insert.run(owner, r.os_id, text, ...cols, now, now).lastInsertRowid);
+          id = Number(insert.run(owner, r.os_id, ...cols, now, now).lastInsertRowid);
+          ftsAdd.run(id, cols[0]);
           added++;
         }
-        ftsAdd.run(id, cols[0]);
+        recordPut.run(id, encodeRecord(r));
         if (r.latitude != null && r.longitude != null) geoAdd.run(id, r.latitude, r.latitude, r.longitude, r.longitude);
         for (const t of typeKeys(r)) typeAdd.run(id, t);
       }
@@ -59,16 +105,34 @@ export class SqliteBusinessStore implements BusinessStore {
     return this.upsertTx(owner, records, now);
   }
 
+  async optimize() {
+    // A sampled ANALYZE (SQLite's advice for PRAGMA optimize): seconds on a million rows, not minutes.
+    this.db.pragma('analysis_limit = 1000');
+    this.db.exec('ANALYZE businesses; ANALYZE business_types');
+  }
+
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
-    const w = whereOf(q, dialect);
-    const after = q.after !== undefined ? ' AND b.os_id > ?' : '';
-    // Without a selective filter the planner would read every row of the account and sort them; walking
-    // the os_id index in page order stops after limit + 1 matches.
-    const selective = q.osIds || q.countryCode || q.states || q.cities || q.counties || q.postalCodes || q.types || q.name || q.geo || q.domain;
-    const rows = this.db.prepare(`SELECT b.record, b.added, b.updated FROM businesses b${selective ? '' : ' INDEXED BY businesses_by_os_id'} WHERE ${w.sql}${after} ORDER BY b.os_id LIMIT ?`)
-      .all(...w.args, ...(q.after !== undefined ? [q.after] : []), q.limit + 1) as { record: string; added: number; updated: number }[];
-    const page: BusinessPage = { items: rows.slice(0, q.limit).map(recordOf), hasMore: rows.length > q.limit };
-    if (q.includeTotal) page.total = (this.db.prepare(`SELECT count(*) AS n FROM businesses b WHERE ${w.sql}`).get(...w.args) as { n: number }).n;
+    const d = driverOf(q);
+    const lead = [...d.lead];
+    const leadArgs = [...d.args];
+    // The driver's own filter is not tested twice (the name's is the costly one).
+    const w = whereOf(d.order === 'f.rowid' ? { ...q, name: undefined } : q, dialect);
+    const after = q.after !== undefined ? positionOf(q.after) : undefined;
+    if (after !== undefined) { lead.push(`${d.order} > ?`); leadArgs.push(after); }
+    const ids = (this.db.prepare(`SELECT b.id FROM ${d.from} WHERE ${[...lead, w.sql].join(' AND ')} ORDER BY ${d.order} LIMIT ?`).pluck()
+      .all(...leadArgs, ...w.args, q.limit + 1)) as number[];
+    const shown = ids.slice(0, q.limit);
+    const rows = shown.length
+      ? this.db.prepare(`SELECT b.id, r.record, b.added, b.updated FROM businesses b JOIN business_records r ON r.id = b.id WHERE b.id IN (${shown.map(() => '?').join(',')})`)
+        .all(...shown) as { id: number; record: string; added: number; updated: number }[]
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const page: BusinessPage = { items: shown.map((id) => recordOf(byId.get(id)!)), hasMore: ids.length > q.limit, last: shown.length ? String(shown.at(-1)) : undefined };
+    if (q.includeTotal) {
+      // The count has no page order to keep: the planner picks its index freely (types by EXISTS).
+      const all = whereOf(q, dialect);
+      page.total = (this.db.prepare(`SELECT count(*) FROM businesses b WHERE ${all.sql}`).pluck().get(...all.args)) as number;
+    }
     return page;
   }
 }
