@@ -10,6 +10,8 @@
  */
 import type { BusinessRecord } from '../src/store/businesses/contract.ts';
 import { business } from '../src/store/businesses/conformance.ts';
+// The same seeded generator (mulberry32) the parser tests use: the same rows on every machine.
+import { rng } from '../src/sources/_maps/test-support.ts';
 
 /** [country, state, city, lat, lng, weight] */
 export const CITIES: [string, string, string, number, number, number][] = [
@@ -32,18 +34,6 @@ const WORDS = ['Golden', 'Blue', 'Corner', 'Royal', 'Little', 'Green', 'Urban', 
 const SURNAMES = ['Smith', 'Garcia', 'Martin', 'Müller', 'Dubois', 'Rossi', 'Johnson', 'López', 'Schmidt', 'Brown', 'Bernard', 'Fernández', 'Weber',
   'Taylor', 'Moreau', 'Wilson', 'Petit', 'Fischer', 'Davies', 'Sánchez', "O'Brien", 'Nguyen', 'Kim', 'Patel', 'Cohen'];
 
-/** A seeded generator (mulberry32): fast, and the same sequence on every machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function weighted<T>(xs: T[], weightOf: (x: T) => number): (r: number) => T {
   const total = xs.reduce((s, x) => s + weightOf(x), 0);
   const ends: number[] = [];
@@ -56,7 +46,7 @@ const typeOf = weighted(TYPES, (t) => t[1]);
 
 /** The `count` first businesses of the sequence of `seed`. */
 export function* generatedBusinesses(count: number, seed = 42): Generator<BusinessRecord> {
-  const rnd = seeded(seed);
+  const rnd = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
   // A normal deviate (Box-Muller): points cluster around their city's centre.
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
