@@ -72,6 +72,15 @@ test('pure extraction: obfuscations, Cloudflare, socials, robots', () => {
   assert.deepEqual(f.phones, ['+302101234567']);
 });
 
+test('e-mails in a long page: found wherever they sit (start, end, far apart, close together), in order', () => {
+  const filler = (n: number) => 'Fresh coffee and pastries every day, 7 to 19. '.repeat(n);
+  const long = `${'a'.repeat(63)}b`; // the longest local part
+  const text = `first@start.test ${filler(200)} ${long}@far.example.com ${filler(3)} x@near.test, y@near.test ${filler(50)}`
+    + ` jane  [at]  firm [dot] co [dot] uk ${filler(300)} follow @kafe on x ${filler(2)} BOB AT FIRM DOT ORG ${filler(40)} z (at) end (dot) test`;
+  assert.deepEqual(emailsInText(text), ['first@start.test', `${long}@far.example.com`, 'x@near.test', 'y@near.test', 'jane@firm.co.uk', 'bob@firm.org', 'z@end.test']);
+  assert.deepEqual(emailsInText(filler(500)), [], 'no anchor, no address');
+});
+
 test('a site: home, robots.txt, contact and team pages; e-mails only on the contact page; flags', async (t) => {
   const { srv, fetch } = await site(t, serve);
   const v = await crawlSite(srv.url, { fetch, maxPages: 3, region: 'GR' });

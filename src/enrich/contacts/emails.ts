@@ -32,14 +32,44 @@ export function cleanEmail(s: string): string | null {
   }
 }
 
-/** Addresses in free text, plain and obfuscated, in order of appearance. */
+/** Where an address can be: an `@` or an `at` marker. Every match of EMAIL and OBFUSCATED holds one. */
+const ANCHOR = new RegExp(String.raw`@|[[({]\s*(?:at|AT|At)\s*[\])}]|\sAT\s`, 'g');
+/** Text around an anchor that a match can span: a local part (64) and padding before it, a domain after. */
+const BEFORE = 128;
+const AFTER = 512;
+
+/**
+ * The parts of `text` an address can be in: windows around each anchor, merged where they touch.
+ * Both patterns start at every letter and read up to 64 characters before failing, so scanning a
+ * whole page costs about 64 steps a character; pages mostly have no anchor at all.
+ */
+function anchorWindows(text: string): string[] {
+  const out: string[] = [];
+  let from = -1;
+  let to = -1;
+  for (const m of text.matchAll(ANCHOR)) {
+    const a = Math.max(0, m.index - BEFORE);
+    const b = Math.min(text.length, m.index + m[0].length + AFTER);
+    if (from >= 0 && a <= to) { to = b; continue; }
+    if (from >= 0) out.push(text.slice(from, to));
+    from = a;
+    to = b;
+  }
+  if (from >= 0) out.push(text.slice(from, to));
+  return out;
+}
+
+/** Addresses in free text: plain ones in order of appearance, then obfuscated ones. */
 export function emailsInText(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(EMAIL)) out.push(m[0]);
-  for (const m of text.matchAll(OBFUSCATED)) {
-    if (m[0].includes('@') && !/\[|\(|\{/.test(m[0])) continue; // plain: found above
-    const domain = m[2].replace(new RegExp(DOT, 'g'), '.');
-    out.push(`${m[1]}@${domain}`);
+  const windows = anchorWindows(text);
+  for (const w of windows) for (const m of w.matchAll(EMAIL)) out.push(m[0]);
+  for (const w of windows) {
+    for (const m of w.matchAll(OBFUSCATED)) {
+      if (m[0].includes('@') && !/\[|\(|\{/.test(m[0])) continue; // plain: found above
+      const domain = m[2].replace(new RegExp(DOT, 'g'), '.');
+      out.push(`${m[1]}@${domain}`);
+    }
   }
   return out.map(cleanEmail).filter((e): e is string => e !== null);
 }
