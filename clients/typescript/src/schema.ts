@@ -1620,6 +1620,14 @@ export type components = {
             menu_link: string | null;
             verified: boolean | null;
             owner_title: string | null;
+            /** @description phones_enricher_service: the carrier the number was issued to. */
+            phone_carrier_name?: string | null;
+            /** @description phones_enricher_service: line type (mobile, fixed_line, voip …). */
+            phone_carrier_type?: string | null;
+            /** @description directory_phones: the phone identity record of `phone` (as /phones-enricher answers it); null without phone. */
+            phone_info?: {
+                [key: string]: unknown;
+            } | null;
             /** @description ai_chain_info: the place is a branch of a brand in the name-suggestion-index; null without name or category. */
             is_chain?: boolean | null;
             /** @description ai_chain_info: the brand name. */
@@ -1632,10 +1640,26 @@ export type components = {
             email_1_role?: boolean;
             /** @description The address is on a disposable domain, per email_N. */
             email_1_disposable?: boolean;
+            /** @description emails_validator_service: RECEIVING, NOT_RECEIVING, CATCH_ALL, UNKNOWN, INVALID_FORMAT or DISPOSABLE, per email_N. */
+            email_1_status?: string;
+            /** @description emails_validator_service: why, per email_N. */
+            email_1_status_details?: string;
             /** @description contacts_n_leads: phones found on the site, E.164 (phone_1..phone_10). */
             phone_1?: string;
-            /** @description contacts_n_leads: profile URL (likewise instagram, linkedin, twitter, youtube, tiktok, pinterest). */
+            /** @description contacts_n_leads: the facebook profile URL linked by the site. */
             facebook?: string | null;
+            /** @description contacts_n_leads: the instagram profile URL linked by the site. */
+            instagram?: string | null;
+            /** @description contacts_n_leads: the linkedin profile URL linked by the site. */
+            linkedin?: string | null;
+            /** @description contacts_n_leads: the x/twitter profile URL linked by the site. */
+            twitter?: string | null;
+            /** @description contacts_n_leads: the youtube profile URL linked by the site. */
+            youtube?: string | null;
+            /** @description contacts_n_leads: the tiktok profile URL linked by the site. */
+            tiktok?: string | null;
+            /** @description contacts_n_leads: the pinterest profile URL linked by the site. */
+            pinterest?: string | null;
             /** @description contacts_n_leads: named people (team pages, JSON-LD Person). */
             contacts?: {
                 name: string;
@@ -1650,6 +1674,8 @@ export type components = {
             site_error?: string | null;
             /** @description company_websites_finder: place | place_links | web_search; null when none was found. */
             site_source?: string | null;
+            /** @description company_insights_service: JSON-LD name of the company object. */
+            company_name?: string | null;
             /** @description company_insights_service: JSON-LD legalName. */
             company_legal_name?: string | null;
             /** @description company_insights_service: JSON-LD foundingDate, as written. */
@@ -1660,6 +1686,10 @@ export type components = {
             company_logo?: string | null;
             /** @description company_insights_service: the schema.org type. */
             company_type?: string | null;
+            /** @description company_insights_service: JSON-LD PostalAddress parts joined. */
+            company_address?: string | null;
+            /** @description company_insights_service: JSON-LD sameAs links. */
+            company_same_as?: string[] | null;
             /** @description company_insights_service: generator meta and platform markers. */
             site_technologies?: string[] | null;
             /** @description reviewsite_service: TrustScore 1-5. */
