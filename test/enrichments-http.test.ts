@@ -33,3 +33,29 @@ test('POST /tasks and GET /maps/search: an enrichment is priced as its own produ
   const row2 = await h.svc.ctx.store.getRequest(get.body.id);
   assert.deepEqual(row2!.params._enrichmentPrices, { ai_chain_info: 0.0125, emails_validator_service: 0.001 }, 'not settable by the client');
 });
+
+test('POST /tasks takes every enrichment name of /maps/search, and the synonym leads_n_contacts', async () => {
+  const { SUPPORTED_ENRICHMENTS } = await import('../src/enrich/supported.ts');
+  const all = await postTask({ enrichments: [...SUPPORTED_ENRICHMENTS] });
+  assert.equal(all.status, 200, JSON.stringify(all.body));
+  const syn = await postTask({ enrichments: ['leads_n_contacts'] });
+  assert.equal(syn.status, 200, JSON.stringify(syn.body));
+  const row = await h.svc.ctx.store.getRequest((await h.svc.ctx.store.getTask(syn.body.id))!.requestId!);
+  assert.deepEqual(row!.params.enrichment, ['contacts_n_leads']);
+  assert.deepEqual(Object.keys(row!.params._enrichmentPrices as object), ['contacts_n_leads'], 'priced once, under the canonical name');
+});
+
+test('a retried item bills each enrichment once per place', async () => {
+  // Its own service: the tasks above finish in the background and would bill into the same account.
+  const h2 = await startHarness();
+  try {
+    const r = await h2.json(`/maps/search?query=${encodeURIComponent('flaky=1;n=3')}&async=false&enrichment=ai_chain_info,leads_n_contacts`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.data[0].length, 3);
+    const lines = await h2.svc.ctx.store.usageForPeriod(h2.account.id, 0, Date.now() + 60_000);
+    const qty = (p: string) => lines.find((l) => l.product === p)?.quantity;
+    assert.deepEqual([qty('engine_maps_service_v2'), qty('ai_chain_info'), qty('contacts_n_leads')], [3, 3, 3], 'the failed first attempt billed nothing, the second once');
+  } finally {
+    await h2.close();
+  }
+});
