@@ -45,6 +45,18 @@ export function businessConformance(name: string, open: () => Promise<Store>, op
     (await businessStoreOf(s).searchBusinesses({ accountId: 'a1', limit: 100, ...q })).items.map((b) => b.name).sort();
   const seeded = async (s: Store) => { await businessStoreOf(s).upsertBusinesses('a1', SAMPLE, 1_000_000); };
 
+  t('an unchanged place upserted again: counted as updated, its time moves, every index still finds it', async (s) => {
+    const b = businessStoreOf(s);
+    await seeded(s);
+    assert.deepEqual(await b.upsertBusinesses('a1', SAMPLE, 3_000_000), { added: 0, updated: SAMPLE.length });
+    const page = await b.searchBusinesses({ accountId: 'a1', osIds: [SAMPLE[0].os_id], limit: 10 });
+    assert.deepEqual([page.items[0].added_timestamp, page.items[0].updated_timestamp], [1000, 3000]);
+    assert.ok((await names(s, { name: SAMPLE[0].name!.slice(1, 5) })).includes(SAMPLE[0].name!));
+    assert.ok((await names(s, { types: [SAMPLE[0].types[0]] })).includes(SAMPLE[0].name!));
+    const { latitude: lat, longitude: lng } = SAMPLE[0];
+    assert.ok((await names(s, { geo: [{ type: 'circle', lat: lat!, lng: lng!, radius_m: 10 }] })).includes(SAMPLE[0].name!));
+  });
+
   t('an upsert adds once and updates after; times in seconds', async (s) => {
     const b = businessStoreOf(s);
     assert.deepEqual(await b.upsertBusinesses('a1', SAMPLE, 1_000_000), { added: 5, updated: 0 });

@@ -64,6 +64,10 @@ export class SqliteBusinessStore implements BusinessStore {
     db.function('distance_m', { deterministic: true }, (a, b, c, d) =>
       (c == null || d == null ? null : distanceM(Number(a), Number(b), Number(c), Number(d))));
     const find = db.prepare('SELECT id, name_k FROM businesses WHERE owner = ? AND os_id = ?');
+    // A re-scrape mostly finds a place as it was: then only its `updated` time changes, and its
+    // columns, name, point and type index rows stay as they are (they follow from the same record).
+    const touch = db.prepare(`UPDATE businesses SET updated = ? WHERE owner = ? AND os_id = ?
+      AND EXISTS (SELECT 1 FROM business_records r WHERE r.id = businesses.id AND r.record = ?)`);
     const insert = db.prepare(`INSERT INTO businesses (owner, os_id, ${COLUMNS.join(', ')}, added, updated)
       VALUES (?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`);
     const update = db.prepare(`UPDATE businesses SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated = ? WHERE id = ?`);
@@ -79,6 +83,11 @@ export class SqliteBusinessStore implements BusinessStore {
       let added = 0;
       let updated = 0;
       for (const r of uniqueByOsId(records)) {
+        const text = encodeRecord(r);
+        if (touch.run(now, owner, r.os_id, text).changes) {
+          updated++;
+          continue;
+        }
         const cols = columnsOf(r);
         const had = find.get(owner, r.os_id) as { id: number; name_k: string } | undefined;
         let id: number;
@@ -93,7 +102,7 @@ export class SqliteBusinessStore implements BusinessStore {
           ftsAdd.run(id, cols[0]);
           added++;
         }
-        recordPut.run(id, encodeRecord(r));
+        recordPut.run(id, text);
         if (r.latitude != null && r.longitude != null) geoAdd.run(id, r.latitude, r.latitude, r.longitude, r.longitude);
         for (const t of typeKeys(r)) typeAdd.run(id, t);
       }
