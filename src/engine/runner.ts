@@ -171,6 +171,9 @@ export class Runner {
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
       });
       note = run.state.note;
+      if (run.last) {
+        return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
+      }
       if (streamed) {
         return { out: { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts }, records: null };
       }
@@ -181,6 +184,7 @@ export class Runner {
       ...base, recordsJson: JSON.stringify(records), count: records.length, note, now: this.o.now(),
       units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined, extraProducts,
     };
-    return { out, records };
+    // A total limit may cut what the store keeps: then the store's copy is the one to read.
+    return { out, records: base.totalLimit === undefined ? records : null };
   }
 }

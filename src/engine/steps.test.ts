@@ -95,3 +95,46 @@ test('a buffering adapter (finish) resumes with the records of its finished step
   assert.equal((await store.getRequest('r'))?.usage, 6);
   await store.close();
 });
+
+/** The chunk sizes of the checkpoints the store is asked to save, as they happen. */
+function checkpoints(store: SqliteStore): number[] {
+  const saves: number[] = [];
+  const save = store.saveProgress.bind(store);
+  store.saveProgress = (c) => { saves.push(c.chunk?.count ?? 0); return save(c); };
+  return saves;
+}
+
+test('a query done in one step completes with its records in one write (no checkpoint, no chunk); the capture gets them without a read back', async () => {
+  const store = await setup({});
+  const saves = checkpoints(store);
+  const handed: unknown[][] = [];
+  const runner = new Runner({
+    store, queue: new EmbeddedQueue(store), adapterFor: () => pager(3, 1), owner: 'w',
+    fetchStep: async (step) => ({ status: 200, url: step.url, headers: {}, body: '{}' }),
+    afterComplete: async (_item, records) => { handed.push(records ?? []); },
+  });
+  await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0]);
+  assert.deepEqual(saves, [], 'nothing checkpointed');
+  assert.equal((store.db.prepare('SELECT count(*) AS n FROM result_chunks').get() as { n: number }).n, 0);
+  const expected = [{ query: 'q', id: 0 }, { query: 'q', id: 1 }, { query: 'q', id: 2 }];
+  assert.deepEqual((await results(store)).records, expected);
+  assert.deepEqual(handed, [expected], 'the capture got the records as stored');
+  assert.equal((await store.getRequest('r'))?.usage, 3);
+  await store.close();
+});
+
+test('a query of several steps still checkpoints each, and the capture reads them back', async () => {
+  const store = await setup({});
+  const saves = checkpoints(store);
+  let handed: unknown = 'not called';
+  const runner = new Runner({
+    store, queue: new EmbeddedQueue(store), adapterFor: () => pager(2, 2), owner: 'w',
+    fetchStep: async (step) => ({ status: 200, url: step.url, headers: {}, body: '{}' }),
+    afterComplete: async (_item, records) => { handed = records; },
+  });
+  await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0]);
+  assert.deepEqual(saves, [2, 2]);
+  assert.equal(handed, null, 'streamed in chunks: not held in memory');
+  assert.deepEqual((await results(store)).records.map((x: any) => x.id), [0, 1, 2, 3]);
+  await store.close();
+});

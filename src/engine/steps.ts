@@ -104,11 +104,13 @@ async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
 
 /**
  * Runs the query's steps to the end (or its limit or budget), checkpointing after each. Returns the
- * final state and, for a buffered query, every raw record (a streamed query's are in the store).
+ * final state and, for a buffered query, every raw record (a streamed query's are in the store, but
+ * for `last`: the prepared records of a one-step query, never saved as a chunk).
  */
-export async function runSteps(r: StepRun): Promise<{ state: StepState; records: Rec[] }> {
+export async function runSteps(r: StepRun): Promise<{ state: StepState; records: Rec[]; last?: Rec[] }> {
   const records: Rec[] = [];
   const state = await startOf(r, records);
+  let first = state.steps === 0;
   const ctx = { query: r.item.query, params: r.item.params };
   const cut = !r.adapter.finish && r.limit !== undefined ? r.limit : Infinity;
   let signer: CursorSigner | undefined;
@@ -143,6 +145,11 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       for (const x of recs) records.push(x);
     }
     state.records += chunk.length;
+    // A query done in its first step (most searches) is not checkpointed: its one chunk goes with the
+    // completion, in the same transaction. A crash before then re-runs that one step, as a crash
+    // before any checkpoint always did.
+    if (r.streamed && first && !state.pending.length && !state.note) return { state, records, last: chunk };
+    first = false;
     const saved = await db(() => r.store.saveProgress({
       itemId: r.item.id, owner: r.owner, state: JSON.stringify(state), now: r.now(),
       chunk: chunk.length ? { recordsJson: JSON.stringify(chunk), count: chunk.length } : undefined,
