@@ -1,0 +1,219 @@
+/**
+ * CPU per query on the real service path (issue 15, goal 3). One `trawl serve` process (SQLite, real
+ * adapters, the executor replaying a HAR built at run time from the real map search capture) is
+ * driven over HTTP by a load process: each request is `GET /maps/search?query=coffee&limit=20&async=false`
+ * (submit, queue, runner, executor, parse, store, then the stored result read back and sent, as
+ * `GET /requests/{id}` sends it), C at a time. Measured on the server process only, from /proc:
+ * CPU ms per query (all threads, and the main thread alone), and queries/s.
+ *
+ * The baseline in the same run, on the same number of queries and the same concurrency, is the
+ * bench's own executor-only client: a fresh process running the same Executor (same replay) and the
+ * same adapter parse, C at a time, nothing else (no HTTP, no store). Both warm up on W queries first.
+ * Repetitions are interleaved (baseline, service, baseline, service ...); medians, and the paired
+ * ratio per repetition. Target: >= 600 queries/s per process.
+ *
+ * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=dist for the bundle)
+ * One file, two roles: --role=executor (the baseline client) and --role=load (the HTTP load).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
+import { median, table, writeSection } from './lib.ts';
+
+const SELF = fileURLToPath(import.meta.url);
+const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
+const N = Number(process.env.N ?? 3000);
+const W = Number(process.env.W ?? 500);
+const C = Number(process.env.C ?? 16);
+const REPS = Number(process.env.REPS ?? 3);
+const QUERY = 'coffee';
+const PARAMS = { limit: 20, language: 'en' };
+const args = Object.fromEntries(process.argv.slice(2).map((s) => s.replace(/^--/, '').split('=')));
+
+/** utime + stime in ms of a process (all threads) and of its main thread, from /proc. */
+export function procCpuMs(pid: number): { all: number; main: number } {
+  const ticks = (file: string) => {
+    const f = readFileSync(file, 'utf8');
+    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(x[11]) + Number(x[12])) * 1000) / 100; // USER_HZ = 100
+  };
+  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** Runs `one` n times, c at a time. */
+async function pool(n: number, c: number, one: () => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: c }, async () => {
+    while (next++ < n) await one();
+  }));
+}
+
+// ------------------------------------------------------------ baseline: executor + parse only
+async function executorRole(): Promise<void> {
+  const { Executor } = await import('../src/fetch/executor.ts');
+  const { executorSettingsFromEnv } = await import('../src/fetch/settings.ts');
+  const { adapter } = await import('../src/sources/maps-search/adapter.ts');
+  const ex = new Executor(executorSettingsFromEnv(process.env));
+  const ctx = { query: QUERY, params: PARAMS };
+  let places = 0;
+  let k = 0;
+  const one = async () => {
+    const [step] = adapter.plan(ctx as never);
+    // As the runner calls it: a session and an abort signal per work item, released after.
+    const key = `item-${k++}`;
+    const res = await ex.run(step, ex.sessionFor(key), new AbortController().signal);
+    const out = adapter.parse(step, res, ctx as never);
+    ex.releaseSession(key);
+    places += out.records.length;
+  };
+  await pool(W, C, one);
+  places = 0;
+  const c0 = procCpuMs(process.pid);
+  const t0 = performance.now();
+  await pool(N, C, one);
+  const secs = (performance.now() - t0) / 1000;
+  const c1 = procCpuMs(process.pid);
+  await ex.close();
+  if (places !== 20 * N) throw new Error(`executor client: ${places} places for ${N} queries`);
+  console.log(JSON.stringify({ qps: N / secs, cpuMs: (c1.all - c0.all) / N, mainMs: (c1.main - c0.main) / N }));
+}
+
+// ------------------------------------------------------------ the HTTP load on the service
+async function loadRole(): Promise<void> {
+  const { Pool } = await import('undici');
+  const base = args.url;
+  const p = new Pool(base, { connections: C, pipelining: 1 });
+  const path = `/maps/search?query=${QUERY}&limit=${PARAMS.limit}&language=${PARAMS.language}&async=false`;
+  let places = 0;
+  const one = async () => {
+    const r = await p.request({ path, method: 'GET', headers: { 'x-api-key': args.key } });
+    const b = (await r.body.json()) as { status: string; data: unknown[][] };
+    if (r.statusCode !== 200 || b.status !== 'Success') throw new Error(`service answered ${r.statusCode} ${JSON.stringify(b).slice(0, 200)}`);
+    places += b.data[0].length;
+  };
+  const rl = createInterface({ input: process.stdin });
+  for await (const line of rl) {
+    // Each line on stdin is a number of queries to run; one JSON line answers it.
+    const n = Number(line);
+    places = 0;
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await pool(n, C, one);
+    const secs = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    if (places !== 20 * n) throw new Error(`load: ${places} places for ${n} queries`);
+    console.log(JSON.stringify({ qps: n / secs, secs, clientCpuMs: (c.user + c.system) / 1000 / n }));
+  }
+  await p.close();
+}
+
+// ------------------------------------------------------------ orchestration
+/** `trawl serve` as `npm start` runs it (SERVER=dist: the production bundle; tsx: the sources). */
+export function serveArgs(): string[] {
+  return process.env.SERVER === 'dist' ? ['dist/trawl.js', 'serve'] : ['bin/trawl.js', 'serve'];
+}
+
+async function startServer(dataDir: string, har: string) {
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '' };
+  // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
+  const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
+  if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
+  const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
+  // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
+  const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...serveArgs()], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (c) => reject(new Error(`serve exited ${c}`)));
+    // Every line is read (the service logs each finished request at info, as in production).
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.includes('"trawl listening"')) resolve(JSON.parse(l).url);
+    });
+  });
+  return { child, url, key };
+}
+
+function lineReader(child: ReturnType<typeof spawn>) {
+  const rl = createInterface({ input: child.stdout! });
+  const queue: string[] = [];
+  const waiting: Array<(l: string) => void> = [];
+  rl.on('line', (l) => (waiting.length ? waiting.shift()!(l) : queue.push(l)));
+  return () => new Promise<string>((r) => (queue.length ? r(queue.shift()!) : waiting.push(r)));
+}
+
+async function main(): Promise<void> {
+  if (fixtureMissing(CAPTURE)) {
+    console.log(`SKIP service bench: ${fixtureMissing(CAPTURE)}`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-service-bench-'));
+  const { adapter } = await import('../src/sources/maps-search/adapter.ts');
+  const { replayEntry } = await import('../test/support/replay.ts');
+  const [step] = adapter.plan({ query: QUERY, params: PARAMS } as never);
+  const har = join(dir, 'search.har');
+  writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-bench', version: '1' }, pages: [], entries: [replayEntry(step, `)]}'\n${readFileSync(CAPTURE, 'utf8')}`, 'application/json')] } }));
+  const env = { ...process.env, REPLAY_HAR: har, N: String(N), W: String(W), C: String(C) };
+  const rows: Record<string, number[]> = {};
+  const add = (k: string, v: number) => (rows[k] ??= []).push(v);
+  const loads: number[] = [];
+  try {
+    for (let rep = 1; rep <= REPS; rep++) {
+      const e = spawnSync(process.execPath, ['bin/run-ts.js', SELF, '--role=executor'], { env, encoding: 'utf8', timeout: 300_000 });
+      if (e.status !== 0) throw new Error(`executor client failed: ${e.stderr}`);
+      const base = JSON.parse(e.stdout.trim().split('\n').pop()!);
+      add('base qps', base.qps);
+      add('base cpu', base.cpuMs);
+      add('base main', base.mainMs);
+
+      const s = await startServer(join(dir, `data-${rep}`), har);
+      const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+      const next = lineReader(load);
+      load.stdin!.write(`${W}\n`);
+      await next();
+      const c0 = procCpuMs(s.child.pid!);
+      load.stdin!.write(`${N}\n`);
+      const m = JSON.parse(await next());
+      const c1 = procCpuMs(s.child.pid!);
+      load.stdin!.end();
+      add('svc qps', m.qps);
+      add('svc cpu', (c1.all - c0.all) / N);
+      add('svc main', (c1.main - c0.main) / N);
+      add('client cpu', m.clientCpuMs);
+      loads.push(loadavg()[0]);
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+      process.stderr.write(`rep ${rep}: executor-only ${base.qps.toFixed(0)} q/s ${base.cpuMs.toFixed(2)} ms/q; service ${m.qps.toFixed(0)} q/s ${((c1.all - c0.all) / N).toFixed(2)} ms/q (main ${((c1.main - c0.main) / N).toFixed(2)}); load ${loadavg()[0].toFixed(1)}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const md = (k: string) => median(rows[k]);
+  const paired = (a: string, b: string) => median(rows[a].map((v, i) => v / rows[b][i]));
+  const f = (x: number, d = 2) => x.toFixed(d);
+  const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'executor-only client (baseline)', 'service / baseline (paired)', 'target'], [
+    ['queries/s of one process', f(md('svc qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), '>= 600 q/s'],
+    ['CPU ms per query, all threads', f(md('svc cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), ''],
+    ['CPU ms per query, main thread', f(md('svc main')), f(md('base main')), f(paired('svc main', 'base main')), ''],
+    ['load generator CPU ms per query (same 2 cores)', f(md('client cpu')), '–', '', ''],
+  ]);
+  const text = `# Service path: CPU per query (issue 15)
+
+\`node bin/run-ts.js bench/service.bench.ts\` (server: \`${serveArgs().join(' ')}\`), N = ${N} measured queries after
+W = ${W} warm-up queries, C = ${C} in flight, ${REPS} interleaved repetitions; load average ${loads.map((x) => x.toFixed(1)).join(', ')} at the end of each.
+Each query is one \`GET /maps/search?query=coffee&limit=20&async=false\` answered with its 20 places; the
+executor replays the real map search capture (191 KB) from a HAR. Server CPU from /proc (user + system).
+
+${out}
+
+Raw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\`
+`;
+  console.log(text);
+  writeSection('docs/performance/service-last-run.md', text);
+}
+
+if (args.role === 'executor') await executorRole();
+else if (args.role === 'load') await loadRole();
+else await main();
