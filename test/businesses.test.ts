@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { startHarness, until, type Harness } from './support/harness.ts';
 import { businessStoreOf } from '../src/store/businesses/index.ts';
 import { SAMPLE } from '../src/store/businesses/conformance.ts';
+import { FILTER_SAMPLE } from '../src/store/businesses/conformance-filters.ts';
+import { osIdOf } from '../src/store/businesses/os-id.ts';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -77,7 +79,7 @@ test('keyset pages with a signed cursor; a tampered or foreign cursor is a 422',
   assert.equal((await search({ limit: 2, cursor: first, filters: { name: 'place p' } }, other.key)).status, 422);
 });
 
-test('rating/reviews grammar, unknown fields and filters not served yet are 422s that say why', async () => {
+test('rating/reviews grammar, unknown fields and impossible geo filters are 422s that say why', async () => {
   for (const ok of ['4.5+', '<4', '<=4', '>4', '>=4.5', '3-4.5', '4']) assert.equal((await search({ filters: { rating: ok } })).status, 200, ok);
   for (const bad of ['4.5++', 'high', '4-3', '=4']) {
     const r = await search({ filters: { rating: bad } });
@@ -86,7 +88,8 @@ test('rating/reviews grammar, unknown fields and filters not served yet are 422s
   }
   assert.match((await search({ filters: { reviews: 'lots' } })).body.errorMessage, /filters\.reviews must be an expression: 4\.5\+ \(at least\)/);
   assert.match((await search({ fields: ['name', 'nope'] })).body.errorMessage, /unknown field "nope"/);
-  assert.match((await search({ filters: { attributes: ['wifi'] } })).body.errorMessage, /filters\.attributes is not supported/);
+  assert.equal((await search({ filters: { geo_filters: [{ type: 'polygon', points: [[0, 0], [1, 1]] }] } })).status, 422, 'a polygon needs three points');
+  assert.equal((await search({ filters: { geo_filters: [{ type: 'polygon', points: [[0, 0], [1, 1], [91, 0]] }] } })).status, 422);
   assert.match((await search({ filters: { geo_filters: [{ type: 'bbox', south: 10, north: 5, west: 0, east: 1 }] } })).body.errorMessage, /south <= north/);
   assert.equal((await search({ filters: { geo_filters: [{ type: 'circle', lat: 30, lng: -97, radius_m: 2000 }] } })).status, 200);
   assert.equal((await search({ limit: 0 })).status, 422);
@@ -126,4 +129,27 @@ test('a natural-language query, alone or with filters, answers parsed_query; wor
   assert.ok(page.body.next_cursor);
   assert.equal((await ask({ query: 'restaurants', limit: 1, cursor: page.body.next_cursor })).status, 200);
   assert.equal((await ask({ query: 'cafes', limit: 1, cursor: page.body.next_cursor })).status, 422);
+});
+
+test('attributes, broad_match, business_only, located_os_id and polygon through the body', async () => {
+  const other = await h.newAccount();
+  // The mall is stored under its place id: its shops name it by its engine id, and both spellings are asked for.
+  const mall = { ...FILTER_SAMPLE[0], place_id: 'mall-place', os_id: osIdOf('place', 'mall-place') };
+  await businessStoreOf(h.svc.ctx.store).upsertBusinesses(other.account.id, [mall, ...FILTER_SAMPLE.slice(1)], Date.now());
+  const names = async (filters: unknown) => {
+    const r = await search({ filters, fields: ['name'] }, other.key);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.items.map((b: { name: string }) => b.name).sort();
+  };
+  assert.deepEqual(await names({ located_os_id: mall.os_id }), ['Food Court Pizza', 'Shoe Town']);
+  assert.deepEqual(await names({ located_os_id: osIdOf('engine', 'mall-1') }), ['Food Court Pizza', 'Shoe Town']);
+  assert.deepEqual(await names({ located_os_id: 'bz_000000000000000000000000' }), []);
+  assert.deepEqual(await names({ attributes: ['outdoor seating'] }), ['Food Court Pizza', 'Park Kiosk']);
+  assert.deepEqual(await names({ types: ['restaurant'], broad_match: true }), ['Food Court Pizza']);
+  assert.deepEqual(await names({ business_only: true, types: ['park'] }), ['Park Kiosk']);
+  assert.deepEqual(await names({ geo_filters: [{ type: 'polygon', points: [[29.9, -97.1], [29.9, -96.9], [30.1, -96.9], [30.1, -97.1]] }] }),
+    ['Barton Mall', 'Food Court Pizza', 'Shoe Town']);
+  const one = await search({ filters: { name: 'shoe' } }, other.key);
+  assert.equal(one.body.items[0].located_in, 'Barton Mall');
+  assert.equal(one.body.items[0].located_os_id, osIdOf('engine', 'mall-1'));
 });

@@ -1,8 +1,8 @@
 /**
  * The filters of `POST /businesses` (interface 4.8) as a store query. The body has already passed its
  * declaration (types, enums, ranges); what is checked here is what a schema cannot say: the grammar
- * of `rating` and `reviews`, and the filters this deployment does not serve yet (a 422 naming them,
- * never a silent "match everything").
+ * of `rating` and `reviews`, and boxes that cannot hold anything. `located_os_id` needs the store (the
+ * asked place's other spelling) and is resolved by the caller (./businesses.ts).
  *
  * @example rangeOf('rating', '3-4.5') // { min: 3, max: 4.5 }
  */
@@ -30,20 +30,15 @@ export function rangeOf(field: string, expr: string): NumRange {
   throw new AppError(422, `filters.${field} must be an expression: ${EXPRESSION_GRAMMAR}; got ${JSON.stringify(expr).slice(0, 60)}`);
 }
 
-/** Filters of 4.8 not served yet: refused by name rather than ignored (docs/businesses.md). */
-const NOT_YET = ['attributes', 'broad_match', 'business_only', 'located_os_id'] as const;
-
 type Filters = Record<string, any>;
 
 /** `limit` is the default (10); the caller sets the page's. */
 export function queryOf(accountId: string, f: Filters): BusinessQuery {
-  for (const k of NOT_YET) if (f[k] !== undefined && f[k] !== null && f[k] !== false) {
-    throw new AppError(422, `filters.${k} is not supported by this deployment yet (docs/businesses.md)`);
-  }
   const q: BusinessQuery = { accountId, limit: 10 };
   const set = <K extends keyof BusinessQuery>(k: K, v: BusinessQuery[K] | undefined) => { if (v !== undefined && v !== null) q[k] = v; };
   set('osIds', f.os_ids); set('countryCode', f.country_code); set('states', f.states); set('cities', f.cities); set('counties', f.counties);
-  set('postalCodes', f.postal_codes); set('types', f.types); set('ignoreTypes', f.ignore_types); set('name', f.name); set('nameExclude', f.name_exclude);
+  set('postalCodes', f.postal_codes); set('types', f.types); set('ignoreTypes', f.ignore_types);
+  set('attributes', f.attributes); set('broadMatch', f.broad_match); set('businessOnly', f.business_only); set('name', f.name); set('nameExclude', f.name_exclude);
   if (typeof f.rating === 'string' && f.rating.trim()) q.rating = rangeOf('rating', f.rating);
   if (typeof f.reviews === 'string' && f.reviews.trim()) q.reviews = rangeOf('reviews', f.reviews);
   set('hasWebsite', f.has_website); set('hasPhone', f.has_phone); set('verified', f.verified); set('areaService', f.area_service);

@@ -17,9 +17,10 @@ import { priceOf } from './submit.ts';
 import { queryOf } from './business-query.ts';
 import { parseQuery, type QueryFilters } from '../businesses/query/parse.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
+import { osIdOf } from '../store/businesses/os-id.ts';
 import type { BusinessRecord } from '../store/businesses/contract.ts';
 
-const RECORD_FIELDS = new Set([...Object.keys(businessRecord.properties), 'street', 'county', 'domain', 'category', 'working_hours', 'source',
+const RECORD_FIELDS = new Set([...Object.keys(businessRecord.properties), 'street', 'county', 'domain', 'category', 'working_hours', 'source', 'attributes', 'located_in', 'located_os_id',
   'added_timestamp', 'updated_timestamp']);
 
 export interface BusinessesAnswer {
@@ -48,7 +49,9 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
   const parsed = typeof body.query === 'string' && body.query.trim() ? readQuery(body.query) : undefined;
   // Filters given beside the query take precedence over what the query said for the same filter.
-  const q = queryOf(account.id, { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> });
+  const filters: Record<string, unknown> = { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> };
+  const q = queryOf(account.id, filters);
+  if (typeof filters.located_os_id === 'string' && filters.located_os_id) q.locatedIn = await locatedKeys(ctx, account.id, filters.located_os_id);
   const sign = await signer(ctx);
   const scope = createHmac('sha256', 'scope').update(scopeOf(account.id, body)).digest('base64url').slice(0, 16);
   let after: string | undefined;
@@ -66,6 +69,18 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   if (page.total !== undefined) answer.total = page.total;
   if (parsed) answer.parsed_query = parsed;
   return answer;
+}
+
+/**
+ * The os_ids a business located in `osId` may name it by. A scraped place names its container by the
+ * container's engine id (`located_engine_id`), stored as the os_id an engine id gives; the container
+ * itself may be stored under its place id. Both spellings are asked for when the container is known.
+ */
+async function locatedKeys(ctx: AppContext, accountId: string, osId: string): Promise<string[]> {
+  const [container] = (await businessStoreOf(ctx.store).searchBusinesses({ accountId, osIds: [osId], limit: 1 })).items;
+  const keys = new Set([osId]);
+  if (container?.engine_id) keys.add(osIdOf('engine', container.engine_id));
+  return [...keys];
 }
 
 /** The product a search is billed as: one `business` unit per returned item (decision 20), never the

@@ -34,6 +34,11 @@ export interface BusinessRecord {
   verified: boolean | null;
   area_service: boolean | null;
   working_hours: unknown;
+  /** What the place offers or is, as the source says it (`Wheelchair accessible entrance`, `Outdoor seating`). */
+  attributes?: string[];
+  /** The place this one is located in (a mall, an airport): its name and os_id, from the scraped `located_in`/`located_engine_id`. */
+  located_in?: string | null;
+  located_os_id?: string | null;
   /** Where the record came from: the endpoint that scraped it, or `osm`. */
   source: string;
   added_timestamp?: number;
@@ -48,7 +53,9 @@ export interface NumRange { min?: number; max?: number; minStrict?: boolean; max
 /** Geo filters in degrees and metres. */
 export type GeoFilter =
   | { type: 'circle'; lat: number; lng: number; radius_m: number }
-  | { type: 'bbox'; south: number; west: number; north: number; east: number };
+  | { type: 'bbox'; south: number; west: number; north: number; east: number }
+  /** Vertices as [lat, lng], in order, planar in degrees (the edge from the last back to the first closes it). */
+  | { type: 'polygon'; points: [number, number][] };
 
 /** A search, already validated and normalised (src/app/businesses.ts builds it from the body). */
 export interface BusinessQuery {
@@ -62,6 +69,14 @@ export interface BusinessQuery {
   postalCodes?: string[];
   types?: string[];
   ignoreTypes?: string[];
+  /** Has every one of these attributes (whole, case-insensitive; contained with broadMatch). */
+  attributes?: string[];
+  /** types, ignoreTypes and attributes match a value containing the text instead of the whole value. */
+  broadMatch?: boolean;
+  /** Only rows with at least one type that is not a place of the map (a park, a neighbourhood: ./kinds.ts). */
+  businessOnly?: boolean;
+  /** Located in the place with any of these os_ids (the app resolves the asked os_id to its spellings). */
+  locatedIn?: string[];
   name?: string;
   nameExclude?: boolean;
   rating?: NumRange;

@@ -16,6 +16,16 @@ const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null)
 
 const STATUSES = new Set(['operational', 'closed_temporarily', 'closed_permanently']);
 
+/** The attributes a place's `about` says it has: `{"Service options": {"Outdoor seating": true}}` → `Outdoor seating`. */
+function attributesOf(about: unknown): string[] {
+  if (!about || typeof about !== 'object') return [];
+  const out = new Set<string>();
+  for (const section of Object.values(about as Rec)) {
+    if (section && typeof section === 'object') for (const [k, v] of Object.entries(section as Rec)) if (v === true && k.trim()) out.add(k.trim());
+  }
+  return [...out];
+}
+
 export function businessFromPlace(p: Rec, source: string): BusinessRecord | null {
   const placeId = str(p.place_id);
   const engineId = str(p.engine_id);
@@ -36,5 +46,7 @@ export function businessFromPlace(p: Rec, source: string): BusinessRecord | null
     rating: num(p.rating), reviews: num(p.reviews), types: [...new Set(types)], category: str(p.category) ?? str(p.type),
     business_status: status && STATUSES.has(status) ? (status as BusinessRecord['business_status']) : null,
     verified: bool(p.verified), area_service: bool(p.area_service), working_hours: p.working_hours ?? null, source,
+    attributes: attributesOf(p.about), located_in: str(p.located_in),
+    located_os_id: str(p.located_engine_id) ? osIdOf('engine', str(p.located_engine_id)!) : null,
   };
 }

@@ -3,3 +3,6 @@ import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from '../postgres/testin
 
 const url = pgTestUrl();
 businessConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
+import { businessFilterConformance } from './conformance-filters.ts';
+
+businessFilterConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });

@@ -7,6 +7,8 @@
  */
 import type { BusinessQuery, BusinessRecord, GeoFilter, NumRange } from './contract.ts';
 import { decodeRecord } from './record-text.ts';
+import { NOT_BUSINESS_TYPES } from './kinds.ts';
+import { polygonSql } from './polygon.ts';
 
 export const lower = (s: string | null | undefined): string | null => (s == null || s === '' ? null : s.normalize('NFC').toLowerCase().trim());
 export const postalKey = (s: string | null | undefined): string | null => (s ? s.toUpperCase().replace(/\s+/g, '') : null);
@@ -22,12 +24,20 @@ const bit = (b: boolean | null) => (b == null ? null : b ? 1 : 0);
 
 /** The column values of a record, in COLUMNS order. */
 export const COLUMNS = ['name_k', 'country_code', 'state_k', 'city_k', 'county_k', 'postal_k', 'latitude', 'longitude', 'rating', 'reviews',
-  'has_site', 'has_phone', 'phone_k', 'domain', 'business_status', 'verified', 'area_service'] as const;
+  'has_site', 'has_phone', 'phone_k', 'domain', 'business_status', 'verified', 'area_service', 'attributes_k', 'located_k'] as const;
+
+/** An attribute as a key: lower-cased, without the `|` that separates keys in `attributes_k`. */
+const attributeKey = (s: string) => lower(s.replace(/\|/g, ' '));
+/** `|a|b|`: each attribute is found by LIKE '%|a|%' on both stores. */
+export const attributesKey = (xs: string[] | undefined): string | null => {
+  const ks = [...new Set((xs ?? []).map(attributeKey).filter((k): k is string => !!k))];
+  return ks.length ? `|${ks.join('|')}|` : null;
+};
 
 export function columnsOf(r: BusinessRecord): unknown[] {
   return [lower(r.name) ?? '', r.country_code ? r.country_code.toUpperCase() : null, lower(r.state), lower(r.city), lower(r.county),
     postalKey(r.postal_code), r.latitude, r.longitude, r.rating, r.reviews, r.site ? 1 : 0, r.phone ? 1 : 0, phoneKey(r.phone),
-    domainKey(r.domain ?? r.site), r.business_status, bit(r.verified), bit(r.area_service)];
+    domainKey(r.domain ?? r.site), r.business_status, bit(r.verified), bit(r.area_service), attributesKey(r.attributes), r.located_os_id ?? null];
 }
 
 export const typeKeys = (r: BusinessRecord): string[] => [...new Set(r.types.map((t) => lower(t)).filter((t): t is string => !!t))];
@@ -38,6 +48,11 @@ export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 /** A bounding box around a geo filter, in degrees (a circle's box is slightly larger than the circle). */
 export function boxOf(g: GeoFilter): { south: number; west: number; north: number; east: number } {
   if (g.type === 'bbox') return g;
+  if (g.type === 'polygon') {
+    const lats = g.points.map((p) => p[0]);
+    const lngs = g.points.map((p) => p[1]);
+    return { south: Math.min(...lats), north: Math.max(...lats), west: Math.min(...lngs), east: Math.max(...lngs) };
+  }
   const dLat = (g.radius_m / 6371008.8) * (180 / Math.PI) * 1.001;
   const cos = Math.cos((g.lat * Math.PI) / 180);
   const dLng = cos < 1e-9 ? 180 : Math.min(180, dLat / cos);
@@ -78,8 +93,20 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
   }
   const typed = (not: string, xs: string[]) =>
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}))`, ...xs);
-  if (q.types?.length) typed('', keys(q.types));
-  if (q.ignoreTypes?.length) typed('NOT ', keys(q.ignoreTypes));
+  // broadMatch: a type containing the text (`restaurant` finds `Italian restaurant`).
+  const broad = (not: string, xs: string[]) =>
+    add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND (${xs.map(() => "t.type_k LIKE ? ESCAPE '\\'").join(' OR ')}))`,
+      ...xs.map((x) => `%${likeEscape(x)}%`));
+  if (q.types?.length) (q.broadMatch ? broad : typed)('', keys(q.types));
+  if (q.ignoreTypes?.length) (q.broadMatch ? broad : typed)('NOT ', keys(q.ignoreTypes));
+  for (const a of q.attributes ?? []) {
+    const k = attributeKey(a);
+    if (k) add("b.attributes_k LIKE ? ESCAPE '\\'", q.broadMatch ? `%${likeEscape(k)}%` : `%|${likeEscape(k)}|%`);
+  }
+  if (q.businessOnly) {
+    add(`EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k NOT IN (${NOT_BUSINESS_TYPES.map(() => '?').join(',')}))`, ...NOT_BUSINESS_TYPES);
+  }
+  if (q.locatedIn?.length) list('b.located_k', q.locatedIn);
   if (q.name && lower(q.name)) add(q.nameExclude ? `NOT (${d.nameLike()})` : d.nameLike(), `%${likeEscape(lower(q.name)!)}%`);
   const range = (col: string, r?: NumRange) => {
     if (!r) return;
@@ -104,6 +131,7 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
     add(d.inBox(), box.south, box.north, box.west, box.east);
     if (g.type === 'bbox') add('b.latitude >= ? AND b.latitude <= ? AND b.longitude >= ? AND b.longitude <= ?', box.south, box.north, box.west, box.east);
     if (g.type === 'circle') add('distance_m(?, ?, b.latitude, b.longitude) <= ?', g.lat, g.lng, g.radius_m);
+    if (g.type === 'polygon') { const p = polygonSql(g.points); add(p.sql, ...p.args); }
   }
   if (q.addedFrom !== undefined) add('b.added >= ?', q.addedFrom * 1000);
   if (q.addedTo !== undefined) add('b.added < ?', (q.addedTo + 1) * 1000);
