@@ -47,7 +47,9 @@ function driverOf(q: BusinessQuery): Driver {
   if (q.domain) return plain('businesses_by_domain');
   const one = (xs?: string[]) => (xs?.length === 1 ? lower(xs[0]) : null);
   if (one(q.cities)) return plain('businesses_by_city');
-  const type = one(q.types);
+  if (q.locatedIn?.length === 1) return plain('businesses_by_located');
+  // With broadMatch a type is a substring of the stored one: no equality to walk.
+  const type = q.broadMatch ? null : one(q.types);
   if (type) return { from: 'business_types t CROSS JOIN businesses b ON b.id = t.business', order: 't.business', lead: ['t.type_k = ?'], args: [type] };
   if (one(q.states)) return plain('businesses_by_state');
   if (one(q.counties)) return plain('businesses_by_county');
