@@ -39,6 +39,7 @@ test('thread pool: jobs run on other threads (TypeScript loaded there), talk ove
     port1.close();
 
     await assert.rejects(pool.run({ kind: 'fail' }), (e: Error & { code?: string }) => e.message === 'bad job' && e.name === 'TypeError' && e.code === 'E_BAD');
+    assert.deepEqual((await pool.run<{ echo: unknown }>({ kind: 'echo' })).echo, { kind: 'echo' }, 'a failed job leaves its thread usable');
     await assert.rejects(pool.run({ kind: 'crash' }), /exited with code 3/);
 
     // Three jobs on a pool of two: the third waits for a free thread; all finish.
@@ -47,6 +48,21 @@ test('thread pool: jobs run on other threads (TypeScript loaded there), talk ove
     assert.equal(new Set(three.map((r: any) => r.threadId)).size <= 2, true, 'at most two threads');
   } finally {
     await pool.close();
+  }
+  // Several jobs at once on one thread (jobs that wait on the network).
+  const shared = new ThreadPool(jobModule(dir), 1, 4);
+  try {
+    // A barrier: each job waits for an answer sent only once all four asked, so run one after
+    // another they would never finish.
+    const ports = [1, 2, 3, 4].map(() => new MessageChannel());
+    let asked = 0;
+    for (const { port1 } of ports) port1.on('message', () => { if (++asked === 4) for (const p of ports) p.port1.postMessage('go'); });
+    const four = await Promise.all(ports.map(({ port2 }) => shared.run<{ answer: string; threadId: number }>({ kind: 'ask' }, port2)));
+    assert.deepEqual(four.map((r) => r.answer), ['go', 'go', 'go', 'go']);
+    assert.equal(new Set(four.map((r) => r.threadId)).size, 1, 'one thread');
+    for (const { port1 } of ports) port1.close();
+  } finally {
+    await shared.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -6,6 +6,7 @@ import type { LocalAdapter, LookupContext, QueryContext } from '../../sources/_k
 import { SourceError } from '../../sources/_kit/errors.ts';
 import { parseFinderQuery, findWith, type FinderRecord } from './finder.ts';
 import { preloadLists } from './lists.ts';
+import { checkFinderQuery, checkValidatorQuery } from './check.ts';
 import { validateWith, type EmailRecord } from './validate.ts';
 import { verifierFor } from './verifier.ts';
 
@@ -17,10 +18,7 @@ import { verifierFor } from './verifier.ts';
 export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailRecord> = {
   kind: 'local',
   endpoint: '/email-validator',
-  checkQuery(query: string): string | undefined {
-    // A malformed address is an answer (INVALID_FORMAT), not a request error; only nothing is refused.
-    return query.trim() === '' ? 'query is empty: expected an e-mail address' : undefined;
-  },
+  checkQuery: checkValidatorQuery,
   async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<EmailRecord[]> {
     return [await validateWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
   },
@@ -37,10 +35,7 @@ export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailR
 export const emailsFinderAdapter: LocalAdapter<Record<string, unknown>, FinderRecord> = {
   kind: 'local',
   endpoint: '/emails-finder',
-  checkQuery(query: string): string | undefined {
-    const q = parseFinderQuery(query);
-    return q.ok ? undefined : q.message;
-  },
+  checkQuery: checkFinderQuery,
   async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<FinderRecord[]> {
     // checkQuery refuses these at submit time; a query that slips past is not retried.
     const q = parseFinderQuery(ctx.query);

@@ -7,44 +7,18 @@
  */
 import { rcptVerdict, replyLine } from './classify.ts';
 import { disposableHit } from './lists.ts';
-import { candidates, splitName, type NameParts } from './names.ts';
-import { checkSyntax } from './syntax.ts';
+import { candidates } from './names.ts';
+import { parseFinderQuery, type FinderQuery } from './finder-query.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
 import { routeVerdict, type EmailStatus } from './validate.ts';
 import type { FinderRecord } from '../../contract/records/emails-finder.ts';
 
-export type { FinderRecord };
-
-export type FinderQuery = { ok: true; fullName: string; name: NameParts; domain: string } | { ok: false; message: string };
+export type { FinderRecord, FinderQuery };
+export { parseFinderQuery };
 
 /** RCPTs per session before starting a fresh one (servers drop clients after many misses). */
 const RCPT_PER_SESSION = 8;
 const MAX_SESSIONS = 4;
-
-/**
- * Splits "<full name> <domain>" (the domain is the last whitespace-separated token; a URL or
- * 'www.' prefix is tolerated).
- * @example parseFinderQuery('Jane Doe https://www.example.com/') // { ok: true, fullName: 'Jane Doe', domain: 'example.com', ... }
- */
-export function parseFinderQuery(query: string): FinderQuery {
-  const text = typeof query === 'string' ? query.trim() : '';
-  const cut = text.search(/\s+\S+$/);
-  if (cut <= 0) return { ok: false, message: `query "${text}" must be "<full name> <domain>", e.g. "Jane Doe example.com"` };
-  const fullName = text.slice(0, cut).trim();
-  const token = text.slice(cut).trim();
-  const host = token
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-    .replace(/^[^@/]*@/, '')
-    .replace(/[/?#].*$/, '')
-    .replace(/:\d+$/, '')
-    .replace(/\.$/, '')
-    .replace(/^www\./i, '');
-  const syn = checkSyntax(`x@${host}`);
-  if (!syn.ok) return { ok: false, message: `query "${text}": "${token}" is not a mail domain (${syn.reason})` };
-  const name = splitName(fullName);
-  if (!name) return { ok: false, message: `query "${text}": "${fullName}" has no letters to build an address from` };
-  return { ok: true, fullName, name, domain: syn.asciiDomain };
-}
 
 function record(query: string, q: FinderQuery | null): FinderRecord {
   const ok = q && q.ok ? q : null;

@@ -6,6 +6,7 @@ import type { directoryPhones } from '../../contract/endpoints/lookups.ts';
 import type { LocalAdapter, QueryContext } from '../../sources/_kit/adapter.ts';
 import { phoneRecord, type PhoneRecord } from './record.ts';
 import { preloadPrefixData } from './prefix-data.ts';
+import { checkPhoneQuery } from './source.ts';
 
 /** `region`: country for numbers written without '+'; `language`: of area and carrier names. */
 export type DirectoryPhonesParams = ParamsOf<typeof directoryPhones>;
@@ -18,10 +19,7 @@ export type DirectoryPhonesParams = ParamsOf<typeof directoryPhones>;
 export const directoryPhonesAdapter: LocalAdapter<DirectoryPhonesParams, PhoneRecord> = {
   kind: 'local',
   endpoint: '/directory-phones',
-  checkQuery(query: string): string | undefined {
-    // Unreadable numbers still get a record (status NOT_A_NUMBER); only an empty query is refused.
-    return query.trim() === '' ? 'query is empty: expected a phone number' : undefined;
-  },
+  checkQuery: checkPhoneQuery,
   async lookup(ctx: QueryContext<DirectoryPhonesParams>): Promise<PhoneRecord[]> {
     const params = ctx.params ?? {};
     return [phoneRecord(ctx.query, { region: params.region, language: params.language })];
