@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import type { FetchedResponse, Step } from '../../sources/_kit/adapter.ts';
 import { findWebsite, ownLinkDomains, pageMentionsPlace, searchResultDomains } from './finder.ts';
@@ -54,4 +55,22 @@ test('enrichRecords: the finder runs before contacts, which then read the found 
   assert.equal(places[0].site, 'https://kafe-aroma.com/');
   assert.equal(places[0].site_source, 'web_search');
   assert.equal(places[0].email_1, 'hello@kafe-aroma.com');
+});
+
+const sample = (name: string) => readFileSync(new URL(`./constructed-results-${name}.html`, import.meta.url), 'utf8');
+
+test('results page layouts: no-JS older (redirect links) and newer (direct links), lite; ads and platforms left out', () => {
+  assert.deepEqual(searchResultDomains(sample('html-redirect')), ['kafearoma.gr', 'athens-cafes.example'], 'the ad and tripadvisor are no candidates');
+  assert.deepEqual(searchResultDomains(sample('html-direct')), ['kafe-aroma.com', 'kafearoma.gr'], 'the ad, facebook and the instant answer are no candidates');
+  assert.deepEqual(searchResultDomains(sample('lite')), ['kafearoma.gr', 'kafe-aroma.com'], 'the sponsored row and yelp are no candidates');
+  assert.deepEqual(searchResultDomains(sample('challenge')), [], 'a bot check page has no results (the place keeps no site)');
+});
+
+test('the finder reads the newer results layout end to end', async () => {
+  const web = fakeWeb({
+    [`https://html.duckduckgo.com/html/?q=${encodeURIComponent('Kafe Aroma Athens')}`]: sample('html-direct'),
+    'https://kafe-aroma.com/': '<h1>Kafe Aroma</h1><p>Ermou 1, Athens</p>',
+  });
+  assert.deepEqual(await findWebsite(place, web.fetch), { site: 'https://kafe-aroma.com/', site_source: 'web_search' });
+  assert.ok(!web.asked.some((u) => u.includes('advertiser.example')), 'the ad was never fetched');
 });

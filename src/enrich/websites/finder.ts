@@ -11,7 +11,7 @@
  * `web_search`); none: both stay null. A place that has a site keeps it (`site_source: place`).
  */
 import type { FetchedResponse, Step } from '../../sources/_kit/adapter.ts';
-import { attr, parseHtml, select, textOf } from '../../sources/_kit/html.ts';
+import { attr, parseHtml, select, textOf, type Element } from '../../sources/_kit/html.ts';
 import { registrableDomain } from '../../sources/places-by-domain/domain.ts';
 import { normalizeName } from '../chain/normalize.ts';
 import { extractPage, normalisePhone } from '../contacts/extract.ts';
@@ -57,18 +57,38 @@ export function searchStep(r: Rec): Step | null {
   return { kind: 'site-search', url: `https://html.duckduckgo.com/html/?q=${encodeURIComponent(q)}`, expect: 'html', maxBytes: SITE_PAGE_MAX_BYTES };
 }
 
-/** Result domains of a DuckDuckGo HTML results page (`a.result__a`, redirect links unwrapped), not platforms. */
+/**
+ * Result links of the results-page layouts known (samples: ./constructed-results-*.html): the no-JS
+ * page's `a.result__a` (older layout, click-redirect hrefs) or the `h2` link of each
+ * `#links .web-result` (newer layout, direct hrefs), and the lite page's `a.result-link`.
+ */
+const RESULT_LINKS = 'a.result__a, #links .web-result h2 a, a.result-link';
+/** Ads: a `result--ad` block (no-JS page) or a `result-sponsored` row (lite page). */
+const AD = /(?:^|\s)(?:result--ad|result-sponsored)(?:\s|$)/;
+
+function isAd(e: Element): boolean {
+  for (let p: Element | null = e; p && p.type === 'tag'; p = p.parent as Element | null) if (AD.test(attr(p, 'class') ?? '')) return true;
+  return false;
+}
+
+/** Where a result link leads: the click redirect's `uddg` target, else the href itself; null for the engine's own pages. */
+function resultTarget(href: string): string | null {
+  try {
+    const u = new URL(href, 'https://duckduckgo.com');
+    if (/(?:^|\.)duckduckgo\.com$/i.test(u.hostname)) return u.pathname.startsWith('/l/') ? u.searchParams.get('uddg') : null;
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Result domains of a DuckDuckGo results page (no-JS or lite, any layout above), ads and platforms left out. */
 export function searchResultDomains(html: string): string[] {
   const out: string[] = [];
-  for (const a of select(parseHtml(html), 'a.result__a')) {
-    let href = attr(a, 'href') ?? '';
-    try {
-      const u = new URL(href, 'https://duckduckgo.com');
-      href = u.searchParams.get('uddg') ?? u.href;
-    } catch {
-      continue;
-    }
-    const d = registrableDomain(href);
+  for (const a of select(parseHtml(html), RESULT_LINKS)) {
+    if (isAd(a)) continue;
+    const target = resultTarget(attr(a, 'href') ?? '');
+    const d = target ? registrableDomain(target) : null;
     if (d && !isPlatform(d) && !out.includes(d)) out.push(d);
     if (out.length >= SEARCH_RESULTS) break;
   }
