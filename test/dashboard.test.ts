@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -162,6 +163,47 @@ test('Account: balance, usage chart, a key created (shown once) and revoked', { 
   assert.equal(await page.$('#new-key'), null, 'the key is not shown again');
   await page.waitForTimeout(1_100); // keys seen within a second are cached by the server
   await assert.rejects(new TrawlClient({ apiKey: key, baseUrl: s.url }).balance(), /401 Unauthorized/);
+});
+
+test('Businesses: a natural-language search shows how it was read, its rows, pages by cursor, and a 422 for words not understood', { skip, timeout: 180_000 }, async (t) => {
+  const monaco = join(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'osm', 'monaco.osm.gz');
+  if (!existsSync(monaco)) return t.skip(`fixture ${monaco} absent (see ../shared/fixtures/osm/SOURCES.md)`);
+  // The real Monaco extract, imported by the CLI into the served database as open data (99 businesses).
+  const imported = spawnSync(process.execPath, ['bin/trawl.js', 'businesses', 'import', monaco, '--country', 'MC'], { env: { ...process.env, DATA_DIR: s.dir }, encoding: 'utf8' });
+  assert.equal(imported.status, 0, imported.stderr);
+  await page.goto(`${s.url}/app#/businesses`);
+  await page.waitForSelector('#biz-query');
+  await page.fill('#biz-query', 'restaurants in monaco');
+  await page.click('#biz-search');
+  await page.waitForSelector('#biz-results tr[data-os-id]');
+  assert.equal(await page.textContent('#biz-parsed [data-filter=country_code]'), 'MC');
+  assert.match(await page.textContent('#biz-parsed [data-filter=types]') ?? '', /Restaurant/);
+  const firstPage = await page.$$eval('#biz-results tr[data-os-id]', (rs) => rs.map((r) => (r as HTMLElement).dataset.osId));
+  assert.equal(firstPage.length, 10);
+  const range = (await page.textContent('#biz-range'))!;
+  const total = Number(range.match(/of (\d+)$/)![1]);
+  assert.ok(total > 10, range);
+  await shot('businesses');
+  // Next follows the cursor to rows not seen; Previous comes back to the same first page.
+  await page.click('#biz-next');
+  await page.waitForFunction(() => document.querySelector('#biz-range')?.textContent?.startsWith('11–'));
+  const second = await page.$$eval('#biz-results tr[data-os-id]', (rs) => rs.map((r) => (r as HTMLElement).dataset.osId));
+  assert.ok(second.length > 0 && second.every((id) => !firstPage.includes(id)));
+  await page.click('#biz-prev');
+  await page.waitForFunction(() => document.querySelector('#biz-range')?.textContent?.startsWith('1–'));
+  assert.deepEqual(await page.$$eval('#biz-results tr[data-os-id]', (rs) => rs.map((r) => (r as HTMLElement).dataset.osId)), firstPage);
+  // A filter beside the query narrows it; the answer agrees with the API's.
+  await page.selectOption('#biz-website', 'true');
+  await page.click('#biz-search');
+  const api = await new TrawlClient({ apiKey: s.key, baseUrl: s.url }).json<{ total: number }>('POST', '/businesses',
+    { body: { query: 'restaurants in monaco', filters: { has_website: true }, include_total: true, limit: 1 } });
+  await page.waitForFunction((n) => document.querySelector('#biz-range')?.textContent?.endsWith(`of ${n}`) || (n === 0 && !!document.querySelector('#biz-results p')), api.total);
+  assert.ok(api.total < total);
+  // Words not understood: the API's 422 message, naming them.
+  await page.fill('#biz-query', 'restaurants with karaoke in monaco');
+  await page.click('#biz-search');
+  await page.waitForSelector('[role=alert]');
+  assert.match(await page.textContent('[role=alert]') ?? '', /422 Unprocessable Entity.*not understood: "karaoke"/);
 });
 
 test('50,000 records scroll, sort and filter quickly; failure reasons; a running request cancelled (test adapter)', { skip, timeout: 300_000 }, async () => {

@@ -1,7 +1,6 @@
 /**
- * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Account.
- * Hash routes, so a reload keeps the page. (No business-database page yet: POST /businesses answers
- * 501 until that database exists.)
+ * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Businesses, Account.
+ * Hash routes, so a reload keeps the page.
  */
 import { h, mount, errorBox } from './dom.ts';
 import { api, signIn, signOut, signedIn } from './api.ts';
@@ -9,12 +8,13 @@ import { runPage } from './run.ts';
 import { requestPage, requestsPage } from './requests.ts';
 import { tasksPage } from './tasks.ts';
 import { accountPage } from './account.ts';
+import { businessesPage } from './businesses.ts';
 import { TrawlError } from '../../clients/typescript/src/client.ts';
 
 const root = document.getElementById('root')!;
 let generation = 0;
 
-const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/account', 'Account']];
+const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/businesses', 'Businesses'], ['#/account', 'Account']];
 
 function signInPage(message?: string) {
   const key = h('input', { type: 'password', id: 'api-key', autocomplete: 'off', placeholder: 'trw_…', 'aria-label': 'API key' });
@@ -42,6 +42,7 @@ async function route() {
     else if (hash.startsWith('#/requests')) await requestsPage(main, alive);
     else if (hash.startsWith('#/tasks')) await tasksPage(main, alive);
     else if (hash.startsWith('#/account')) await accountPage(main);
+    else if (hash.startsWith('#/businesses')) businessesPage(main);
     else await runPage(main);
   } catch (e) {
     if (e instanceof TrawlError && e.status === 401) { signOut(); return signInPage(e.message); }
