@@ -12,7 +12,7 @@
  * Repetitions are interleaved (baseline, service, baseline, service ...); medians, and the paired
  * ratio per repetition. Target: >= 600 queries/s per process.
  *
- * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=dist for the bundle)
+ * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=tsx: the sources, else the bundle)
  * One file, two roles: --role=executor (the baseline client) and --role=load (the HTTP load).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -112,9 +112,9 @@ async function loadRole(): Promise<void> {
 }
 
 // ------------------------------------------------------------ orchestration
-/** `trawl serve` as `npm start` runs it (SERVER=dist: the production bundle; tsx: the sources). */
+/** `trawl serve` as `npm start` runs it (the production bundle, built first; SERVER=tsx: the sources). */
 export function serveArgs(): string[] {
-  return process.env.SERVER === 'dist' ? ['dist/trawl.js', 'serve'] : ['bin/trawl.js', 'serve'];
+  return process.env.SERVER === 'tsx' ? ['bin/trawl.js', 'serve'] : ['dist/server/trawl.js', 'serve'];
 }
 
 async function startServer(dataDir: string, har: string) {
@@ -149,6 +149,7 @@ async function main(): Promise<void> {
     console.log(`SKIP service bench: ${fixtureMissing(CAPTURE)}`);
     return;
   }
+  if (process.env.SERVER !== 'tsx') await (await import('../src/ops/build.ts')).buildServer();
   const dir = mkdtempSync(join(tmpdir(), 'trawl-service-bench-'));
   const { adapter } = await import('../src/sources/maps-search/adapter.ts');
   const { replayEntry } = await import('../test/support/replay.ts');

@@ -16,9 +16,12 @@ import { createInterface } from 'node:readline';
 
 export interface Served { url: string; key: string; dir: string; close(): Promise<void> }
 
-export function startServe(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'trawl-serve-'));
-  const child = spawn(process.execPath, ['bin/trawl.js', 'serve'], {
+/** `entry`: the command line to run (the sources through tsx by default; the production bundle,
+ *  dist/server/trawl.js, in test/build.test.ts). `dataDir`: a data directory to start on, kept at
+ *  close (its first start prints the key; a later one does not, and `key` is then ''). */
+export function startServe(env: Record<string, string> = {}, timeoutMs = 60_000, entry = 'bin/trawl.js', dataDir?: string): Promise<Served> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'trawl-serve-'));
+  const child = spawn(process.execPath, [entry, 'serve'], {
     env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];
@@ -29,7 +32,7 @@ export function startServe(env: Record<string, string> = {}, timeoutMs = 60_000)
     const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
     clearTimeout(t);
-    rmSync(dir, { recursive: true, force: true });
+    if (!dataDir) rmSync(dir, { recursive: true, force: true });
   };
   return new Promise((resolve, reject) => {
     let key = '';
@@ -41,7 +44,7 @@ export function startServe(env: Record<string, string> = {}, timeoutMs = 60_000)
       if (!l.startsWith('{')) return;
       try {
         const log = JSON.parse(l) as { msg?: string; url?: string };
-        if (log.msg === 'trawl listening' && log.url && key) { clearTimeout(timer); resolve({ url: log.url, key, dir, close }); }
+        if (log.msg === 'trawl listening' && log.url && (key || dataDir)) { clearTimeout(timer); resolve({ url: log.url, key, dir, close }); }
       } catch { /* not a log line */ }
     });
   });
