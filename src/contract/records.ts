@@ -3,7 +3,6 @@
  * (decision 10); the named ones never change meaning or type. A value the source lacks is null.
  */
 import { Type, nullable, type TSchema } from './dsl.ts';
-import { placeEnrichmentFields } from './records/enrichments.ts';
 
 const S = Type.String();
 const NS = nullable(Type.String());
@@ -11,51 +10,24 @@ const NN = nullable(Type.Number());
 const NI = nullable(Type.Integer());
 const NB = nullable(Type.Boolean());
 /** An open object; with `$id` it is also a named OpenAPI component (the name clients see). */
-const open = (props: Record<string, TSchema>, description: string, $id?: string) => Type.Object(props, { additionalProperties: true, description, ...($id ? { $id } : {}) });
-const dayHours = Type.Record(Type.String(), Type.String(), { description: 'Day name → time ranges, or "Closed".' });
+const open = <P extends Record<string, TSchema>>(props: P, description: string, $id?: string) => Type.Object(props, { additionalProperties: true, description, ...($id ? { $id } : {}) });
 
-/** 2.3 */
-export const placeRecord = open({
-  query: S, name: NS, place_id: NS, engine_id: nullable(Type.String({ description: 'Two hexadecimal parts joined by a colon.' })),
-  full_address: NS, borough: NS, street: NS, postal_code: NS, city: NS, us_state: NS, state: NS, country: NS, country_code: NS,
-  area_service: NB, plus_code: NS, latitude: NN, longitude: NN, time_zone: NS, popular_times: Type.Unknown(),
-  site: NS, logo: NS, photo: NS, street_view: NS, reviews_link: NS, location_link: NS, booking_appointment_link: NS, owner_link: NS,
-  phone: NS, type: NS, category: NS, subtypes: NS, description: NS, located_in: NS, located_engine_id: NS,
-  posts: Type.Unknown(), reviews_tags: Type.Unknown(), order_links: Type.Unknown(),
-  rating: NN, reviews: NI, photos_count: NI, cid: NS, reviews_id: NS, owner_id: NS,
-  working_hours_old_format: NS, working_hours: nullable(dayHours),
-  other_hours: nullable(Type.Array(Type.Record(Type.String(), dayHours))),
-  business_status: NS, about: nullable(Type.Record(Type.String(), Type.Record(Type.String(), Type.Boolean()))),
-  range: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
-  reservation_links: nullable(Type.Array(S)), menu_link: NS, verified: NB, owner_title: NS,
-  ...placeEnrichmentFields,
-}, 'Place (interface 2.3); enrichment fields only when asked.', 'Place');
+/** 2.3, with the shapes of its structured fields. */
+export { placeRecord } from './records/place.ts';
 
 /** 2.4, extended by issue 11: declared beside its source's other records. */
 export { bizdirReviewRecord } from './records/bizdir-reviews.ts';
 
-/** 2.5 plus decision 24. */
-export const emailRecord = open({
-  query: S,
-  status: Type.Unsafe<string>({ type: 'string', enum: ['RECEIVING', 'NOT_RECEIVING', 'CATCH_ALL', 'UNKNOWN', 'INVALID_FORMAT', 'DISPOSABLE'] }),
-  status_details: S, valid_format: Type.Boolean(), in_blacklist: Type.Boolean(), valid_dns: NB, valid_smtp: NB,
-}, 'E-mail verification (interface 2.5, decision 24).', 'EmailVerification');
+/** 2.5 plus the facts it was judged on. */
+export { emailRecord } from './records/email-validator.ts';
 
 /** 2.6 */
 export const reverseGeocodingRecord = open({
   query: S, address: NS, city: NS, country_code: NS, county: NS, photo: NS, plus_code: NS, postal_code: NS, state: NS, street: NS, time_zone: NS,
 }, 'Reverse geocoding (interface 2.6).', 'ReverseGeocoding');
 
-/** Decision 24: map reviews, one element per place. */
-export const mapsReviewsRecord = open({
-  query: S, name: NS, full_address: NS, engine_id: NS, place_id: NS, location_link: NS, rating: NN, reviews: NI, reviews_id: NS,
-  reviews_link: NS, reviews_per_score: nullable(Type.Record(Type.String(), Type.Integer())),
-  reviews_data: Type.Array(open({
-    review_id: NS, author_id: NS, author_title: NS, author_link: NS, author_image: NS, review_text: NS, review_rating: NI,
-    review_timestamp: NI, review_datetime_utc: NS, review_likes: NI, review_link: NS, review_img_urls: Type.Array(S),
-    owner_answer: NS, owner_answer_timestamp: NI, owner_answer_timestamp_datetime_utc: NS, review_pagination_id: NS,
-  }, 'One review.')),
-}, 'Map reviews of one place (decision 24).', 'MapsReviews');
+/** Map reviews, one element per place. */
+export { mapsReviewsRecord } from './records/maps-reviews.ts';
 
 /** Decision 24: business database record. */
 export const businessRecord = open({
@@ -63,7 +35,7 @@ export const businessRecord = open({
   country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), business_status: NS, verified: NB, area_service: NB,
 }, 'Business database record (decision 24).', 'Business');
 
-export const phoneRecord = open({ query: S }, 'Phone identity: numbering-plan facts (E.164 forms, validity, country, region, line type, original carrier, time zones).');
+export { phoneLookupRecord as phoneRecord } from './records/directory-phones.ts';
 
 /** Records of kinds the interface does not show (decision 24): snake_case, documented per source in docs/sources.md. */
 export const genericRecord = open({ query: S }, 'Record as the source offers it (decision 24).');

@@ -1022,6 +1022,14 @@ export type paths = {
                                 west: number;
                                 north: number;
                                 east: number;
+                            } | {
+                                /** @constant */
+                                type: "polygon";
+                                /** @description Vertices as [lat, lng] in order; planar in degrees, even-odd rule (docs/businesses.md). */
+                                points: [
+                                    number,
+                                    number
+                                ][];
                             })[];
                             located_os_id?: string;
                             added_from?: number;
@@ -1572,7 +1580,25 @@ export type components = {
             latitude: number | null;
             longitude: number | null;
             time_zone: string | null;
-            popular_times: unknown;
+            popular_times: ({
+                /** @description 1 = Monday ... 7 = Sunday. */
+                day: number;
+                day_text: string;
+                popular_times: ({
+                    /** @description Hour of the day, 0-23. */
+                    hour: number;
+                    /** @description How busy, 0-100, relative to the busiest hour of the week. */
+                    percentage: number;
+                    /** @description The source's wording ("Usually not busy"); empty when it has none. */
+                    title: string;
+                    /** @description Short hour label as the source prints it ("6a"). */
+                    time: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[] | null;
             site: string | null;
             logo: string | null;
             photo: string | null;
@@ -1588,9 +1614,15 @@ export type components = {
             description: string | null;
             located_in: string | null;
             located_engine_id: string | null;
-            posts: unknown;
-            reviews_tags: unknown;
-            order_links: unknown;
+            posts: unknown[] | null;
+            reviews_tags: string[] | null;
+            order_links: ({
+                /** @description The provider's domain as the source names it ("wolt.com"). */
+                source: string;
+                link: string;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
             rating: number | null;
             reviews: number | null;
             photos_count: number | null;
@@ -1606,16 +1638,22 @@ export type components = {
                     [key: string]: string;
                 };
             }[] | null;
-            business_status: string | null;
+            business_status: ("OPERATIONAL" | "CLOSED_TEMPORARILY" | "CLOSED_PERMANENTLY") | null;
             about: {
                 [key: string]: {
                     [key: string]: boolean;
                 };
             } | null;
             range: string | null;
-            reviews_per_score: {
-                [key: string]: number;
-            } | null;
+            reviews_per_score: ({
+                1: number;
+                2: number;
+                3: number;
+                4: number;
+                5: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
             reservation_links: string[] | null;
             menu_link: string | null;
             verified: boolean | null;
@@ -1703,7 +1741,7 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Map reviews of one place. */
+        /** @description Map reviews of one place, its reviews in reviews_data. */
         MapsReviews: {
             query: string;
             name: string | null;
@@ -1715,9 +1753,15 @@ export type components = {
             reviews: number | null;
             reviews_id: string | null;
             reviews_link: string | null;
-            reviews_per_score: {
-                [key: string]: number;
-            } | null;
+            reviews_per_score: ({
+                1: number;
+                2: number;
+                3: number;
+                4: number;
+                5: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
             reviews_data: ({
                 review_id: string | null;
                 author_id: string | null;
@@ -1735,6 +1779,11 @@ export type components = {
                 owner_answer_timestamp: number | null;
                 owner_answer_timestamp_datetime_utc: string | null;
                 review_pagination_id: string | null;
+                review_translated_text: string | null;
+                review_language: string | null;
+                review_updated_timestamp: number | null;
+                owner_answer_translated: string | null;
+                review_source: string | null;
             } & {
                 [key: string]: unknown;
             })[];
@@ -2462,14 +2511,38 @@ export type components = {
         };
         /** @description E-mail verification. */
         EmailVerification: {
+            /** @description The address as given. */
             query: string;
-            /** @enum {string} */
+            /** @description Deliverability. */
             status: "RECEIVING" | "NOT_RECEIVING" | "CATCH_ALL" | "UNKNOWN" | "INVALID_FORMAT" | "DISPOSABLE";
+            /** @description Why, in words (e.g. "SMTP validated"). */
             status_details: string;
+            /** @description The address is well-formed. */
             valid_format: boolean;
+            /** @description On a disposable-address list. */
             in_blacklist: boolean;
+            /** @description The domain has somewhere to deliver mail (MX, or A/AAAA as implicit MX). */
             valid_dns: boolean | null;
+            /** @description A mail server accepted the address at RCPT TO. */
             valid_smtp: boolean | null;
+            /** @description The address as checked (ASCII domain); null when unreadable. */
+            email: string | null;
+            /** @description Its domain. */
+            domain: string | null;
+            /** @description Mail exchangers by priority (the domain itself for an implicit MX). */
+            mx: string[];
+            /** @description The domain accepts any address; null when not probed. */
+            is_catch_all: boolean | null;
+            /** @description A role account (info@, sales@ ...). */
+            is_role: boolean;
+            /** @description A free mail provider. */
+            is_free: boolean;
+            /** @description A disposable-address domain. */
+            is_disposable: boolean;
+            /** @description A likely intended address when the domain looks mistyped. */
+            did_you_mean: string | null;
+            /** @description Code of the server's RCPT reply, when one was had. */
+            smtp_code: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -2501,6 +2574,45 @@ export type components = {
             is_catch_all: boolean | null;
             /** @description Mail servers of the domain, by preference. */
             mx: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Phone identity: numbering-plan facts (E.164 forms, validity, country, region, line type, original carrier, time zones). */
+        PhoneIdentity: {
+            /** @description The number as given. */
+            query: string;
+            /** @description VALID: a number of a known range; INVALID: read, but no range matches; NOT_A_NUMBER: no number in the text; REGION_REQUIRED: a national form without the region parameter. */
+            status: "VALID" | "INVALID" | "NOT_A_NUMBER" | "REGION_REQUIRED";
+            /** @description Why, in words. */
+            status_details: string;
+            /** @description A number of an assigned range. */
+            valid: boolean;
+            /** @description Its length fits the numbering plan. */
+            possible: boolean;
+            /** @description E.164 form, e.g. +442012345678. */
+            e164: string | null;
+            /** @description National form. */
+            national: string | null;
+            /** @description International form. */
+            international: string | null;
+            /** @description ISO 3166-1 alpha-2 of the numbering plan; null for non-geographic codes (+800, +882 ...). */
+            country_code: string | null;
+            /** @description Country calling code, without +. */
+            calling_code: string | null;
+            /** @description Extension, when the text has one. */
+            extension: string | null;
+            /** @description Area the range is assigned to (city or region), in the language parameter where the data has it. */
+            region: string | null;
+            /** @description Line type of the range. */
+            line_type: "mobile" | "fixed_line" | "fixed_line_or_mobile" | "voip" | "toll_free" | "premium_rate" | "shared_cost" | "personal_number" | "pager" | "uan" | "voicemail" | "unknown";
+            /** @description Original range holder (the number may have been ported since). */
+            carrier: string | null;
+            /** @description The same as carrier (the maps phone enrichment's name for it). */
+            carrier_name: string | null;
+            /** @description The line type in carrier terms. */
+            carrier_type: ("mobile" | "landline" | "mobile_or_landline" | "voip" | "toll_free" | "premium_rate" | "shared_cost" | "personal_number" | "pager" | "uan" | "voicemail") | null;
+            /** @description IANA zones of the range. */
+            time_zones: string[];
         } & {
             [key: string]: unknown;
         };
@@ -5146,11 +5258,7 @@ export interface operations {
                         id?: string;
                         /** @enum {string} */
                         status?: "Success" | "Failure";
-                        data?: ({
-                            query: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[][];
+                        data?: components["schemas"]["PhoneIdentity"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;

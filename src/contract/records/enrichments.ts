@@ -6,12 +6,12 @@
 import { Type, type TSchema } from '../dsl.ts';
 import { nbool, nstr, nint, nnum } from './fields.ts';
 
-const opt = (s: TSchema) => Type.Optional(s);
+const opt = <T extends TSchema>(s: T) => Type.Optional(s);
 const nstrs = (d: string) => Type.Union([Type.Array(Type.String()), Type.Null()], { description: d });
 
 const social = (net: string) => opt(nstr(`contacts_n_leads: the ${net} profile URL linked by the site.`));
 
-export const placeEnrichmentFields: Record<string, TSchema> = {
+export const placeEnrichmentFields = {
   phone_carrier_name: opt(nstr('phones_enricher_service: the carrier the number was issued to.')),
   phone_carrier_type: opt(nstr('phones_enricher_service: line type (mobile, fixed_line, voip …).')),
   phone_info: opt(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()],
@@ -52,4 +52,4 @@ export const placeEnrichmentFields: Record<string, TSchema> = {
   reviewsite_reviews: opt(nint('reviewsite_service: number of reviews.')),
   reviewsite_link: opt(nstr('reviewsite_service: profile URL.')),
   reviewsite_categories: opt(nstrs('reviewsite_service: category names, primary first.')),
-};
+} satisfies Record<string, TSchema>;

@@ -17,35 +17,12 @@ import { didYouMean } from './suggest.ts';
 import { checkSyntax } from './syntax.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
 import type { MailRoute } from './dns.ts';
+import type { Static } from '@sinclair/typebox';
+import type { emailRecord } from '../../contract/records/email-validator.ts';
 import type { SessionResult } from './smtp.ts';
 
-export type EmailStatus = 'RECEIVING' | 'NOT_RECEIVING' | 'CATCH_ALL' | 'UNKNOWN' | 'INVALID_FORMAT' | 'DISPOSABLE';
-
-export interface EmailRecord {
-  query: string;
-  status: EmailStatus;
-  /** Reasons, e.g. "SMTP validated". */
-  status_details: string;
-  valid_format: boolean;
-  /** On a disposable-address list. */
-  in_blacklist: boolean;
-  /** The domain has somewhere to deliver mail (MX, or A/AAAA as implicit MX). */
-  valid_dns: boolean;
-  /** A mail server accepted the address at RCPT TO. */
-  valid_smtp: boolean;
-  /** The address as checked (ASCII domain), or null when unreadable. */
-  email: string | null;
-  domain: string | null;
-  /** Mail exchangers by priority (the domain itself for an implicit MX). */
-  mx: string[];
-  is_catch_all: boolean | null;
-  is_role: boolean;
-  is_free: boolean;
-  is_disposable: boolean;
-  did_you_mean: string | null;
-  /** Code of the server's RCPT reply, when one was had. */
-  smtp_code: number | null;
-}
+export type EmailRecord = Static<typeof emailRecord>;
+export type EmailStatus = EmailRecord['status'];
 
 export interface ValidateOptions {
   signal?: AbortSignal;

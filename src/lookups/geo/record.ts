@@ -2,22 +2,12 @@
  * The reverse-geocoding record (interface 2.6). Every field is a string or null; nothing is
  * guessed: a field stays null when no data source answers it.
  */
+import type { Static } from '@sinclair/typebox';
+import type { reverseGeocodingRecord } from '../../contract/records.ts';
 
-export interface ReverseGeocodingRecord {
-  query: string;
-  address: string | null;
-  city: string | null;
-  country_code: string | null;
-  county: string | null;
-  /** Offline there is no imagery; only an external engine could give it (none of the three does). */
-  photo: string | null;
-  plus_code: string | null;
-  postal_code: string | null;
-  state: string | null;
-  /** Street name with house number when known; only an external engine gives it. */
-  street: string | null;
-  time_zone: string | null;
-}
+/** The declared record (photo: none offline, only an external engine could give it; street: with house
+ *  number, only an external engine gives it). */
+export type ReverseGeocodingRecord = Static<typeof reverseGeocodingRecord>;
 
 export interface AddressParts {
   street?: string | null;

@@ -5,64 +5,19 @@
  * Which numbers get an area, a carrier and zones follows libphonenumber's own rules, so answers match
  * what Google's Java/C++ geocoder, carrier mapper and time-zone mapper would say.
  */
+import type { Static } from '@sinclair/typebox';
 import type { NumberType, PhoneNumber } from 'libphonenumber-js/max';
+import type { phoneLookupRecord } from '../../contract/records/directory-phones.ts';
 import { parsePhone } from './parse.ts';
 import { dataLocales, longestPrefix, prefixTable, timeZoneTable } from './prefix-data.ts';
 
-export type LineType =
-  | 'mobile'
-  | 'fixed_line'
-  | 'fixed_line_or_mobile'
-  | 'voip'
-  | 'toll_free'
-  | 'premium_rate'
-  | 'shared_cost'
-  | 'personal_number'
-  | 'pager'
-  | 'uan'
-  | 'voicemail'
-  | 'unknown';
-
+export type PhoneRecord = Static<typeof phoneLookupRecord>;
+export type LineType = PhoneRecord['line_type'];
 /** `carrier_type` of the maps `phones_enricher_service`: the line type in carrier terms. */
-export type CarrierType =
-  | 'mobile'
-  | 'landline'
-  | 'mobile_or_landline'
-  | 'voip'
-  | 'toll_free'
-  | 'premium_rate'
-  | 'shared_cost'
-  | 'personal_number'
-  | 'pager'
-  | 'uan'
-  | 'voicemail';
-
+export type CarrierType = NonNullable<PhoneRecord['carrier_type']>;
 /** VALID: a number of a known range. INVALID: read, but no range matches (or the parse failed on
  *  length/country). NOT_A_NUMBER: no number in the text. REGION_REQUIRED: national format, no region. */
-export type PhoneStatus = 'VALID' | 'INVALID' | 'NOT_A_NUMBER' | 'REGION_REQUIRED';
-
-export interface PhoneRecord {
-  query: string;
-  status: PhoneStatus;
-  status_details: string;
-  valid: boolean;
-  possible: boolean;
-  e164: string | null;
-  national: string | null;
-  international: string | null;
-  /** ISO 3166-1 alpha-2 of the numbering plan; null for non-geographic (+800, +882…) and invalid shared codes. */
-  country_code: string | null;
-  calling_code: string | null;
-  extension: string | null;
-  /** Area the range is assigned to (city or region), when the numbering plan tells it. */
-  region: string | null;
-  line_type: LineType;
-  /** Original range holder (numbers may have been ported since). */
-  carrier: string | null;
-  carrier_name: string | null;
-  carrier_type: CarrierType | null;
-  time_zones: string[];
-}
+export type PhoneStatus = PhoneRecord['status'];
 
 export interface PhoneOptions {
   /** Country for numbers written without '+', e.g. the request's `region` ('US', 'de'). */

@@ -15,7 +15,7 @@ import { areaService, businessStatus, ownerId, verified } from './status.ts';
 import { cleanUrl, countryName, text, unescapeLeftovers, usStateName } from './text.ts';
 
 export interface NodeOptions {
-  /** The user's query, copied into `query`. */
+  /** The user's query, copied into `query` ('' when none, e.g. a saved response parsed alone). */
   query?: string | null;
   /** hl/gl of the request, used only when a link has to be built rather than read. */
   language?: string | null;
@@ -126,7 +126,7 @@ export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRec
   const located = asArr(at4(node, 134, 0, 0, 0));
 
   return {
-    query: opts.query ?? null,
+    query: opts.query ?? '',
     name,
     place_id: placeId,
     engine_id: engineId,

@@ -89,7 +89,7 @@ test('search capture: Dream Coffee (unclaimed, closed on Sunday), NooK, Franci\'
   assert.equal(dream.street, 'Eakou 74');
   assert.equal(dream.city, 'Ilion');
   assert.equal(dream.postal_code, '131 22');
-  assert.equal(dream.query, null);
+  assert.equal(dream.query, '', 'no query given');
 
   const nook = byName(rs, 'NooK');
   assert.equal(nook.reviews, 1670);

@@ -7,7 +7,7 @@ import { looksLikeHtml, placeNodeOf } from '../_maps/place-parse.ts';
 import { placeFromNode } from '../_maps/node.ts';
 import { parseSearchData } from '../_maps/search-body.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import type { ReviewRecord } from './record.ts';
+import type { ReviewRecord, ReviewsElement } from './record.ts';
 import { reviewNodeOf, reviewOf } from './review.ts';
 
 function isEntryList(v: unknown): v is unknown[] {
@@ -20,8 +20,8 @@ function isEntryList(v: unknown): v is unknown[] {
  * map search body. Throws an Error naming what it expected for anything else.
  * @example parseCapture(readFileSync('reviews_page.json', 'utf8'))[0].review_id
  */
-export function parseCapture(text: string, query: string | null = null): Array<ReviewRecord | (PlaceSummary & { query: string | null; reviews_data: [] })> {
-  const asElement = (p: PlaceSummary) => ({ query, ...p, reviews_data: [] as [] });
+export function parseCapture(text: string, query = ''): Array<ReviewRecord | ReviewsElement> {
+  const asElement = (p: PlaceSummary): ReviewsElement => ({ query, ...p, reviews_data: [] });
   if (looksLikeHtml(text)) {
     const rec = placeOfResponse({ body: text }, { query });
     if (!rec) throw new Error('maps-reviews: the map page holds no place');

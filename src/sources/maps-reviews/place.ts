@@ -8,20 +8,9 @@ import { appInitState } from '../_maps/html.ts';
 import type { NodeOptions } from '../_maps/node.ts';
 import { extractPlaceFromHtml, looksLikeHtml, parsePlaceBody } from '../_maps/place-parse.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
+import type { PlaceSummary } from './record.ts';
 
-/** Place fields of a `/maps/reviews` element (decision 24), minus `query`. */
-export interface PlaceSummary {
-  name: string | null;
-  full_address: string | null;
-  engine_id: string | null;
-  place_id: string | null;
-  location_link: string | null;
-  rating: number | null;
-  reviews: number | null;
-  reviews_id: string | null;
-  reviews_link: string | null;
-  reviews_per_score: Record<'1' | '2' | '3' | '4' | '5', number> | null;
-}
+export type { PlaceSummary };
 
 /**
  * @example summaryOf(parsePlaceBody(body)).engine_id // '0x14e732fd76f0d90d:0xe5415928d6702b47'

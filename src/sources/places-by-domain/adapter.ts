@@ -10,13 +10,13 @@
 import type { WebAdapter } from '../_kit/adapter.ts';
 import { finish, parse } from './parse.ts';
 import { checkQuery, plan } from './plan.ts';
-import type { NoResult, PlacesByDomainParams, SiteRecord } from './record.ts';
+import type { NoResult, PlacesByDomainParams, PlaceRecord } from './record.ts';
 
-export const adapter: WebAdapter<PlacesByDomainParams, SiteRecord | NoResult> = {
+export const adapter: WebAdapter<PlacesByDomainParams, PlaceRecord | NoResult> = {
   kind: 'web',
   endpoint: '/engine-places-by-domain',
   checkQuery,
   plan,
-  parse: parse as WebAdapter<PlacesByDomainParams, SiteRecord | NoResult>['parse'],
+  parse: parse as WebAdapter<PlacesByDomainParams, PlaceRecord | NoResult>['parse'],
   finish,
 };

@@ -4,17 +4,17 @@
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { registrableDomain } from './domain.ts';
 import { filterByDomain } from './parse.ts';
-import type { SiteRecord } from './record.ts';
+import type { PlaceRecord } from './record.ts';
 
 /**
  * Parses a saved map search answer (for `trawl parse /engine-places-by-domain <file>`): all its
  * places, or only those on `domain` when given. Throws an Error for anything else.
  * @example parseCapture(readFileSync('search.json', 'utf8'), 'vrisko.gr')
  */
-export function parseCapture(text: string, domain?: string): SiteRecord[] {
-  let all: SiteRecord[];
+export function parseCapture(text: string, domain?: string): PlaceRecord[] {
+  let all: PlaceRecord[];
   try {
-    all = parseSearchBody(text, { query: domain ?? null }) as unknown as SiteRecord[];
+    all = parseSearchBody(text, { query: domain ?? null });
   } catch (e) {
     throw new Error(`places-by-domain: expected a map search answer (tbm=map): ${(e as Error).message}`);
   }

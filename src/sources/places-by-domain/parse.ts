@@ -10,7 +10,7 @@ import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, type SearchState } from '../_maps/state.ts';
 import { siteMatches } from './domain.ts';
 import { maxPages, nextDomainStep, perQueryOf, type DomainState } from './plan.ts';
-import type { NoResult, PlacesByDomainParams, SiteRecord } from './record.ts';
+import type { NoResult, PlaceRecord, PlacesByDomainParams } from './record.ts';
 
 type Ctx = QueryContext<PlacesByDomainParams>;
 
@@ -18,7 +18,7 @@ type Ctx = QueryContext<PlacesByDomainParams>;
  * Keeps the records whose `site` is on `domain`.
  * @example filterByDomain([{ site: 'https://a.com/x' }, { site: null }], 'a.com').length // 1
  */
-export function filterByDomain<R extends SiteRecord>(records: R[], domain: string): R[] {
+export function filterByDomain<R extends Pick<PlaceRecord, 'site'>>(records: R[], domain: string): R[] {
   return records.filter((r) => siteMatches(r.site, domain));
 }
 
@@ -26,14 +26,14 @@ export function filterByDomain<R extends SiteRecord>(records: R[], domain: strin
  * One map search page → the places on the domain, and the next page while it may hold more.
  * @example parse(step, res, ctx).records
  */
-export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<SiteRecord> {
+export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<PlaceRecord> {
   if (step.kind !== 'search') throw new SourceError('layout_changed', `places-by-domain: unknown step kind ${step.kind}`);
   const search = readState(step.state);
   const st = step.state as unknown as Partial<DomainState>;
   if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
   const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
   // layout_changed when the body is not a map search answer
-  const all = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params)) as unknown as SiteRecord[];
+  const all = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params));
   const kept = filterByDomain(all, cur.domain).map((r) => ({ ...r, query: ctx.query }));
   const perQuery = perQueryOf(ctx.params);
   const total = cur.kept + kept.length;
@@ -46,21 +46,21 @@ export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<S
   return { records: kept, next };
 }
 
-function keyOf(r: SiteRecord): string | null {
-  return (r.place_id as string | null) ?? (r.engine_id as string | null) ?? null;
+function keyOf(r: PlaceRecord): string | null {
+  return r.place_id ?? r.engine_id ?? null;
 }
 
 /**
  * One query's records → deduplicated by place, capped at `perQuery`; none → the no-result marker.
  * @example finish([], { query: 'a.com', params: {} }) // [{ query: 'a.com', no_result: true }]
  */
-export function finish(records: Array<SiteRecord | NoResult>, ctx: Ctx): Array<SiteRecord | NoResult> {
+export function finish(records: Array<PlaceRecord | NoResult>, ctx: Ctx): Array<PlaceRecord | NoResult> {
   const perQuery = perQueryOf(ctx.params);
   const seen = new Set<string>();
-  const out: SiteRecord[] = [];
+  const out: PlaceRecord[] = [];
   for (const r of records) {
     if ((r as NoResult).no_result === true) continue;
-    const rec = r as SiteRecord;
+    const rec = r as PlaceRecord;
     const k = keyOf(rec);
     if (k) {
       if (seen.has(k)) continue;

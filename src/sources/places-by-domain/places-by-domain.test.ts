@@ -8,7 +8,8 @@ import { adapter as placesByDomain } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { registrableDomain, siteMatches } from './domain.ts';
 import { parse, filterByDomain, finish } from './parse.ts';
-import { isNoResult, type PlacesByDomainParams } from './record.ts';
+import { isNoResult, type PlaceRecord, type PlacesByDomainParams } from './record.ts';
+import { placeRecordFields } from '../_maps/record.ts';
 import { placesByDomain as placesByDomainDecl } from '../../contract/endpoints/maps.ts';
 import { parseQueryString, readParams } from '../../http/params.ts';
 import { maxPages } from './plan.ts';
@@ -91,7 +92,8 @@ test('real search page: filter by domain, ask the next page, stop on a matchless
 
 test('finish: dedupes by place id, caps at perQuery, marks an empty query', () => {
   const c = ctx('a.com', { perQuery: 2 });
-  const r = (id: string) => ({ site: 'https://a.com', place_id: id, query: 'a.com' });
+  const blank = Object.fromEntries(placeRecordFields.map((f) => [f, null])) as unknown as PlaceRecord;
+  const r = (id: string): PlaceRecord => ({ ...blank, site: 'https://a.com', place_id: id, query: 'a.com' });
   assert.deepEqual(finish([r('1'), r('1'), r('2'), r('3')], c).map((x: any) => x.place_id), ['1', '2']);
   const none = finish([], c);
   assert.ok(isNoResult(none[0]));

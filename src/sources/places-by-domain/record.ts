@@ -9,16 +9,7 @@ import type { placesByDomain } from '../../contract/endpoints/maps.ts';
 /** `perQuery`: places per query (default 100). */
 export type PlacesByDomainParams = ParamsOf<typeof placesByDomain>;
 
-/** The least a place record must carry for the domain filter and deduplication. */
-export interface SiteRecord {
-  query?: string | null;
-  site: string | null;
-  place_id?: string | null;
-  engine_id?: string | null;
-  name?: string | null;
-  [k: string]: unknown;
-}
-
+export type { PlaceRecord } from '../_maps/record.ts';
 export { isNoResult, type NoResult } from '../_kit/adapter.ts';
 
 export const DEFAULT_PER_QUERY = 100;

@@ -10,8 +10,4 @@ export type VideositeVideo = Static<typeof videositeVideoRecord>;
 export type VideositeParams = ParamsOf<typeof videositeVideos>;
 
 /** What every record repeats about its channel (carried from the first page to the next ones). */
-export interface ChannelInfo {
-  channel_id: string | null;
-  channel_name: string | null;
-  channel_handle: string | null;
-}
+export type ChannelInfo = Pick<VideositeVideo, 'channel_id' | 'channel_name' | 'channel_handle'>;
