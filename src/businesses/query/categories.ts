@@ -101,9 +101,11 @@ for (const [phrases, types] of KINDS) {
   const label = phrases.split('|')[0];
   for (const p of phrases.split('|')) PHRASES.set(p, { label, types });
 }
+/** Cuisines that are also a dish people ask for by itself (`sushi in tokyo`). */
+const DISHES = new Set(['sushi', 'burger', 'kebab', 'ramen', 'tapas', 'bbq', 'barbecue', 'noodle', 'steak', 'seafood']);
 for (const c of CUISINES) {
   const types = [`${cap(c)} restaurant`, `${cap(c)} cuisine`];
-  for (const p of [`${c} restaurant`, `${c} food`, `${c} place`]) PHRASES.set(p, { label: `${c} restaurant`, types });
+  for (const p of [`${c} restaurant`, `${c} food`, `${c} place`, ...(DISHES.has(c) ? [c, `${c} bar`, `${c} joint`] : [])]) PHRASES.set(p, { label: `${c} restaurant`, types });
 }
 /** Longest phrase in words. */
 const LONGEST = Math.max(...[...PHRASES.keys()].map((p) => p.split(' ').length));

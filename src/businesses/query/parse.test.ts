@@ -68,6 +68,16 @@ test('words that were not understood are named; small words alone make nothing',
   assert.deepEqual([empty.notUnderstood, empty.filters], [[], {}]);
 });
 
+test('phrasings met in trying: a withdrawn country code, a dish alone, `at least` after `and`', () => {
+  assert.equal(read('car repair shops in munich germany').filters.country_code, 'DE');
+  assert.deepEqual(read('sushi in tokyo').filters, { types: ['Sushi restaurant', 'Sushi cuisine'], cities: ['Tokyo'] });
+  const q = read('mexican restaurants in austin, texas with a website and at least 100 reviews');
+  assert.deepEqual(q.notUnderstood, []);
+  assert.equal(q.filters.reviews, '100+');
+  assert.deepEqual(q.filters.states, ['Texas', 'TX']);
+  assert.deepEqual(read('cafes in st. louis').filters.cities, ['St. Louis']);
+});
+
 test('the same query always reads the same', () => {
   const q = 'top rated vegan restaurants near austin within 3 miles with a website';
   assert.deepEqual(read(q), read(q));

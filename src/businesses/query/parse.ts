@@ -76,7 +76,6 @@ export function parseQuery(text: string): ParsedQuery {
       if (POSTAL.test(w) && /\d/.test(w)) { postal.push(w.toUpperCase()); take(1); continue; }
       if (w !== 'or' && w !== 'and' && w !== 'to' && !COORD.test(w)) mode = null;
     }
-    if (PREPOSITIONS[w]) { mode = PREPOSITIONS[w]; take(w === 'close' && words[i + 1] === 'to' ? 2 : 1); continue; }
     if (w.startsWith(QUOTED)) { f.name = w.slice(1); take(1); continue; }
     if ((w === 'named' || w === 'called') && words[i + 1] && !words[i + 1].startsWith(QUOTED)) {
       let j = i + 1;
@@ -97,6 +96,8 @@ export function parseQuery(text: string): ParsedQuery {
     if (rating) { f.rating = rating.expr; take(rating.words); continue; }
     const reviews = reviewsAt(words, i);
     if (reviews) { f.reviews = reviews.expr; take(reviews.words); continue; }
+    // After the measures: `at least 100 reviews` is a count, not a place `at`.
+    if (PREPOSITIONS[w]) { mode = PREPOSITIONS[w]; take(w === 'close' && words[i + 1] === 'to' ? 2 : 1); continue; }
     const has = contactAt(words, i);
     if (has) { f[has.field] = has.value; take(has.words); continue; }
     if (w === 'verified' || w === 'unverified') { f.verified = w === 'verified'; take(1); continue; }

@@ -37,8 +37,10 @@ const COUNTRY_ALIASES: Record<string, string> = {
 
 /** Names whose everyday form is not GeoNames' name nor its ASCII name. */
 const CITY_ALIASES: Record<string, string> = { 'new york': 'new york city', nyc: 'new york city', 'washington dc': 'washington', 'washington d c': 'washington' };
-/** Codes Intl names that are not countries of an address. */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'FX']);
+/** Codes Intl names that are not countries of an address: groupings, pseudo-regions, codes withdrawn
+ *  from ISO 3166-1 (`DD` is named "Germany" too) and the exceptionally reserved ones. */
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'FX', 'DD', 'SU', 'YU', 'CS', 'ZR', 'TP', 'BU', 'NT', 'AN', 'IC', 'EA', 'DG',
+  'CP', 'AC', 'TA', 'CQ']);
 
 /** The form names are compared in: folded, no dots, `st`/`ste` as `saint`/`sainte` (`St. Louis`). */
 export const placeKey = (s: string) => fold(s).replace(/[.]/g, ' ').replace(/\bst\b/g, 'saint').replace(/\bste\b/g, 'sainte').replace(/\s+/g, ' ').trim();
