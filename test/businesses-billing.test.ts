@@ -57,3 +57,14 @@ test('an account at its credit limit gets a 402 and no page; the page that cross
   assert.match(next.body.errorMessage, /^402 Payment Required/);
   assert.equal(await balanceOf(a.account.id), 0.25 - 5 * PRICE);
 });
+
+test('parallel searches against one balance: one ledger line per answered page, the balance down by exactly their items', async () => {
+  const a = await seededAccount(100, 5);
+  const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => search({ limit: 1 + (i % 5) }, a.key)));
+  assert.ok(pages.every((p) => p.status === 200), JSON.stringify(pages.find((p) => p.status !== 200)?.body));
+  const items = pages.reduce((n, p) => n + p.body.items.length, 0);
+  assert.equal(items, 4 * (1 + 2 + 3 + 4 + 5));
+  assert.equal(await balanceOf(a.account.id), 100 - items * PRICE);
+  const db = (h.svc.ctx.store as any).db;
+  assert.equal(db.prepare('SELECT COUNT(*) AS n FROM usage WHERE account_id = ?').get(a.account.id).n, 20);
+});
