@@ -5,22 +5,30 @@
  *  3. engine overhead: queries/s end to end with an instantaneous test adapter;
  *  4. GET /requests/{id} of a 1000-query x 500-record result: streamed, peak RSS above idle, time vs
  *     JSON.stringify of the same data.
- * Servers run as separate processes on loopback; autocannon drives them from this process.
+ * Servers run as separate processes on loopback; autocannon drives them from this process, on the
+ * same 2 cores: each comparison is given by requests/s and by server CPU per request.
  * Run: node bin/run-ts.js bench/api.bench.ts   (REPS=3 by default)
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
-import { median, rssKb, sleep, startProcess, stop, table, writeSection } from './lib.ts';
+import { median, procCpuMs, rssKb, sleep, startProcess, stop, table, writeSection } from './lib.ts';
 
 const REPS = Number(process.env.REPS ?? 3);
 const DURATION = Number(process.env.DURATION ?? 5);
 
-async function cannon(url: string, headers: Record<string, string>, requests?: autocannon.Request[]) {
+/**
+ * One autocannon run against the server process `pid`. autocannon runs in this process and shares
+ * the 2 cores with the server, so requests/s alone undercounts a server that needs less CPU: its
+ * CPU per request (all threads, from /proc) is measured over the same run.
+ */
+async function cannon(pid: number, url: string, headers: Record<string, string>, requests?: autocannon.Request[]) {
+  const c0 = procCpuMs(pid).all;
   const r = await autocannon({ url, connections: 50, pipelining: 1, duration: DURATION, headers, requests });
-  return { rps: r.requests.average, non2xx: r.non2xx, errors: r.errors };
+  const usPerReq = ((procCpuMs(pid).all - c0) * 1000) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, usPerReq, non2xx: r.non2xx, errors: r.errors };
 }
 
 const BARE = `
@@ -40,14 +48,17 @@ async function main() {
     for (let rep = 1; rep <= REPS; rep++) {
       // 1. bare framework baseline, then trawl's submit (API only, and API with workers).
       const bare = await startProcess(['--input-type=module', '-e', BARE], {});
-      add('bare', (await cannon(`${bare.info.url}/maps/search?query=x`, {})).rps);
+      const b = await cannon(bare.child.pid!, `${bare.info.url}/maps/search?query=x`, {});
+      add('bare', b.rps);
+      add('bare cpu', b.usPerReq);
       await stop(bare.child);
       for (const workers of [false, true]) {
         const d = join(dir, `submit-${rep}-${workers}`);
         const s = await startProcess(['bin/run-ts.js', 'test/support/serve-test.ts'], { DATA_DIR: d, PORT: '0', NO_WORKERS: workers ? '' : '1', CONCURRENCY: '16' });
-        const r = await cannon(`${s.info.url}/maps/search?query=n%3D1`, { 'x-api-key': s.info.key });
+        const r = await cannon(s.child.pid!, `${s.info.url}/maps/search?query=n%3D1`, { 'x-api-key': s.info.key });
         if (r.non2xx) throw new Error(`submit answered ${r.non2xx} non-2xx`);
         add(workers ? 'submit+workers' : 'submit', r.rps);
+        add(workers ? 'submit+workers cpu' : 'submit cpu', r.usPerReq);
         await stop(s.child);
       }
       // 2 and 3: one server with workers.
@@ -55,9 +66,10 @@ async function main() {
       const s = await startProcess(['bin/run-ts.js', 'test/support/serve-test.ts'], { DATA_DIR: d, PORT: '0', CONCURRENCY: '32' });
       const h = { 'x-api-key': s.info.key };
       const one = await (await fetch(`${s.info.url}/maps/search?query=n%3D1&async=false`, { headers: h })).json() as { id: string };
-      const got = await cannon(`${s.info.url}/requests/${one.id}`, h);
+      const got = await cannon(s.child.pid!, `${s.info.url}/requests/${one.id}`, h);
       if (got.non2xx) throw new Error('GET answered non-2xx');
       add('get', got.rps);
+      add('get cpu', got.usPerReq);
       const qs = Array.from({ length: 1000 }, (_, i) => `query=n%3D1%3Bi%3D${i}`).join('&');
       const t0 = performance.now();
       const reqs = await Promise.all(Array.from({ length: 4 }, async () => (await (await fetch(`${s.info.url}/maps/search?${qs}`, { headers: h })).json() as { id: string }).id));
@@ -119,10 +131,17 @@ async function main() {
     // cancels drift of the shared machine better than a ratio of medians (both are shown).
     const paired = (k: string) => median(rows[k].map((v, i) => v / rows.bare[i]));
     const pct = (k: string) => `${(paired(k) * 100).toFixed(0)} % (paired; ${(m(k) / m('bare') * 100).toFixed(0)} % of medians)`;
+    // By server CPU: bare Fastify's CPU per request over trawl's (the share of trawl's per-request
+    // cost that the framework alone takes), paired per repetition.
+    const cpuPct = (k: string) => `${(median(rows[`${k} cpu`].map((v, i) => rows['bare cpu'][i] / v)) * 100).toFixed(0)} %`;
+    const cpuLine = (k: string, what: string) => [`  server CPU per request, ${what}`, `${m(`${k} cpu`).toFixed(0)} us`, `bare Fastify ${m('bare cpu').toFixed(0)} us`, cpuPct(k), ''];
     const lines = [
       ['async submit, 1-query requests (API only)', `${m('submit').toFixed(0)} req/s`, `bare Fastify ${m('bare').toFixed(0)} req/s`, pct('submit'), '>= 2,000 req/s and >= 25 %'],
+      cpuLine('submit', 'submit (API only)'),
       ['async submit, with in-process workers running the queries', `${m('submit+workers').toFixed(0)} req/s`, `bare Fastify ${m('bare').toFixed(0)} req/s`, pct('submit+workers'), ''],
+      cpuLine('submit+workers', 'submit with workers (their CPU included)'),
       ['GET /requests/{id}, finished 1-query result', `${m('get').toFixed(0)} req/s`, `bare Fastify ${m('bare').toFixed(0)} req/s`, pct('get'), '>= 5,000 req/s'],
+      cpuLine('get', 'GET'),
       ['engine, instantaneous adapter, 4 x 1000 queries end to end', `${m('engine q/s').toFixed(0)} queries/s`, '', '', '>= 2,000 queries/s'],
       ['GET of a 1000 x 500 result (streamed)', `${median(getMs).toFixed(0)} ms, ${(bytes / 1e6).toFixed(0)} MB`, `JSON.stringify ${median(stringifyMs).toFixed(0)} ms`, `${(median(getMs) / median(stringifyMs)).toFixed(2)} x`, '<= 2 x'],
       ['  peak RSS above idle during that GET', `${((peak - idle) / 1024).toFixed(0)} MB`, `idle ${(idle / 1024).toFixed(0)} MB`, '', '< 300 MB'],
@@ -130,7 +149,7 @@ async function main() {
     const md = table(['measure', 'trawl (median)', 'baseline (same run)', 'ratio', 'target'], lines);
     console.log(md);
     console.log(`raw: ${JSON.stringify({ ...rows, stringifyMs, getMs })}`);
-    writeSection('docs/performance/api.md', `# API benchmarks\n\n\`node bin/run-ts.js bench/api.bench.ts\`, ${REPS} interleaved repetitions, ${DURATION} s autocannon runs with 50 connections, servers in their own processes on loopback, medians.\n\n${md}\n\nRaw: \`${JSON.stringify({ ...rows, stringifyMs: stringifyMs.map(Math.round), getMs: getMs.map(Math.round) })}\`\n`);
+    writeSection('docs/performance/api.md', `# API benchmarks\n\n\`node bin/run-ts.js bench/api.bench.ts\`, ${REPS} interleaved repetitions, ${DURATION} s autocannon runs with 50 connections, servers in their own processes on loopback, medians; load average ${loadavg().map((x) => x.toFixed(1)).join(', ')} at the end. autocannon runs in the bench process and shares the 2 cores with the server, so each ratio is given by requests/s and by the server's CPU per request (user + system of the server process, all threads, from /proc, over the same run).\n\n${md}\n\nRaw: \`${JSON.stringify({ ...rows, stringifyMs: stringifyMs.map(Math.round), getMs: getMs.map(Math.round) })}\`\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -92,3 +92,13 @@ export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return m ? Number(m[1]) : 0;
 }
 
+
+/** utime + stime in ms of a process (all its threads) and of its main thread alone, from /proc. */
+export function procCpuMs(pid: number): { all: number; main: number } {
+  const ticks = (file: string) => {
+    const f = readFileSync(file, 'utf8');
+    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(x[11]) + Number(x[12])) * 1000) / 100; // USER_HZ = 100
+  };
+  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { median, table, writeSection } from './lib.ts';
+import { median, procCpuMs, table, writeSection } from './lib.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
@@ -33,16 +33,6 @@ const REPS = Number(process.env.REPS ?? 3);
 const QUERY = 'coffee';
 const PARAMS = { limit: 20, language: 'en' };
 const args = Object.fromEntries(process.argv.slice(2).map((s) => s.replace(/^--/, '').split('=')));
-
-/** utime + stime in ms of a process (all threads) and of its main thread, from /proc. */
-export function procCpuMs(pid: number): { all: number; main: number } {
-  const ticks = (file: string) => {
-    const f = readFileSync(file, 'utf8');
-    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return ((Number(x[11]) + Number(x[12])) * 1000) / 100; // USER_HZ = 100
-  };
-  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
-}
 
 /** Runs `one` n times, c at a time. */
 async function pool(n: number, c: number, one: () => Promise<void>): Promise<void> {
