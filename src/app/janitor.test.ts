@@ -44,3 +44,23 @@ test('batch 0: one call without a limit (everything in one transaction)', async 
   assert.equal(await purgeExpired({ store: f.store, settings, now: () => 10_000 }, 0), 1_250);
   assert.deepEqual(f.calls, [undefined]);
 });
+
+test('a slow purge transaction halves the next batch; quick ones double it back up to the setting', async () => {
+  const f = fakeStore(10_000);
+  // A clock where the store's purge takes 1 ms per 2 requests: 100 → 50 ms (over budget), 50 → 25,
+  // 25 → 12.5 (within), 12 → 6 ms... and below a quarter of the budget the batch doubles again.
+  let ms = 0;
+  const timed = { ...f.store, purge: async (r: number, q: number, limit?: number) => { ms += (limit ?? 0) / 2; return f.store.purge(r, q, limit); } } as unknown as Store;
+  await purgeExpired({ store: timed, settings, now: () => 10_000 }, 100, () => ms);
+  assert.deepEqual(f.calls.slice(0, 4), [100, 50, 25, 25], 'halved while a transaction takes over 20 ms');
+  assert.equal(f.left(), 0);
+  assert.ok(f.calls.every((c) => c !== undefined && c <= 100), 'never above the setting');
+
+  // One slow transaction (a checkpoint), then quick ones: the batch grows back to the setting.
+  const g = fakeStore(10_000);
+  let first = true;
+  let t = 0;
+  const once = { ...g.store, purge: async (r: number, q: number, limit?: number) => { t += first ? 50 : 1; first = false; return g.store.purge(r, q, limit); } } as unknown as Store;
+  await purgeExpired({ store: once, settings, now: () => 10_000 }, 100, () => t);
+  assert.deepEqual(g.calls.slice(0, 4), [100, 50, 100, 100]);
+});

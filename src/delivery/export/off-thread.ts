@@ -9,7 +9,9 @@
 import { MessageChannel } from 'node:worker_threads';
 import { ThreadPool } from '../../ops/thread-pool.ts';
 import type { ExportResult } from './write-export.ts';
-import { writeExportOfTexts, type Batch, type ExportJob } from './export-job.ts';
+// Types only: the export writers (exceljs, hyparquet) load on the thread, never here (issue 15:
+// importing them on the API's thread stalled it for seconds on the first export).
+import type { Batch, ExportJob } from './export-job.ts';
 
 /** Characters of records text per message: small enough that reading one batch is a short task here. */
 const BATCH_CHARS = 256 * 1024;
@@ -42,7 +44,7 @@ async function batchOf(it: AsyncIterator<string>): Promise<string[] | null> {
  * file, on one of `threads` worker threads, or here when `threads` is 0.
  */
 export async function writeExportOffThread(job: ExportJob, texts: () => AsyncIterable<string>, threads: number): Promise<ExportResult> {
-  if (!(threads > 0)) return writeExportOfTexts(job, texts);
+  if (!(threads > 0)) return (await import('./export-job.ts')).writeExportOfTexts(job, texts);
   const { port1, port2 } = new MessageChannel();
   const passes = new Map<number, AsyncIterator<string>>();
   port1.on('message', ({ pass }: { pass: number }) => {
