@@ -10,7 +10,10 @@
  *   trawl accounts usage --id ID [--from ISO] [--to ISO]
  *   trawl accounts past-due --id ID --on|--off
  *   trawl keys create --account ID | keys list --account ID | keys revoke --id KEY_ID
- *   trawl businesses import FILE [--country CC]   an OSM extract (.osm.pbf, .osm, .osm.gz) into the business database
+ *   trawl businesses import FILE [--country CC] [--account ID]   an OSM extract (.osm.pbf, .osm, .osm.gz) or our own records
+ *                                   (JSON lines, JSON, CSV, xlsx, parquet) into the business database
+ *   trawl businesses export --out FILE [--format F] [--account ID] [--filters JSON] [--country CC] [--types a,b] [--cities a,b]
+ *                                   [--name TEXT] [--rating EXPR]   the selection as a task file (xlsx, csv, json, parquet)
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
  *   trawl run | wait | requests | tasks | balance | cancel   the API's client (src/cli/client/main.ts)
@@ -97,7 +100,8 @@ async function main(argv: string[]) {
       name: { type: 'string' }, balance: { type: 'string' }, 'credit-limit': { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' },
       id: { type: 'string' }, add: { type: 'string' }, account: { type: 'string' }, product: { type: 'string' }, price: { type: 'string' },
       from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
-      country: { type: 'string' },
+      country: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, filters: { type: 'string' }, types: { type: 'string' },
+      cities: { type: 'string' }, rating: { type: 'string' },
     },
   });
   switch (cmd) {
@@ -146,18 +150,7 @@ async function main(argv: string[]) {
         return fail(`unknown: accounts ${sub ?? ''} (create, list, balance, usage, past-due)`);
       });
     case 'businesses':
-      return withStore(async ({ store }) => {
-        if (sub !== 'import' || !positionals[0]) fail('businesses import FILE (.osm.pbf, .osm, .osm.gz) [--country CC]');
-        const country = values.country as string | undefined;
-        if (country !== undefined && !/^[A-Za-z]{2}$/.test(country)) fail('--country must be a two-letter country code');
-        const { importOsm } = await import('../businesses/osm-import.ts');
-        const tty = process.stderr.isTTY;
-        const summary = await importOsm(store, positionals[0], {
-          country, onProgress: tty ? (p) => process.stderr.write(`\r${p.objects} objects read, ${p.businesses} businesses (${p.added} new)`) : undefined,
-        }).catch((e: Error) => fail(e.message, 1));
-        if (tty) process.stderr.write('\n');
-        return out({ ...summary, attribution: '© OpenStreetMap contributors (ODbL 1.0)' });
-      });
+      return withStore(async ({ store }) => (await import('./businesses.ts')).businessesCommand(store, sub, positionals, values, { out, fail }));
     case 'keys':
       return withStore(async ({ store }) => {
         if (sub === 'create' || sub === 'list') {
@@ -183,7 +176,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price, account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file.osm.pbf|.osm|.osm.gz> [--country CC]\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

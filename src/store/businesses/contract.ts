@@ -109,7 +109,8 @@ export interface BusinessPage {
 }
 
 export interface BusinessStore {
-  /** Inserts or updates by (owner, os_id); `now` in Unix ms. Returns how many were new. */
+  /** Inserts or updates by (owner, os_id); `now` in Unix ms, the times unless a record carries its own
+   *  `added_timestamp`/`updated_timestamp` (seconds; an import of an export). Returns how many were new. */
   upsertBusinesses(owner: string, records: BusinessRecord[], now: number): Promise<{ added: number; updated: number }>;
   searchBusinesses(q: BusinessQuery): Promise<BusinessPage>;
   /** After a bulk load (an import): refresh the planner's statistics so counts pick their index. */

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, columnsOf, positionOf, recordOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, columnsOf, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
@@ -37,7 +37,7 @@ export class PostgresBusinessStore implements BusinessStore {
         const values = batch.map((_, i) => `(${Array.from({ length: ROW_PARAMS }, (_, k) => `$${i * ROW_PARAMS + k + 1}`).join(', ')})`).join(', ');
         const { rows } = await c.query(`INSERT INTO businesses (owner, os_id, record, ${COLUMNS.join(', ')}, added, updated) VALUES ${values}
           ON CONFLICT (owner, os_id) DO UPDATE SET record = EXCLUDED.record, ${COLUMNS.map((k) => `${k} = EXCLUDED.${k}`).join(', ')}, updated = EXCLUDED.updated
-          RETURNING id, os_id, (xmax = 0) AS inserted`, batch.flatMap((r) => [owner, r.os_id, encodeRecord(r), ...columnsOf(r), now, now]));
+          RETURNING id, os_id, (xmax = 0) AS inserted`, batch.flatMap((r) => { const t = timesOf(r, now); return [owner, r.os_id, encodeRecord(r), ...columnsOf(r), t.added, t.updated]; }));
         const idOf = new Map<string, string>();
         for (const row of rows) { idOf.set(row.os_id, row.id); if (row.inserted) added++; else updated++; }
         const ids = [...idOf.values()];

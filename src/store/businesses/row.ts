@@ -140,6 +140,13 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
   return { sql: c.join(' AND '), args };
 }
 
+/** Stored times (ms) of an upserted record: `now`, unless the record carries its own (an import of an
+ *  export keeps them). An update keeps the row's `added`. */
+export const timesOf = (r: BusinessRecord, now: number) => ({
+  added: r.added_timestamp != null ? r.added_timestamp * 1000 : now,
+  updated: r.updated_timestamp != null ? r.updated_timestamp * 1000 : now,
+});
+
 /** A page position (`BusinessQuery.after`): the decimal row id a previous page ended on. */
 export function positionOf(after: string): number {
   if (!/^\d{1,15}$/.test(after)) throw new Error(`not a business page position: ${JSON.stringify(after).slice(0, 40)}`);

@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, distanceM, likeEscape, lower, positionOf, recordOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, distanceM, likeEscape, lower, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
   // A row already at hand is tested directly; the trigram index serves names only as a driver.
@@ -92,15 +92,16 @@ export class SqliteBusinessStore implements BusinessStore {
         }
         const cols = columnsOf(r);
         const had = find.get(owner, r.os_id) as { id: number; name_k: string } | undefined;
+        const t = timesOf(r, now);
         let id: number;
         if (had) {
           id = had.id;
-          update.run(...cols, now, id);
+          update.run(...cols, t.updated, id);
           if (had.name_k !== cols[0]) { ftsDel.run(id, had.name_k); ftsAdd.run(id, cols[0]); }
           geoDel.run(id); typesDel.run(id);
           updated++;
         } else {
-          id = Number(insert.run(owner, r.os_id, ...cols, now, now).lastInsertRowid);
+          id = Number(insert.run(owner, r.os_id, ...cols, t.added, t.updated).lastInsertRowid);
           ftsAdd.run(id, cols[0]);
           added++;
         }
