@@ -86,13 +86,13 @@ export class SqliteBusinessStore implements BusinessStore {
       let updated = 0;
       for (const r of uniqueByOsId(records)) {
         const text = encodeRecord(r);
-        if (touch.run(now, owner, r.os_id, text).changes) {
+        const t = timesOf(r, now);
+        if (touch.run(t.updated, owner, r.os_id, text).changes) {
           updated++;
           continue;
         }
         const cols = columnsOf(r);
         const had = find.get(owner, r.os_id) as { id: number; name_k: string } | undefined;
-        const t = timesOf(r, now);
         let id: number;
         if (had) {
           id = had.id;
