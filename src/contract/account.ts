@@ -85,7 +85,7 @@ export const accountOperations: AccountOperation[] = [
   { method: 'POST', path: '/businesses', summary: 'Business database search with cursor pagination.', body: businessesBody,
     answers: { 200: R.businessesAnswer, 401: E, 402: E, 422: E } },
   { method: 'GET', path: '/profile/balance', summary: 'Balance and the upcoming invoice.', answers: { 200: R.balance, 401: E } },
-  { method: 'GET', path: '/profile/webhook-secret', summary: 'The webhook signing secret (decision 15).',
+  { method: 'GET', path: '/profile/webhook-secret', summary: 'The webhook signing secret: the key of the HMAC-SHA256 in the X-Hub-Signature-256 header of webhook calls.',
     answers: { 200: Type.Object({ webhook_secret: Type.String() }), 401: E } },
   { method: 'POST', path: '/profile/webhook-secret', summary: 'Rotates the webhook signing secret.',
     answers: { 200: Type.Object({ webhook_secret: Type.String() }), 401: E } },

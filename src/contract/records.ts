@@ -24,7 +24,7 @@ export { emailRecord } from './records/email-validator.ts';
 /** 2.6 */
 export const reverseGeocodingRecord = open({
   query: S, address: NS, city: NS, country_code: NS, county: NS, photo: NS, plus_code: NS, postal_code: NS, state: NS, street: NS, time_zone: NS,
-}, 'Reverse geocoding (interface 2.6).', 'ReverseGeocoding');
+}, 'Reverse geocoding.', 'ReverseGeocoding');
 
 /** Map reviews, one element per place. */
 export { mapsReviewsRecord } from './records/maps-reviews.ts';
@@ -33,31 +33,31 @@ export { mapsReviewsRecord } from './records/maps-reviews.ts';
 export const businessRecord = open({
   os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, full_address: NS, city: NS, state: NS, postal_code: NS,
   country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), business_status: NS, verified: NB, area_service: NB,
-}, 'Business database record (decision 24).', 'Business');
+}, 'Business database record.', 'Business');
 
 export { phoneLookupRecord as phoneRecord } from './records/directory-phones.ts';
 
 /** Records of kinds the interface does not show (decision 24): snake_case, documented per source in docs/sources.md. */
-export const genericRecord = open({ query: S }, 'Record as the source offers it (decision 24).');
+export const genericRecord = open({ query: S }, 'Record as the source offers it: snake_case names, Unix-second *_timestamp and ISO 8601 *_datetime_utc fields.');
 
 // ------------------------------------------------------------------ account-level shapes
-export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { $id: 'Error', description: 'Error body (interface 2.12).' });
+export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { $id: 'Error', description: 'Error body.' });
 export const accepted = Type.Object({ id: S, status: Type.Literal('Pending'), results_location: S }, { description: '202: request accepted.' });
 export const pending = Type.Object({
   id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
   progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
-}, { description: 'Still running (decision 10), or expired (decision 9).' });
+}, { description: 'Still running (progress counts queries and records so far), or expired: results are kept 4 hours after completion, then status reads Pending with expired: true.' });
 export const historyItem = Type.Object({
   id: S, usage: S,
   endpoint: Type.Optional(S), status: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['Pending', 'Success', 'Failure'] })),
   created: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
   progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
-}, { description: 'Request history item (interface 2.8); endpoint, status, created and progress are additions (decision 10 allows extra fields).' });
+}, { description: 'Request history item; endpoint, status, created and progress are additions (extra fields may appear in any answer; the named ones never change meaning or type).' });
 export const task = Type.Object({
   id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
   results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S) })),
-}, { $id: 'Task', additionalProperties: true, description: 'Task (interface 2.7, decision 17).' });
+}, { $id: 'Task', additionalProperties: true, description: 'Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED.' });
 export const balance = Type.Object({
   balance: Type.Number(), account_status: S,
   upcoming_invoice: Type.Object({
@@ -69,21 +69,21 @@ export const balance = Type.Object({
     })),
   }),
   coupon: Type.Object({}, { additionalProperties: true }), id: S,
-}, { $id: 'Balance', description: 'Balance (interface 2.9).' });
+}, { $id: 'Balance', description: 'Balance.' });
 export const locationItem: TSchema = Type.Recursive((Self) => Type.Object({ title: S, value: S, children: Type.Array(Self) }), { $id: 'LocationItem' });
-export const locations = Type.Object({ items: Type.Array(locationItem), supports_zip_codes: Type.Boolean() }, { description: 'Locations (interface 2.10).' });
-export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { $id: 'WebhookCall', description: 'Failed webhook call (interface 2.11).' });
+export const locations = Type.Object({ items: Type.Array(locationItem), supports_zip_codes: Type.Boolean() }, { description: 'Locations.' });
+export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { $id: 'WebhookCall', description: 'Failed webhook call.' });
 export const webhookBody = Type.Object({
   id: S, user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['SUCCESS', 'FAILURE'] }), api_task: Type.Boolean(),
   results_location: S, quota_usage: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer() })),
 }, {
   $id: 'WebhookBody',
-  description: 'Body POSTed to a webhook when a request ends (decision 15); header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s.',
+  description: 'Body POSTed to a webhook when a request ends; header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s.',
 });
 export const businessesAnswer = Type.Object({
   items: Type.Array(businessRecord), next_cursor: NS, has_more: Type.Boolean(), total: Type.Optional(Type.Integer()),
   parsed_query: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'With `query`: the filters (as in `filters`) the natural-language query was read into.' })),
-}, { description: 'Business database page (decision 24).' });
+}, { description: 'Business database page.' });
 /** Why queries failed (issue 9): beside the interface's fields of a request's answer. */
 export const queryErrors = Type.Array(Type.Object({
   query: S,

@@ -16,12 +16,12 @@ export const shared = {
   async: bool({ def: true, doc: 'false: the connection is held until results are ready (200 with data). true: 202 with a request id at once.' }),
   ui: bool({ def: false, doc: 'Run as a platform (UI) task whose results become a file. Forces async=true.' }),
   format: list(oneOf(FORMATS), { doc: 'Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true.' }),
-  webhook: str({ maxLength: 2048, doc: 'URL that receives a POST when the request ends (decision 15). Overrides the account integration webhook.' }),
+  webhook: str({ maxLength: 2048, doc: 'URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook.' }),
   fields: str({ maxLength: 4096, doc: 'Comma-separated field names to keep in each record.' }),
 } satisfies Record<string, TSchema>;
 
 export type SharedName = keyof typeof shared;
 export const FULL_SET: SharedName[] = ['async', 'ui', 'format', 'webhook', 'fields'];
 
-export const language = oneOf(LANGUAGES, { def: 'en', doc: 'Website language (interface 4.1).' });
-export const region = oneOf(REGIONS, { caseInsensitive: true, doc: 'Country of the website (interface 4.1); case-insensitive.' });
+export const language = oneOf(LANGUAGES, { def: 'en', doc: 'Website language.' });
+export const region = oneOf(REGIONS, { caseInsensitive: true, doc: 'Country of the website; case-insensitive.' });

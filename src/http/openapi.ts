@@ -39,7 +39,7 @@ const err = (description: string) => ({ description, content: { 'application/jso
 const commonErrors = (served: readonly string[] | undefined) => ({
   401: err('Missing or wrong API key: `401 Unauthorized: ...`.'),
   402: err(`\`402 Payment Required: ${PAYMENT_REQUIRED}\` (balance plus credit at or below zero, or a past-due invoice).`),
-  422: err('Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"` (decision 3).'),
+  422: err('Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`.'),
   429: err('Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry.'),
   501: err(`The endpoint has no source adapter in this deployment: nothing pretends to have data.${served ? ` This deployment serves: ${served.map((p) => `\`${p}\``).join(', ')}.` : ''}`),
 });
@@ -55,6 +55,13 @@ function param(name: string, schema: TSchema, required: boolean, where: 'query' 
 
 /** @param served the data endpoints this deployment has adapters for; omitted, nothing is said about serving. */
 export function openApiDocument(baseUrl: string, served?: readonly string[]) {
+  // The declarations state their rules without citing internal documents (openapi.test.ts);
+  // stripping any citation left is the safety net.
+  return documentWithoutCitations(declaredDocument(baseUrl, served));
+}
+
+/** The document exactly as the declarations word it (no citation stripped). */
+export function declaredDocument(baseUrl: string, served?: readonly string[]) {
   const errors = commonErrors(served);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of dataEndpoints) {
@@ -76,11 +83,11 @@ export function openApiDocument(baseUrl: string, served?: readonly string[]) {
           type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['Success', 'Failure'] }, data: { type: 'array', items: { type: 'array', items: plain(e.record) } }, errors: plain(R.queryErrors) },
         } } } },
         202: { description: 'Accepted: fetch `results_location` later.', content: { 'application/json': { schema: plain(R.accepted) } } },
-        ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` (decision 7) and `X-Request-Error` (the first failed query\'s reason).' } } : {}),
+        ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query\'s reason).' } } : {}),
         ...errors,
       },
     };
-    for (const p of [e.path, ...(e.aliases ?? [])]) paths[p] = { get: p === e.path ? op : { ...op, operationId: `${op.operationId}Alias`, description: `Alias of ${e.path} (decision 1).` } };
+    for (const p of [e.path, ...(e.aliases ?? [])]) paths[p] = { get: p === e.path ? op : { ...op, operationId: `${op.operationId}Alias`, description: `Alias of ${e.path}.` } };
   }
   for (const o of accountOperations) {
     const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -103,7 +110,7 @@ export function openApiDocument(baseUrl: string, served?: readonly string[]) {
   // Referenced by no operation, so registered here; every other component comes from an $id met above.
   plain(R.errorBody);
   plain(R.webhookBody);
-  return documentWithoutCitations({
+  return {
     openapi: '3.1.0',
     info: {
       title: 'trawl data-extraction API', version: '0.4.3',
@@ -120,5 +127,5 @@ export function openApiDocument(baseUrl: string, served?: readonly string[]) {
       },
       schemas: Object.fromEntries(named),
     },
-  });
+  };
 }

@@ -1157,7 +1157,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The webhook signing secret. */
+        /** The webhook signing secret: the key of the HMAC-SHA256 in the X-Hub-Signature-256 header of webhook calls. */
         get: {
             parameters: {
                 query?: never;
@@ -1954,7 +1954,7 @@ export type components = {
             review_likes: number | null;
             /** @description Language code of the review text, e.g. "en". */
             language: string | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there. */
             next_page_cursor: string | null;
             /** @description The business page slug, e.g. "vons-1000-spirits-seattle-4". */
             business_alias: string | null;
@@ -2022,7 +2022,7 @@ export type components = {
             votes_count: number | null;
             /** @description Link to the review on the site. */
             review_link: string | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there. */
             next_page_cursor: string | null;
             /** @description The product's slug (its page is /products/<slug>). */
             product_slug: string | null;
@@ -2071,7 +2071,7 @@ export type components = {
             host_response: string | null;
             /** @description When the host responded, Unix seconds, at the precision the site gives (it shows month and year: the first day of that month, 00:00 UTC); null when unknown. */
             host_response_timestamp: number | null;
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there. */
             next_page_cursor: string | null;
             /** @description host_response_timestamp as ISO-8601 UTC. */
             host_response_datetime_utc: string | null;
@@ -2169,7 +2169,7 @@ export type components = {
             review_datetime_utc: string | null;
             /** @description What the reviewer ordered, as the review card lists it. */
             ordered_items: string[];
-            /** @description Cursor that continues after the chunk this review came from; null when there is no more. */
+            /** @description Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there. */
             next_page_cursor: string | null;
             /** @description The reviewer's id, when the answer gives one. */
             author_id: string | null;
@@ -2282,7 +2282,7 @@ export type components = {
             amenities: string[];
             /** @description The hotel's own page on the site. */
             link: string | null;
-            /** @description Cursor that continues after the answer this hotel came from; null when there is no more. */
+            /** @description Cursor that continues after the answer this hotel came from; null when there is no more. Give it as `cursor` to resume there. */
             next_page_cursor: string | null;
             /** @description Map feature id of the hotel (two hexadecimal parts joined by a colon). */
             engine_id: string | null;
@@ -2622,7 +2622,7 @@ export type components = {
             error: true;
             errorMessage: string;
         };
-        /** @description Task. */
+        /** @description Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED. */
         Task: {
             id: string;
             metadata: {
@@ -2745,7 +2745,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -2827,7 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,7 +2867,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -2950,7 +2950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2990,7 +2990,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3069,7 +3069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3109,7 +3109,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3189,7 +3189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3229,7 +3229,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3307,7 +3307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3347,7 +3347,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -3419,7 +3419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3459,7 +3459,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -3525,7 +3525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,7 +3565,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3638,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3678,7 +3678,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3755,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3795,7 +3795,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3868,7 +3868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3908,7 +3908,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -3977,7 +3977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4017,7 +4017,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4090,7 +4090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,7 +4130,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4207,7 +4207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4247,7 +4247,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4324,7 +4324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4364,13 +4364,13 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description The next_page_cursor of the previous chunk. */
+                /** @description The next_page_cursor of the last record received: continues right after its chunk. */
                 cursor?: string;
             };
             header?: never;
@@ -4434,7 +4434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4474,7 +4474,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4544,7 +4544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4584,7 +4584,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4650,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4690,7 +4690,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4756,7 +4756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4796,7 +4796,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
@@ -4804,7 +4804,7 @@ export interface operations {
                 shorts: boolean;
                 /** @description Items per query. */
                 limit?: number;
-                /** @description Extension: next_page_cursor of a record; resumes right after it. Long: it carries the site's continuation token (4-9 KB). */
+                /** @description Extension (not in the interface): next_page_cursor of a record; resumes right after it. Long: it carries the site's continuation token (4-9 KB). */
                 cursor?: string;
             };
             header?: never;
@@ -4875,7 +4875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4915,7 +4915,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -4981,7 +4981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5021,7 +5021,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5087,7 +5087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5127,7 +5127,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5193,7 +5193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5233,7 +5233,7 @@ export interface operations {
                 ui?: boolean;
                 /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
                 format?: ("xlsx" | "csv" | "json" | "parquet")[];
-                /** @description URL that receives a POST when the request ends. Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
@@ -5303,7 +5303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be..., got "<value>"`. */
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -12,7 +12,7 @@ const limit = int({ min: 1, max: 100_000, def: 100, doc: 'Items per query.' });
 
 export const hotelsSearch = defineEndpoint({
   path: '/hotels-search', family: 'listings', summary: 'Hotels from hotel-search result pages.', queryDoc: 'Hotel-search result page links.',
-  params: { limit, cursor: str({ doc: 'The next_page_cursor of the previous chunk (decision 23).' }) }, shared: FULL_SET, record: hotelsSearchRecord, unit: 'hotel', service: 'hotels_search_service',
+  params: { limit, cursor: str({ doc: 'The next_page_cursor of the last record received: continues right after its chunk.' }) }, shared: FULL_SET, record: hotelsSearchRecord, unit: 'hotel', service: 'hotels_search_service',
 });
 
 export const realestateSearch = defineEndpoint({
@@ -35,7 +35,7 @@ export const videositeVideos = defineEndpoint({
   path: '/videosite-videos', family: 'listings', summary: 'Videos of channels.', queryDoc: 'Channel handles or URLs.',
   params: {
     shorts: bool({ doc: 'true: only short videos; false: only regular ones.' }), limit,
-    cursor: str({ maxLength: 16_384, doc: 'Extension (decision 23): next_page_cursor of a record; resumes right after it. Long: it carries the site\'s continuation token (4-9 KB).' }),
+    cursor: str({ maxLength: 16_384, doc: 'Extension (not in the interface): next_page_cursor of a record; resumes right after it. Long: it carries the site\'s continuation token (4-9 KB).' }),
   }, required: ['shorts'],
   shared: FULL_SET, record: videositeVideoRecord, unit: 'video', service: 'videosite_videos_service', answers204: true,
 });

@@ -14,7 +14,7 @@ export const bizdirOwnerReply = Type.Object({
   replier_name: nstr('Name of the owner or manager who replied.'),
 }, { additionalProperties: true, description: 'An owner reply.' });
 
-export const bizdirReviewRecord = record('BizdirReview', 'Business directory review (interface 2.4) with the reviewer, dates, likes, language and next_page_cursor (decision 23).', {
+export const bizdirReviewRecord = record('BizdirReview', 'Business directory review with the reviewer, dates, likes, language and next_page_cursor.', {
   query: str('The query item as given.'),
   business_name: nstr('Name of the business.'),
   review_rating: nint('Stars, 1 to 5.'),
@@ -31,7 +31,7 @@ export const bizdirReviewRecord = record('BizdirReview', 'Business directory rev
   review_datetime_utc: nstr('When the review was posted, ISO-8601 UTC.'),
   review_likes: nint('How many readers marked the review helpful ("Helpful" reaction, or "Useful" votes on older answers).'),
   language: nstr('Language code of the review text, e.g. "en".'),
-  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more (decision 23).'),
+  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there.'),
   // What else the site offers.
   business_alias: nstr('The business page slug, e.g. "vons-1000-spirits-seattle-4".'),
   review_link: nstr('Link to this review on the business page.'),

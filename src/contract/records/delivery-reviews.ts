@@ -5,7 +5,7 @@
  */
 import { nbool, nint, nnum, nstr, record, str, strs } from './fields.ts';
 
-export const deliveryReviewRecord = record('DeliveryReview', 'Food-delivery store review with next_page_cursor (decision 23).', {
+export const deliveryReviewRecord = record('DeliveryReview', 'Food-delivery store review with next_page_cursor.', {
   query: str('The query item as given.'),
   store_id: nstr('The site\'s store id (digits, as a string).'),
   store_name: nstr('The store\'s name.'),
@@ -16,7 +16,7 @@ export const deliveryReviewRecord = record('DeliveryReview', 'Food-delivery stor
   review_timestamp: nint('When the review was posted, Unix seconds (day precision when the site shows only a date).'),
   review_datetime_utc: nstr('When the review was posted, ISO-8601 UTC.'),
   ordered_items: strs('What the reviewer ordered, as the review card lists it.'),
-  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more (decision 23).'),
+  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there.'),
   // What else the site offers.
   author_id: nstr('The reviewer\'s id, when the answer gives one.'),
   author_reviews_count: nint('How many ratings the reviewer has given, when shown.'),

@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import { nbool, nint, nnum, nstr, record, str } from './fields.ts';
 
-export const deliveryRecord = record('DeliveryMenuItem', 'One menu item of a food-delivery store (decision 24).', {
+export const deliveryRecord = record('DeliveryMenuItem', 'One menu item of a food-delivery store.', {
   query: str('The query item as given.'),
   store_id: nstr("The site's store id (digits, as a string)."),
   store_name: nstr("The store's name."),

@@ -6,7 +6,7 @@ import { Type } from '../dsl.ts';
 import { nbool, nint, nstr, record, str, strs } from './fields.ts';
 import { EMAIL_STATUSES } from './emails-finder.ts';
 
-export const emailRecord = record('EmailVerification', 'E-mail verification (interface 2.5).', {
+export const emailRecord = record('EmailVerification', 'E-mail verification.', {
   query: str('The address as given.'),
   status: Type.Union(EMAIL_STATUSES.map((s) => Type.Literal(s)), { description: 'Deliverability.' }),
   status_details: str('Why, in words (e.g. "SMTP validated").'),

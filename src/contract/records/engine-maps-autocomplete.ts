@@ -5,7 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '../dsl.ts';
 import { nnum, nstr, record, str } from './fields.ts';
 
-export const suggestionRecord = record('EngineMapsAutocompleteRecord', 'A map search suggestion (decision 24).', {
+export const suggestionRecord = record('EngineMapsAutocompleteRecord', 'A map search suggestion.', {
   query: str('The query item as given (the text typed so far).'),
   suggestion: str('The suggestion as the box shows it.'),
   type: Type.Union([Type.Literal('place'), Type.Literal('query')], { description: '`place` when it names a located place, `query` for a search text.' }),

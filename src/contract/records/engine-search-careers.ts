@@ -7,7 +7,7 @@ import { nint, nstr, record, str, strs } from './fields.ts';
 
 export const applyLink = Type.Object({ title: nstr('Link label, e.g. "Apply on LinkedIn".'), link: str('Application page URL.') }, { additionalProperties: true });
 
-export const jobRecord = record('EngineSearchCareerRecord', 'A job from the search engine\'s jobs results (decision 24).', {
+export const jobRecord = record('EngineSearchCareerRecord', 'A job from the search engine\'s jobs results.', {
   query: str('The query item as given.'),
   title: str('Job title.'),
   company: nstr('Hiring company.'),

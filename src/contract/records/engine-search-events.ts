@@ -7,7 +7,7 @@ import { nint, nstr, record, str, strs } from './fields.ts';
 
 export const ticketLink = Type.Object({ source: nstr('Seller name, or its host when the page shows none.'), link: str('Ticket page URL.') }, { additionalProperties: true });
 
-export const eventRecord = record('EngineSearchEventRecord', 'An event from the search engine\'s events results (decision 24).', {
+export const eventRecord = record('EngineSearchEventRecord', 'An event from the search engine\'s events results.', {
   query: str('The query item as given.'),
   title: str('Event title.'),
   date_start: nstr('Short start as printed, e.g. "Jun 19".'),

@@ -5,7 +5,7 @@
 import { Type } from '../dsl.ts';
 import { nbool, nint, nstr, record, str } from './fields.ts';
 
-export const forumCommentRecord = record('ForumComment', 'One comment of a discussion thread (decision 24).', {
+export const forumCommentRecord = record('ForumComment', 'One comment of a discussion thread.', {
   query: str('The query item as given.'),
   post_id: str('Id of the post (base 36, without the `t3_` prefix).'),
   post_title: nstr('Title of the post.'),

@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { ncounts, nint, nnum, nstr, record, str, strs } from './fields.ts';
 
-export const hotelsSearchRecord = record('HotelsSearchRecord', 'A hotel from a hotel-search result page (decision 24).', {
+export const hotelsSearchRecord = record('HotelsSearchRecord', 'A hotel from a hotel-search result page.', {
   query: str('The query item as given.'),
   name: nstr('Hotel name.'),
   hotel_id: nstr("The site's entity key of the hotel (opens its own page: `link`)."),
@@ -24,7 +24,7 @@ export const hotelsSearchRecord = record('HotelsSearchRecord', 'A hotel from a h
   photos: strs('Photo URLs.'),
   amenities: strs('Amenities the hotel offers, by name (the ones whose id is known).'),
   link: nstr("The hotel's own page on the site."),
-  next_page_cursor: nstr('Cursor that continues after the answer this hotel came from; null when there is no more (decision 23).'),
+  next_page_cursor: nstr('Cursor that continues after the answer this hotel came from; null when there is no more. Give it as `cursor` to resume there.'),
   engine_id: nstr('Map feature id of the hotel (two hexadecimal parts joined by a colon).'),
   kgmid: nstr('Knowledge-graph id, e.g. /g/11pwh57g55.'),
   site_hotel_id: nstr("The site's numeric hotel id."),

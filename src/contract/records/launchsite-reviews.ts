@@ -5,7 +5,7 @@
  */
 import { nint, nnum, nstr, record, str } from './fields.ts';
 
-export const launchsiteReviewRecord = record('LaunchsiteReview', 'Product-launch site review with next_page_cursor (decision 23).', {
+export const launchsiteReviewRecord = record('LaunchsiteReview', 'Product-launch site review with next_page_cursor.', {
   query: str('The query item as given.'),
   product_id: nstr('The site\'s product id.'),
   product_name: nstr('The product\'s name.'),
@@ -20,7 +20,7 @@ export const launchsiteReviewRecord = record('LaunchsiteReview', 'Product-launch
   review_datetime_utc: nstr('When the review was posted, ISO-8601 UTC.'),
   votes_count: nint('Helpful votes the review received.'),
   review_link: nstr('Link to the review on the site.'),
-  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more (decision 23).'),
+  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there.'),
   // What else the site offers.
   product_slug: nstr('The product\'s slug (its page is /products/<slug>).'),
   product_rating: nnum('The product\'s average review rating, as the answer gives it.'),

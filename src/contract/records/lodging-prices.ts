@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import { nbool, nint, nnum, nstr, record, str } from './fields.ts';
 import { Type } from '../dsl.ts';
 
-export const lodgingPricesRecord = record('LodgingPricesRecord', 'One offered room or rate of a hotel for one stay (decision 24).', {
+export const lodgingPricesRecord = record('LodgingPricesRecord', 'One offered room or rate of a hotel for one stay.', {
   query: str('The query item as given.'),
   hotel_id: nstr("The site's hotel id."),
   hotel_name: nstr('Hotel name.'),

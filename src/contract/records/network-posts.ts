@@ -24,5 +24,5 @@ export const networkPostRecord = Type.Object({
   images: Type.Array(Type.String(), { description: 'Image URLs of the post.' }),
   video_url: NS,
   edited: nullable(Type.Boolean({ description: 'The page marks the post as edited.' })),
-  next_page_cursor: nullable(Type.String({ description: 'Resumes right after this chunk (decision 23; the runner\'s signed resume point); null after the last post.' })),
-}, { $id: 'NetworkPost', additionalProperties: true, description: 'Professional-network company post (issue 10, decision 24).' });
+  next_page_cursor: nullable(Type.String({ description: 'Given as `cursor`, resumes right after this chunk (a signed resume point); null after the last post.' })),
+}, { $id: 'NetworkPost', additionalProperties: true, description: 'Professional-network company post.' });

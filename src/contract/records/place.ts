@@ -64,4 +64,4 @@ export const placeFields = {
 };
 
 export const placeRecord = Type.Object({ ...placeFields, ...placeEnrichmentFields },
-  { additionalProperties: true, description: 'Place (interface 2.3); enrichment fields only when asked.', $id: 'Place' });
+  { additionalProperties: true, description: 'Place; enrichment fields only when asked.', $id: 'Place' });

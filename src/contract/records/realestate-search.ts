@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { nint, nnum, nstr, record, str } from './fields.ts';
 
-export const realestateSearchRecord = record('RealestateSearchRecord', 'A property from a real-estate search (decision 24).', {
+export const realestateSearchRecord = record('RealestateSearchRecord', 'A property from a real-estate search.', {
   query: str('The query item as given.'),
   property_id: nstr("The site's property id (a building id for a rental building without one)."),
   status: nstr('Listing status as the site codes it: FOR_SALE, FOR_RENT, RECENTLY_SOLD, ...'),

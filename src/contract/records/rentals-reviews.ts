@@ -4,7 +4,7 @@
  */
 import { nint, nstr, record, str, strs } from './fields.ts';
 
-export const rentalsReviewRecord = record('RentalsReview', 'Home-rental review (decision 24) with next_page_cursor (decision 23).', {
+export const rentalsReviewRecord = record('RentalsReview', 'Home-rental review with next_page_cursor.', {
   query: str('The query item as given.'),
   listing_id: nstr('The listing\'s numeric id (as a string: ids exceed 2^53).'),
   review_id: nstr('The site\'s review id.'),
@@ -17,7 +17,7 @@ export const rentalsReviewRecord = record('RentalsReview', 'Home-rental review (
   language: nstr('Language code of the review text, e.g. "fr".'),
   host_response: nstr('The host\'s public response, as served; null when none.'),
   host_response_timestamp: nint('When the host responded, Unix seconds, at the precision the site gives (it shows month and year: the first day of that month, 00:00 UTC); null when unknown.'),
-  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more (decision 23).'),
+  next_page_cursor: nstr('Cursor that continues after the chunk this review came from; null when there is no more. Give it as `cursor` to resume there.'),
   // What else the site offers.
   host_response_datetime_utc: nstr('host_response_timestamp as ISO-8601 UTC.'),
   host_response_date_text: nstr('The response date as the site words it, e.g. "May 2024".'),

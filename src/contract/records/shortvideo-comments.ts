@@ -20,7 +20,7 @@ export const shortvideoCommentRecord = Type.Object({
   replies_count: nullable(Type.Integer({ description: 'Replies under the comment (reply_comment_total); the replies themselves are not fetched.' })),
   created_timestamp: nullable(Type.Integer({ description: 'Unix seconds.' })),
   created_datetime_utc: nullable(Type.String({ description: 'ISO 8601, UTC.' })),
-  next_page_cursor: nullable(Type.String({ description: 'Resumes right after this chunk (decision 23; the runner\'s signed resume point); null after the last comment.' })),
+  next_page_cursor: nullable(Type.String({ description: 'Given as `cursor`, resumes right after this chunk (a signed resume point); null after the last comment.' })),
   author_sec_uid: nullable(Type.String({ description: 'The author\'s stable secure id (profile links use it).' })),
   author_avatar: nullable(Type.String({ description: 'Avatar thumbnail URL (signed, expires).' })),
   language: nullable(Type.String({ description: 'Language code the site detected ("un" when unknown).' })),
@@ -29,4 +29,4 @@ export const shortvideoCommentRecord = Type.Object({
   images: Type.Array(Type.String(), { description: 'Images attached to the comment (original size URLs, signed, expire).' }),
   comment_url: nullable(Type.String({ description: 'Share link of the comment.' })),
   video_comments_total: NI,
-}, { $id: 'ShortvideoComment', additionalProperties: true, description: 'Short-video comment (issue 10, decision 24).' });
+}, { $id: 'ShortvideoComment', additionalProperties: true, description: 'Short-video comment.' });

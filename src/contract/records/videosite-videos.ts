@@ -5,7 +5,7 @@
 import { Type } from '../dsl.ts';
 import { nint, nstr, record, str } from './fields.ts';
 
-export const videositeVideoRecord = record('VideositeVideo', 'One video of a channel (decision 24).', {
+export const videositeVideoRecord = record('VideositeVideo', 'One video of a channel.', {
   query: str('The query item as given.'),
   channel_id: nstr('Channel id (`UC...`).'),
   channel_name: nstr('Channel title.'),
@@ -20,5 +20,5 @@ export const videositeVideoRecord = record('VideositeVideo', 'One video of a cha
   length_seconds: nint('Duration in seconds from the thumbnail badge; null for shorts, live and upcoming videos.'),
   length_text: nstr('Duration as shown, e.g. `1:07:34`.'),
   is_short: Type.Boolean({ description: 'True for an item of the Shorts tab.' }),
-  next_page_cursor: nstr('Resume point (decision 23): give it as `cursor` to continue after this chunk; null when the channel has no more. (`trawl parse` shows the site\'s own continuation token here.)'),
+  next_page_cursor: nstr('Resume point: give it as `cursor` to continue after this chunk; null when the channel has no more. (`trawl parse` shows the site\'s own continuation token here.)'),
 });
