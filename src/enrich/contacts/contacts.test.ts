@@ -70,6 +70,10 @@ test('pure extraction: obfuscations, Cloudflare, socials, robots', () => {
   const f = extractPage(pages['/'], 'http://kafe.test/', 'GR');
   assert.deepEqual(f.links, ['http://kafe.test/kontakt', 'http://kafe.test/private/contact', 'http://kafe.test/team'], 'same site only, contact pages first');
   assert.deepEqual(f.phones, ['+302101234567']);
+  // Team cards: the name by itemprop or class as well as by heading; a MAILTO: link in any case.
+  const cards = extractPage(`<div class="staff-card"><span itemprop="name">Eva Lind</span><span class="position">Chef</span><a href="MAILTO:eva@x.test">m</a></div>
+    <div class="person"><b class="name">Ola Nord</b><i class="job">Manager</i></div><div class="card"><p>No name here</p><p class="role">Cook</p></div>`, 'http://x.test/', null);
+  assert.deepEqual(cards.contacts, [{ name: 'Eva Lind', title: 'Chef', email: 'eva@x.test' }, { name: 'Ola Nord', title: 'Manager', email: null }]);
 });
 
 test('e-mails in a long page: found wherever they sit (start, end, far apart, close together), in order', () => {

@@ -5,7 +5,7 @@
  *
  * @example extractPage('<a href="mailto:info@x.com">mail</a>', 'https://x.com/', 'US').emails // ['info@x.com']
  */
-import { attr, findAll, parseHtml, select, textOf, type Element } from '../../sources/_kit/html.ts';
+import { attr, findAll, hasClass, parseHtml, textOf, type Element } from '../../sources/_kit/html.ts';
 import { jsonLd, isLdType, ldText, type JsonLd } from '../../sources/_kit/jsonld.ts';
 import { parsePhone } from '../../lookups/phones/index.ts';
 import { registrableDomain } from '../../sources/places-by-domain/domain.ts';
@@ -70,17 +70,22 @@ function personsFromLd(ld: JsonLd[]): Contact[] {
 const CARD = /\b(team|member|staff|person|people|employee|profile|vcard|card)\b/i;
 const ROLE = /\b(title|role|position|job|function|designation)\b/i;
 
+// Predicates rather than CSS selectors: a selector string is parsed again on every call, per card.
+/** `h2`–`h5`, `[itemprop=name]` or `.name`. */
+const isNameElement = (e: Element) => /^h[2-5]$/.test(e.name) || attr(e, 'itemprop') === 'name' || hasClass(e, 'name');
+const isMailto = (e: Element) => e.name === 'a' && /^mailto:/i.test(attr(e, 'href') ?? '');
+
 /** Team cards: an element whose class says member/staff/person with a heading (name) and a role element. */
 function personsFromCards(root: ReturnType<typeof parseHtml>): Contact[] {
   const out: Contact[] = [];
   for (const card of findAll(root, (e) => CARD.test(attr(e, 'class') ?? ''))) {
-    const heads = select(card, 'h2, h3, h4, h5, [itemprop=name], .name');
+    const heads = findAll(card, isNameElement);
     const roles = findAll(card, (e) => ROLE.test(attr(e, 'class') ?? '') || attr(e, 'itemprop') === 'jobTitle');
     if (heads.length !== 1 || roles.length === 0) continue; // a list of cards, or no role: not one person
     const name = textOf(heads[0]);
     const title = textOf(roles[0]);
     if (!name || name.length > 80 || !title || title.length > 120) continue;
-    const mail = select(card, 'a[href^="mailto:" i]').map((a) => cleanEmail(attr(a, 'href') ?? '')).find(Boolean) ?? null;
+    const mail = findAll(card, isMailto).map((a) => cleanEmail(attr(a, 'href') ?? '')).find(Boolean) ?? null;
     out.push({ name, title, email: mail });
   }
   return out;
