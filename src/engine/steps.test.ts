@@ -123,6 +123,20 @@ test('a query done in one step completes with its records in one write (no check
   await store.close();
 });
 
+test('a query whose limit the first step fills is done in one step too, though the source has more pages', async () => {
+  const store = await setup({ limit: 3 });
+  const saves = checkpoints(store);
+  const runner = new Runner({
+    store, queue: new EmbeddedQueue(store), adapterFor: () => pager(3, 5), owner: 'w',
+    fetchStep: async (step) => ({ status: 200, url: step.url, headers: {}, body: '{}' }),
+  });
+  await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0]);
+  assert.deepEqual(saves, []);
+  assert.deepEqual((await results(store)).records.map((x: any) => x.id), [0, 1, 2]);
+  assert.equal((await store.getRequest('r'))?.usage, 3);
+  await store.close();
+});
+
 test('a query of several steps still checkpoints each, and the capture reads them back', async () => {
   const store = await setup({});
   const saves = checkpoints(store);
