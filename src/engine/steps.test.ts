@@ -137,6 +137,20 @@ test('a query whose limit the first step fills is done in one step too, though t
   await store.close();
 });
 
+test('a buffering adapter (finish) done in one step is not checkpointed either; finish sees its records', async () => {
+  const store = await setup({});
+  const saves = checkpoints(store);
+  const seen: number[] = [];
+  const runner = new Runner({
+    store, queue: new EmbeddedQueue(store), adapterFor: () => pager(4, 1, (records) => { seen.push(records.length); return records.slice(1); }), owner: 'w',
+    fetchStep: async (step) => ({ status: 200, url: step.url, headers: {}, body: '{}' }),
+  });
+  await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0]);
+  assert.deepEqual([saves, seen], [[], [4]]);
+  assert.deepEqual((await results(store)).records.map((x: any) => x.id), [1, 2, 3]);
+  await store.close();
+});
+
 test('a query of several steps still checkpoints each, and the capture reads them back', async () => {
   const store = await setup({});
   const saves = checkpoints(store);

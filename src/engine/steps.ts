@@ -146,9 +146,10 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     }
     state.records += chunk.length;
     // A query done in its first step (most searches: no further step, or the limit reached) is not
-    // checkpointed: its one chunk goes with the completion, in the same transaction. A crash before then re-runs that one step, as a crash
-    // before any checkpoint always did.
-    if (r.streamed && first && (!state.pending.length || state.records >= cut)) return { state, records, last: chunk };
+    // checkpointed: its records go with the completion, in the same transaction (streamed: as `last`;
+    // buffered: in `records`, as always). A crash before then re-runs that one step, as a crash before
+    // any checkpoint always did.
+    if (first && (!state.pending.length || state.records >= cut)) return r.streamed ? { state, records, last: chunk } : { state, records };
     first = false;
     const saved = await db(() => r.store.saveProgress({
       itemId: r.item.id, owner: r.owner, state: JSON.stringify(state), now: r.now(),
