@@ -12,7 +12,7 @@ import { isDisposableEmail, validateEmail } from '../lookups/email/index.ts';
 import type { SupportedEnrichment } from './supported.ts';
 import { brandIndex } from './chain/brands.ts';
 import { matchChain } from './chain/match.ts';
-import { crawlSite, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
+import { crawlSite, siteUrl, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
 import { contactFields } from './contacts/fields.ts';
 import { insightFields } from './insights/insights.ts';
 import { findWebsite } from './websites/finder.ts';
@@ -26,8 +26,9 @@ export interface EnrichDeps {
   settings: Record<string, unknown>;
   /** Runs a step through the executor (SSRF guard, per-host limits, size and time limits). */
   fetch?: SiteFetch;
-  /** Site visits of this batch, by place, so enrichments reading the website fetch it once. */
-  visits: WeakMap<Rec, Promise<SiteVisit>>;
+  /** Site visits of this batch, by site address and country, so every enrichment and every place
+   *  reading one website (a chain's branches often give the same one) fetches it once. */
+  visits: Map<string, Promise<SiteVisit>>;
 }
 type Enricher = (r: Rec, deps: EnrichDeps) => Promise<void> | void;
 
@@ -39,13 +40,15 @@ const numberSetting = (v: unknown, def: number) => (typeof v === 'number' && Num
 
 /** The place's website visit, shared by every enrichment of the batch that reads it. */
 function siteVisit(r: Rec, deps: EnrichDeps): Promise<SiteVisit> {
-  let v = deps.visits.get(r);
+  // The country reads the site's national phone numbers, so it is part of the key.
+  const key = `${siteUrl(r.site) ?? ''} ${(r.country_code as string | null) ?? ''}`;
+  let v = deps.visits.get(key);
   if (!v) {
     const fetch = deps.fetch;
     v = fetch
       ? crawlSite(r.site, { fetch, maxPages: numberSetting(deps.settings.contactsMaxPages, DEFAULT_MAX_PAGES), region: (r.country_code as string | null) ?? null })
       : Promise.resolve({ status: 'error', finalUrl: null, error: 'no web access in this process', pages: [] });
-    deps.visits.set(r, v);
+    deps.visits.set(key, v);
   }
   return v;
 }
@@ -106,7 +109,7 @@ export async function enrichRecords(endpoint: string, records: Rec[], params: Re
   const asked = Array.isArray(params.enrichment) ? (params.enrichment as string[]) : [];
   if (!asked.length || endpoint !== '/maps/search') return records;
   const names = [...new Set(asked)].sort((a, b) => rank(a) - rank(b));
-  const deps: EnrichDeps = { settings, fetch, visits: new WeakMap() };
+  const deps: EnrichDeps = { settings, fetch, visits: new Map() };
   for (const name of names) {
     const fn = (ENRICHERS as Record<string, Enricher | undefined>)[name];
     if (fn) await pool(records, PLACES_AT_ONCE, (r) => fn(r, deps));

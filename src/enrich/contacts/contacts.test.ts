@@ -195,3 +195,12 @@ test('enrichRecords: contacts first, then the e-mail enrichments read what it fo
   assert.deepEqual(b.contacts, []);
   assert.equal(b.email_1, undefined);
 });
+
+test('enrichRecords: branches giving the same website share one visit of it', async (t) => {
+  const { srv, fetch } = await site(t, serve);
+  const places = [1, 2, 3].map((i) => ({ name: `Kafe ${i}`, site: `${srv.url}/`, country_code: 'GR' }));
+  await enrichRecords('/maps/search', places, { enrichment: ['contacts_n_leads', 'company_insights_service'] }, {}, fetch);
+  assert.equal(srv.hits.get('/'), 1, 'the home page fetched once for the three places and both enrichments');
+  assert.equal(srv.hits.get('/kontakt'), 1);
+  for (const p of places as Record<string, unknown>[]) assert.equal(p.email_1, 'hello@kafe.test');
+});
