@@ -88,9 +88,9 @@ async function main() {
     // 4. a 1000 x 500 result, streamed.
     const big = join(dir, 'big');
     const store = await openSqliteStore(join(big, 'trawl.db'));
-    await store.createAccount({ id: 'bench', name: 'bench', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+    await store.createAccount({ id: 'bench', name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
     const record = (q: number, i: number) => ({ query: `q${q}`, name: `Place ${q}-${i}`, place_id: `ChIJ${q}x${i}`, engine_id: `0x${q.toString(16)}:0x${i.toString(16)}`, full_address: '12 Example Street, Athens 105 57, Greece', latitude: 37.97 + i / 1e4, longitude: 23.72 + q / 1e4, rating: 4.5, reviews: 120 + i, phone: '+30 21 0000 0000', site: 'https://example.com/', category: 'Coffee shop', subtypes: 'Coffee shop, Cafe', working_hours: { Monday: '8AM-8PM', Tuesday: '8AM-8PM' }, business_status: 'OPERATIONAL' });
-    await store.createRequest({ id: 'big-request', accountId: 'bench', endpoint: '/maps/search', params: {}, queries: Array.from({ length: 1000 }, (_, i) => `q${i}`), webhook: null, product: 'p', unit: 'place', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+    await store.createRequest({ id: 'big-request', accountId: 'bench', endpoint: '/maps/search', params: {}, queries: Array.from({ length: 1000 }, (_, i) => `q${i}`), webhook: null, product: 'p', unit: 'place', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
     const items = await store.claimItems('bench', 1000, 3_600_000, Date.now());
     const data: unknown[] = [];
     for (const it of items) {

@@ -77,14 +77,14 @@ const sqliteFile = () => join(dir, `${randomUUID()}.db`);
 
 async function newAccount(store: Store): Promise<string> {
   const id = randomUUID();
-  await store.createAccount({ id, name: 'bench', balance: 1e12, creditLimit: 0, currency: 'usd', pastDue: false,
+  await store.createAccount({ id, name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false,
     webhookSecret: 's', webhookUrl: null, ratePerSec: 1e9, burst: 1e9 });
   return id;
 }
 
 const newRequest = (accountId: string, queries: string[]): NewRequest => ({
   id: randomUUID(), accountId, endpoint: '/bench', params: { limit: 1 }, queries, webhook: null, product: 'bench', unit: 'record',
-  unitPrice: 0.001, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now(),
+  unitPriceMicros: 1_000, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now(),
 });
 
 // ------------------------------------------------------------------------------------------ (a) queues

@@ -54,9 +54,9 @@ function adapter(buffered: boolean): WebAdapter {
 /** One variant in this process: prints {ms, startMb, peakMb} and leaves the store in `dir`. */
 async function worker(dir: string, queries: number, perQuery: number, buffered: boolean, paged: boolean): Promise<void> {
   const store = await openSqliteStore(join(dir, 'trawl.db'));
-  await store.createAccount({ id: 'bench', name: 'bench', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+  await store.createAccount({ id: 'bench', name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
   await store.createRequest({ id: 'big-request', accountId: 'bench', endpoint: ENDPOINT, params: { limit: perQuery }, queries: Array.from({ length: queries }, (_, i) => `q${i}`),
-    webhook: null, product: 'p', unit: 'review', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+    webhook: null, product: 'p', unit: 'review', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
   const a = adapter(buffered);
   const runner = new Runner({
     store, queue: new EmbeddedQueue(store), adapterFor: () => a, owner: 'w', leaseMs: 3_600_000, paged: () => paged,

@@ -31,7 +31,7 @@ export const record = (q: number, i: number) => ({ query: `q${q}`, name: `Place 
 
 /** A finished 1000 x 500 request `id` of `accountId`. */
 export async function addBigResult(store: SqliteStore, accountId: string, id = 'big-request') {
-  await store.createRequest({ id, accountId, endpoint: '/maps/search', params: {}, queries: Array.from({ length: 1000 }, (_, i) => `q${i}`), webhook: null, product: 'p', unit: 'place', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+  await store.createRequest({ id, accountId, endpoint: '/maps/search', params: {}, queries: Array.from({ length: 1000 }, (_, i) => `q${i}`), webhook: null, product: 'p', unit: 'place', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
   for (const it of await store.claimItems('bench', 1000, 3_600_000, Date.now())) {
     await store.completeItem({ itemId: it.id, owner: 'bench', recordsJson: JSON.stringify(Array.from({ length: 500 }, (_, i) => record(it.queryIndex, i))), count: 500, now: Date.now() });
   }
@@ -43,7 +43,7 @@ export function addExpiredRequests(store: SqliteStore, accountId: string, n: num
   const rec = JSON.stringify([record(0, 0)]).replace(/'/g, "''");
   store.db.exec(`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})
-    INSERT INTO requests (id, account_id, endpoint, params, status, queries_total, queries_done, queries_ok, records, product, unit, unit_price, empty_costs_one, drop_duplicates, created_at, finished_at)
+    INSERT INTO requests (id, account_id, endpoint, params, status, queries_total, queries_done, queries_ok, records, product, unit, unit_price_micros, empty_costs_one, drop_duplicates, created_at, finished_at)
       SELECT printf('req-%08d', i), '${accountId}', '/maps/search', '{}', 'Success', 1, 1, 1, 1, 'p', 'place', 0, 0, 0, ${old}, ${old} + 1000 FROM n;
     INSERT INTO work_items (id, request_id, query_index, query, state, max_attempts, run_after) SELECT id || ':0', id, 0, 'q', 'done', 1, ${old} FROM requests WHERE id LIKE 'req-%';
     INSERT INTO results (request_id, query_index, records, count) SELECT id, 0, '${rec}', 1 FROM requests WHERE id LIKE 'req-%';`);

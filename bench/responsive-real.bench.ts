@@ -44,7 +44,7 @@ interface Server { url: string; key: string; child: ChildProcess }
 async function prepare(dir: string, o: { big?: boolean; expired?: boolean } = {}): Promise<string> {
   const store = await openSqliteStore(join(dir, 'trawl.db'));
   const s = settingsFromEnv({});
-  const { account, apiKey } = await createAccount(store, { ...s, defaultRatePerSec: 1e6, defaultBurst: 1e6 }, { name: 'bench', balance: 1e9 });
+  const { account, apiKey } = await createAccount(store, { ...s, defaultRatePerSec: 1e6, defaultBurst: 1e6 }, { name: 'bench', balanceMicros: 1e15 });
   if (o.big) await addBigResult(store, account.id);
   if (o.expired) addExpiredRequests(store, account.id, PURGE_N);
   await store.close();

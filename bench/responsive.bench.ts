@@ -30,7 +30,7 @@ function report(name: string, ms: number[], note = '') {
 /** A store holding one finished 1000 x 500 request, `big-request`. */
 async function bigResult(dir: string) {
   const store = await openSqliteStore(join(dir, 'trawl.db'));
-  await store.createAccount({ id: 'bench', name: 'bench', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+  await store.createAccount({ id: 'bench', name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
   await addBigResult(store, 'bench');
   await store.close();
 }

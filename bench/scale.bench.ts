@@ -96,7 +96,7 @@ const record = (i: number) => ({ query: 'q', name: `Place ${i}`, place_id: `ChIJ
 async function finishedRequest(store: Store): Promise<string> {
   const account = (await store.listAccounts())[0];
   const id = `bench-${randomBytes(4).toString('hex')}`;
-  await store.createRequest({ id, accountId: account.id, endpoint: '/maps/search', params: {}, queries: ['q'], webhook: null, product: 'engine_maps_search', unit: 'place', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+  await store.createRequest({ id, accountId: account.id, endpoint: '/maps/search', params: {}, queries: ['q'], webhook: null, product: 'engine_maps_search', unit: 'place', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
   const [item] = await store.claimItems('bench', 1, 60_000, Date.now(), [`${id}:0`]);
   if (!item) throw new Error('could not claim the bench item');
   const recs = Array.from({ length: 10 }, (_, i) => record(i));

@@ -74,11 +74,11 @@ async function fill(compression: number | null) {
   try {
     const end = Date.now();
     const start = end - 8 * HOUR;
-    await store.createAccount({ id: 'bench', name: 'bench', balance: 1e12, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+    await store.createAccount({ id: 'bench', name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
     const t = performance.now();
     for (let i = 0; i < N; i++) {
       const at = start + Math.floor((i / N) * 8 * HOUR);
-      await store.createRequest({ id: `r${String(i).padStart(7, '0')}`, accountId: 'bench', endpoint: '/maps/search', params: { limit: 20 }, queries: [`coffee ${i}`], webhook: null, product: 'engine_maps_search', unit: 'place', unitPrice: 0.003, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: at });
+      await store.createRequest({ id: `r${String(i).padStart(7, '0')}`, accountId: 'bench', endpoint: '/maps/search', params: { limit: 20 }, queries: [`coffee ${i}`], webhook: null, product: 'engine_maps_search', unit: 'place', unitPriceMicros: 3_000, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: at });
       const [it] = await store.claimItems('w', 1, 60_000, at, [`r${String(i).padStart(7, '0')}:0`]);
       await store.completeItem({ itemId: it.id, owner: 'w', recordsJson: searchText, count: 20, now: at });
     }

@@ -24,12 +24,12 @@ test('60 parallel requests against one balance: the ledger adds up exactly', { t
     const rows = await Promise.all(ids.map((id) => h.svc.ctx.store.getRequest(id)));
     assert.ok(rows.every((r) => r!.usage === 10), rows.map((r) => r!.usage).join(','));
     const db = (h.svc.ctx.store as any).db;
-    const ledger = db.prepare('SELECT COUNT(*) AS n, SUM(quantity) AS q, SUM(amount) AS a FROM usage WHERE account_id = ?').get(h.account.id);
+    const ledger = db.prepare('SELECT COUNT(*) AS n, SUM(quantity) AS q, SUM(amount_micros) AS a FROM usage WHERE account_id = ?').get(h.account.id);
     assert.equal(ledger.n, 60 * 4, 'one line per billed work item');
     assert.equal(ledger.q, 600);
     const balance = (await h.json('/profile/balance')).body;
-    assert.ok(Math.abs(balance.balance - (50 - ledger.a)) < 1e-9);
-    assert.ok(Math.abs(balance.upcoming_invoice.subtotal - ledger.a) < 1e-6);
+    assert.equal(balance.balance, (50_000_000 - ledger.a) / 1e6, 'exact: the ledger is integer micros');
+    assert.equal(balance.upcoming_invoice.subtotal, ledger.a / 1e6);
     const history = (await h.json('/requests?type=finished&pageSize=100')).body as { id: string; usage: string }[];
     assert.equal(history.length, 60);
     assert.ok(history.every((x) => x.usage === '10'));
@@ -43,5 +43,24 @@ test('the next submit after work drew the balance to the credit limit is 402 at 
     assert.equal((await h.json('/maps/search?query=n=5&async=false')).status, 200);
     const next = await h.json('/maps/search?query=n=1');
     assert.equal(next.status, 402, JSON.stringify(next.body));
+  } finally { await h.close(); }
+});
+
+test('money is exact at the edge: 112 units at 0.001 leave 99.888, not 99.88799999999995; usage and invoice agree', async () => {
+  const h = await startHarness({ balance: 100 });
+  try {
+    await h.svc.ctx.store.setPrice('engine_maps_service_v2', 1_000, h.account.id);
+    // 28 queries of 4 places: 28 charges of 0.004, which a float balance accumulates with drift.
+    const qs = Array.from({ length: 28 }, (_, i) => `query=${encodeURIComponent(`n=4;i=${i}`)}`).join('&');
+    assert.equal((await h.json(`/maps/search?${qs}&async=false`)).status, 200);
+    const res = await h.get('/profile/balance');
+    const text = await res.text();
+    assert.match(text, /"balance":99\.888[,}]/, text.slice(0, 200));
+    const b = JSON.parse(text);
+    assert.equal(b.upcoming_invoice.total, 0.112);
+    assert.deepEqual(b.upcoming_invoice.products_lines.map((l: any) => [l.product_name, l.quantity, l.amount, l.lines[0].unit_price]),
+      [['engine_maps_service_v2', 112, 0.112, '0.001']]);
+    const usage = (await h.json('/profile/usage?days=1')).body;
+    assert.equal(usage.days[0].products[0].amount, 0.112);
   } finally { await h.close(); }
 });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from './support/harness.ts';
 import { businessStoreOf } from '../src/store/businesses/index.ts';
 import { business } from '../src/store/businesses/conformance.ts';
+import { fromMicros, toMicros } from '../src/billing/money.ts';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -15,12 +16,13 @@ after(async () => { await h.close(); });
 
 const search = (body: unknown, key: string) =>
   h.json('/businesses', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, key });
-const balanceOf = async (id: string) => (await h.svc.ctx.store.getAccount(id))!.balance;
+/** In the currency unit: exact, the store keeps micros. */
+const balanceOf = async (id: string) => fromMicros((await h.svc.ctx.store.getAccount(id))!.balanceMicros);
 const PRICE = 0.125;
 
 async function seededAccount(balance: number, n: number) {
   const a = await h.newAccount({ balance });
-  await h.svc.ctx.store.setPrice('businesses', PRICE, a.account.id);
+  await h.svc.ctx.store.setPrice('businesses', toMicros(PRICE), a.account.id);
   await businessStoreOf(h.svc.ctx.store).upsertBusinesses(a.account.id,
     Array.from({ length: n }, (_, i) => business(`${a.account.id}-${i}`, { name: `shop ${i}`, country_code: 'US' })), Date.now());
   return a;
@@ -43,7 +45,7 @@ test('each returned item costs one business unit; the total and an empty page co
   // A refused body is not billed either.
   assert.equal((await search({ filters: { rating: 'high' } }, a.key)).status, 422);
   const lines = await h.svc.ctx.store.usageForPeriod(a.account.id, 0, Date.now() + 1000);
-  assert.deepEqual(lines, [{ product: 'businesses', unit: 'business', quantity: 7, amount: 7 * PRICE, unitPrice: PRICE }]);
+  assert.deepEqual(lines, [{ product: 'businesses', unit: 'business', quantity: 7, amountMicros: toMicros(7 * PRICE), unitPriceMicros: toMicros(PRICE) }]);
 });
 
 test('an account at its credit limit gets a 402 and no page; the page that crossed it was billed whole', async () => {

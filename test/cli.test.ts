@@ -28,11 +28,11 @@ test('accounts create prints id, api_key, webhook_secret; keys and balance comma
     assert.match(a.id, /^[0-9a-f-]{36}$/);
     assert.match(a.api_key, /^trw_/);
     assert.match(a.webhook_secret, /^whsec_/);
-    assert.equal(a.balance, 25);
+    assert.equal(a.balance, '25.000000', 'money in fixed decimals');
     const list = JSON.parse(trawl(['accounts', 'list'], env).out);
     assert.equal(list.length, 1);
     assert.equal(list[0].webhookSecret, undefined, 'secrets are not listed');
-    assert.equal(JSON.parse(trawl(['accounts', 'balance', '--id', a.id, '--add', '5'], env).out).balance, 30);
+    assert.equal(JSON.parse(trawl(['accounts', 'balance', '--id', a.id, '--add', '5.001'], env).out).balance, '30.001000');
     const k = JSON.parse(trawl(['keys', 'create', '--account', a.id], env).out);
     assert.match(k.api_key, /^trw_/);
     const keys = JSON.parse(trawl(['keys', 'list', '--account', a.id], env).out);
@@ -111,7 +111,7 @@ test('prices set refuses negative and non-numeric prices; accounts balance --id 
   try {
     const env = { DATA_DIR: dir };
     const a = JSON.parse(trawl(['accounts', 'create', '--name', 'acme', '--balance', '25'], env).out);
-    for (const bad of ['-0.01', 'abc', '', ' ', '0x10', '1e400', 'NaN', 'Infinity', '-0']) {
+    for (const bad of ['-0.01', 'abc', '', ' ', '0x10', '1e400', 'NaN', 'Infinity', '-0', '0.0000001', '+1']) {
       const r = trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', bad], env);
       assert.notEqual(r.code, 0, `--price ${JSON.stringify(bad)} is refused`);
       assert.match(r.err, /--price must be a non-negative decimal number/);
@@ -120,6 +120,9 @@ test('prices set refuses negative and non-numeric prices; accounts balance --id 
     assert.equal(trawl(['prices', 'set', '--product', 'engine_maps_service_v2', '--price', '0'], env).code, 0, 'free is a price');
     const shown = trawl(['accounts', 'balance', '--id', a.id], env);
     assert.equal(shown.code, 0, shown.err);
-    assert.deepEqual(JSON.parse(shown.out), { id: a.id, balance: 25, credit_limit: 0, currency: 'usd' });
+    assert.deepEqual(JSON.parse(shown.out), { id: a.id, balance: '25.000000', credit_limit: '0.000000', currency: 'usd' });
+    // 0.1 + 0.2 in floats is 0.30000000000000004; in micros it is 0.3.
+    const tenth = JSON.parse(trawl(['accounts', 'create', '--name', 'tenth', '--balance', '0.1'], env).out);
+    assert.equal(JSON.parse(trawl(['accounts', 'balance', '--id', tenth.id, '--add', '0.2'], env).out).balance, '0.300000');
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

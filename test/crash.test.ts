@@ -50,11 +50,11 @@ test('kill -9 mid-request loses nothing and bills every item exactly once', { ti
     try {
       const row = await store.getRequest(id);
       assert.equal(row?.usage, 200, 'usage is 2 per query, once');
-      const ledger = (store.db.prepare('SELECT COUNT(*) AS n, SUM(quantity) AS q, SUM(amount) AS a FROM usage WHERE request_id = ?').get(id)) as any;
+      const ledger = (store.db.prepare('SELECT COUNT(*) AS n, SUM(quantity) AS q, SUM(amount_micros) AS a FROM usage WHERE request_id = ?').get(id)) as any;
       assert.equal(ledger.n, 100, 'one ledger line per work item');
       assert.equal(ledger.q, 200);
       const account = (await store.listAccounts())[0];
-      assert.ok(Math.abs(account.balance - (1_000 - ledger.a)) < 1e-9, 'the balance moved by exactly the ledger');
+      assert.equal(account.balanceMicros, 1_000_000_000 - ledger.a, 'the balance moved by exactly the ledger');
     } finally { await store.close(); }
   } finally {
     rmSync(dir, { recursive: true, force: true });

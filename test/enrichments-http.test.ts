@@ -21,17 +21,18 @@ test('POST /tasks: unsupported enrichment names answer 422 naming them', async (
 });
 
 test('POST /tasks and GET /maps/search: an enrichment is priced as its own product at submit', async () => {
-  await h.svc.ctx.store.setPrice('ai_chain_info', 0.0125, h.account.id);
+  await h.svc.ctx.store.setPrice('ai_chain_info', 12_500, h.account.id);
   const post = await postTask({ enrichments: ['ai_chain_info'] });
   assert.equal(post.status, 200, JSON.stringify(post.body));
   const task = await h.svc.ctx.store.getTask(post.body.id);
   const row = await h.svc.ctx.store.getRequest(task!.requestId!);
   assert.deepEqual(row!.params.enrichment, ['ai_chain_info']);
-  assert.deepEqual(row!.params._enrichmentPrices, { ai_chain_info: 0.0125 });
-  const get = await h.json('/maps/search?query=n%3D1&enrichment=ai_chain_info,emails_validator_service&_enrichmentPrices=0');
+  assert.deepEqual(row!.params._enrichmentPriceMicros, { ai_chain_info: 12_500 });
+  const get = await h.json('/maps/search?query=n%3D1&enrichment=ai_chain_info,emails_validator_service&_enrichmentPriceMicros=0&_enrichmentPrices=0');
   assert.equal(get.status, 202, JSON.stringify(get.body));
   const row2 = await h.svc.ctx.store.getRequest(get.body.id);
-  assert.deepEqual(row2!.params._enrichmentPrices, { ai_chain_info: 0.0125, emails_validator_service: 0.001 }, 'not settable by the client');
+  assert.deepEqual(row2!.params._enrichmentPriceMicros, { ai_chain_info: 12_500, emails_validator_service: 1_000 }, 'not settable by the client');
+  assert.equal(row2!.params._enrichmentPrices, undefined);
 });
 
 test('POST /tasks takes every enrichment name of /maps/search, and the synonym leads_n_contacts', async () => {
@@ -42,7 +43,7 @@ test('POST /tasks takes every enrichment name of /maps/search, and the synonym l
   assert.equal(syn.status, 200, JSON.stringify(syn.body));
   const row = await h.svc.ctx.store.getRequest((await h.svc.ctx.store.getTask(syn.body.id))!.requestId!);
   assert.deepEqual(row!.params.enrichment, ['contacts_n_leads']);
-  assert.deepEqual(Object.keys(row!.params._enrichmentPrices as object), ['contacts_n_leads'], 'priced once, under the canonical name');
+  assert.deepEqual(Object.keys(row!.params._enrichmentPriceMicros as object), ['contacts_n_leads'], 'priced once, under the canonical name');
 });
 
 test('a retried item bills each enrichment once per place', async () => {

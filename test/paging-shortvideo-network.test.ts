@@ -17,8 +17,8 @@ import { networkSettings } from '../src/sources/network-posts/settings.ts';
 
 async function setup(endpoint: string, query: string, params: Record<string, unknown>) {
   const store = await openSqliteStore(':memory:');
-  await store.createAccount({ id: 'a', name: 'a', balance: 1000, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
-  await store.createRequest({ id: 'r', accountId: 'a', endpoint, params, queries: [query], webhook: null, product: 'p', unit: 'comment', unitPrice: 1,
+  await store.createAccount({ id: 'a', name: 'a', balanceMicros: 1_000_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+  await store.createRequest({ id: 'r', accountId: 'a', endpoint, params, queries: [query], webhook: null, product: 'p', unit: 'comment', unitPriceMicros: 1_000_000,
     emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
   return store;
 }

@@ -26,8 +26,8 @@ test('a job taken by a worker that died before claiming its item runs again with
   const q = new RedisQueue(store, { url: url!, prefix, sweepMs: 1_000 });
   const deadConn = new Redis(url!, { maxRetriesPerRequest: null });
   try {
-    await store.createAccount({ id: 'a', name: 'a', balance: 10, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
-    await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'place', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: Date.now() });
+    await store.createAccount({ id: 'a', name: 'a', balanceMicros: 10_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
+    await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'place', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: Date.now() });
     await q.enqueue([{ id: 'r:0' }]);
 
     // The "dying" worker, with a trawl worker's lock settings: takes the job, never claims, vanishes.

@@ -77,7 +77,7 @@ const offsetOf = (step: Step, size: number) => {
 type Store = Awaited<ReturnType<typeof openSqliteStore>>;
 
 async function request(store: Store, id: string, endpoint: string, query: string, params: Record<string, unknown>) {
-  await store.createRequest({ id, accountId: 'a', endpoint, params, queries: [query], webhook: null, product: 'p', unit: 'review', unitPrice: 1,
+  await store.createRequest({ id, accountId: 'a', endpoint, params, queries: [query], webhook: null, product: 'p', unit: 'review', unitPriceMicros: 1_000_000,
     emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
 }
 
@@ -98,7 +98,7 @@ for (const c of cases) {
   test(`${c.name}: interrupted on page 3, the retry resumes there; records once, billed once; the cursor continues after them`, { skip: c.skip, timeout: 60_000 }, async () => {
     const limit = c.size * 3 + 5;
     const store = await openSqliteStore(':memory:');
-    await store.createAccount({ id: 'a', name: 'a', balance: 1000, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+    await store.createAccount({ id: 'a', name: 'a', balanceMicros: 1_000_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
     await request(store, 'r', c.name, c.query, { limit });
     const feed = c.feed(5);
     const fetched: string[] = [];

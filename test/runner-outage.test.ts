@@ -33,8 +33,8 @@ test('completeItem failing with a store outage leaves the item to its lease; it 
         return typeof v === 'function' ? v.bind(target) : v;
       },
     }) as Store;
-    await real.createAccount({ id: 'a', name: 'a', balance: 10, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
-    await real.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['n=2'], webhook: null, product: 'p', unit: 'place', unitPrice: 0.5, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: Date.now() });
+    await real.createAccount({ id: 'a', name: 'a', balanceMicros: 10_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
+    await real.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['n=2'], webhook: null, product: 'p', unit: 'place', unitPriceMicros: 500_000, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 4, createdAt: Date.now() });
     const adapter = testAdapter('/maps/search');
     const runner = new Runner({ store, queue: new EmbeddedQueue(store), adapterFor: () => adapter, fetchStep: async () => { throw new Error('no fetch'); }, owner: 'w', leaseMs: 100 });
 
@@ -58,7 +58,7 @@ test('completeItem failing with a store outage leaves the item to its lease; it 
     assert.equal(results.length, 1);
     assert.equal(results[0].count, 2);
     assert.equal(results[0].error, null);
-    assert.equal(await real.addBalance('a', 0), 9, 'balance moved by 2 x 0.5 once');
+    assert.equal(await real.addBalance('a', 0), 9_000_000, 'balance moved by 2 x 0.5 once');
   } finally {
     await real.close();
     rmSync(dir, { recursive: true, force: true });
@@ -69,8 +69,8 @@ test('an adapter error with a network-like code still fails or retries the item 
   const dir = mkdtempSync(join(tmpdir(), 'trawl-runner-outage-'));
   const store = await openSqliteStore(join(dir, 'trawl.db'));
   try {
-    await store.createAccount({ id: 'a', name: 'a', balance: 10, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
-    await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['x'], webhook: null, product: 'p', unit: 'place', unitPrice: 0.5, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
+    await store.createAccount({ id: 'a', name: 'a', balanceMicros: 10_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 10, burst: 10 });
+    await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/maps/search', params: {}, queries: ['x'], webhook: null, product: 'p', unit: 'place', unitPriceMicros: 500_000, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: Date.now() });
     // Only the store's own outage keeps an item leased; an adapter's ECONNREFUSED is the adapter's failure.
     const adapter = { kind: 'local' as const, endpoint: '/maps/search', async lookup() { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }); } };
     const runner = new Runner({ store, queue: new EmbeddedQueue(store), adapterFor: () => adapter, fetchStep: async () => { throw new Error('no fetch'); }, owner: 'w', leaseMs: 60_000 });

@@ -69,7 +69,7 @@ function assertComplete(body: any, qq: string[]): void {
 async function assertBilledOnce(c: Cluster, ids: string[], startBalance: number): Promise<void> {
   let amount = 0;
   for (const id of ids) {
-    const [req] = await c.sql('SELECT queries_total, queries_done, usage, unit_price FROM requests WHERE id = $1', [id]);
+    const [req] = await c.sql('SELECT queries_total, queries_done, usage, unit_price_micros FROM requests WHERE id = $1', [id]);
     const n = Number(req.queries_total);
     assert.equal(Number(req.queries_done), n, 'every query counted once');
     assert.equal(Number(req.usage), 2 * n, 'request usage is 2 per query, once');
@@ -77,16 +77,16 @@ async function assertBilledOnce(c: Cluster, ids: string[], startBalance: number)
     assert.deepEqual(items, [{ state: 'done', n }], 'every item done');
     const [results] = await c.sql('SELECT COUNT(*)::int AS n, SUM(count)::int AS records FROM results WHERE request_id = $1', [id]);
     assert.deepEqual(results, { n, records: 2 * n }, 'one result row per query');
-    const [ledger] = await c.sql(`SELECT COUNT(*)::int AS n, COUNT(DISTINCT item_key)::int AS keys, SUM(quantity)::int AS q, SUM(amount) AS a
+    const [ledger] = await c.sql(`SELECT COUNT(*)::int AS n, COUNT(DISTINCT item_key)::int AS keys, SUM(quantity)::int AS q, SUM(amount_micros) AS a
                                   FROM usage WHERE request_id = $1`, [id]);
     assert.equal(ledger.n, n, 'one usage line per work item');
     assert.equal(ledger.keys, n);
     assert.equal(ledger.q, 2 * n);
-    assert.ok(Math.abs(ledger.a - 2 * n * Number(req.unit_price)) < 1e-9, 'ledger amount = units x price');
-    amount += ledger.a;
+    assert.equal(Number(ledger.a), 2 * n * Number(req.unit_price_micros), 'ledger amount = units x price');
+    amount += Number(ledger.a);
   }
-  const [acct] = await c.sql('SELECT balance FROM accounts');
-  assert.ok(Math.abs(Number(acct.balance) - (startBalance - amount)) < 1e-9, `balance moved by exactly the ledger (${acct.balance} vs ${startBalance - amount})`);
+  const [acct] = await c.sql('SELECT balance_micros FROM accounts');
+  assert.equal(Number(acct.balance_micros), startBalance - amount, 'balance moved by exactly the ledger');
 }
 
 function runCli(args: string[], env: Record<string, string>) {
@@ -174,7 +174,7 @@ test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; eve
   try {
     const api1 = await c.api(); // first: creates the account
     const [api2, w1, w2, w3] = await Promise.all([c.api(), c.worker(), c.worker(), c.worker()]);
-    const [{ balance: start }] = await c.sql('SELECT balance FROM accounts');
+    const [{ balance_micros: start }] = await c.sql('SELECT balance_micros FROM accounts');
     const qq = queries(200, 'i');
     const id = await submit(api1, qq);
     mark('processes up, request submitted');
@@ -229,7 +229,7 @@ test('PostgreSQL stopped for a few seconds: 503 JSON answers, /ready 503, /healt
   try {
     const api = await c.api();
     await Promise.all([c.worker(), c.worker()]);
-    const [{ balance: start }] = await c.sql('SELECT balance FROM accounts');
+    const [{ balance_micros: start }] = await c.sql('SELECT balance_micros FROM accounts');
     const qq = queries(100, 'p');
     const id = await submit(api, qq);
     await waitFor(async () => (await progress(api, id)) >= 20, '20 queries done', 60_000, 20);
@@ -272,7 +272,7 @@ test('Redis killed and restarted empty: the worker reconnects by itself and fini
   try {
     const api = await c.api();
     const worker = await c.worker();
-    const [{ balance: start }] = await c.sql('SELECT balance FROM accounts');
+    const [{ balance_micros: start }] = await c.sql('SELECT balance_micros FROM accounts');
     const qq = queries(60, 'r');
     const id = await submit(api, qq);
     await waitFor(async () => (await progress(api, id)) >= 10, '10 queries done', 60_000, 20);

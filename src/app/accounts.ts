@@ -2,7 +2,7 @@
  * Account use cases: create accounts and keys (CLI), authenticate a key (HTTP).
  *
  * @example
- *   const { account, apiKey } = await createAccount(ctx, { name: 'acme', balance: 50 });
+ *   const { account, apiKey } = await createAccount(ctx, { name: 'acme', balanceMicros: 50_000_000 });
  *   await authenticate(ctx, apiKey) // account
  */
 import { randomUUID } from 'node:crypto';
@@ -10,11 +10,12 @@ import type { Account, Store } from '../store/contract.ts';
 import type { Settings } from '../config/settings.ts';
 import { hashKey, keyPrefix, newApiKey, newWebhookSecret, sameHash } from './keys.ts';
 import { sealSecret } from './secrets.ts';
+import type { Micros } from '../billing/money.ts';
 
 export interface NewAccount {
   name: string;
-  balance?: number;
-  creditLimit?: number;
+  balanceMicros?: Micros;
+  creditLimitMicros?: Micros;
   ratePerSec?: number;
   burst?: number;
   currency?: string;
@@ -25,7 +26,7 @@ export interface NewAccount {
 export async function createAccount(store: Store, settings: Pick<Settings, 'defaultRatePerSec' | 'defaultBurst' | 'defaultCurrency'> & { secretKey?: string }, a: NewAccount, now = Date.now()) {
   const webhookSecret = newWebhookSecret();
   const account = await store.createAccount({
-    id: randomUUID(), name: a.name, balance: a.balance ?? 0, creditLimit: a.creditLimit ?? 0, currency: a.currency ?? settings.defaultCurrency,
+    id: randomUUID(), name: a.name, balanceMicros: a.balanceMicros ?? 0, creditLimitMicros: a.creditLimitMicros ?? 0, currency: a.currency ?? settings.defaultCurrency,
     pastDue: false, webhookSecret: sealSecret(webhookSecret, settings.secretKey), webhookUrl: null, ratePerSec: a.ratePerSec ?? settings.defaultRatePerSec,
     burst: a.burst ?? settings.defaultBurst, createdAt: now,
   });

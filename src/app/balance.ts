@@ -2,42 +2,51 @@
  * `GET /profile/balance` (interface 2.9): the prepaid balance and the upcoming invoice of the current
  * calendar month (UTC), computed from the usage ledger. Usage is paid from the balance as it happens,
  * so the invoice shows it as applied balance; what the balance could not cover (credit used) is due.
+ * Every sum is taken in integer micros and converted once, at the end (src/billing/money.ts).
  *
- * @example await balanceView(ctx, account) // { balance: 12.5, account_status: 'valid', upcoming_invoice: {...} }
+ * @example await balanceView(ctx, account) // { balance: 99.888, account_status: 'valid', upcoming_invoice: {...} }
  */
-import type { Account } from '../store/contract.ts';
+import type { Account, UsageLine } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { isPastDue } from './submit.ts';
-
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
+import { fromMicros } from '../billing/money.ts';
 
 export function billingPeriod(now: number): { start: number; end: number } {
   const d = new Date(now);
   return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
 }
 
+/**
+ * Usage lines summed per product (quantity and micros), each with its lines.
+ * @example byProduct(lines)[0] // { product_name: 'engine_maps_search', unit: 'place', quantity: 44, micros: 132000, lines: [...] }
+ */
+export function byProduct(usage: UsageLine[]) {
+  const out = new Map<string, { product_name: string; unit: string; quantity: number; micros: number; lines: UsageLine[] }>();
+  for (const u of usage) {
+    const p = out.get(u.product) ?? { product_name: u.product, unit: u.unit, quantity: 0, micros: 0, lines: [] };
+    p.quantity += u.quantity;
+    p.micros += u.amountMicros;
+    p.lines.push(u);
+    out.set(u.product, p);
+  }
+  return [...out.values()];
+}
+
 export async function balanceView(ctx: AppContext, a: Account) {
   const { start, end } = billingPeriod(ctx.now());
   const usage = await ctx.store.usageForPeriod(a.id, start, end);
-  const byProduct = new Map<string, { product_name: string; unit: string; quantity: number; amount: number; lines: { quantity: number; amount: number; currency: string; unit_price: string }[] }>();
-  for (const u of usage) {
-    const p = byProduct.get(u.product) ?? { product_name: u.product, unit: u.unit, quantity: 0, amount: 0, lines: [] };
-    p.quantity += u.quantity;
-    p.amount = round(p.amount + u.amount);
-    p.lines.push({ quantity: u.quantity, amount: round(u.amount), currency: a.currency, unit_price: String(u.unitPrice) });
-    byProduct.set(u.product, p);
-  }
-  const subtotal = round(usage.reduce((s, u) => s + u.amount, 0));
-  const total = subtotal;
-  const uncovered = a.balance < 0 ? Math.min(total, -a.balance) : 0;
-  const applied = round(total - uncovered);
+  const line = (u: UsageLine) => ({ quantity: u.quantity, amount: fromMicros(u.amountMicros), currency: a.currency, unit_price: String(fromMicros(u.unitPriceMicros)) });
+  const total = usage.reduce((s, u) => s + u.amountMicros, 0);
+  const uncovered = a.balanceMicros < 0 ? Math.min(total, -a.balanceMicros) : 0;
+  const applied = total - uncovered;
   return {
-    balance: round(a.balance),
+    balance: fromMicros(a.balanceMicros),
     account_status: isPastDue(a) ? 'past_due' : 'valid',
     upcoming_invoice: {
-      amount_due: round(total - applied), applied_balance: applied, total, subtotal, total_discount: 0, currency: a.currency,
-      period_start: Math.floor(start / 1000), period_end: Math.floor(end / 1000), collection_method: 'charge_automatically',
-      subscription_id: `sub_${a.id}`, products_lines: [...byProduct.values()],
+      amount_due: fromMicros(uncovered), applied_balance: fromMicros(applied), total: fromMicros(total), subtotal: fromMicros(total), total_discount: 0,
+      currency: a.currency, period_start: Math.floor(start / 1000), period_end: Math.floor(end / 1000), collection_method: 'charge_automatically',
+      subscription_id: `sub_${a.id}`,
+      products_lines: byProduct(usage).map(({ micros, lines, ...p }) => ({ ...p, amount: fromMicros(micros), lines: lines.map(line) })),
     },
     coupon: {},
     id: a.id,

@@ -90,9 +90,9 @@ export const BUSINESSES_PRODUCT = 'businesses';
 /** Bills the page before it is answered: an account that cannot pay gets a 402 and no page. */
 async function bill(ctx: AppContext, account: Account, items: number): Promise<void> {
   if (!items) return;
-  const unitPrice = await priceOf(ctx, BUSINESSES_PRODUCT, 'business', account.id);
+  const unitPriceMicros = await priceOf(ctx, BUSINESSES_PRODUCT, 'business', account.id);
   const ok = await ctx.store.chargeUsage({ accountId: account.id, key: `businesses:${randomUUID()}`, product: BUSINESSES_PRODUCT, unit: 'business',
-    quantity: items, unitPrice, now: ctx.now() });
+    quantity: items, unitPriceMicros, now: ctx.now() });
   if (!ok) throw new AppError(402, PAYMENT_REQUIRED);
 }
 

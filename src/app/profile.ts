@@ -10,10 +10,11 @@ import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createApiKey } from './accounts.ts';
+import { fromMicros } from '../billing/money.ts';
+import { byProduct } from './balance.ts';
 
 const DAY_MS = 86_400_000;
 const sec = (ms: number) => Math.floor(ms / 1000);
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 export async function listKeys(ctx: AppContext, accountId: string) {
   const rows = await ctx.store.listApiKeys(accountId);
@@ -43,14 +44,8 @@ export async function usagePerDay(ctx: AppContext, account: Account, days: numbe
   const starts = Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY_MS);
   const out = await Promise.all(starts.map(async (start) => {
     const lines = await ctx.store.usageForPeriod(account.id, start, start + DAY_MS);
-    const byProduct = new Map<string, { product_name: string; unit: string; quantity: number; amount: number }>();
-    for (const u of lines) {
-      const p = byProduct.get(u.product) ?? { product_name: u.product, unit: u.unit, quantity: 0, amount: 0 };
-      p.quantity += u.quantity;
-      p.amount = round(p.amount + u.amount);
-      byProduct.set(u.product, p);
-    }
-    return { date: new Date(start).toISOString().slice(0, 10), products: [...byProduct.values()] };
+    const products = byProduct(lines).map(({ micros, lines: _, ...p }) => ({ ...p, amount: fromMicros(micros) }));
+    return { date: new Date(start).toISOString().slice(0, 10), products };
   }));
   return { currency: account.currency, days: out };
 }

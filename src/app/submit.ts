@@ -12,8 +12,9 @@ import type { AppContext } from './context.ts';
 import { AppError, PAYMENT_REQUIRED } from './errors.ts';
 import { assertRoomForWork } from './data-cap.ts';
 import { newRequestId, newTaskId } from './ids.ts';
-import { DEFAULT_ENRICHMENT_PRICES, defaultUnitPrice } from '../billing/prices.ts';
+import { DEFAULT_ENRICHMENT_PRICES, defaultUnitPriceMicros } from '../billing/prices.ts';
 import { ENRICHMENT_PRICES } from '../enrich/supported.ts';
+import type { Micros } from '../billing/money.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 import { cursorProblem } from '../engine/cursor.ts';
@@ -30,7 +31,7 @@ export interface SubmitOptions {
 const prices = new Map<string, { price: number; at: number }>();
 
 /** The account's price of a product (cached 10 s), else the default of its unit. */
-export async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string, fallback = defaultUnitPrice(unit)): Promise<number> {
+export async function priceOf(ctx: AppContext, product: string, unit: string, accountId: string, fallback = defaultUnitPriceMicros(unit)): Promise<Micros> {
   const k = `${accountId}|${product}`;
   const now = ctx.now();
   const c = prices.get(k);
@@ -43,7 +44,7 @@ export async function priceOf(ctx: AppContext, product: string, unit: string, ac
 
 /** Past due: flagged by an operator, or balance plus credit at or below zero (also `account_status`). */
 export function isPastDue(account: Account): boolean {
-  return account.pastDue || account.balance + account.creditLimit <= 0;
+  return account.pastDue || account.balanceMicros + account.creditLimitMicros <= 0;
 }
 
 export function assertCanPay(account: Account): void {
@@ -96,11 +97,11 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
 
   const now = ctx.now();
   const id = newRequestId();
-  const unitPrice = await priceOf(ctx, decl.service, decl.unit, account.id);
+  const unitPriceMicros = await priceOf(ctx, decl.service, decl.unit, account.id);
   // Each enrichment asked is its own product, priced now like the request's (the runner bills it per
   // place with the query's completion; the price travels in the stored parameters, not user-settable).
   if (Array.isArray(params.enrichment) && params.enrichment.length) {
-    const prices: Record<string, number> = {};
+    const prices: Record<string, Micros> = {};
     for (const e of params.enrichment as string[]) prices[e] = await priceOf(ctx, e, 'place', account.id, DEFAULT_ENRICHMENT_PRICES[e]);
     params = { ...params, [ENRICHMENT_PRICES]: prices };
   }
@@ -115,7 +116,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   }
   const r: NewRequest = {
     id, accountId: account.id, endpoint: decl.path, params, queries, webhook: o.webhook, product: decl.service, unit: decl.unit,
-    unitPrice, emptyCostsOne: !!decl.emptyCostsOne, dropDuplicates: params.dropDuplicates === true, taskId,
+    unitPriceMicros, emptyCostsOne: !!decl.emptyCostsOne, dropDuplicates: params.dropDuplicates === true, taskId,
     maxAttempts: ctx.settings.maxAttempts, createdAt: now,
   };
   await ctx.store.createRequest(r);

@@ -25,6 +25,8 @@ import { settingsFromEnv } from '../config/settings.ts';
 import { openBackends } from '../config/backends.ts';
 import { createAccount, createApiKey } from '../app/accounts.ts';
 import { billingPeriod } from '../app/balance.ts';
+import { MICROS_PER_UNIT, fixedMicros, parseMicros } from '../billing/money.ts';
+import type { Account } from '../store/contract.ts';
 
 const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
 
@@ -49,7 +51,7 @@ async function serve(workers: boolean, listen: boolean) {
   const svc = await startService({ settings });
   if (listen && (await svc.ctx.store.countAccounts()) === 0) {
     // First start on an empty store: one account, its key printed once, so the API can be called at once.
-    const { account, apiKey } = await createAccount(svc.ctx.store, settings, { name: 'default', balance: 100 });
+    const { account, apiKey } = await createAccount(svc.ctx.store, settings, { name: 'default', balanceMicros: 100 * MICROS_PER_UNIT });
     process.stdout.write(`\nCreated the first account ${account.id} with a balance of 100 ${account.currency}.\nIts API key (shown once, keep it): ${apiKey}\n\n`);
   }
   if (listen) {
@@ -74,11 +76,20 @@ async function serve(workers: boolean, listen: boolean) {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-/** A price as an operator types it: a plain non-negative decimal ('0.003', '2'); no sign, hex,
- *  exponent or empty text, which Number() would turn into a price nobody meant. */
+/** A price as an operator types it: a plain non-negative decimal of at most 6 places ('0.003', '2'),
+ *  read exactly into micros; no sign, hex, exponent or empty text, which Number() would turn into a
+ *  price nobody meant. */
 const priceOf = (v: unknown): number => {
-  if (typeof v !== 'string' || !/^\d{1,9}(\.\d{1,9})?$/.test(v.trim())) fail(`--price must be a non-negative decimal number such as 0.003, got ${JSON.stringify(v ?? null)}`);
-  return Number((v as string).trim());
+  const m = typeof v === 'string' && /^\s*\d/.test(v) ? parseMicros(v) : null;
+  if (m === null) fail(`--price must be a non-negative decimal number of at most 6 decimals such as 0.003, got ${JSON.stringify(v ?? null)}`);
+  return m!;
+};
+
+/** An amount of money as an operator types it (may be negative), in micros. */
+const moneyOf = (v: unknown, what: string): number => {
+  const m = typeof v === 'string' ? parseMicros(v) : null;
+  if (m === null) fail(`${what} must be a decimal number of at most 6 decimals such as 25 or -0.5, got ${JSON.stringify(v ?? null)}`);
+  return m!;
 };
 
 const num = (v: unknown, what: string): number => {
@@ -86,6 +97,11 @@ const num = (v: unknown, what: string): number => {
   if (v === undefined || !Number.isFinite(n)) fail(`${what} must be a number`);
   return n;
 };
+
+/** An account as the CLI lists it: money in fixed decimals, never its webhook secret. */
+const shownAccount = ({ webhookSecret: _s, balanceMicros, creditLimitMicros, ...a }: Account) => ({
+  ...a, balance: fixedMicros(balanceMicros), creditLimit: fixedMicros(creditLimitMicros),
+});
 
 const CLIENT = new Set(['run', 'wait', 'requests', 'tasks', 'balance', 'cancel']);
 
@@ -120,21 +136,21 @@ async function main(argv: string[]) {
         if (sub === 'create') {
           if (!values.name || typeof values.name !== 'string') fail('accounts create needs --name NAME');
           const { account, apiKey, keyId } = await createAccount(store, settings, {
-            name: values.name as string, balance: values.balance !== undefined ? num(values.balance, '--balance') : 0,
-            creditLimit: values['credit-limit'] !== undefined ? num(values['credit-limit'], '--credit-limit') : 0,
+            name: values.name as string, balanceMicros: values.balance !== undefined ? moneyOf(values.balance, '--balance') : 0,
+            creditLimitMicros: values['credit-limit'] !== undefined ? moneyOf(values['credit-limit'], '--credit-limit') : 0,
             ratePerSec: values.rate !== undefined ? num(values.rate, '--rate') : undefined, burst: values.burst !== undefined ? num(values.burst, '--burst') : undefined,
           });
-          return out({ id: account.id, api_key: apiKey, key_id: keyId, webhook_secret: account.webhookSecret, balance: account.balance, currency: account.currency });
+          return out({ id: account.id, api_key: apiKey, key_id: keyId, webhook_secret: account.webhookSecret, balance: fixedMicros(account.balanceMicros), currency: account.currency });
         }
-        if (sub === 'list') return out((await store.listAccounts()).map(({ webhookSecret: _s, ...a }) => a));
+        if (sub === 'list') return out((await store.listAccounts()).map(shownAccount));
         const id = values.id as string | undefined;
         if (!id || !(await store.getAccount(id))) fail('give --id of an existing account');
         if (sub === 'balance') {
           if (values.add === undefined) {
             const a = (await store.getAccount(id))!;
-            return out({ id, balance: a.balance, credit_limit: a.creditLimit, currency: a.currency });
+            return out({ id, balance: fixedMicros(a.balanceMicros), credit_limit: fixedMicros(a.creditLimitMicros), currency: a.currency });
           }
-          return out({ id, balance: await store.addBalance(id, num(values.add, '--add')) });
+          return out({ id, balance: fixedMicros(await store.addBalance(id, moneyOf(values.add, '--add'))) });
         }
         if (sub === 'past-due') {
           await store.updateAccount(id, { pastDue: !!values.on && !values.off });
@@ -145,7 +161,10 @@ async function main(argv: string[]) {
           const from = values.from ? Date.parse(values.from as string) : p.start;
           const to = values.to ? Date.parse(values.to as string) : p.end;
           if (!Number.isFinite(from) || !Number.isFinite(to)) fail('--from and --to must be ISO dates');
-          return out({ id, from: new Date(from).toISOString(), to: new Date(to).toISOString(), lines: await store.usageForPeriod(id, from, to) });
+          const lines = (await store.usageForPeriod(id, from, to)).map(({ amountMicros, unitPriceMicros, ...l }) => ({
+            ...l, unit_price: fixedMicros(unitPriceMicros), amount: fixedMicros(amountMicros),
+          }));
+          return out({ id, from: new Date(from).toISOString(), to: new Date(to).toISOString(), lines });
         }
         return fail(`unknown: accounts ${sub ?? ''} (create, list, balance, usage, past-due)`);
       });
@@ -173,7 +192,7 @@ async function main(argv: string[]) {
         if (sub !== 'set' || !values.product) fail('prices set --product P --price X [--account ID]');
         const price = priceOf(values.price);
         await store.setPrice(values.product as string, price, (values.account as string | undefined) ?? null);
-        return out({ product: values.product, price, account: values.account ?? null });
+        return out({ product: values.product, price: fixedMicros(price), account: values.account ?? null });
       });
     default:
       process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');

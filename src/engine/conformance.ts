@@ -35,11 +35,11 @@ export async function until(cond: () => boolean | Promise<boolean>, ms: number, 
 /** A new account and a request of `n` queries in the store; returns the request id and its item ids. */
 export async function submit(store: Store, n: number): Promise<{ id: string; itemIds: string[] }> {
   const accountId = randomUUID();
-  await store.createAccount({ id: accountId, name: 'q', balance: 1e9, creditLimit: 0, currency: 'usd', pastDue: false,
+  await store.createAccount({ id: accountId, name: 'q', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false,
     webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
   const id = randomUUID();
   await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: Array.from({ length: n }, (_, i) => `q${i}`),
-    webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
   return { id, itemIds: Array.from({ length: n }, (_, i) => `${id}:${i}`) };
 }
 

@@ -22,8 +22,8 @@ function pager(size: number, pages: number, finish?: WebAdapter['finish']): WebA
 
 async function setup(params: Record<string, unknown>) {
   const store = await openSqliteStore(':memory:');
-  await store.createAccount({ id: 'a', name: 'a', balance: 100, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
-  await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/t', params, queries: ['q'], webhook: null, product: 'p', unit: 'record', unitPrice: 1,
+  await store.createAccount({ id: 'a', name: 'a', balanceMicros: 100_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+  await store.createRequest({ id: 'r', accountId: 'a', endpoint: '/t', params, queries: ['q'], webhook: null, product: 'p', unit: 'record', unitPriceMicros: 1_000_000,
     emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
   return store;
 }

@@ -4,6 +4,8 @@
  *
  * @example unsupportedEnrichments(['phones_enricher_service', 'reviewsite_service']) // ['reviewsite_service']
  */
+import type { ExtraProduct } from '../store/contract.ts';
+import { toMicros } from '../billing/money.ts';
 export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service',
   'ai_chain_info', 'contacts_n_leads', 'company_insights_service', 'reviewsite_service',
   'company_websites_finder'] as const;
@@ -11,16 +13,20 @@ export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phon
 /** ./index.ts has exactly one enricher per name (checked by the type checker). */
 export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
 
-/** Stored-parameter key of the prices fixed at submit, one per enrichment asked (see enrichmentProducts). */
-export const ENRICHMENT_PRICES = '_enrichmentPrices';
+/** Stored-parameter key of the prices fixed at submit, in micros, one per enrichment asked (see enrichmentProducts). */
+export const ENRICHMENT_PRICES = '_enrichmentPriceMicros';
+/** The key requests stored before money was kept in micros used, with prices in the currency unit. */
+const ENRICHMENT_PRICES_BEFORE_MICROS = '_enrichmentPrices';
 
 /** Products an item of this request bills per place besides its own (src/store/contract.ts extraProducts). */
-export function enrichmentProducts(params: Record<string, unknown>): { product: string; unit: string; unitPrice: number }[] {
-  const prices = params[ENRICHMENT_PRICES];
+export function enrichmentProducts(params: Record<string, unknown>): ExtraProduct[] {
+  const micros = params[ENRICHMENT_PRICES];
+  const old = params[ENRICHMENT_PRICES_BEFORE_MICROS];
+  const [prices, scale] = micros && typeof micros === 'object' ? [micros, (m: number) => m] : [old, toMicros];
   if (!prices || typeof prices !== 'object') return [];
   return Object.entries(prices as Record<string, unknown>)
-    .filter((e): e is [string, number] => typeof e[1] === 'number')
-    .map(([product, unitPrice]) => ({ product, unit: 'place', unitPrice }));
+    .filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]))
+    .map(([product, price]) => ({ product, unit: 'place', unitPriceMicros: scale(price) }));
 }
 
 export function unsupportedEnrichments(asked: unknown): string[] {

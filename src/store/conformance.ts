@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Account, ItemOutcome, NewRequest, Store } from './contract.ts';
+import { toMicros as µ } from '../billing/money.ts';
 
 export function storeConformance(name: string, open: () => Promise<Store>, opts: { skip?: string | false } = {}): void {
   const t = (title: string, fn: (s: Store) => Promise<void>) =>
@@ -18,19 +19,20 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
       try { await fn(s); } finally { await s.close(); }
     });
 
+  /** `balance` in the currency unit; the store holds micros. */
   const account = async (s: Store, balance = 100, patch: Partial<Account> = {}) =>
-    s.createAccount({ id: randomUUID(), name: 'a', balance, creditLimit: 0, currency: 'usd', pastDue: false,
+    s.createAccount({ id: randomUUID(), name: 'a', balanceMicros: µ(balance), creditLimitMicros: 0, currency: 'usd', pastDue: false,
       webhookSecret: 'secret', webhookUrl: null, ratePerSec: 20, burst: 40, ...patch, createdAt: 1_000 });
 
   const request = (accountId: string, queries: string[], patch: Partial<NewRequest> = {}): NewRequest => ({
     id: randomUUID(), accountId, endpoint: '/test', params: { limit: 3 }, queries, webhook: null, product: 'test_service',
-    unit: 'record', unitPrice: 0.5, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 10_000, ...patch,
+    unit: 'record', unitPriceMicros: µ(0.5), emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 10_000, ...patch,
   });
 
   t('accounts, keys and prices', async (s) => {
     const a = await account(s, 5);
-    assert.equal((await s.getAccount(a.id))?.balance, 5);
-    assert.equal(await s.addBalance(a.id, 2.5), 7.5);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, 5_000_000);
+    assert.equal(await s.addBalance(a.id, 2_500_000), 7_500_000);
     const k = await s.addApiKey(a.id, 'hash-1', 'trw_abcd', 1);
     assert.equal((await s.findKey('hash-1'))?.account.id, a.id);
     assert.equal(await s.findKey('hash-2'), null);
@@ -42,10 +44,10 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.equal(b?.pastDue, true);
     assert.equal(b?.ratePerSec, 5);
     assert.equal(b?.webhookUrl, 'http://x');
-    await s.setPrice('p', 0.002);
-    await s.setPrice('p', 0.001, a.id);
-    assert.equal(await s.getPrice('p', a.id), 0.001);
-    assert.equal(await s.getPrice('p', 'other'), 0.002);
+    await s.setPrice('p', 2_000);
+    await s.setPrice('p', 1_000, a.id);
+    assert.equal(await s.getPrice('p', a.id), 1_000);
+    assert.equal(await s.getPrice('p', 'other'), 2_000);
     assert.equal(await s.getPrice('q', a.id), null);
     assert.ok((await s.countAccounts()) >= 1);
   });
@@ -93,7 +95,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.equal(done2.finished?.status, 'Success');
     assert.equal(done2.finished?.finishedAt, 12_000);
     assert.equal(done2.finished?.usage, 3, '2 records + 1 for the empty query');
-    assert.equal((await s.getAccount(a.id))?.balance, 10 - 3 * 0.5);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(10) - 3 * µ(0.5));
     const results = [];
     for await (const x of s.readResults(r.id)) results.push(x);
     assert.deepEqual(results.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count]), [[0, 'q0', '[{"a":1},{"a":2}]', 2], [1, 'q1', '[]', 0]]);
@@ -108,7 +110,19 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
       assert.equal(await s.getRequestWithResults('nope', 20), null);
     }
     const lines = await s.usageForPeriod(a.id, 0, 20_000);
-    assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 }]);
+    assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amountMicros: 1_500_000, unitPriceMicros: 500_000 }]);
+  });
+
+  t('money is exact: 250 charges of 0.001 take exactly 0.25, the ledger sums to exactly 0.25 (integer micros)', async (s) => {
+    const a = await account(s, 100);
+    const r = request(a.id, Array.from({ length: 250 }, (_, i) => `q${i}`), { unitPriceMicros: µ(0.001), emptyCostsOne: false });
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 250, 60_000, 10_000);
+    let end;
+    for (const it of items) end = await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{}]', count: 1, now: 10_001 });
+    assert.equal(end?.finished?.usage, 250);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, 99_750_000);
+    assert.deepEqual((await s.usageForPeriod(a.id, 0, 20_000)).map((l) => [l.quantity, l.amountMicros]), [[250, 250_000]]);
   });
 
   t('per-place products (enrichments) are billed once per place found, beside the request product', async (s) => {
@@ -116,7 +130,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     const r = request(a.id, ['q0', 'q1']);
     await s.createRequest(r);
     const [i0, i1] = (await s.claimItems('w1', 10, 60_000, 10_000)).sort((x, y) => x.queryIndex - y.queryIndex);
-    const extraProducts = [{ product: 'contacts_n_leads', unit: 'place', unitPrice: 0.25 }, { product: 'ai_chain_info', unit: 'place', unitPrice: 0.125 }];
+    const extraProducts = [{ product: 'contacts_n_leads', unit: 'place', unitPriceMicros: 250_000 }, { product: 'ai_chain_info', unit: 'place', unitPriceMicros: 125_000 }];
     const done = { itemId: i0.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, extraProducts, now: 11_000 };
     assert.equal((await s.completeItem(done)).applied, true);
     assert.equal((await s.completeItem(done)).applied, false, 'a repeated completion bills nothing');
@@ -124,28 +138,28 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.equal(end.finished?.usage, 3, "the request's usage counts its own product only (2 + 1 for the empty query)");
     const lines = (await s.usageForPeriod(a.id, 0, 20_000)).sort((x, y) => x.product.localeCompare(y.product));
     assert.deepEqual(lines, [
-      { product: 'ai_chain_info', unit: 'place', quantity: 2, amount: 0.25, unitPrice: 0.125 },
-      { product: 'contacts_n_leads', unit: 'place', quantity: 2, amount: 0.5, unitPrice: 0.25 },
-      { product: 'test_service', unit: 'record', quantity: 3, amount: 1.5, unitPrice: 0.5 },
+      { product: 'ai_chain_info', unit: 'place', quantity: 2, amountMicros: 250_000, unitPriceMicros: 125_000 },
+      { product: 'contacts_n_leads', unit: 'place', quantity: 2, amountMicros: 500_000, unitPriceMicros: 250_000 },
+      { product: 'test_service', unit: 'record', quantity: 3, amountMicros: 1_500_000, unitPriceMicros: 500_000 },
     ], 'an empty query costs its own product one unit, no enrichment');
-    assert.equal((await s.getAccount(a.id))?.balance, 10 - 1.5 - 0.5 - 0.25);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(10 - 1.5 - 0.5 - 0.25));
   });
 
   t('a direct charge (no work item) bills once per key and is refused at the credit limit', async (s) => {
     const a = await account(s, 1);
     const charge = (key: string, quantity: number) =>
-      s.chargeUsage({ accountId: a.id, key, product: 'businesses', unit: 'business', quantity, unitPrice: 0.25, now: 11_000 });
+      s.chargeUsage({ accountId: a.id, key, product: 'businesses', unit: 'business', quantity, unitPriceMicros: µ(0.25), now: 11_000 });
     assert.equal(await charge('k1', 3), true);
     assert.equal(await charge('k1', 3), true, 'a repeated key answers true');
-    assert.equal((await s.getAccount(a.id))?.balance, 0.25, 'and bills nothing again');
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(0.25), 'and bills nothing again');
     assert.equal(await charge('k0', 0), true, 'nothing to bill');
     assert.equal(await charge('k2', 4), true, 'above zero: the answer is billed whole, past the limit');
-    assert.equal((await s.getAccount(a.id))?.balance, -0.75);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(-0.75));
     assert.equal(await charge('k3', 1), false, 'at or below the limit: refused');
-    assert.equal((await s.getAccount(a.id))?.balance, -0.75);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(-0.75));
     const due = await account(s, 100, { pastDue: true });
-    assert.equal(await s.chargeUsage({ accountId: due.id, key: 'k4', product: 'businesses', unit: 'business', quantity: 1, unitPrice: 1, now: 11_000 }), false);
-    assert.deepEqual(await s.usageForPeriod(a.id, 0, 20_000), [{ product: 'businesses', unit: 'business', quantity: 7, amount: 1.75, unitPrice: 0.25 }]);
+    assert.equal(await s.chargeUsage({ accountId: due.id, key: 'k4', product: 'businesses', unit: 'business', quantity: 1, unitPriceMicros: µ(1), now: 11_000 }), false);
+    assert.deepEqual(await s.usageForPeriod(a.id, 0, 20_000), [{ product: 'businesses', unit: 'business', quantity: 7, amountMicros: µ(1.75), unitPriceMicros: µ(0.25) }]);
   });
 
   t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {
@@ -202,7 +216,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
 
   t('dropDuplicates bills only new keys', async (s) => {
     const a = await account(s, 10);
-    const r = request(a.id, ['a', 'b'], { dropDuplicates: true, unitPrice: 1 });
+    const r = request(a.id, ['a', 'b'], { dropDuplicates: true, unitPriceMicros: µ(1) });
     await s.createRequest(r);
     const [x, y] = await s.claimItems('w', 2, 60_000, 10_000);
     await s.completeItem({ itemId: x.id, owner: 'w', recordsJson: '[1,2,3]', count: 3, dedupeKeys: ['k1', 'k2', 'k3'], now: 10_001 });
@@ -214,7 +228,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
   /** Runs one request whose items complete with the given outcomes, in order; returns its end. */
   const billRun = async (s: Store, patch: Partial<NewRequest>, outcomes: Array<Partial<ItemOutcome> & { count: number }>) => {
     const a = await account(s, 1_000);
-    const r = request(a.id, outcomes.map((_, i) => `q${i}`), { unitPrice: 1, ...patch });
+    const r = request(a.id, outcomes.map((_, i) => `q${i}`), { unitPriceMicros: µ(1), ...patch });
     await s.createRequest(r);
     const items = (await s.claimItems('w', outcomes.length, 60_000, 10_000)).sort((x, y) => x.queryIndex - y.queryIndex);
     let end: Awaited<ReturnType<Store['completeItem']>> | undefined;
@@ -223,8 +237,8 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
       end = await s.completeItem({ itemId: items[i].id, owner: 'w', recordsJson, now: 10_001 + i, ...o });
     }
     const row = (await s.getRequest(r.id))!;
-    const balance = (await s.getAccount(a.id))!.balance;
-    assert.equal(1_000 - balance, row.usage, 'the balance moved by exactly what the request shows as usage');
+    const balance = (await s.getAccount(a.id))!.balanceMicros;
+    assert.equal(µ(1_000) - balance, row.usage * µ(1), 'the balance moved by exactly what the request shows as usage');
     return { end, row };
   };
 
@@ -317,7 +331,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
 
   t('checkpoints: chunks saved step by step become a streamed result, billed once over all chunks', async (s) => {
     const a = await account(s, 10);
-    const r = request(a.id, ['paged', 'buffered', 'broken'], { unitPrice: 0.1 });
+    const r = request(a.id, ['paged', 'buffered', 'broken'], { unitPriceMicros: µ(0.1) });
     await s.createRequest(r);
     const items = await s.claimItems('w1', 3, 1_000, 10_000);
     const [paged, buffered, broken] = [0, 1, 2].map((i) => items.find((x) => x.queryIndex === i)!);
@@ -360,7 +374,7 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     assert.equal(end.finished?.status, 'Success');
     assert.equal(end.finished?.usage, 5, 'four streamed records and one buffered, each billed once; the failed query is free');
     assert.equal(end.finished?.records, 5);
-    assert.equal((await s.getAccount(a.id))?.balance, 10 - 5 * 0.1);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(10) - 5 * µ(0.1));
     const lines = await s.usageForPeriod(a.id, 0, 20_000);
     assert.equal(lines[0].quantity, 5);
 

@@ -8,7 +8,11 @@
  * Exactly-once effects (principle 6): `completeItem` and `failItem` succeed only for the lease owner
  * of a leased item; results and usage are written in the same transaction as the item's state change,
  * so a re-delivered item can never write or bill twice.
+ *
+ * Money is integer micros, millionths of the account's currency unit (src/billing/money.ts); every
+ * money field says so in its name.
  */
+import type { Micros } from '../billing/money.ts';
 
 export type RequestStatus = 'Pending' | 'Success' | 'Failure';
 export type ItemState = 'queued' | 'leased' | 'done' | 'failed' | 'cancelled';
@@ -17,8 +21,9 @@ export type TaskStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILURE' | 'CANCEL
 export interface Account {
   id: string;
   name: string;
-  balance: number;
-  creditLimit: number;
+  balanceMicros: Micros;
+  /** Work may draw the balance down to -creditLimitMicros (decision 26). */
+  creditLimitMicros: Micros;
   currency: string;
   pastDue: boolean;
   webhookSecret: string;
@@ -50,7 +55,7 @@ export interface NewRequest {
   /** Billing product (e.g. 'engine_maps_search') and unit (e.g. 'place'). */
   product: string;
   unit: string;
-  unitPrice: number;
+  unitPriceMicros: Micros;
   /** A query with no record still costs one unit. */
   emptyCostsOne: boolean;
   /** Records equal across queries are dropped; each item then reports the keys of its records and is
@@ -75,7 +80,7 @@ export interface RequestRow {
   webhook: string | null;
   product: string;
   unit: string;
-  unitPrice: number;
+  unitPriceMicros: Micros;
   emptyCostsOne: boolean;
   dropDuplicates: boolean;
   cancelled: boolean;
@@ -155,7 +160,7 @@ export interface ItemOutcome {
    *  item bills of its own product (its places after totalLimit/dropDuplicates; not the one unit an
    *  empty query costs), in the same transaction, one usage line keyed `<item id>|<product>` so a
    *  repeated completion bills nothing. They do not count in the request's `usage`. */
-  extraProducts?: { product: string; unit: string; unitPrice: number }[];
+  extraProducts?: ExtraProduct[];
   now: number;
 }
 
@@ -167,12 +172,15 @@ export interface FanIn {
   finished: RequestRow | null;
 }
 
+/** A product billed per place besides the request's own (a map-place enrichment). */
+export interface ExtraProduct { product: string; unit: string; unitPriceMicros: Micros }
+
 export interface UsageLine {
   product: string;
   unit: string;
   quantity: number;
-  amount: number;
-  unitPrice: number;
+  amountMicros: Micros;
+  unitPriceMicros: Micros;
 }
 
 /** A usage line outside work items; `key` is unique per billed answer. */
@@ -182,7 +190,7 @@ export interface DirectCharge {
   product: string;
   unit: string;
   quantity: number;
-  unitPrice: number;
+  unitPriceMicros: Micros;
   now: number;
 }
 
@@ -235,8 +243,9 @@ export interface Store {
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   countAccounts(): Promise<number>;
-  updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void>;
-  addBalance(id: string, amount: number): Promise<number>;
+  updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balanceMicros'>>): Promise<void>;
+  /** Adds (or, negative, takes) an amount; returns the new balance. */
+  addBalance(id: string, amountMicros: Micros): Promise<Micros>;
   addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow>;
   /** Returns the account and the stored hash; the caller compares in constant time. */
   findKey(keyHash: string): Promise<{ account: Account; keyHash: string; keyId: string } | null>;
@@ -244,9 +253,9 @@ export interface Store {
   revokeApiKey(keyId: string, now: number): Promise<boolean>;
 
   // prices
-  setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void>;
+  setPrice(product: string, unitPriceMicros: Micros, accountId?: string | null): Promise<void>;
   /** Account price, else the default price, else null. */
-  getPrice(product: string, accountId: string): Promise<number | null>;
+  getPrice(product: string, accountId: string): Promise<Micros | null>;
 
   // requests and work items
   createRequest(r: NewRequest): Promise<void>;

@@ -4,14 +4,19 @@
  *
  * @example const { toRequest } = rowMappers(JSON.parse); toRequest(db.prepare('SELECT * FROM requests').get())
  */
-import type { Account, RequestRow, TaskRow } from './contract.ts';
+import type { Account, RequestRow, TaskRow, UsageLine } from './contract.ts';
 
 type Row = Record<string, any>;
 
 export const toAccount = (r: Row): Account => ({
-  id: r.id, name: r.name, balance: r.balance, creditLimit: r.credit_limit, currency: r.currency,
+  id: r.id, name: r.name, balanceMicros: r.balance_micros, creditLimitMicros: r.credit_limit_micros, currency: r.currency,
   pastDue: !!r.past_due, webhookSecret: r.webhook_secret, webhookUrl: r.webhook_url ?? null,
   ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
+});
+
+/** A usage sum row (product, unit, unit_price_micros, quantity, amount_micros). */
+export const toUsageLine = (r: Row): UsageLine => ({
+  product: r.product, unit: r.unit, quantity: r.quantity, amountMicros: r.amount_micros, unitPriceMicros: r.unit_price_micros,
 });
 
 /** Request and task rows, with `json` reading a JSON column's value. */
@@ -20,7 +25,7 @@ export function rowMappers(json: (v: any) => any) {
     toRequest: (r: Row): RequestRow => ({
       id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: json(r.params), status: r.status,
       queriesTotal: r.queries_total, queriesDone: r.queries_done, records: r.records, usage: r.usage,
-      webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPrice: r.unit_price,
+      webhook: r.webhook ?? null, product: r.product, unit: r.unit, unitPriceMicros: r.unit_price_micros,
       emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
       taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
     }),
@@ -35,7 +40,7 @@ export function rowMappers(json: (v: any) => any) {
 
 /** Account fields an update may set, and their columns. */
 export const ACCOUNT_COLUMNS: Record<string, string> = {
-  name: 'name', creditLimit: 'credit_limit', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
+  name: 'name', creditLimitMicros: 'credit_limit_micros', currency: 'currency', pastDue: 'past_due', webhookSecret: 'webhook_secret',
   webhookUrl: 'webhook_url', ratePerSec: 'rate_per_sec', burst: 'burst',
 };
 

@@ -7,6 +7,7 @@
  *   const res = await h.get('/maps/search?query=n=2&async=false');
  *   await h.close();
  */
+import { toMicros } from '../../src/billing/money.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ export interface Harness {
   clock: { offset: number };
   get(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   json(path: string, init?: RequestInit & { key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Money in the currency unit (converted to micros). */
   newAccount(a?: { balance?: number; ratePerSec?: number; burst?: number; creditLimit?: number }): Promise<{ account: Account; key: string }>;
   close(): Promise<void>;
 }
@@ -50,7 +52,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
   });
   const address = await svc.server.listen({ port: 0, host: '127.0.0.1' });
   svc.ctx.settings.baseUrl = address;
-  const created = await createAccount(svc.ctx.store, settings, { name: 'test', balance: o.balance ?? 1_000 }, now());
+  const created = await createAccount(svc.ctx.store, settings, { name: 'test', balanceMicros: toMicros(o.balance ?? 1_000) }, now());
   const h: Harness = {
     svc, url: address, key: created.apiKey, account: created.account, dir, clock,
     get(path, init = {}) {
@@ -66,8 +68,10 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
       try { body = text ? JSON.parse(text) : null; } catch { /* plain text */ }
       return { status: res.status, body, headers: res.headers };
     },
-    async newAccount(a = {}) {
-      const c = await createAccount(svc.ctx.store, settings, { name: 'other', balance: 100, ratePerSec: 1_000, burst: 1_000, ...a }, now());
+    async newAccount({ balance = 100, creditLimit = 0, ...a } = {}) {
+      const c = await createAccount(svc.ctx.store, settings, {
+        name: 'other', balanceMicros: toMicros(balance), creditLimitMicros: toMicros(creditLimit), ratePerSec: 1_000, burst: 1_000, ...a,
+      }, now());
       return { account: c.account, key: c.apiKey };
     },
     async close() {

@@ -47,7 +47,7 @@ if (workerOnly) {
 } else {
   const store = svc.ctx.store;
   // A rate limit no test or benchmark reaches: the API bench submits over 10,000 req/s on a quiet box.
-  if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balance: 1_000, ratePerSec: 1_000_000, burst: 1_000_000 })).apiKey;
+  if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balanceMicros: 1_000_000_000, ratePerSec: 1_000_000, burst: 1_000_000 })).apiKey;
   else key = (await createApiKey(store, (await store.listAccounts())[0].id)).key;
   url = await svc.listen();
 }

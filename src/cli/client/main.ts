@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../clients/typescript/src/client.ts';
 import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
+import { fixedMicros, toMicros } from '../../billing/money.ts';
 import { dataText, isFileFormat, outFormat, writeOut, type OutFormat } from './output.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, partial: 5, interrupted: 130 } as const;
@@ -139,8 +140,10 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       if (a.options.json) { print(b); return EXIT.ok; }
       const inv = b.upcoming_invoice;
       const cur = inv.currency.toUpperCase();
-      process.stdout.write(`balance: ${b.balance} ${cur} (${b.account_status})\nupcoming invoice ${when(inv.period_start).slice(0, 10)} to ${when(inv.period_end).slice(0, 10)}: total ${inv.total} ${cur}, due ${inv.amount_due} ${cur}\n`);
-      if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, l.amount])]));
+      // Fixed decimals: the API's numbers are exact decimals of micros (src/billing/money.ts).
+      const money = (n: number) => fixedMicros(toMicros(n));
+      process.stdout.write(`balance: ${money(b.balance)} ${cur} (${b.account_status})\nupcoming invoice ${when(inv.period_start).slice(0, 10)} to ${when(inv.period_end).slice(0, 10)}: total ${money(inv.total)} ${cur}, due ${money(inv.amount_due)} ${cur}\n`);
+      if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, money(l.amount)])]));
       return EXIT.ok;
     }
     case 'cancel': {

@@ -17,10 +17,10 @@ const skip = url ? false : PG_SKIP;
 
 storeConformance('postgres', () => openScratchPostgresStore(url!), { skip });
 
-const account = (s: Store, balance = 1_000) => s.createAccount({ id: randomUUID(), name: 'a', balance, creditLimit: 0, currency: 'usd',
+const account = (s: Store, balance = 1_000) => s.createAccount({ id: randomUUID(), name: 'a', balanceMicros: balance * 1_000_000, creditLimitMicros: 0, currency: 'usd',
   pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 20, burst: 40, createdAt: 1 });
 const request = (accountId: string, queries: string[], patch: Partial<NewRequest> = {}): NewRequest => ({
-  id: randomUUID(), accountId, endpoint: '/t', params: {}, queries, webhook: null, product: 'p', unit: 'record', unitPrice: 1,
+  id: randomUUID(), accountId, endpoint: '/t', params: {}, queries, webhook: null, product: 'p', unit: 'record', unitPriceMicros: 1_000_000,
   emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 1_000, ...patch,
 });
 
@@ -51,7 +51,7 @@ test('postgres store: concurrent claimers never share an item; concurrent comple
     assert.equal(req?.queriesDone, 200);
     assert.equal(req?.records, 400);
     assert.equal(req?.usage, 400);
-    assert.equal((await s.getAccount(a.id))?.balance, 1_000 - 400);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, (1_000 - 400) * 1_000_000);
   } finally { await s.close(); }
 });
 
@@ -226,8 +226,8 @@ test('postgres store: commits do not wait for the WAL flush unless asked to (SQL
     assert.equal((await lazy.pool.query('SHOW search_path')).rows[0].search_path, lazy.schema);
     // Money goes through a flushed commit either way.
     const a = await account(lazy, 5);
-    assert.equal(await lazy.addBalance(a.id, 1), 6);
-    assert.equal(await strict.addBalance(a.id, 1), 7);
+    assert.equal(await lazy.addBalance(a.id, 1_000_000), 6_000_000);
+    assert.equal(await strict.addBalance(a.id, 1_000_000), 7_000_000);
   } finally {
     await strict.close();
     await lazy.close();
@@ -236,13 +236,13 @@ test('postgres store: commits do not wait for the WAL flush unless asked to (SQL
 
 /** A scripted history run on both stores; everything observable must come out the same. */
 async function scenario(s: Store) {
-  const a = await s.createAccount({ id: 'acct', name: 'a', balance: 100, creditLimit: 0, currency: 'usd', pastDue: false,
+  const a = await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 100_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false,
     webhookSecret: 's', webhookUrl: 'http://127.0.0.1:9/account-hook', ratePerSec: 20, burst: 40, createdAt: 1 });
   const out: unknown[] = [];
   const base = { accountId: a.id, endpoint: '/t', params: { k: 1 }, product: 'p', unit: 'record', taskId: null, maxAttempts: 2, createdAt: 1_000 };
-  await s.createRequest({ ...base, id: 'dup', queries: ['a', 'b'], webhook: 'http://127.0.0.1:9/req-hook', unitPrice: 0.5, emptyCostsOne: true, dropDuplicates: true });
-  await s.createRequest({ ...base, id: 'plain', queries: ['x', 'y', 'z'], webhook: null, unitPrice: 0.25, emptyCostsOne: false, dropDuplicates: false });
-  await s.createRequest({ ...base, id: 'fails', queries: ['f'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: true });
+  await s.createRequest({ ...base, id: 'dup', queries: ['a', 'b'], webhook: 'http://127.0.0.1:9/req-hook', unitPriceMicros: 500_000, emptyCostsOne: true, dropDuplicates: true });
+  await s.createRequest({ ...base, id: 'plain', queries: ['x', 'y', 'z'], webhook: null, unitPriceMicros: 250_000, emptyCostsOne: false, dropDuplicates: false });
+  await s.createRequest({ ...base, id: 'fails', queries: ['f'], webhook: null, unitPriceMicros: 1_000_000, emptyCostsOne: true, dropDuplicates: true });
   const byId = async (id: string, now = 2_000) => (await s.claimItems('w', 1, 10_000, now, [id]))[0];
   // dup: 61 records all with one key, then an empty query: 60 dropped > 50 x 1 kept, so a surcharge.
   await byId('dup:0');
@@ -264,17 +264,17 @@ async function scenario(s: Store) {
   await byId('fails:0');
   out.push(await s.failItem('fails:0', 'w', 'blocked: 403', null, 3_000));
   // totalLimit 5 over three items of 3, 4 and 2 records: 3 kept, 2 of 4 kept, the last cut away (free).
-  await s.createRequest({ ...base, id: 'lim', queries: ['a', 'b', 'c'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: false });
+  await s.createRequest({ ...base, id: 'lim', queries: ['a', 'b', 'c'], webhook: null, unitPriceMicros: 1_000_000, emptyCostsOne: true, dropDuplicates: false });
   for (const [i, recs] of [[0, [1, 2, 3]], [1, [4, 5, 6, 7]], [2, [8, 9]]] as const) {
     await byId(`lim:${i}`);
     out.push(await s.completeItem({ itemId: `lim:${i}`, owner: 'w', recordsJson: JSON.stringify(recs), count: recs.length, totalLimit: 5, now: 3_100 + i }));
   }
   // Billable units other than the record count.
-  await s.createRequest({ ...base, id: 'units', queries: ['u'], webhook: null, unitPrice: 0.1, emptyCostsOne: false, dropDuplicates: false });
+  await s.createRequest({ ...base, id: 'units', queries: ['u'], webhook: null, unitPriceMicros: 100_000, emptyCostsOne: false, dropDuplicates: false });
   await byId('units:0');
   out.push(await s.completeItem({ itemId: 'units:0', owner: 'w', recordsJson: '[{"p":1},{"p":2}]', count: 2, units: 7, now: 3_200 }));
   // dropDuplicates where the second item brings nothing new: an empty-costs-one item then costs one.
-  await s.createRequest({ ...base, id: 'dup2', queries: ['a', 'b'], webhook: null, unitPrice: 1, emptyCostsOne: true, dropDuplicates: true });
+  await s.createRequest({ ...base, id: 'dup2', queries: ['a', 'b'], webhook: null, unitPriceMicros: 1_000_000, emptyCostsOne: true, dropDuplicates: true });
   for (const i of [0, 1]) {
     await byId(`dup2:${i}`);
     out.push(await s.completeItem({ itemId: `dup2:${i}`, owner: 'w', recordsJson: '[{"x":1}]', count: 1, dedupeKeys: ['x'], now: 3_300 + i }));
@@ -285,7 +285,7 @@ async function scenario(s: Store) {
     for await (const x of s.readResults(id)) rs.push(x);
     out.push(rs);
   }
-  out.push((await s.getAccount(a.id))?.balance, await s.usageForPeriod(a.id, 0, 10_000), await s.itemCounts());
+  out.push((await s.getAccount(a.id))?.balanceMicros, await s.usageForPeriod(a.id, 0, 10_000), await s.itemCounts());
   out.push((await s.claimDueWebhooks(5_000, 10, 1_000)).sort((x, y) => x.id.localeCompare(y.id)));
   return out;
 }

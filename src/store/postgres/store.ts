@@ -29,7 +29,7 @@ import { isStoreUnavailable } from '../unavailable.ts';
 import { duplicateSurcharge, itemBilling } from '../../billing/rule.ts';
 // The totalLimit cut is shared with the SQLite store so both cut exactly alike.
 import { capToTotal } from '../cap.ts';
-import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
+import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount, toUsageLine } from '../rows.ts';
 
 type Row = Record<string, any>;
 type Client = pg.PoolClient;
@@ -206,9 +206,9 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- accounts and keys
   async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
     const createdAt = a.createdAt ?? Date.now();
-    await this.durable(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
+    await this.durable(`INSERT INTO accounts (id, name, balance_micros, credit_limit_micros, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [a.id, a.name, a.balance, a.creditLimit, a.currency, a.pastDue, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt]);
+    [a.id, a.name, a.balanceMicros, a.creditLimitMicros, a.currency, a.pastDue, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt]);
     return { ...a, createdAt };
   }
 
@@ -225,7 +225,7 @@ export class PostgresStore implements Store {
     return (await this.q('SELECT COUNT(*) AS n FROM accounts'))[0].n;
   }
 
-  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void> {
+  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balanceMicros'>>): Promise<void> {
     const sets: string[] = [];
     const args: unknown[] = [id];
     for (const [k, v] of Object.entries(patch)) {
@@ -237,10 +237,10 @@ export class PostgresStore implements Store {
     if (sets.length) await this.durable(`UPDATE accounts SET ${sets.join(', ')} WHERE id = $1`, args);
   }
 
-  async addBalance(id: string, amount: number): Promise<number> {
-    const [r] = (await this.durable('UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance', [amount, id])).rows;
+  async addBalance(id: string, amountMicros: number): Promise<number> {
+    const [r] = (await this.durable('UPDATE accounts SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING balance_micros', [amountMicros, id])).rows;
     if (!r) throw new Error(`no account ${id}`);
-    return r.balance;
+    return r.balance_micros;
   }
 
   async addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow> {
@@ -266,14 +266,14 @@ export class PostgresStore implements Store {
   }
 
   // ---------------------------------------------------------------- prices
-  async setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void> {
-    await this.durable(`INSERT INTO prices (account_id, product, unit_price) VALUES ($1, $2, $3)
-                  ON CONFLICT (account_id, product) DO UPDATE SET unit_price = excluded.unit_price`, [accountId ?? '', product, unitPrice]);
+  async setPrice(product: string, unitPriceMicros: number, accountId?: string | null): Promise<void> {
+    await this.durable(`INSERT INTO prices (account_id, product, unit_price_micros) VALUES ($1, $2, $3)
+                  ON CONFLICT (account_id, product) DO UPDATE SET unit_price_micros = excluded.unit_price_micros`, [accountId ?? '', product, unitPriceMicros]);
   }
 
   async getPrice(product: string, accountId: string): Promise<number | null> {
-    const [r] = await this.q(`SELECT unit_price FROM prices WHERE product = $1 AND account_id IN ($2, '') ORDER BY account_id DESC LIMIT 1`, [product, accountId]);
-    return r ? r.unit_price : null;
+    const [r] = await this.q(`SELECT unit_price_micros FROM prices WHERE product = $1 AND account_id IN ($2, '') ORDER BY account_id DESC LIMIT 1`, [product, accountId]);
+    return r ? r.unit_price_micros : null;
   }
 
   // ---------------------------------------------------------------- requests
@@ -316,10 +316,10 @@ export class PostgresStore implements Store {
       });
     }
     await this.q(`WITH req AS (
-                    INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price,
+                    INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                                           empty_costs_one, drop_duplicates, task_id, created_at)
                     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
-                                         $9::float8[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
+                                         $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
                     RETURNING id)
                   INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
                   SELECT i.id, req.id, i.idx, i.query, i.max, i.at
@@ -327,7 +327,7 @@ export class PostgresStore implements Store {
                   JOIN req ON req.id = i.req`,
     [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
       rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
-      rs.map((r) => r.unitPrice), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
+      rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
       rs.map((r) => r.createdAt), items.id, items.req, items.idx, items.query, items.max, items.at]);
   }
 
@@ -481,11 +481,11 @@ export class PostgresStore implements Store {
   private async bill(c: Client, r: Row, requestId: string, key: string, quantity: number, now: number): Promise<number> {
     if (quantity <= 0) return 0;
     const [x] = await this.q(`WITH u AS (
-                                INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
-                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (item_key) DO NOTHING RETURNING amount),
-                              a AS (UPDATE accounts SET balance = balance - u.amount FROM u WHERE accounts.id = $1 RETURNING 1)
+                                INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (item_key) DO NOTHING RETURNING amount_micros),
+                              a AS (UPDATE accounts SET balance_micros = balance_micros - u.amount_micros FROM u WHERE accounts.id = $1 RETURNING 1)
                               SELECT COUNT(*) AS n FROM u`,
-    [r.account_id, requestId, key, r.product, r.unit, quantity, r.unit_price, quantity * r.unit_price, now], c);
+    [r.account_id, requestId, key, r.product, r.unit, quantity, r.unit_price_micros, quantity * r.unit_price_micros, now], c);
     return x.n > 0 ? quantity : 0;
   }
 
@@ -531,7 +531,7 @@ export class PostgresStore implements Store {
    */
   private static readonly COMPLETE = `
     WITH it AS (
-      SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one, r.drop_duplicates
+      SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one, r.drop_duplicates
       FROM work_items w JOIN requests r ON r.id = w.request_id
       WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($7 AND r.drop_duplicates)
       FOR UPDATE OF w),
@@ -547,17 +547,17 @@ export class PostgresStore implements Store {
     q AS (SELECT it.*, CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys)
                             WHEN it.empty_costs_one THEN $9::bigint ELSE $8::bigint END AS quantity
           FROM it),
-    bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
-             SELECT account_id, request_id, id, product, unit, quantity, unit_price, quantity * unit_price, $6 FROM q WHERE quantity > 0
-             ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount),
-    extra AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+    bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+             SELECT account_id, request_id, id, product, unit, quantity, unit_price_micros, quantity * unit_price_micros, $6 FROM q WHERE quantity > 0
+             ON CONFLICT (item_key) DO NOTHING RETURNING account_id, quantity, amount_micros),
+    extra AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
               SELECT q.account_id, q.request_id, q.id || '|' || x.product, x.product, x.unit, p.n, x.price, p.n * x.price, $6
               FROM q, LATERAL (SELECT CASE WHEN $12::boolean AND q.drop_duplicates THEN (SELECT COUNT(*) FROM keys) ELSE $8::bigint END AS n) p,
-                   unnest($13::text[], $14::text[], $15::float8[]) AS x(product, unit, price)
+                   unnest($13::text[], $14::text[], $15::bigint[]) AS x(product, unit, price)
               WHERE p.n > 0
-              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, amount),
-    acct AS (UPDATE accounts a SET balance = a.balance - t.amount
-             FROM (SELECT account_id, SUM(amount) AS amount FROM (SELECT account_id, amount FROM bill UNION ALL SELECT account_id, amount FROM extra) u
+              ON CONFLICT (item_key) DO NOTHING RETURNING account_id, amount_micros),
+    acct AS (UPDATE accounts a SET balance_micros = a.balance_micros - t.amount
+             FROM (SELECT account_id, SUM(amount_micros) AS amount FROM (SELECT account_id, amount_micros FROM bill UNION ALL SELECT account_id, amount_micros FROM extra) u
                    GROUP BY account_id) t
              WHERE a.id = t.account_id),
     req AS (UPDATE requests r SET queries_done = r.queries_done + 1, queries_ok = r.queries_ok + 1, records = r.records + $4::int,
@@ -607,7 +607,7 @@ export class PostgresStore implements Store {
     const b = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped: !!o.dedupeKeys });
     const x = o.extraProducts ?? [];
     return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys,
-      x.map((e) => e.product), x.map((e) => e.unit), x.map((e) => e.unitPrice)];
+      x.map((e) => e.product), x.map((e) => e.unit), x.map((e) => e.unitPriceMicros)];
   }
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {
@@ -686,18 +686,18 @@ export class PostgresStore implements Store {
   async chargeUsage(c: DirectCharge): Promise<boolean> {
     if (c.quantity <= 0) return true;
     // The account row is locked while it is checked, so two answers cannot both pass on the last cent.
-    const { rows } = await this.durable(`WITH ok AS (SELECT id FROM accounts WHERE id = $1 AND NOT past_due AND balance + credit_limit > 0 FOR UPDATE),
-        u AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
-              SELECT $1, $2, $2, $3, $4, $5::bigint, $6::float8, $5::bigint * $6::float8, $7 FROM ok ON CONFLICT (item_key) DO NOTHING RETURNING amount),
-        a AS (UPDATE accounts SET balance = balance - u.amount FROM u WHERE accounts.id = $1)
-      SELECT COUNT(*) AS n FROM ok`, [c.accountId, c.key, c.product, c.unit, c.quantity, c.unitPrice, c.now]);
+    const { rows } = await this.durable(`WITH ok AS (SELECT id FROM accounts WHERE id = $1 AND NOT past_due AND balance_micros + credit_limit_micros > 0 FOR UPDATE),
+        u AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+              SELECT $1, $2, $2, $3, $4, $5::bigint, $6::bigint, $5::bigint * $6::bigint, $7 FROM ok ON CONFLICT (item_key) DO NOTHING RETURNING amount_micros),
+        a AS (UPDATE accounts SET balance_micros = balance_micros - u.amount_micros FROM u WHERE accounts.id = $1)
+      SELECT COUNT(*) AS n FROM ok`, [c.accountId, c.key, c.product, c.unit, c.quantity, c.unitPriceMicros, c.now]);
     return Number(rows[0].n) > 0;
   }
 
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
-    return (await this.q(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
-                          WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY product, unit, unit_price ORDER BY product`,
-    [accountId, start, end])).map((r) => ({ product: r.product, unit: r.unit, quantity: r.quantity, amount: r.amount, unitPrice: r.unit_price }));
+    return (await this.q(`SELECT product, unit, unit_price_micros, SUM(quantity) AS quantity, SUM(amount_micros) AS amount_micros FROM usage
+                          WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY product, unit, unit_price_micros ORDER BY product`,
+    [accountId, start, end])).map(toUsageLine);
   }
 
   // ---------------------------------------------------------------- webhooks

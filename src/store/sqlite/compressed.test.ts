@@ -7,8 +7,8 @@ const records = (n: number, tag: string) => JSON.stringify(Array.from({ length: 
 
 async function setup(compression?: number | null) {
   const s = await openSqliteStore(':memory:', { compression });
-  await s.createAccount({ id: 'acct', name: 'a', balance: 100, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
-  await s.createRequest({ id: 'r', accountId: 'acct', endpoint: '/x', params: {}, queries: ['a', 'b', 'c'], webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
+  await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 100_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+  await s.createRequest({ id: 'r', accountId: 'acct', endpoint: '/x', params: {}, queries: ['a', 'b', 'c'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
   await s.claimItems('w', 3, 60_000, 2);
   return s;
 }

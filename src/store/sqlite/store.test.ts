@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 test('group commit: a failing write in a batch fails alone; the others commit', async () => {
   const s = await openSqliteStore(':memory:');
   try {
-    const a = await s.createAccount({ id: 'acct', name: 'a', balance: 1, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
-    const base = { accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 };
+    const a = await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 1_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+    const base = { accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 };
     // Same turn of the event loop: one batch. The second reuses an id and must fail by itself.
     const results = await Promise.allSettled([
       s.createRequest({ ...base, id: 'r1' }),
@@ -32,10 +32,10 @@ test('a purge returns the freed pages to the file system (auto_vacuum = INCREMEN
   const s = await openSqliteStore(join(dir, 'trawl.db'), { compression: null });
   try {
     assert.equal(s.db.pragma('auto_vacuum', { simple: true }), 2, 'incremental');
-    const a = await s.createAccount({ id: 'acct', name: 'a', balance: 1, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+    const a = await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 1_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
     const big = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ name: `place ${i}`, text: 'x'.repeat(500) })));
     for (let i = 0; i < 20; i++) {
-      await s.createRequest({ id: `r${i}`, accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPrice: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
+      await s.createRequest({ id: `r${i}`, accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
       const [it] = await s.claimItems('w', 1, 60_000, 2, [`r${i}:0`]);
       await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: big, count: 200, now: 2 });
     }

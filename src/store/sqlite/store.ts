@@ -15,13 +15,13 @@ import { isStoreUnavailable } from '../unavailable.ts';
 import { duplicateSurcharge, itemBilling, itemQuantity } from '../../billing/rule.ts';
 import { dirname } from 'node:path';
 import type {
-  Account, ApiKeyRow, Checkpoint, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow, Store, TaskRow,
-  DirectCharge, UsageLine, WebhookCall, WebhookDelivery, WorkItem,
+  Account, ApiKeyRow, Checkpoint, DirectCharge, ExtraProduct, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow,
+  Store, TaskRow, UsageLine, WebhookCall, WebhookDelivery, WorkItem,
 } from '../contract.ts';
 import { migrationsIn } from '../migrations.ts';
 import { recordsCodec, unpackRecords, type RecordsCodec } from '../records-codec.ts';
 import { capToTotal } from '../cap.ts';
-import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount } from '../rows.ts';
+import { ACCOUNT_COLUMNS, CHUNK_PAGE, TASK_COLUMNS, chunkTexts, rowMappers, splitItemId, toAccount, toUsageLine } from '../rows.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 type Row = Record<string, any>;
@@ -149,9 +149,9 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- accounts and keys
   async createAccount(a: Omit<Account, 'createdAt'> & { createdAt?: number }): Promise<Account> {
     const createdAt = a.createdAt ?? Date.now();
-    this.s(`INSERT INTO accounts (id, name, balance, credit_limit, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
+    this.s(`INSERT INTO accounts (id, name, balance_micros, credit_limit_micros, currency, past_due, webhook_secret, webhook_url, rate_per_sec, burst, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(a.id, a.name, a.balance, a.creditLimit, a.currency, a.pastDue ? 1 : 0, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt);
+      .run(a.id, a.name, a.balanceMicros, a.creditLimitMicros, a.currency, a.pastDue ? 1 : 0, a.webhookSecret, a.webhookUrl, a.ratePerSec, a.burst, createdAt);
     return { ...a, createdAt };
   }
 
@@ -168,7 +168,7 @@ export class SqliteStore implements Store {
     return (this.s('SELECT COUNT(*) AS n FROM accounts').get() as Row).n;
   }
 
-  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balance'>>): Promise<void> {
+  async updateAccount(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt' | 'balanceMicros'>>): Promise<void> {
     for (const [k, v] of Object.entries(patch)) {
       const col = ACCOUNT_COLUMNS[k];
       if (!col || v === undefined) continue;
@@ -176,10 +176,10 @@ export class SqliteStore implements Store {
     }
   }
 
-  async addBalance(id: string, amount: number): Promise<number> {
-    const r = this.s('UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance').get(amount, id) as Row | undefined;
+  async addBalance(id: string, amountMicros: number): Promise<number> {
+    const r = this.s('UPDATE accounts SET balance_micros = balance_micros + ? WHERE id = ? RETURNING balance_micros').get(amountMicros, id) as Row | undefined;
     if (!r) throw new Error(`no account ${id}`);
-    return r.balance;
+    return r.balance_micros;
   }
 
   async addApiKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<ApiKeyRow> {
@@ -205,23 +205,24 @@ export class SqliteStore implements Store {
   }
 
   // ---------------------------------------------------------------- prices
-  async setPrice(product: string, unitPrice: number, accountId?: string | null): Promise<void> {
-    this.s('INSERT INTO prices (account_id, product, unit_price) VALUES (?, ?, ?) ON CONFLICT (account_id, product) DO UPDATE SET unit_price = excluded.unit_price')
-      .run(accountId ?? '', product, unitPrice);
+  async setPrice(product: string, unitPriceMicros: number, accountId?: string | null): Promise<void> {
+    this.s(`INSERT INTO prices (account_id, product, unit_price_micros) VALUES (?, ?, ?)
+            ON CONFLICT (account_id, product) DO UPDATE SET unit_price_micros = excluded.unit_price_micros`)
+      .run(accountId ?? '', product, unitPriceMicros);
   }
 
   async getPrice(product: string, accountId: string): Promise<number | null> {
-    const r = this.s(`SELECT unit_price FROM prices WHERE product = ? AND account_id IN (?, '') ORDER BY account_id DESC LIMIT 1`).get(product, accountId) as Row | undefined;
-    return r ? r.unit_price : null;
+    const r = this.s(`SELECT unit_price_micros FROM prices WHERE product = ? AND account_id IN (?, '') ORDER BY account_id DESC LIMIT 1`).get(product, accountId) as Row | undefined;
+    return r ? r.unit_price_micros : null;
   }
 
   // ---------------------------------------------------------------- requests
   async createRequest(r: NewRequest): Promise<void> {
-    const ins = this.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price,
+    const ins = this.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                         empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const item = this.s('INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after) VALUES (?, ?, ?, ?, ?, ?)');
     await this.grouped(() => {
-      ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPrice,
+      ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPriceMicros,
         r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
       r.queries.forEach((q, i) => item.run(`${r.id}:${i}`, r.id, i, q, r.maxAttempts, r.createdAt));
     });
@@ -375,21 +376,21 @@ export class SqliteStore implements Store {
 
   /** The leased item of this owner with its request, or null when the lease was lost. */
   private ownedItem(itemId: string, owner: string): Row | null {
-    const r = this.s(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price, r.empty_costs_one,
+    const r = this.s(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one,
                         r.drop_duplicates, r.status
                       FROM work_items w JOIN requests r ON r.id = w.request_id
                       WHERE w.id = ? AND w.state = 'leased' AND w.lease_owner = ?`).get(itemId, owner) as Row | undefined;
     return r ?? null;
   }
 
-  private bill(accountId: string, requestId: string, key: string, r: Row, quantity: number, now: number, other?: { product: string; unit: string; unitPrice: number }): void {
+  private bill(accountId: string, requestId: string, key: string, r: Row, quantity: number, now: number, other?: ExtraProduct): void {
     if (quantity <= 0) return;
-    const [product, unit, price] = other ? [other.product, other.unit, other.unitPrice] : [r.product, r.unit, r.unit_price];
+    const [product, unit, price] = other ? [other.product, other.unit, other.unitPriceMicros] : [r.product, r.unit, r.unit_price_micros];
     const amount = quantity * price;
-    const ins = this.s(`INSERT OR IGNORE INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+    const ins = this.s(`INSERT OR IGNORE INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(accountId, requestId, key, product, unit, quantity, price, amount, now);
     if (ins.changes === 0) return;
-    this.s('UPDATE accounts SET balance = balance - ? WHERE id = ?').run(amount, accountId);
+    this.s('UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ?').run(amount, accountId);
     // The request's usage counts its own product only.
     if (!other) this.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
   }
@@ -497,21 +498,21 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- billing
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
-    return (this.s(`SELECT product, unit, unit_price, SUM(quantity) AS quantity, SUM(amount) AS amount FROM usage
-                    WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY product, unit, unit_price ORDER BY product`)
-      .all(accountId, start, end) as Row[]).map((r) => ({ product: r.product, unit: r.unit, quantity: r.quantity, amount: r.amount, unitPrice: r.unit_price }));
+    return (this.s(`SELECT product, unit, unit_price_micros, SUM(quantity) AS quantity, SUM(amount_micros) AS amount_micros FROM usage
+                    WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY product, unit, unit_price_micros ORDER BY product`)
+      .all(accountId, start, end) as Row[]).map(toUsageLine);
   }
 
   async chargeUsage(c: DirectCharge): Promise<boolean> {
     if (c.quantity <= 0) return true;
     return this.grouped(() => {
-      const ok = this.s('SELECT 1 FROM accounts WHERE id = ? AND past_due = 0 AND balance + credit_limit > 0').get(c.accountId);
+      const ok = this.s('SELECT 1 FROM accounts WHERE id = ? AND past_due = 0 AND balance_micros + credit_limit_micros > 0').get(c.accountId);
       if (!ok) return false;
-      const amount = c.quantity * c.unitPrice;
-      const line = this.s(`INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price, amount, created_at)
+      const amount = c.quantity * c.unitPriceMicros;
+      const line = this.s(`INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_key) DO NOTHING`)
-        .run(c.accountId, c.key, c.key, c.product, c.unit, c.quantity, c.unitPrice, amount, c.now);
-      if (line.changes) this.s('UPDATE accounts SET balance = balance - ? WHERE id = ?').run(amount, c.accountId);
+        .run(c.accountId, c.key, c.key, c.product, c.unit, c.quantity, c.unitPriceMicros, amount, c.now);
+      if (line.changes) this.s('UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ?').run(amount, c.accountId);
       return true;
     });
   }

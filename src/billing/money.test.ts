@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixedMicros, fromMicros, parseMicros, toMicros } from './money.ts';
+
+test('a thousand 0.001 charges sum to exactly 1 in micros, not to a float near it', () => {
+  let micros = 0;
+  let float = 0;
+  for (let i = 0; i < 1_000; i++) { micros += toMicros(0.001); float += 0.001; }
+  assert.equal(fromMicros(micros), 1);
+  assert.notEqual(float, 1, 'the float sum drifts (why money is not kept in floats)');
+});
+
+test('100 - 0.112 (0.003 x 24 + 0.002 x 20) reads 99.888', () => {
+  const balance = toMicros(100) - 24 * toMicros(0.003) - 20 * toMicros(0.002);
+  assert.equal(JSON.stringify({ b: fromMicros(balance) }), '{"b":99.888}');
+  assert.equal(JSON.stringify({ b: 100 - 24 * 0.003 - 20 * 0.002 }), '{"b":99.88799999999999}');
+});
+
+test('parseMicros reads decimal text exactly and refuses what is not a plain decimal of at most 6 places', () => {
+  assert.equal(parseMicros('0.003'), 3_000);
+  assert.equal(parseMicros('25'), 25_000_000);
+  assert.equal(parseMicros('-0.5'), -500_000);
+  assert.equal(parseMicros(' 1.000001 '), 1_000_001);
+  assert.equal(parseMicros('-0'), 0);
+  for (const bad of ['', '.5', '1.', '1e3', '0x10', '1.0000001', 'abc', '1,5', 'NaN', 'Infinity']) assert.equal(parseMicros(bad), null, bad);
+});
+
+test('fixedMicros prints six decimals from integers', () => {
+  assert.equal(fixedMicros(25_000_000), '25.000000');
+  assert.equal(fixedMicros(99_888_000), '99.888000');
+  assert.equal(fixedMicros(-1_500), '-0.001500');
+  assert.equal(fixedMicros(0), '0.000000');
+});
+
+test('toMicros refuses what is not an amount', () => {
+  assert.throws(() => toMicros(Number.NaN), RangeError);
+  assert.throws(() => toMicros(1e12), RangeError);
+  assert.equal(Object.is(toMicros(-0), 0), true);
+});
