@@ -20,6 +20,7 @@ import type { Logger } from '../ops/log.ts';
 import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
+import { BALANCE_EXHAUSTED } from '../billing/credit.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -76,8 +77,26 @@ export class Runner {
     return Math.max(jittered, hintMs ?? 0);
   }
 
+  /** Accounts a completion found at their credit limit (src/billing/credit.ts): their next items are
+   *  checked against the store first and end at once while the account still cannot pay, so a
+   *  1000-query request stops fetching rather than running every query only to be refused. */
+  private readonly exhausted = new Set<string>();
+
+  private async cannotPay(accountId: string): Promise<boolean> {
+    if (!this.exhausted.has(accountId)) return false;
+    const a = await this.o.store.getAccount(accountId);
+    if (a && a.balanceMicros + a.creditLimitMicros > 0) this.exhausted.delete(accountId);
+    return this.exhausted.has(accountId);
+  }
+
   async run(item: WorkItem): Promise<void> {
     const t0 = this.o.now();
+    if (await this.cannotPay(item.accountId)) {
+      const fan = await this.o.store.failItem(item.id, this.o.owner, BALANCE_EXHAUSTED, null, this.o.now());
+      this.after(fan);
+      this.o.onItem?.({ endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 });
+      return;
+    }
     const ac = new AbortController();
     const beat = setInterval(() => {
       this.o.store.heartbeat(this.o.owner, [item.id], this.o.now() + this.o.leaseMs).catch(() => {});
@@ -89,10 +108,12 @@ export class Runner {
       storing = true;
       const fan = await this.o.store.completeItem(out);
       storing = false;
+      if (fan.balanceExhausted) this.exhausted.add(item.accountId);
       // The request's end is announced first: a synchronous caller does not wait for the capture.
       this.after(fan);
-      this.o.onItem?.({ endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
-      if (fan.applied && this.o.afterComplete) {
+      this.o.onItem?.(fan.balanceExhausted ? { endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 }
+        : { endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
+      if (fan.applied && !fan.balanceExhausted && this.o.afterComplete) {
         await this.o.afterComplete(item, records).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
       }
     } catch (e) {

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Account, ItemOutcome, NewRequest, Store } from './contract.ts';
 import { toMicros as µ } from '../billing/money.ts';
+import { BALANCE_EXHAUSTED } from '../billing/credit.ts';
 
 export function storeConformance(name: string, open: () => Promise<Store>, opts: { skip?: string | false } = {}): void {
   const t = (title: string, fn: (s: Store) => Promise<void>) =>
@@ -160,6 +161,61 @@ export function storeConformance(name: string, open: () => Promise<Store>, opts:
     const due = await account(s, 100, { pastDue: true });
     assert.equal(await s.chargeUsage({ accountId: due.id, key: 'k4', product: 'businesses', unit: 'business', quantity: 1, unitPriceMicros: µ(1), now: 11_000 }), false);
     assert.deepEqual(await s.usageForPeriod(a.id, 0, 20_000), [{ product: 'businesses', unit: 'business', quantity: 7, amountMicros: µ(1.75), unitPriceMicros: µ(0.25) }]);
+  });
+
+  // The credit rule while work runs (decision 26, src/billing/credit.ts), under real concurrency.
+  for (const [kind, patch, outcome] of [
+    ['plain', {}, {}], ['dropDuplicates', { dropDuplicates: true }, {}], ['totalLimit', {}, { totalLimit: 1_000 }],
+  ] as const) {
+    t(`credit rule (${kind}): 30 concurrent completions stop one item past the limit; the rest end balance_exhausted, undelivered and unbilled`, async (s) => {
+      // Balance 0.02 + credit 0.03. An item costs 3 x 0.01 + 3 enrichment places x 0.001 = 0.033:
+      // 0.02 -> -0.013 -> -0.046 (the balance plus credit was still above zero), then every other item is refused.
+      const a = await account(s, 0.02, { creditLimitMicros: µ(0.03) });
+      const r = request(a.id, Array.from({ length: 30 }, (_, i) => `q${i}`), { unitPriceMicros: µ(0.01), ...patch });
+      await s.createRequest(r);
+      const items = await s.claimItems('w', 30, 60_000, 10_000);
+      const extraProducts = [{ product: 'contacts_n_leads', unit: 'place', unitPriceMicros: µ(0.001) }];
+      const ends = await Promise.all(items.map((it) => s.completeItem({
+        itemId: it.id, owner: 'w', recordsJson: JSON.stringify([{ k: `${it.id}a` }, { k: `${it.id}b` }, { k: `${it.id}c` }]), count: 3, extraProducts,
+        dedupeKeys: patch.dropDuplicates ? [`${it.id}a`, `${it.id}b`, `${it.id}c`] : undefined, now: 10_001, ...outcome,
+      })));
+      assert.ok(ends.every((e) => e.applied));
+      assert.equal(ends.filter((e) => !e.balanceExhausted).length, 2, 'two items billed');
+      assert.equal(ends.filter((e) => e.finished).length, 1, 'the request ends once');
+      const balance = (await s.getAccount(a.id))!.balanceMicros;
+      assert.equal(balance, µ(0.02) - 2 * 33_000);
+      assert.ok(balance > -µ(0.03) - 33_000, 'never more than one item past -credit_limit');
+      const row = (await s.getRequest(r.id))!;
+      assert.deepEqual([row.status, row.queriesDone, row.records, row.usage], ['Success', 30, 6, 6]);
+      const results = [];
+      for await (const x of s.readResults(r.id)) results.push(x);
+      assert.equal(results.filter((x) => x.count === 3 && x.error === null).length, 2);
+      const refused = results.filter((x) => x.error === BALANCE_EXHAUSTED);
+      assert.equal(refused.length, 28);
+      assert.ok(refused.every((x) => x.count === 0 && x.recordsJson === '[]'), 'a refused query delivers nothing');
+      const lines = (await s.usageForPeriod(a.id, 0, 20_000)).map((l) => [l.product, l.quantity, l.amountMicros]).sort();
+      assert.deepEqual(lines, [['contacts_n_leads', 6, 6_000], ['test_service', 6, 60_000]]);
+    });
+  }
+
+  t('credit rule: a request that ends with every query refused is a Failure; nothing runs on an account that cannot pay', async (s) => {
+    const a = await account(s, 0);
+    const r = request(a.id, ['q0', 'q1']);
+    await s.createRequest(r);
+    const [x, y] = await s.claimItems('w', 2, 60_000, 10_000);
+    assert.equal((await s.completeItem({ itemId: x.id, owner: 'w', recordsJson: '[]', count: 0, now: 10_001 })).balanceExhausted, true,
+      'even a query that would cost nothing is refused');
+    const end = await s.completeItem({ itemId: y.id, owner: 'w', recordsJson: '[{}]', count: 1, now: 10_002 });
+    assert.deepEqual([end.balanceExhausted, end.finished?.status, end.finished?.usage], [true, 'Failure', 0]);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, 0);
+  });
+
+  t('credit rule: 20 concurrent direct charges stop one charge past the limit', async (s) => {
+    const a = await account(s, 0.05);
+    const oks = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      s.chargeUsage({ accountId: a.id, key: `c${i}`, product: 'businesses', unit: 'business', quantity: 3, unitPriceMicros: µ(0.01), now: 11_000 })));
+    assert.equal(oks.filter(Boolean).length, 2);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(0.05) - 2 * µ(0.03));
   });
 
   t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {

@@ -170,6 +170,9 @@ export interface FanIn {
   applied: boolean;
   /** The request, when this change ended it. */
   finished: RequestRow | null;
+  /** A completion the store refused because the account's balance plus credit was used up: the
+   *  query ended as failed with BALANCE_EXHAUSTED (src/billing/credit.ts), nothing delivered or billed. */
+  balanceExhausted?: boolean;
 }
 
 /** A product billed per place besides the request's own (a map-place enrichment). */
@@ -276,6 +279,8 @@ export interface Store {
   /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
   claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
   heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
+  /** Bills the item only while its account's balance plus credit is above zero, checked atomically
+   *  with the charge; otherwise the query fails with BALANCE_EXHAUSTED (`balanceExhausted` in the answer). */
   completeItem(o: ItemOutcome): Promise<FanIn>;
   /** Checkpoint of a running query: writes the chunk (numbered after the saved ones) and the resume
    *  state in one transaction, only while `owner` leases the item; false (nothing written) otherwise. */

@@ -13,6 +13,7 @@ import { stat } from 'node:fs/promises';
 import { createPrivately } from './private-file.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 import { duplicateSurcharge, itemBilling, itemQuantity } from '../../billing/rule.ts';
+import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
 import { dirname } from 'node:path';
 import type {
   Account, ApiKeyRow, Checkpoint, DirectCharge, ExtraProduct, FanIn, ItemOutcome, ItemState, NewRequest, Progress, QueryResult, RequestRow,
@@ -420,6 +421,9 @@ export class SqliteStore implements Store {
     return this.grouped((): FanIn => {
       const it = this.ownedItem(o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      // The credit rule (src/billing/credit.ts): this transaction runs alone, so the check holds for the charge below.
+      const pay = this.s('SELECT balance_micros + credit_limit_micros > 0 AS ok FROM accounts WHERE id = ?').get(it.account_id) as Row | undefined;
+      if (!pay?.ok) return { ...this.failForGood(it, o.itemId, BALANCE_EXHAUSTED, o.now), balanceExhausted: true };
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (this.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? ((this.s('SELECT chunks FROM item_progress WHERE request_id = ? AND query_index = ?').get(it.request_id, it.query_index) as Row | undefined)?.chunks ?? 0) : 0;
       this.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
@@ -450,12 +454,17 @@ export class SqliteStore implements Store {
         this.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, error = ? WHERE id = ?`).run(retryAt, error, itemId);
         return { applied: true, finished: null };
       }
-      this.s(`INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, '[]', 0, ?)`).run(it.request_id, it.query_index, error);
-      this.dropProgress(it.request_id, it.query_index, false);
-      this.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
-      this.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
-      return { applied: true, finished: this.maybeFinish(it.request_id, now) };
+      return this.failForGood(it, itemId, error, now);
     });
+  }
+
+  /** Ends a leased item's query with no records and the error; inside the caller's transaction. */
+  private failForGood(it: Row, itemId: string, error: string, now: number): FanIn {
+    this.s(`INSERT OR IGNORE INTO results (request_id, query_index, records, count, error) VALUES (?, ?, '[]', 0, ?)`).run(it.request_id, it.query_index, error);
+    this.dropProgress(it.request_id, it.query_index, false);
+    this.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
+    this.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
+    return { applied: true, finished: this.maybeFinish(it.request_id, now) };
   }
 
   async releaseItems(owner: string, now: number): Promise<number> {

@@ -1,0 +1,98 @@
+/**
+ * The credit rule while work runs (decision 26, src/billing/credit.ts), end to end on both stores: a
+ * 1000-query request on a balance of 0.05, and 30 submits at once against the same small balance.
+ * The balance never passes -credit_limit by more than one work item's worth; the queries left end
+ * with `balance_exhausted` in `errors`; the next submit is a 402.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startHarness, until, type Harness } from './support/harness.ts';
+import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
+import { toMicros } from '../src/billing/money.ts';
+
+const url = pgTestUrl();
+/** One test query finds 5 places at the default 0.003: an item is worth 0.015. */
+const ITEM = toMicros(5 * 0.003);
+
+const stores: Array<[string, string | false, () => Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }>]> = [
+  ['sqlite', false, async () => ({ env: {}, drop: async () => {} })],
+  ['postgres', !url && PG_SKIP, async () => {
+    const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+    return {
+      env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
+      async drop() {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+      },
+    };
+  }],
+];
+
+const queries = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `query=${encodeURIComponent(`n=5;${tag}=${i}`)}`).join('&');
+
+async function finished(h: Harness, ids: string[]): Promise<void> {
+  await until(async () => (await Promise.all(ids.map((id) => h.svc.ctx.store.getRequest(id)))).every((r) => r?.finishedAt !== null), 120_000, 'requests end');
+}
+
+/** The balance moved by exactly the ledger, and stayed above -credit_limit - one item. */
+async function assertBound(h: Harness, accountId: string, startMicros: number): Promise<number> {
+  const a = (await h.svc.ctx.store.getAccount(accountId))!;
+  const spent = (await h.svc.ctx.store.usageForPeriod(accountId, 0, Date.now() + 60_000)).reduce((s, l) => s + l.amountMicros, 0);
+  assert.equal(a.balanceMicros, startMicros - spent, 'the balance moved by exactly the ledger');
+  assert.ok(a.balanceMicros <= 0, `the work drew the balance to the limit (${a.balanceMicros})`);
+  assert.ok(a.balanceMicros > -a.creditLimitMicros - ITEM, `never more than one item past the limit (${a.balanceMicros} micros)`);
+  return a.balanceMicros;
+}
+
+for (const [name, skip, open] of stores) {
+  test(`[${name}] a 1000-query request on a 0.05 balance stops one item past the limit; the rest are balance_exhausted; then 402`, { skip, timeout: 180_000 }, async () => {
+    const db = await open();
+    const h = await startHarness({ balance: 0.05, backendEnv: db.env });
+    try {
+      const sub = await h.json(`/maps/search?${queries(1000, 'i')}`);
+      assert.equal(sub.status, 202, JSON.stringify(sub.body));
+      await finished(h, [sub.body.id]);
+      await assertBound(h, h.account.id, toMicros(0.05));
+      const r = await h.json(`/requests/${sub.body.id}`);
+      assert.equal(r.body.status, 'Success', 'the queries that ran before the limit are delivered');
+      const delivered = (r.body.data as unknown[][]).filter((d) => d.length === 5).length;
+      const row = (await h.svc.ctx.store.getRequest(sub.body.id))!;
+      assert.equal(row.usage, 5 * delivered, 'billed exactly what was delivered');
+      assert.equal(delivered, 4, '0.05 pays for 3 items of 0.015; the fourth crosses the line and is the last');
+      const errors = r.body.errors as { query: string; error: { type: string; message: string } }[];
+      assert.equal(errors.length, 1000 - delivered);
+      assert.ok(errors.every((e) => e.error.type === 'balance_exhausted' && e.error.message === 'balance exhausted'), JSON.stringify(errors[0]));
+      const next = await h.json('/maps/search?query=n=1');
+      assert.equal(next.status, 402, JSON.stringify(next.body));
+    } finally {
+      await h.close();
+      await db.drop();
+    }
+  });
+
+  test(`[${name}] 30 submits at once on a 0.05 balance: one item past the limit at most, then 402`, { skip, timeout: 180_000 }, async () => {
+    const db = await open();
+    const h = await startHarness({ balance: 0.05, backendEnv: db.env });
+    try {
+      const subs = await Promise.all(Array.from({ length: 30 }, (_, i) => h.json(`/maps/search?${queries(3, `r${i}q`)}`)));
+      const accepted = subs.filter((s) => s.status === 202).map((s) => s.body.id as string);
+      assert.ok(subs.every((s) => s.status === 202 || s.status === 402), JSON.stringify(subs.find((s) => s.status !== 202)?.body));
+      assert.ok(accepted.length >= 1);
+      await finished(h, accepted);
+      await assertBound(h, h.account.id, toMicros(0.05));
+      const ends = await Promise.all(accepted.map((id) => h.json(`/requests/${id}`)));
+      const refused = ends.flatMap((e) => (e.status === 200 ? e.body.errors ?? [] : [])).length
+        + ends.filter((e) => e.status === 204).length;
+      assert.ok(refused > 0, 'queries beyond the limit were refused');
+      for (const e of ends.filter((x) => x.status === 204)) assert.match(e.headers.get('x-request-error') ?? '', /^balance_exhausted/);
+      assert.equal((await h.json('/maps/search?query=n=1')).status, 402);
+    } finally {
+      await h.close();
+      await db.drop();
+    }
+  });
+}
