@@ -35,7 +35,7 @@ export const businessesBody = Type.Object({
     Type.Object({ type: Type.Literal('bbox'), south: Type.Number({ minimum: -90, maximum: 90 }), west: Type.Number({ minimum: -180, maximum: 180 }),
       north: Type.Number({ minimum: -90, maximum: 90 }), east: Type.Number({ minimum: -180, maximum: 180 }) }),
     Type.Object({ type: Type.Literal('polygon'), points: Type.Array(Type.Tuple([Type.Number({ minimum: -90, maximum: 90 }), Type.Number({ minimum: -180, maximum: 180 })]),
-      { minItems: 3, maxItems: 1000, description: 'Vertices as [lat, lng] in order; planar in degrees, even-odd rule (docs/businesses.md).' }) })]), { maxItems: 10 })),
+      { minItems: 3, maxItems: 500, description: 'Vertices as [lat, lng] in order; planar in degrees, even-odd rule (docs/businesses.md).' }) })]), { maxItems: 10 })),
     located_os_id: Type.Optional(Type.String()),
     added_from: Type.Optional(Type.Integer({ minimum: 0 })), added_to: Type.Optional(Type.Integer({ minimum: 0 })),
     updated_from: Type.Optional(Type.Integer({ minimum: 0 })), updated_to: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -77,6 +77,11 @@ export function businessFilterConformance(name: string, open: () => Promise<Stor
     // A concave L: the kiosk (30.5, -97.0) sits in its notch, the park (30.5, -97.5) in its arm.
     const ell: [number, number][] = [[30.4, -97.6], [30.4, -96.9], [30.45, -96.9], [30.45, -97.4], [30.6, -97.4], [30.6, -97.6]];
     assert.deepEqual(await names(s, { geo: [{ type: 'polygon', points: ell }] }), ['Zilker Park']);
+    // Ten polygons of 500 vertices (the body's most): every one must hold, and the statement stays within
+    // the stores' limits on bound values.
+    const ring = (r: number): [number, number][] => Array.from({ length: 500 }, (_, i) => [30 + r * Math.sin((2 * Math.PI * i) / 500), -97 + r * Math.cos((2 * Math.PI * i) / 500)]);
+    assert.deepEqual(await names(s, { geo: Array.from({ length: 10 }, (_, k) => ({ type: 'polygon' as const, points: ring(0.01 + k * 0.001) })) }),
+      ['Barton Mall', 'Food Court Pizza', 'Shoe Town']);
     // With another filter: both must hold.
     assert.deepEqual(await names(s, { geo: [{ type: 'polygon', points: square }, { type: 'circle', lat: 30, lng: -97, radius_m: 5 }] }), ['Barton Mall']);
   });
