@@ -119,6 +119,16 @@ export function businessConformance(name: string, open: () => Promise<Store>, op
     assert.deepEqual(await names(s, { geo: [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 2000 }] }), ["Joe's Coffee"]);
     assert.deepEqual(await names(s, { geo: [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 3000 }] }), ['Bean There', "Joe's Coffee"]);
     assert.deepEqual(await names(s, { geo: [{ type: 'circle', lat: 30.2672, lng: -97.7431, radius_m: 12_000 }] }), ['Bean There', "Joe's Coffee", 'Taco 100%']);
+    // Its pages: in storage order, each row once, with the total.
+    const circle = { accountId: 'a1', geo: [{ type: 'circle' as const, lat: 30.2672, lng: -97.7431, radius_m: 12_000 }], limit: 1, includeTotal: true };
+    const walked: string[] = [];
+    for (let after: string | undefined, more = true; more;) {
+      const p = await businessStoreOf(s).searchBusinesses({ ...circle, after });
+      assert.equal(p.total, 3);
+      walked.push(...p.items.map((i) => i.name!));
+      [after, more] = [p.last, p.hasMore];
+    }
+    assert.deepEqual(walked, ["Joe's Coffee", 'Bean There', 'Taco 100%']);
     assert.deepEqual(await names(s, { geo: [{ type: 'bbox', south: 48.85, west: 2.3, north: 48.86, east: 2.35 }] }), ['Café de Flore']);
     // A point exactly on the box's edge is inside.
     assert.deepEqual(await names(s, { geo: [{ type: 'bbox', south: 48.854, west: 2.3325, north: 48.854, east: 2.3325 }] }), ['Café de Flore']);

@@ -23,7 +23,7 @@ const dialect: Dialect = {
  * Where a page's candidates come from: `from` joins `b`, `lead` is the driver's own condition, `order`
  * the id column the walk follows.
  */
-interface Driver { from: string; lead: string[]; args: unknown[]; order: string }
+interface Driver { from: string; lead: string[]; args: unknown[]; order: string; geo?: true }
 
 /**
  * The walk for a search, most selective first. An ordered driver yields ids ascending (an index on one
@@ -34,9 +34,9 @@ function driverOf(q: BusinessQuery): Driver {
   if (q.osIds?.length) return plain('businesses_by_os_id');
   if (q.geo?.length) {
     // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
-    // the exact test follows in whereOf. These candidates are collected and sorted (few, by area).
+    // the exact test follows in whereOf. The candidates' ids are collected and sorted (few, by area).
     const box = boxOf(q.geo[0]);
-    return { from: 'businesses_geo g CROSS JOIN businesses b ON b.id = g.id', order: 'b.id',
+    return { from: 'businesses_geo g CROSS JOIN businesses b ON b.id = g.id', order: 'b.id', geo: true,
       lead: ['g.max_lat >= ? AND g.min_lat <= ? AND g.max_lng >= ? AND g.min_lng <= ?'], args: [box.south, box.north, box.west, box.east] };
   }
   const name = lower(q.name);
@@ -130,9 +130,13 @@ export class SqliteBusinessStore implements BusinessStore {
     // The driver's own filter is not tested twice (the name's is the costly one).
     const w = whereOf(d.order === 'f.rowid' ? { ...q, name: undefined } : q, dialect);
     const after = q.after !== undefined ? positionOf(q.after) : undefined;
-    if (after !== undefined) { lead.push(`${d.order} > ?`); leadArgs.push(after); }
-    const ids = (this.db.prepare(`SELECT b.id FROM ${d.from} WHERE ${[...lead, w.sql].join(' AND ')} ORDER BY ${d.order} LIMIT ?`).pluck()
-      .all(...leadArgs, ...w.args, q.limit + 1)) as number[];
+    let ids: number[];
+    if (d.geo) ids = this.geoPage(d, w, after, q.limit + 1);
+    else {
+      if (after !== undefined) { lead.push(`${d.order} > ?`); leadArgs.push(after); }
+      ids = this.db.prepare(`SELECT b.id FROM ${d.from} WHERE ${[...lead, w.sql].join(' AND ')} ORDER BY ${d.order} LIMIT ?`).pluck()
+        .all(...leadArgs, ...w.args, q.limit + 1) as number[];
+    }
     const shown = ids.slice(0, q.limit);
     const rows = shown.length
       ? this.db.prepare(`SELECT b.id, r.record, b.added, b.updated FROM businesses b JOIN business_records r ON r.id = b.id WHERE b.id IN (${shown.map(() => '?').join(',')})`)
@@ -141,10 +145,28 @@ export class SqliteBusinessStore implements BusinessStore {
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page: BusinessPage = { items: shown.map((id) => recordOf(byId.get(id)!)), hasMore: ids.length > q.limit, last: shown.length ? String(shown.at(-1)) : undefined };
     if (q.includeTotal) {
-      // The count has no page order to keep: the planner picks its index freely (types by EXISTS).
-      const all = whereOf(q, dialect);
-      page.total = (this.db.prepare(`SELECT count(*) FROM businesses b WHERE ${all.sql}`).pluck().get(...all.args)) as number;
+      // Through the same driver: its rows come in rowid order, so the table is read nearly in sequence
+      // (a range index such as rating's would read it at random, several times slower at 1M rows).
+      page.total = this.db.prepare(`SELECT count(*) FROM ${d.from} WHERE ${[...d.lead, w.sql].join(' AND ')}`).pluck().get(...d.args, ...w.args) as number;
     }
     return page;
+  }
+
+  /**
+   * A geo page: the R*Tree's candidates after `after`, sorted by id, then tested a few at a time in
+   * that order until `want` pass (most pass: a circle fills 79 % of its box), so only those rows and a
+   * few more are read, never every candidate's.
+   */
+  private geoPage(d: Driver, w: { sql: string; args: unknown[] }, after: number | undefined, want: number): number[] {
+    const cands = this.db.prepare(`SELECT id FROM businesses_geo g WHERE ${d.lead[0]}${after !== undefined ? ' AND id > ?' : ''}`).pluck()
+      .all(...d.args, ...(after !== undefined ? [after] : [])) as number[];
+    cands.sort((x, y) => x - y);
+    const ids: number[] = [];
+    for (let at = 0, n = Math.max(32, 2 * want); at < cands.length && ids.length < want; at += n, n = Math.min(n * 4, 4096)) {
+      const chunk = cands.slice(at, at + n);
+      ids.push(...this.db.prepare(`SELECT b.id FROM businesses b WHERE b.id IN (${chunk.map(() => '?').join(',')}) AND ${w.sql} ORDER BY b.id`).pluck()
+        .all(...chunk, ...w.args) as number[]);
+    }
+    return ids.slice(0, want);
   }
 }
