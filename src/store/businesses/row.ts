@@ -69,7 +69,8 @@ export function distanceM(lat1: number, lng1: number, lat2: number, lng2: number
 export interface Dialect {
   /** Condition: b's name key contains `pattern` (a LIKE pattern, already escaped and wrapped in %). */
   nameLike(): string;
-  /** Condition: b's point lies in the box (south, north, west, east placeholders in that order). */
+  /** Condition: b's point lies in the box (west, south, east, north placeholders in that order: the
+   *  corners (x, y) = (lng, lat) of PostgreSQL's box, south-west then north-east). */
   inBox(): string;
 }
 
@@ -128,7 +129,7 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
   }
   for (const g of q.geo ?? []) {
     const box = boxOf(g);
-    add(d.inBox(), box.south, box.north, box.west, box.east);
+    add(d.inBox(), box.west, box.south, box.east, box.north);
     if (g.type === 'bbox') add('b.latitude >= ? AND b.latitude <= ? AND b.longitude >= ? AND b.longitude <= ?', box.south, box.north, box.west, box.east);
     if (g.type === 'circle') add('distance_m(?, ?, b.latitude, b.longitude) <= ?', g.lat, g.lng, g.radius_m);
     if (g.type === 'polygon') { const p = polygonSql(g.points); add(p.sql, ...p.args); }

@@ -16,7 +16,7 @@ import { COLUMNS, boxOf, columnsOf, distanceM, likeEscape, lower, positionOf, re
 const dialect: Dialect = {
   // A row already at hand is tested directly; the trigram index serves names only as a driver.
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
-  inBox: () => 'b.latitude >= ? AND b.latitude <= ? AND b.longitude >= ? AND b.longitude <= ?',
+  inBox: () => 'b.longitude >= ? AND b.latitude >= ? AND b.longitude <= ? AND b.latitude <= ?',
 };
 
 /**
