@@ -37,8 +37,6 @@ export const businessRecord = open({
 
 export { phoneLookupRecord as phoneRecord } from './records/directory-phones.ts';
 
-/** Records of kinds the interface does not show (decision 24): snake_case, documented per source in docs/sources.md. */
-export const genericRecord = open({ query: S }, 'Record as the source offers it: snake_case names, Unix-second *_timestamp and ISO 8601 *_datetime_utc fields.');
 
 // ------------------------------------------------------------------ account-level shapes
 export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { $id: 'Error', description: 'Error body.' });
