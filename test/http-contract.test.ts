@@ -25,7 +25,7 @@ async function finished(id: string) {
   return until(async () => {
     const r = await h.json(`/requests/${id}`);
     return r.status === 204 || (r.status === 200 && r.body.status !== 'Pending') ? r : null;
-  }, 10_000, `request ${id}`);
+  }, 30_000, `request ${id}`);
 }
 
 describe('authentication', () => {

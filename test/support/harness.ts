@@ -82,7 +82,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
   return h;
 }
 
-export async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+export async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 30_000, what = 'condition'): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
