@@ -29,7 +29,8 @@ export function contactFields(v: SiteVisit): Record<string, unknown> {
   for (const n of SOCIAL_NETWORKS) out[n] = v.pages.map((p) => p.facts.socials[n]).find(Boolean) ?? null;
   const seen = new Set<string>();
   const contacts: Contact[] = [];
-  for (const c of v.pages.flatMap((p) => p.facts.contacts)) if (!seen.has(c.name)) { seen.add(c.name); contacts.push(c); }
+  // Copies: places sharing one site visit must not share objects of their records.
+  for (const c of v.pages.flatMap((p) => p.facts.contacts)) if (!seen.has(c.name)) { seen.add(c.name); contacts.push({ ...c }); }
   out.contacts = contacts;
   return out;
 }
