@@ -78,6 +78,12 @@ test('phrasings met in trying: a withdrawn country code, a dish alone, `at least
   assert.deepEqual(read('cafes in st. louis').filters.cities, ['St. Louis']);
 });
 
+test('counties after in: the words before county or parish', () => {
+  assert.deepEqual(read('dentists in travis county').filters, { types: read('dentists').filters.types, counties: ['Travis County'] });
+  assert.deepEqual(read('bars in orleans parish or travis county').filters.counties, ['Orleans Parish', 'Travis County']);
+  assert.deepEqual(read('bars in the county').notUnderstood, ['county'], 'a small word is no county name');
+});
+
 test('the same query always reads the same', () => {
   const q = 'top rated vegan restaurants near austin within 3 miles with a website';
   assert.deepEqual(read(q), read(q));

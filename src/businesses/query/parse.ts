@@ -21,6 +21,7 @@ export interface QueryFilters {
   states?: string[];
   country_code?: string;
   postal_codes?: string[];
+  counties?: string[];
   rating?: string;
   reviews?: string;
   has_website?: boolean;
@@ -63,6 +64,7 @@ export function parseQuery(text: string): ParsedQuery {
   const places: { m: PlaceMatch; mode: 'in' | 'near' }[] = [];
   const points: { lat: number; lng: number }[] = [];
   const postal: string[] = [];
+  const counties: string[] = [];
   let radius: { metres: number; words: string[] } | undefined;
   let mode: 'in' | 'near' | null = null;
 
@@ -71,6 +73,8 @@ export function parseQuery(text: string): ParsedQuery {
     const take = (n: number) => { i += n; };
     // After `in`/`near`, places (joined by and/or) come first: `in lyon`, `near austin or dallas`.
     if (mode) {
+      const county = countyAt(words, i);
+      if (county) { counties.push(county.name); take(county.words); continue; }
       const p = placeAt(gazetteer(), words, i);
       if (p) { places.push({ m: p, mode }); take(p.words); continue; }
       if (POSTAL.test(w) && /\d/.test(w)) { postal.push(w.toUpperCase()); take(1); continue; }
@@ -113,6 +117,7 @@ export function parseQuery(text: string): ParsedQuery {
   if (types.size) f.types = [...types];
   if (statuses.size) f.business_statuses = [...statuses];
   if (postal.length) f.postal_codes = postal;
+  if (counties.length) f.counties = counties;
   const circles = points.map((p) => ({ type: 'circle' as const, lat: p.lat, lng: p.lng, radius_m: radius?.metres ?? DEFAULT_NEAR_M }));
   // `near austin within 10 km`: a distance around one city is a circle at its centre, not its name.
   const cityCentre = !points.length && radius && places.length === 1 && places[0].m.place.kind === 'city' ? (places[0].m.place as City) : null;
@@ -121,6 +126,18 @@ export function parseQuery(text: string): ParsedQuery {
   if (radius && !circles.length) unknown.push(...radius.words);
   if (circles.length) f.geo_filters = circles;
   return { filters: f, notUnderstood: unknown };
+}
+
+/** `travis county`, `orleans parish`: up to three words and the word for a county, as addresses write it. */
+function countyAt(words: string[], i: number): { words: number; name: string } | null {
+  for (let n = 1; n <= 3 && i + n < words.length; n++) {
+    const kind = words[i + n];
+    if (kind !== 'county' && kind !== 'parish') continue;
+    const ws = words.slice(i, i + n + 1);
+    if (ws.slice(0, -1).some((w) => SMALL.has(w) || !/^\p{L}[\p{L}']*$/u.test(w))) return null;
+    return { words: n + 1, name: ws.map((w) => w[0].toUpperCase() + w.slice(1)).join(' ') };
+  }
+  return null;
 }
 
 /** `closed`, `permanently closed`, `temporarily closed`, `open`, `operational`. */
