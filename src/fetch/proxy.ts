@@ -3,10 +3,15 @@
  * ProxyAgent, SOCKS4/5 through fetch-socks' connector), and pick one per request or per session.
  */
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
-import { socksConnector } from 'fetch-socks';
+import { createRequire } from 'node:module';
+import type { socksConnector as SocksConnector } from 'fetch-socks';
 import type { ProxyRotation } from './settings.ts';
 
-type SocksProxy = Extract<Parameters<typeof socksConnector>[0], { port: number }>;
+type SocksProxy = Extract<Parameters<typeof SocksConnector>[0], { port: number }>;
+
+/** fetch-socks (CommonJS, with socks and its own copy of undici) loads only when a SOCKS proxy is
+ *  configured: loaded at start-up it took longer than the rest of the fetch layer (issue 15). */
+const socksConnector: typeof SocksConnector = (p) => (createRequire(import.meta.url)('fetch-socks') as typeof import('fetch-socks')).socksConnector(p);
 
 export interface ProxyEntry {
   /** The URL with credentials masked: safe for logs and events. */
