@@ -7,7 +7,8 @@
  *     JSON.stringify of the same data.
  * Servers run as separate processes on loopback; autocannon drives them from this process, on the
  * same 2 cores: each comparison is given by requests/s and by server CPU per request.
- * Run: node bin/run-ts.js bench/api.bench.ts   (REPS=3 by default)
+ * Run: node bin/run-ts.js bench/api.bench.ts   (REPS=3 by default). Writes docs/performance/api-last-run.md
+ * (docs/performance/api.md keeps the quoted runs and their reading).
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -149,7 +150,7 @@ async function main() {
     const md = table(['measure', 'trawl (median)', 'baseline (same run)', 'ratio', 'target'], lines);
     console.log(md);
     console.log(`raw: ${JSON.stringify({ ...rows, stringifyMs, getMs })}`);
-    writeSection('docs/performance/api.md', `# API benchmarks\n\n\`node bin/run-ts.js bench/api.bench.ts\`, ${REPS} interleaved repetitions, ${DURATION} s autocannon runs with 50 connections, servers in their own processes on loopback, medians; load average ${loadavg().map((x) => x.toFixed(1)).join(', ')} at the end. autocannon runs in the bench process and shares the 2 cores with the server, so each ratio is given by requests/s and by the server's CPU per request (user + system of the server process, all threads, from /proc, over the same run).\n\n${md}\n\nRaw: \`${JSON.stringify({ ...rows, stringifyMs: stringifyMs.map(Math.round), getMs: getMs.map(Math.round) })}\`\n`);
+    writeSection('docs/performance/api-last-run.md', `# API benchmarks\n\n\`node bin/run-ts.js bench/api.bench.ts\`, ${REPS} interleaved repetitions, ${DURATION} s autocannon runs with 50 connections, servers in their own processes on loopback, medians; load average ${loadavg().map((x) => x.toFixed(1)).join(', ')} at the end. autocannon runs in the bench process and shares the 2 cores with the server, so each ratio is given by requests/s and by the server's CPU per request (user + system of the server process, all threads, from /proc, over the same run).\n\n${md}\n\nRaw: \`${JSON.stringify({ ...rows, stringifyMs: stringifyMs.map(Math.round), getMs: getMs.map(Math.round) })}\`\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

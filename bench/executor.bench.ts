@@ -229,7 +229,15 @@ async function main(): Promise<void> {
     srv.once('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
   const base = `http://127.0.0.1:${port}`;
-  const stats = async () => (await (await fetch(`${base}/__stats`)).json()) as { requests: number; connections: number };
+  // A fresh connection each time: a kept-alive one idles through a whole client run and may be
+  // closed by the server's keep-alive timeout just as it is reused (a Crawlee run takes over 60 s
+  // on a loaded box).
+  const stats = () => new Promise<{ requests: number; connections: number }>((resolve, reject) => {
+    http.get(`${base}/__stats`, { agent: false }, (res) => {
+      let b = '';
+      res.on('data', (d) => (b += d)).on('end', () => resolve(JSON.parse(b))).on('error', reject);
+    }).on('error', reject);
+  });
   const configs = [
     // Every client does the same work: the same N pages (a fresh process pays its JIT warm-up once,
     // so a shorter run would charge a client more start-up per page).
@@ -254,7 +262,7 @@ async function main(): Promise<void> {
         }
         const ok = row.places === 20 * cfg.n && row.errors === 0 && s.requests === cfg.n && (cfg.mode !== 'trawl' || row.complete === 20 * cfg.n);
         if (!ok) throw new Error(`client ${cfg.mode} wrong result: ${JSON.stringify(row)} server ${JSON.stringify(s)}\n${r.stderr}`);
-        row.connections = s.connections;
+        row.connections = s.connections - 1; // less the stats request's own connection
         process.stderr.write(`rep ${rep} ${cfg.mode}: ${row.pagesPerSec} p/s, ${row.rssMB} MB\n`);
         if (!results.has(cfg.mode)) results.set(cfg.mode, []);
         results.get(cfg.mode)!.push(row);
