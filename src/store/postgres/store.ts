@@ -435,6 +435,8 @@ export class PostgresStore implements Store {
         await this.dropResults(c, old);
         await this.q('DELETE FROM work_items WHERE request_id = ANY($1::text[])', [old], c);
         await this.q('DELETE FROM requests WHERE id = ANY($1::text[])', [old], c);
+        // Their webhook deliveries (keyed by the request id) once ended; one still retrying stays.
+        await this.q("DELETE FROM webhook_deliveries WHERE id = ANY($1::text[]) AND state <> 'pending'", [old], c);
       }
       return Math.max(ids.length, old.length);
     });

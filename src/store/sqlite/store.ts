@@ -333,6 +333,9 @@ export class SqliteStore implements Store {
         this.dropResults(id);
         this.s('DELETE FROM work_items WHERE id >= ? AND id < ? AND request_id = ?').run(...itemRange(id), id);
         this.s('DELETE FROM requests WHERE id = ?').run(id);
+        // Its webhook delivery (keyed by the request id) once it ended: one row per request otherwise
+        // kept forever (issue 15); one still retrying stays.
+        this.s("DELETE FROM webhook_deliveries WHERE id = ? AND state <> 'pending'").run(id);
       }
       return Math.max(ids.length, old.length);
     })();
