@@ -328,7 +328,7 @@ describe('tasks and files', () => {
     const task = await until(async () => {
       const t = (await h.json('/tasks')).body.tasks.find((x: any) => x.metadata.queries.includes('n=2') && x.status === 'SUCCESS');
       return t ?? null;
-    });
+    }, 30_000, 'the task file'); // the first export starts the export thread (seconds on a loaded box)
     assert.match(task.id, /^\d{14}[0-9a-f]{4}$/);
     assert.match(task.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
     assert.equal(task.user_id, h.account.id);
