@@ -26,9 +26,9 @@ for (const [name, open, skip] of [
   test(`purge after the history period [${name}]: requests, items, results and ended webhook deliveries go; retrying deliveries and usage stay`, { skip }, async () => {
     const s: Store = await open();
     try {
-      const a = await s.createAccount({ id: 'acct-purge', name: 'a', balance: 100, creditLimit: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: 'http://127.0.0.1:9/hook', ratePerSec: 1, burst: 1, createdAt: 1 });
+      const a = await s.createAccount({ id: 'acct-purge', name: 'a', balanceMicros: 100_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: 'http://127.0.0.1:9/hook', ratePerSec: 1, burst: 1, createdAt: 1 });
       for (const id of ['r-delivered', 'r-retrying']) {
-        await s.createRequest({ id, accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPrice: 1, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1_000 });
+        await s.createRequest({ id, accountId: a.id, endpoint: '/x', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 1_000_000, emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1_000 });
         const [it] = await s.claimItems('w', 1, 60_000, 2_000, [`${id}:0`]);
         await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{"a":1}]', count: 1, now: 2_000 });
       }
