@@ -15,7 +15,8 @@ import { businessRecord } from '../contract/records.ts';
 import { checkBody } from './body.ts';
 import { priceOf } from './submit.ts';
 import { queryOf } from './business-query.ts';
-import { parseQuery, type QueryFilters } from '../businesses/query/parse.ts';
+import type { ParsedQuery, QueryFilters } from '../businesses/query/parse.ts';
+import { callOnLookupThread } from '../lookups/threaded.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
 import { osIdOf } from '../store/businesses/os-id.ts';
 import type { BusinessRecord } from '../store/businesses/contract.ts';
@@ -47,7 +48,7 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   const fields = Array.isArray(body.fields) && body.fields.length ? (body.fields as string[]) : null;
   const unknown = fields?.filter((f) => !RECORD_FIELDS.has(f));
   if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
-  const parsed = typeof body.query === 'string' && body.query.trim() ? readQuery(body.query) : undefined;
+  const parsed = typeof body.query === 'string' && body.query.trim() ? await readQuery(body.query) : undefined;
   // Filters given beside the query take precedence over what the query said for the same filter.
   const filters: Record<string, unknown> = { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> };
   const q = queryOf(account.id, filters);
@@ -96,9 +97,12 @@ async function bill(ctx: AppContext, account: Account, items: number): Promise<v
   if (!ok) throw new AppError(402, PAYMENT_REQUIRED);
 }
 
+const PARSE_MODULE = new URL('../businesses/query/parse.ts', import.meta.url);
+
 /** The query's filters, or a 422 naming the words not understood (or saying nothing was). */
-function readQuery(text: string): QueryFilters {
-  const { filters, notUnderstood } = parseQuery(text);
+async function readQuery(text: string): Promise<QueryFilters> {
+  // On the lookup thread: the first query naming a place loads the gazetteer (about a second).
+  const { filters, notUnderstood } = await callOnLookupThread<string, ParsedQuery>(PARSE_MODULE, 'parseQuery', text);
   if (notUnderstood.length) {
     throw new AppError(422, `query: not understood: ${notUnderstood.map((w) => JSON.stringify(w)).join(', ')}. ${QUERY_HELP}`);
   }

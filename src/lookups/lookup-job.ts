@@ -14,7 +14,16 @@ export interface LookupJob {
   settings: Record<string, unknown>;
 }
 
-export default async function lookupJob(job: LookupJob): Promise<unknown[]> {
-  const adapter = (await import(job.module))[job.name] as LocalAdapter;
+/** A plain function over shipped data (the business query's place names), called with one argument. */
+export interface CallJob {
+  module: string;
+  name: string;
+  call: unknown;
+}
+
+export default async function lookupJob(job: LookupJob | CallJob): Promise<unknown> {
+  const exported = (await import(job.module))[job.name];
+  if ('call' in job) return (exported as (arg: unknown) => unknown)(job.call);
+  const adapter = exported as LocalAdapter;
   return adapter.lookup({ query: job.query, params: job.params }, { settings: job.settings });
 }

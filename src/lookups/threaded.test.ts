@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onLookupThread } from './threaded.ts';
+import { callOnLookupThread, onLookupThread } from './threaded.ts';
 import { source as geo } from './geo/source.ts';
 import { emailsFinder } from './email/source.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
@@ -27,4 +27,18 @@ test('LOOKUP_THREADS=0: the adapter itself, on this thread', async () => {
   const a = await onLookupThread({ kind: 'local', endpoint: '/reverse-geocoding' }, new URL('./geo/adapter.ts', import.meta.url), 'reverseGeocodingAdapter', 0);
   const { reverseGeocodingAdapter } = await import('./geo/adapter.ts');
   assert.equal(a, reverseGeocodingAdapter);
+});
+
+test('callOnLookupThread: a plain function runs on the lookup thread, its argument and result cloned; with 0 threads, here', { timeout: 120_000 }, async () => {
+  const mod = new URL('../../test/support/which-thread.ts', import.meta.url);
+  const there = await callOnLookupThread<unknown, { threadId: number; echo: unknown }>(mod, 'whichThread', { a: [1, 'x'] });
+  assert.notEqual(there.threadId, 0);
+  assert.deepEqual(there.echo, { a: [1, 'x'] });
+  const here = await callOnLookupThread<unknown, { threadId: number }>(mod, 'whichThread', null, 0);
+  assert.equal(here.threadId, 0);
+
+  // The business query parser, as POST /businesses calls it: the same reading as on this thread.
+  const { parseQuery } = await import('../businesses/query/parse.ts');
+  const q = 'coffee shops in austin tx rated 4.5+ with a website';
+  assert.deepEqual(await callOnLookupThread(new URL('../businesses/query/parse.ts', import.meta.url), 'parseQuery', q), parseQuery(q));
 });

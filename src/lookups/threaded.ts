@@ -13,7 +13,7 @@
 import type { LocalAdapter } from '../sources/_kit/adapter.ts';
 import { SourceError, type SourceErrorType } from '../sources/_kit/errors.ts';
 import { ThreadPool } from '../ops/thread-pool.ts';
-import type { LookupJob } from './lookup-job.ts';
+import type { CallJob, LookupJob } from './lookup-job.ts';
 
 const JOBS_PER_THREAD = 64;
 let pool: ThreadPool | null = null;
@@ -51,4 +51,15 @@ export async function onLookupThread(front: LookupFront, module: URL, name: stri
       }
     },
   };
+}
+
+/**
+ * `name(arg)` of `module` on the lookup thread, for a plain function whose first call loads shipped
+ * data (the business query's gazetteer: about a second); with LOOKUP_THREADS=0, on this thread.
+ * `arg` and the result cross by structured clone.
+ */
+export async function callOnLookupThread<A, R>(module: URL, name: string, arg: A, threads = lookupThreads()): Promise<R> {
+  if (!(threads > 0)) return (await import(module.href))[name](arg) as R;
+  const job: CallJob = { module: module.href, name, call: arg };
+  return lookupPool().run<R>(job);
 }
