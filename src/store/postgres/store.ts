@@ -1,8 +1,11 @@
 /**
  * The store at scale: PostgreSQL through a `pg` Pool, same contract and same behaviour as the SQLite
  * store (src/store/sqlite/store.ts). What SQLite gets from running one statement at a time, this store
- * gets from row locks, always taken in the same order so two transactions never wait on each other in
- * a circle: work item, then request, then account.
+ * gets from row locks, taken in an order that never lets two transactions wait on each other in a
+ * circle: the work item first; then, for a completion, the account (its charge is checked against
+ * the credit rule before anything else is written) and the request, except in a totalLimit request,
+ * whose completions all lock the request before the account. The two orders never meet on one
+ * request, and nothing else holds an account while it waits for a request.
  *
  * - A claim picks rows with `FOR UPDATE SKIP LOCKED`, so any number of workers claim without blocking.
  * - Completing or failing an item locks the item row and checks it is still leased by the caller; the
