@@ -7,11 +7,9 @@
  *   await enrichRecords('/maps/search', places, { enrichment: ['phones_enricher_service'] }, {})
  *   // each place gains phone_carrier_name, phone_carrier_type
  */
-import { enrichPhone, phoneRecord } from '../lookups/phones/index.ts';
-import { isDisposableEmail, validateEmail } from '../lookups/email/index.ts';
 import type { SupportedEnrichment } from './supported.ts';
-import { brandIndex } from './chain/brands.ts';
-import { matchChain } from './chain/match.ts';
+import { isOffline, type OfflineBatch } from './offline.ts';
+import { callOnLookupThread } from '../lookups/threaded.ts';
 import { crawlSite, siteUrl, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';
 import { contactFields } from './contacts/fields.ts';
 import { insightFields } from './insights/insights.ts';
@@ -53,10 +51,8 @@ function siteVisit(r: Rec, deps: EnrichDeps): Promise<SiteVisit> {
   return v;
 }
 
-/** E-mail fields of a record: `email`, `email_1`, `email_2`, ... */
-const emailFields = (r: Rec) => Object.keys(r).filter((k) => /^email(_\d+)?$/.test(k) && typeof r[k] === 'string' && r[k]);
-
-const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
+/** The enrichments that read websites; the others are in ./offline.ts. */
+const ENRICHERS: Partial<Record<SupportedEnrichment, Enricher>> = {
   // Before the e-mail enrichments, which read the addresses it finds (see ORDER).
   contacts_n_leads: async (r, deps) => {
     Object.assign(r, contactFields(await siteVisit(r, deps)));
@@ -72,28 +68,9 @@ const ENRICHERS: Record<SupportedEnrichment, Enricher> = {
   reviewsite_service: async (r, deps) => {
     Object.assign(r, deps.fetch ? await reviewsiteProfile(r.site, deps.fetch) : NO_PROFILE);
   },
-  phones_enricher_service: (r) => {
-    const e = enrichPhone(r.phone as string | null, r.country_code as string | null);
-    r.phone_carrier_name = e.carrier_name;
-    r.phone_carrier_type = e.carrier_type;
-  },
-  directory_phones: (r) => {
-    r.phone_info = typeof r.phone === 'string' && r.phone ? phoneRecord(r.phone, { region: r.country_code as string | null }) : null;
-  },
-  disposable_email_checker: (r) => {
-    for (const f of emailFields(r)) r[`${f}_disposable`] = isDisposableEmail(r[f] as string);
-  },
-  emails_validator_service: async (r, deps) => {
-    for (const f of emailFields(r)) {
-      const v = await validateEmail(r[f] as string, deps.settings);
-      r[`${f}_status`] = v.status;
-      r[`${f}_status_details`] = v.status_details;
-    }
-  },
-  ai_chain_info: (r) => {
-    Object.assign(r, matchChain(brandIndex(), r));
-  },
 };
+
+const OFFLINE_MODULE = new URL('./offline.ts', import.meta.url);
 
 /** Enrichments that produce fields others read run first, whatever order the client gave. */
 const ORDER: SupportedEnrichment[] = ['company_websites_finder', 'contacts_n_leads'];
@@ -111,6 +88,12 @@ export async function enrichRecords(endpoint: string, records: Rec[], params: Re
   const names = [...new Set(asked)].sort((a, b) => rank(a) - rank(b));
   const deps: EnrichDeps = { settings, fetch, visits: new Map() };
   for (const name of names) {
+    if (isOffline(name)) {
+      const batch: OfflineBatch = { name, records, settings };
+      const added = await callOnLookupThread<OfflineBatch, Rec[]>(OFFLINE_MODULE, 'offlineFields', batch);
+      records.forEach((r, i) => Object.assign(r, added[i]));
+      continue;
+    }
     const fn = (ENRICHERS as Record<string, Enricher | undefined>)[name];
     if (fn) await pool(records, PLACES_AT_ONCE, (r) => fn(r, deps));
   }

@@ -59,6 +59,9 @@ export function buildBrandIndex(nsi: { nsi: Record<string, { items?: NsiItem[] }
 
 let cached: BrandIndex | null = null;
 
+/** Whether this thread has built the index (it should be the lookup thread's, issue 15). */
+export const brandIndexBuilt = () => cached !== null;
+
 /** The packaged dataset's index, built on first use. */
 export function brandIndex(): BrandIndex {
   if (!cached) {
