@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { purgeExpired } from './janitor.ts';
+import { purgeExpired, rollupUsage, ROLLUP_LINES_PER_REQUEST } from './janitor.ts';
 import type { Store } from '../store/contract.ts';
 
 /** A store whose purge has `backlog` expired requests and records each call's limit. */
@@ -63,4 +63,18 @@ test('a slow purge transaction halves the next batch; quick ones double it back 
   const once = { ...g.store, purge: async (r: number, q: number, limit?: number) => { t += first ? 50 : 1; first = false; return g.store.purge(r, q, limit); } } as unknown as Store;
   await purgeExpired({ store: once, settings, now: () => 10_000 }, 100, () => t);
   assert.deepEqual(g.calls.slice(0, 4), [100, 50, 100, 100]);
+});
+
+test('usage roll-up: cut at the UTC midnight before now minus the period, in batches of lines until one comes back short; period 0 = never', async () => {
+  const calls: Array<[number, number | undefined]> = [];
+  let backlog = 2_500;
+  const store = { async rollupUsage(before: number, limit?: number) { calls.push([before, limit]); const n = Math.min(backlog, limit ?? backlog); backlog -= n; return n; } } as unknown as Store;
+  const now = Date.UTC(2026, 10, 24, 0, 30);
+  const rollup = { usageRollupMs: 35 * 86_400_000 } as never;
+  assert.equal(await rollupUsage({ store, settings: rollup, now: () => now }, 100, () => 0), 2_500);
+  const cut = Date.UTC(2026, 9, 20);
+  assert.deepEqual(calls, [[cut, 100 * ROLLUP_LINES_PER_REQUEST], [cut, 1_000], [cut, 1_000]]);
+  calls.length = 0;
+  assert.equal(await rollupUsage({ store, settings: { usageRollupMs: 0 } as never, now: () => now }, 100), 0);
+  assert.deepEqual(calls, []);
 });

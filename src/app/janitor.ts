@@ -1,5 +1,6 @@
 /**
- * The janitor: drops results past their retention and requests past the history period, in
+ * The janitor: drops results past their retention and requests past the history period, and merges
+ * old usage lines into day lines (USAGE_ROLLUP_DAYS), in
  * batches of `batch` requests, each its own short transaction, with an event-loop turn between
  * batches, so a large backlog (100k expired requests) never blocks the API for seconds (issue 15).
  * One pass at a time: a pass still running when the next tick comes is not doubled.
@@ -12,19 +13,41 @@ import type { AppContext } from './context.ts';
 /** A purge transaction should hold the event loop at most about this long (issue 15: max < 100 ms). */
 export const PURGE_BUDGET_MS = 20;
 
-/**
- * One pass: purges batch after batch until a batch comes back short; resolves with the rows
- * touched. `batch` is the most requests per transaction; a transaction that takes longer than
- * PURGE_BUDGET_MS halves the next one (a slow disk, a WAL checkpoint, a loaded box), a quick one
- * doubles it back up to `batch`. `batch` 0 = everything in one transaction (the bench's "before").
- */
+/** One purge pass (`inBatches`): `batch` is the most requests per transaction, 0 = all in one. */
 export async function purgeExpired(ctx: Pick<AppContext, 'store' | 'settings' | 'now'>, batch: number, clock: () => number = () => performance.now()): Promise<number> {
+  return inBatches((limit) => {
+    const now = ctx.now();
+    return ctx.store.purge(now - ctx.settings.retentionMs, now - ctx.settings.historyMs - 3600_000, limit);
+  }, batch, clock);
+}
+
+/** Usage lines per roll-up transaction per request of `PURGE_BATCH`: merging a line writes less than purging a request. */
+export const ROLLUP_LINES_PER_REQUEST = 10;
+
+/**
+ * Merges usage lines older than `usageRollupMs` (whole UTC days only) into day lines, in batches
+ * like the purge; resolves with the lines merged. The ledger would otherwise keep one row per
+ * billed query for good (issue 15); the day lines keep every day's and period's sums exact.
+ */
+export async function rollupUsage(ctx: Pick<AppContext, 'store' | 'settings' | 'now'>, batch: number, clock: () => number = () => performance.now()): Promise<number> {
+  if (!(ctx.settings.usageRollupMs > 0)) return 0;
+  return inBatches((limit) => ctx.store.rollupUsage(startOfUtcDay(ctx.now() - ctx.settings.usageRollupMs), limit), batch * ROLLUP_LINES_PER_REQUEST, clock);
+}
+
+const startOfUtcDay = (t: number) => Math.floor(t / 86_400_000) * 86_400_000;
+
+/**
+ * Calls `step` batch after batch until one comes back short; resolves with the rows touched.
+ * `batch` is the most rows per transaction; a transaction that takes longer than PURGE_BUDGET_MS
+ * halves the next one (a slow disk, a WAL checkpoint, a loaded box), a quick one doubles it back
+ * up to `batch`. `batch` 0 = everything in one transaction (the bench's "before").
+ */
+async function inBatches(step: (limit: number | undefined) => Promise<number>, batch: number, clock: () => number): Promise<number> {
   let total = 0;
   let size = batch;
   for (;;) {
-    const now = ctx.now();
     const t = clock();
-    const n = await ctx.store.purge(now - ctx.settings.retentionMs, now - ctx.settings.historyMs - 3600_000, batch > 0 ? size : undefined);
+    const n = await step(batch > 0 ? size : undefined);
     if (!(batch > 0)) return n;
     total += n;
     if (n < size) return total;
@@ -35,13 +58,14 @@ export async function purgeExpired(ctx: Pick<AppContext, 'store' | 'settings' | 
   }
 }
 
-/** Runs `purgeExpired` every `everyMs`; returns the timer (unref'd) for the caller to clear. */
+/** Runs `purgeExpired`, then `rollupUsage`, every `everyMs`; returns the timer (unref'd) for the caller to clear. */
 export function startJanitor(ctx: AppContext, everyMs: number): NodeJS.Timeout {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     purgeExpired(ctx, ctx.settings.purgeBatch)
+      .then(() => rollupUsage(ctx, ctx.settings.purgeBatch))
       .catch((e) => ctx.log.warn({ err: (e as Error).message }, 'purge failed'))
       .finally(() => { running = false; });
   }, everyMs);

@@ -25,6 +25,8 @@ export interface Settings {
   /** Results are kept this long after a request ends (interface 8). */
   retentionMs: number;
   historyMs: number;
+  /** Usage lines older than this are merged into one line per account, UTC day, product and price (USAGE_ROLLUP_DAYS); 0 = never. */
+  usageRollupMs: number;
   /** How often the janitor purges expired results (issue 15). */
   janitorMs: number;
   /** Requests the janitor purges per transaction; 0 = all in one (issue 15). */
@@ -98,6 +100,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     syncTimeoutMs: num(env.SYNC_TIMEOUT_MS, 30 * 60_000),
     retentionMs: num(env.RETENTION_MS, 4 * 3600_000),
     historyMs: 24 * 3600_000,
+    usageRollupMs: num(env.USAGE_ROLLUP_DAYS, 35) * 24 * 3600_000,
     janitorMs: num(env.JANITOR_MS, 60_000),
     purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,

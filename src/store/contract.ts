@@ -275,6 +275,12 @@ export interface Store {
    *  With `limit`, at most `limit` requests per kind in one short transaction: the janitor calls
    *  again while a call returns `limit` or more (issue 15: a 100k purge in one go blocked 5.8 s). */
   purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number>;
+  /** Merges usage lines created before `before` (the janitor passes a UTC midnight) into one line per
+   *  account, UTC day, product, unit and unit price, keyed `day:YYYY-MM-DD|account|product|unit|price`
+   *  and dated at the day's start: sums stay exact, the balance is untouched, and a period starting
+   *  on a UTC day boundary sums the same before and after. Idempotent (merged lines are not merged
+   *  again). With `limit`, at most `limit` lines in one short transaction; returns the lines merged. */
+  rollupUsage(before: number, limit?: number): Promise<number>;
 
   /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
   claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;

@@ -718,6 +718,22 @@ export class PostgresStore implements Store {
     return Number(rows[0].n) > 0;
   }
 
+  async rollupUsage(before: number, limit?: number): Promise<number> {
+    // One statement: the lines are deleted and their sums added in the same snapshot; SKIP LOCKED and
+    // DELETE ... RETURNING (only the rows this statement removed) keep two janitors from counting a line twice.
+    const [r] = await this.q(`WITH pick AS (SELECT id FROM usage WHERE item_key NOT LIKE 'day:%' AND created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED),
+      gone AS (DELETE FROM usage u USING pick WHERE u.id = pick.id RETURNING u.account_id, u.product, u.unit, u.unit_price_micros, u.quantity, u.amount_micros,
+                 (u.created_at / 86400000) * 86400000 AS day),
+      sums AS (SELECT account_id, product, unit, unit_price_micros, day, SUM(quantity)::bigint AS quantity, SUM(amount_micros)::bigint AS amount_micros,
+                 'day:' || to_char(to_timestamp(day / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') || '|' || account_id || '|' || product || '|' || unit || '|' || unit_price_micros AS k
+               FROM gone GROUP BY account_id, product, unit, unit_price_micros, day),
+      ins AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+              SELECT account_id, k, k, product, unit, quantity, unit_price_micros, amount_micros, day FROM sums
+              ON CONFLICT (item_key) DO UPDATE SET quantity = usage.quantity + excluded.quantity, amount_micros = usage.amount_micros + excluded.amount_micros)
+      SELECT count(*)::int AS n FROM gone`, [before, limit ?? null]);
+    return r.n as number;
+  }
+
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
     return (await this.q(`SELECT product, unit, unit_price_micros, SUM(quantity) AS quantity, SUM(amount_micros) AS amount_micros FROM usage
                           WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY product, unit, unit_price_micros ORDER BY product`,

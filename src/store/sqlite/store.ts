@@ -509,6 +509,22 @@ export class SqliteStore implements Store {
   }
 
   // ---------------------------------------------------------------- billing
+  async rollupUsage(before: number, limit = -1): Promise<number> {
+    return this.db.transaction(() => {
+      const ids = JSON.stringify((this.s("SELECT id FROM usage WHERE item_key NOT LIKE 'day:%' AND created_at < ? LIMIT ?").all(before, limit) as Row[]).map((r) => r.id));
+      // Adds to the day's line when an earlier batch made it already (a day can span batches).
+      this.s(`INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+              SELECT account_id, k, k, product, unit, quantity, unit_price_micros, amount_micros, day FROM (
+                SELECT account_id, product, unit, unit_price_micros, SUM(quantity) AS quantity, SUM(amount_micros) AS amount_micros,
+                       (created_at / 86400000) * 86400000 AS day,
+                       'day:' || strftime('%Y-%m-%d', (created_at / 86400000) * 86400, 'unixepoch') || '|' || account_id || '|' || product || '|' || unit || '|' || unit_price_micros AS k
+                FROM usage WHERE id IN (SELECT value FROM json_each(?)) GROUP BY k)
+              WHERE true
+              ON CONFLICT (item_key) DO UPDATE SET quantity = quantity + excluded.quantity, amount_micros = amount_micros + excluded.amount_micros`).run(ids);
+      return this.s('DELETE FROM usage WHERE id IN (SELECT value FROM json_each(?))').run(ids).changes;
+    })();
+  }
+
   async usageForPeriod(accountId: string, start: number, end: number): Promise<UsageLine[]> {
     return (this.s(`SELECT product, unit, unit_price_micros, SUM(quantity) AS quantity, SUM(amount_micros) AS amount_micros FROM usage
                     WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY product, unit, unit_price_micros ORDER BY product`)
