@@ -441,7 +441,10 @@ export class PostgresStore implements Store {
         // Their webhook deliveries (keyed by the request id) once ended; one still retrying stays.
         await this.q("DELETE FROM webhook_deliveries WHERE id = ANY($1::text[]) AND state <> 'pending'", [old], c);
       }
-      return Math.max(ids.length, old.length);
+      // Failed webhook calls (GET /webhook-calls shows the history period only).
+      const [calls] = await this.q(`WITH d AS (DELETE FROM webhook_calls WHERE id IN (SELECT id FROM webhook_calls WHERE created_at < $1 LIMIT $2) RETURNING 1)
+                                    SELECT count(*)::int AS n FROM d`, [requestsBefore, max], c);
+      return Math.max(ids.length, old.length, calls.n as number);
     });
   }
 

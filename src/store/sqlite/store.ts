@@ -337,7 +337,9 @@ export class SqliteStore implements Store {
         // kept forever (issue 15); one still retrying stays.
         this.s("DELETE FROM webhook_deliveries WHERE id = ? AND state <> 'pending'").run(id);
       }
-      return Math.max(ids.length, old.length);
+      // Failed webhook calls (GET /webhook-calls shows the history period only).
+      const calls = this.s('DELETE FROM webhook_calls WHERE id IN (SELECT id FROM webhook_calls WHERE created_at < ? LIMIT ?)').run(requestsBefore, limit).changes;
+      return Math.max(ids.length, old.length, calls);
     })();
   }
 
