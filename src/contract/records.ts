@@ -29,10 +29,16 @@ export const reverseGeocodingRecord = open({
 /** Map reviews, one element per place. */
 export { mapsReviewsRecord } from './records/maps-reviews.ts';
 
-/** Decision 24: business database record. */
+/** The business database record, as stored and answered (snake_case, times in Unix seconds). */
 export const businessRecord = open({
-  os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, full_address: NS, city: NS, state: NS, postal_code: NS,
-  country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), business_status: NS, verified: NB, area_service: NB,
+  os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, domain: NS, full_address: NS, street: NS, city: NS, county: NS,
+  state: NS, postal_code: NS, country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), category: NS,
+  business_status: nullable(Type.Union([Type.Literal('operational'), Type.Literal('closed_temporarily'), Type.Literal('closed_permanently')])),
+  verified: NB, area_service: NB, working_hours: Type.Unknown(),
+  attributes: Type.Optional(Type.Array(S, { description: 'What the place offers or is, as the source says it (Wheelchair accessible entrance, Outdoor seating).' })),
+  located_in: Type.Optional(NS), located_os_id: Type.Optional(nullable(Type.String({ description: 'The os_id of the place this one is located in (a mall, an airport).' }))),
+  source: Type.String({ description: 'Where the record came from: the endpoint that scraped it, or osm.' }),
+  added_timestamp: Type.Optional(Type.Integer()), updated_timestamp: Type.Optional(Type.Integer()),
 }, 'Business database record.', 'Business');
 
 export { phoneLookupRecord as phoneRecord } from './records/directory-phones.ts';

@@ -2653,8 +2653,11 @@ export type components = {
             name: string | null;
             phone: string | null;
             site: string | null;
+            domain: string | null;
             full_address: string | null;
+            street: string | null;
             city: string | null;
+            county: string | null;
             state: string | null;
             postal_code: string | null;
             country_code: string | null;
@@ -2663,9 +2666,19 @@ export type components = {
             rating: number | null;
             reviews: number | null;
             types: string[];
-            business_status: string | null;
+            category: string | null;
+            business_status: ("operational" | "closed_temporarily" | "closed_permanently") | null;
             verified: boolean | null;
             area_service: boolean | null;
+            working_hours: unknown;
+            /** @description What the place offers or is, as the source says it (Wheelchair accessible entrance, Outdoor seating). */
+            attributes?: string[];
+            located_in?: string | null;
+            located_os_id?: string | null;
+            /** @description Where the record came from: the endpoint that scraped it, or osm. */
+            source: string;
+            added_timestamp?: number;
+            updated_timestamp?: number;
         } & {
             [key: string]: unknown;
         };

@@ -7,43 +7,11 @@
  * imported open data. A search sees its own account's rows plus open data; when both hold the same
  * `os_id` the account's own row wins (it was scraped, so it is the richer one).
  */
+import type { Static } from '@sinclair/typebox';
+import type { businessRecord } from '../../contract/records.ts';
 
-/** The record of decision 24 as stored and answered (snake_case, times in Unix seconds). */
-export interface BusinessRecord {
-  os_id: string;
-  place_id: string | null;
-  engine_id: string | null;
-  name: string | null;
-  phone: string | null;
-  site: string | null;
-  domain: string | null;
-  full_address: string | null;
-  street: string | null;
-  city: string | null;
-  county: string | null;
-  state: string | null;
-  postal_code: string | null;
-  country_code: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  rating: number | null;
-  reviews: number | null;
-  types: string[];
-  category: string | null;
-  business_status: 'operational' | 'closed_temporarily' | 'closed_permanently' | null;
-  verified: boolean | null;
-  area_service: boolean | null;
-  working_hours: unknown;
-  /** What the place offers or is, as the source says it (`Wheelchair accessible entrance`, `Outdoor seating`). */
-  attributes?: string[];
-  /** The place this one is located in (a mall, an airport): its name and os_id, from the scraped `located_in`/`located_engine_id`. */
-  located_in?: string | null;
-  located_os_id?: string | null;
-  /** Where the record came from: the endpoint that scraped it, or `osm`. */
-  source: string;
-  added_timestamp?: number;
-  updated_timestamp?: number;
-}
+/** The business database record as stored and answered: the contract's declaration. */
+export type BusinessRecord = Static<typeof businessRecord>;
 
 export const OPEN_DATA = '';
 
