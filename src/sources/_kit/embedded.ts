@@ -232,15 +232,27 @@ function literalAt(text: string, i: number): Json | undefined {
  * @example nextFlight(html).includes('"reviews"')
  */
 export function nextFlight(html: string): string {
-  const re = /self\.__next_f\.push\(\s*(?=\[)/g;
   let out = '';
+  for (const v of pushedLiterals(html, /self\.__next_f\.push\(\s*(?=\[)/g)) {
+    if (Array.isArray(v) && v[0] === 1 && typeof v[1] === 'string') out += v[1];
+  }
+  return out;
+}
+
+/**
+ * The parsed literal argument of every call `re` finds (`re`: global, its match ending where the
+ * literal starts), in page order; arguments that do not parse are skipped.
+ * @example pushedLiterals('x.push({"a":1})', /\.push\(\s*(?=\{)/g) // [{ a: 1 }]
+ */
+export function pushedLiterals(html: string, re: RegExp): unknown[] {
+  const out: unknown[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(html))) {
     const i = m.index + m[0].length;
     const end = literalEnd(html, i);
     if (end < 0) break;
     const v = parseLooseJson(html.slice(i, end));
-    if (Array.isArray(v) && v[0] === 1 && typeof v[1] === 'string') out += v[1];
+    if (v !== undefined) out.push(v);
     re.lastIndex = end;
   }
   return out;

@@ -7,24 +7,11 @@
  *
  * @example findValues(stateBlobs(html), isReview) // the reviews, wherever the page put them
  */
-import { apolloState, jsonScripts, literalEnd, parseLooseJson, resolveRefs, type ApolloCache } from './embedded.ts';
+import { apolloState, jsonScripts, pushedLiterals, resolveRefs, type ApolloCache } from './embedded.ts';
 import { obj } from './values.ts';
 
 /** JSON pushed to the app router's Apollo transport: `(...ApolloSSRDataTransport...).push({...})`. */
-function transportPushes(html: string): unknown[] {
-  const out: unknown[] = [];
-  const re = /ApolloSSRDataTransport[^;]{0,80}?\.push\(\s*(?=[[{])/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(html))) {
-    const i = m.index + m[0].length;
-    const end = literalEnd(html, i);
-    if (end < 0) break;
-    const v = parseLooseJson(html.slice(i, end));
-    if (v !== undefined) out.push(v);
-    re.lastIndex = end;
-  }
-  return out;
-}
+const transportPushes = (html: string): unknown[] => pushedLiterals(html, /ApolloSSRDataTransport[^;]{0,80}?\.push\(\s*(?=[[{])/g);
 
 /** Apollo cache entries (`"Type:id": {...}`) found near the top of a blob, for `{__ref}`s. */
 export function cacheOf(blob: unknown): ApolloCache {
