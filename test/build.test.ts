@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer, ROOT } from '../src/ops/build.ts';
@@ -18,6 +18,11 @@ test('the bundled service starts, migrates, answers lookups, exports a task file
   try {
     const { entry } = await buildServer(out);
     assert.ok(!/\.ts['"]\)/.test(readFileSync(entry, 'utf8').slice(0, 2000)), 'the entry imports no TypeScript');
+    // Worker threads load built modules (jobs, the adapters the lookup thread imports), never a `.ts`
+    // through the TypeScript loader.
+    const built = readdirSync(out).filter((f) => f.endsWith('.js'));
+    for (const m of ['url-delivery-export-export-job.js', 'url-lookups-lookup-job.js', 'url-lookups-geo-adapter.js']) assert.ok(built.includes(m), `${m} not in ${built.join(' ')}`);
+    for (const f of built) assert.doesNotMatch(readFileSync(join(out, f), 'utf8'), /new URL\(["'][^"']*\.ts["'], new URL\(/, `${f} loads a TypeScript module by URL`);
     const s = await startServe({}, 60_000, entry, data);
     try {
       assert.equal((await fetch(`${s.url}/health`)).status, 200);
