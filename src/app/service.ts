@@ -22,12 +22,13 @@ import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import { buildServer } from '../http/server.ts';
 import { buildOpsServer } from '../http/ops-server.ts';
 import { Runner, type FetchStep } from '../engine/runner.ts';
+import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { finishTask } from './tasks.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends } from '../config/backends.ts';
 import { captureBusinesses } from './business-capture.ts';
-import { defaultRegistry } from '../sources/registry.ts';
+import { defaultRegistry, SOURCES, type SourceRegistry } from '../sources/registry.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 
 const pagedEndpoints = new Set(dataEndpoints.filter((e) => 'cursor' in e.params).map((e) => e.path));
@@ -75,6 +76,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
   let executor: { close(): Promise<void> } | null = null;
+  let parser: { close(): Promise<void> } | null = null;
   let dispatcher: WebhookDispatcher | null = null;
   let opsServer: FastifyInstance | null = null;
   const timers: NodeJS.Timeout[] = [];
@@ -99,8 +101,13 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       fetchStep = (step, key, signal) => ex.run(step, ex.sessionFor(key), signal);
       endSession = (key) => ex.releaseSession(key);
     }
+    // The served table's parses run on parse threads (they load its adapters there); another
+    // registry (tests' own adapters) parses here.
+    const served = !o.adapters || (o.adapters as Partial<SourceRegistry>).rows === SOURCES;
+    const parseStep = served ? parseOnThreads(parseThreads(o.env ?? process.env)) : null;
+    parser = parseStep;
     const runner = new Runner({
-      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
+      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup, endSession, log,
       // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
       paged: (endpoint) => pagedEndpoints.has(endpoint),
@@ -157,6 +164,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       await dispatcher?.stop();
       events.off('finished', onFinished);
       await executor?.close();
+      await parser?.close();
       await backends.close();
     },
   };

@@ -20,6 +20,7 @@ import type { Logger } from '../ops/log.ts';
 import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
+import type { ParseStep } from './parse-thread.ts';
 import { BALANCE_EXHAUSTED } from '../billing/credit.ts';
 
 type Rec = Record<string, unknown>;
@@ -38,6 +39,8 @@ export interface RunnerOptions extends RunnerEvents {
   queue: WorkQueue;
   adapterFor(endpoint: string): Promise<SourceAdapter | undefined> | SourceAdapter | undefined;
   fetchStep: FetchStep;
+  /** Web adapters' parse, e.g. on parse threads (./parse-thread.ts); default `adapter.parse` here. */
+  parseStep?: ParseStep;
   owner: string;
   leaseMs?: number;
   /** Settings handed to local adapters (resolvers, SMTP port ...). */
@@ -184,10 +187,12 @@ export class Runner {
     if (adapter.kind === 'local') {
       raw = await adapter.lookup({ query: item.query, params: item.params }, { settings: this.o.lookupSettings ?? {}, signal });
     } else {
+      const parseStep = this.o.parseStep;
       // totalLimit and dropDuplicates are applied to a whole query at its completion: those buffer.
       const streamed = !adapter.finish && base.totalLimit === undefined && !dedupe;
       const run = await runSteps({
         store: this.o.store, owner: this.o.owner, item, adapter, fetch: (step) => this.o.fetchStep(step, item.id, signal),
+        parse: parseStep && ((step, response) => parseStep(item.endpoint, adapter, step, response, { query: item.query, params: item.params })),
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
       });

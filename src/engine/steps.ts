@@ -19,7 +19,7 @@
  *   const { state, records } = await runSteps({ store, owner, item, adapter, fetchStep, signal, ... });
  */
 import type { Store, WorkItem } from '../store/contract.ts';
-import type { FetchedResponse, Step, WebAdapter } from '../sources/_kit/adapter.ts';
+import type { FetchedResponse, ParseResult, Step, WebAdapter } from '../sources/_kit/adapter.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { cursorSigner, CursorError, type CursorSigner } from './cursor.ts';
 import { budgetNote } from './budget.ts';
@@ -65,6 +65,9 @@ export interface StepRun {
   item: WorkItem;
   adapter: WebAdapter;
   fetch(step: Step): Promise<FetchedResponse>;
+  /** The adapter's parse of a fetched step, perhaps on a parse thread (./parse-thread.ts); default
+   *  `adapter.parse` here. */
+  parse?(step: Step, response: FetchedResponse): ParseResult | Promise<ParseResult>;
   /** Steps this query may take (src/engine/budget.ts). */
   budget: number;
   /** Records the query asks for; applied to adapters without `finish`. */
@@ -120,7 +123,8 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       break;
     }
     const step = state.pending[0];
-    const out = r.adapter.parse(step, await r.fetch(step), ctx);
+    const response = await r.fetch(step);
+    const out = r.parse ? await r.parse(step, response) : r.adapter.parse(step, response, ctx);
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
     // The resume point after this chunk: inside this step when the limit cuts it, else the rest.

@@ -11,7 +11,7 @@
  *   adapter: async () => onLookupThread({ kind: 'local', endpoint: '/reverse-geocoding', checkQuery: checkCoordinates }, new URL('./adapter.ts', import.meta.url), 'reverseGeocodingAdapter'),
  */
 import type { LocalAdapter } from '../sources/_kit/adapter.ts';
-import { SourceError, type SourceErrorType } from '../sources/_kit/errors.ts';
+import { sourceErrorFrom } from '../sources/_kit/errors.ts';
 import { ThreadPool } from '../ops/thread-pool.ts';
 import type { CallJob, LookupJob } from './lookup-job.ts';
 
@@ -45,9 +45,7 @@ export async function onLookupThread(front: LookupFront, module: URL, name: stri
       try {
         return await lookupPool().run<Record<string, unknown>[]>(job);
       } catch (e) {
-        const x = e as Error & { type?: SourceErrorType; retryAfterMs?: number; detail?: string };
-        if (x.name === 'SourceError' && x.type) throw new SourceError(x.type, x.message, { retryAfterMs: x.retryAfterMs, detail: x.detail });
-        throw e;
+        throw sourceErrorFrom(e);
       }
     },
   };

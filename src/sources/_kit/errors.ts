@@ -47,3 +47,11 @@ export class SourceError extends Error {
 export function isSourceError(e: unknown): e is SourceError {
   return e instanceof SourceError;
 }
+
+/** An error that crossed from a worker thread (its own fields copied): a SourceError again when it
+ *  was one, so retries and reasons work as for one thrown on this thread; anything else as it is. */
+export function sourceErrorFrom(e: unknown): unknown {
+  const x = e as Error & { type?: SourceErrorType; retryAfterMs?: number; detail?: string };
+  if (x?.name === 'SourceError' && x.type && !(x instanceof SourceError)) return new SourceError(x.type, x.message, { retryAfterMs: x.retryAfterMs, detail: x.detail });
+  return e;
+}

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { INLINE_CHARS, parseOnThreads, parseThreads } from './parse-thread.ts';
+import { adapter } from '../sources/maps-search/adapter.ts';
+import { SourceError } from '../sources/_kit/errors.ts';
+import type { WebAdapter } from '../sources/_kit/adapter.ts';
+import { fixturePath, fixtureMissing } from '../sources/_kit/fixtures.ts';
+
+const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
+const ctx = { query: 'coffee', params: { limit: 20, language: 'en' } };
+const [step] = adapter.plan(ctx as never);
+const response = (body: string) => ({ status: 200, url: step.url, headers: { 'content-type': 'application/json' }, body });
+
+test('PARSE_THREADS: a count, 0 = here; by default at least one', () => {
+  assert.equal(parseThreads({ PARSE_THREADS: '0' }), 0);
+  assert.equal(parseThreads({ PARSE_THREADS: '3' }), 3);
+  assert.ok(parseThreads({}) >= 1);
+  assert.equal(parseOnThreads(0), null);
+});
+
+test('a parse on the parse thread: the records parsed here, cloned back', { skip: fixtureMissing(CAPTURE), timeout: 60_000 }, async () => {
+  const parse = parseOnThreads(1)!;
+  try {
+    const res = response(`)]}'\n${readFileSync(CAPTURE, 'utf8')}`);
+    const there = await parse('/maps/search', adapter as WebAdapter, step, res, ctx);
+    const here = adapter.parse(step, res, ctx as never);
+    assert.equal(there.records.length, 20);
+    assert.deepEqual(there, here);
+  } finally {
+    await parse.close();
+  }
+});
+
+test('parse thread: a parse error is a SourceError with its type; a short body parses on this thread', { timeout: 60_000 }, async () => {
+  const parse = parseOnThreads(1)!;
+  try {
+    // Not a map search answer, and long enough to cross: the thread's layout_changed comes back typed.
+    const err = await parse('/maps/search', adapter as WebAdapter, step, response(`)]}'\n[${'0,'.repeat(INLINE_CHARS)}0]`), ctx).catch((e: unknown) => e);
+    assert.ok(err instanceof SourceError, String(err));
+    assert.equal((err as SourceError).type, 'layout_changed');
+    assert.equal((err as SourceError).retryable, false);
+
+    // A short body: the adapter handed in parses it here (the thread would load the served one).
+    const mine = { ...adapter, parse: () => ({ records: [{ here: true }] }) } as unknown as WebAdapter;
+    assert.deepEqual(await parse('/maps/search', mine, step, response('[]'), ctx), { records: [{ here: true }] });
+    // An endpoint the served table lacks fails the query with a reason, as a parse error does.
+    const none = await parse('/nowhere', mine, step, response(' '.repeat(INLINE_CHARS)), ctx).catch((e: Error) => e);
+    assert.match(String((none as Error).message), /no web adapter serves \/nowhere/);
+  } finally {
+    await parse.close();
+  }
+});
