@@ -36,7 +36,7 @@ test('parse thread: a parse error is a SourceError with its type; a short body p
   const parse = parseOnThreads(1)!;
   try {
     // Not a map search answer, and long enough to cross: the thread's layout_changed comes back typed.
-    const err = await parse('/maps/search', adapter as WebAdapter, step, response(`)]}'\n[${'0,'.repeat(INLINE_CHARS)}0]`), ctx).catch((e: unknown) => e);
+    const err = await Promise.resolve().then(() => parse('/maps/search', adapter as WebAdapter, step, response(`)]}'\n[${'0,'.repeat(INLINE_CHARS)}0]`), ctx)).catch((e: unknown) => e);
     assert.ok(err instanceof SourceError, String(err));
     assert.equal((err as SourceError).type, 'layout_changed');
     assert.equal((err as SourceError).retryable, false);
@@ -45,7 +45,7 @@ test('parse thread: a parse error is a SourceError with its type; a short body p
     const mine = { ...adapter, parse: () => ({ records: [{ here: true }] }) } as unknown as WebAdapter;
     assert.deepEqual(await parse('/maps/search', mine, step, response('[]'), ctx), { records: [{ here: true }] });
     // An endpoint the served table lacks fails the query with a reason, as a parse error does.
-    const none = await parse('/nowhere', mine, step, response(' '.repeat(INLINE_CHARS)), ctx).catch((e: Error) => e);
+    const none = await Promise.resolve().then(() => parse('/nowhere', mine, step, response(' '.repeat(INLINE_CHARS)), ctx)).catch((e: Error) => e);
     assert.match(String((none as Error).message), /no web adapter serves \/nowhere/);
   } finally {
     await parse.close();
