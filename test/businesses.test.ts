@@ -118,9 +118,9 @@ test('a natural-language query, alone or with filters, answers parsed_query; wor
   assert.deepEqual(names(await ask({ query: 'coffee shops in austin', filters: { has_phone: false } })), ['Bean There']);
   assert.deepEqual(names(await ask({ query: 'restaurants in austin', filters: { cities: ['Paris'] } })), ['Café de Flore', 'Le Closed']);
 
-  const bad = await ask({ query: 'coffee shops with wifi and karaoke in austin' });
+  const bad = await ask({ query: 'coffee shops without wifi and karaoke in austin' });
   assert.equal(bad.status, 422);
-  assert.match(bad.body.errorMessage, /^422 Unprocessable Entity.*query: not understood: "wifi", "karaoke"\./);
+  assert.match(bad.body.errorMessage, /^422 Unprocessable Entity.*query: not understood: "without", "wifi", "karaoke"\./);
   const empty = await ask({ query: 'show me the places' });
   assert.equal(empty.status, 422);
   assert.match(empty.body.errorMessage, /nothing in it could be read as a filter/);
@@ -145,6 +145,9 @@ test('attributes, broad_match, business_only, located_os_id and polygon through 
   assert.deepEqual(await names({ located_os_id: osIdOf('engine', 'mall-1') }), ['Food Court Pizza', 'Shoe Town']);
   assert.deepEqual(await names({ located_os_id: 'bz_000000000000000000000000' }), []);
   assert.deepEqual(await names({ attributes: ['outdoor seating'] }), ['Food Court Pizza', 'Park Kiosk']);
+  const read = await search({ query: 'wheelchair accessible pizza places with outdoor seating', fields: ['name'] }, other.key);
+  assert.deepEqual([read.status, read.body.items.map((b: { name: string }) => b.name)], [200, ['Food Court Pizza']]);
+  assert.deepEqual(read.body.parsed_query.attributes, ['Wheelchair accessible entrance', 'Outdoor seating']);
   assert.deepEqual(await names({ types: ['restaurant'], broad_match: true }), ['Food Court Pizza']);
   assert.deepEqual(await names({ business_only: true, types: ['park'] }), ['Park Kiosk']);
   assert.deepEqual(await names({ geo_filters: [{ type: 'polygon', points: [[29.9, -97.1], [29.9, -96.9], [30.1, -96.9], [30.1, -97.1]] }] }),

@@ -111,7 +111,8 @@ async function readQuery(text: string): Promise<QueryFilters> {
 }
 
 const QUERY_HELP = 'A query is read offline from kinds of business (coffee shops, dentists), places after in/near (in austin tx, '
-  + 'near 40.74,-73.98 within 2 km), ratings (rated 4.5+), reviews (100+ reviews), with/without a website or phone, open/closed, '
+  + 'near 40.74,-73.98 within 2 km), ratings (rated 4.5+), reviews (100+ reviews), with/without a website or phone, what a place offers '
+  + '(with wifi, wheelchair accessible, takeout; not its absence), open/closed, '
   + 'verified, named "..."; see docs/businesses.md';
 
 function openCursor(cursor: string, scope: string, sign: (p: string) => string): string {

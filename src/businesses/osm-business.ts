@@ -2,13 +2,15 @@
  * An OSM object as a business record (decision 24), or null when it is not a point of interest.
  * A point of interest has a name and one of the tags that say what a place does (amenity, shop,
  * office, craft, tourism, healthcare, leisure); its types are those tags' values in words
- * (`fast_food` → `Fast food`), then its cuisines. Ways get the centroid of their nodes.
+ * (`fast_food` → `Fast food`), then its cuisines. Ways get the centroid of their nodes; tags such as
+ * `internet_access` or `wheelchair` become its attributes (./osm-attributes.ts).
  *
  * @example businessFromOsm({ type: 'node', id: 1, lat: 43.7, lon: 7.4, tags: { amenity: 'cafe', name: 'Le Café' } }, 43.7, 7.4)
  */
 import type { BusinessRecord } from '../store/businesses/contract.ts';
 import { osIdOf } from '../store/businesses/os-id.ts';
 import { domainKey } from '../store/businesses/row.ts';
+import { attributesFromOsm } from './osm-attributes.ts';
 
 export const POI_KEYS = ['amenity', 'shop', 'office', 'craft', 'tourism', 'healthcare', 'leisure'] as const;
 /** Values that describe infrastructure rather than a business. */
@@ -41,6 +43,6 @@ export function businessFromOsm(kind: 'node' | 'way', id: number, tags: Record<s
     street, city, county: tags['addr:county'] ?? null, state: tags['addr:state'] ?? tags['addr:province'] ?? null, postal_code: postal, country_code: country,
     latitude: lat, longitude: lon, rating: null, reviews: null, types: [...new Set(types)], category: types[0],
     business_status: closed ? 'closed_permanently' : null, verified: null, area_service: null,
-    working_hours: tags.opening_hours ?? null, source: 'osm',
+    working_hours: tags.opening_hours ?? null, source: 'osm', attributes: attributesFromOsm(tags),
   };
 }

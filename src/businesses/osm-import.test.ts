@@ -1,7 +1,7 @@
 /**
  * OSM import on the real extracts of ../shared/fixtures/osm (Monaco XML gz, Andorra PBF; ODbL,
- * © OpenStreetMap contributors): points of interest from nodes and ways, inside the region, searchable,
- * and a re-run that updates every row and adds none.
+ * © OpenStreetMap contributors): points of interest from nodes and ways, inside the region, searchable
+ * (by attributes too), and a re-run that updates every row and adds none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { openSqliteStore } from '../store/sqlite/store.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
 import { importOsm } from './osm-import.ts';
 import { businessFromOsm } from './osm-business.ts';
+import { parseQuery } from './query/parse.ts';
 
 const dir = join(process.env.FIXTURES_DIR ?? '../shared/fixtures', 'osm');
 const skip = existsSync(join(dir, 'monaco.osm.gz')) ? false : `OSM fixtures not found in ${dir} (set FIXTURES_DIR)`;
@@ -39,6 +40,17 @@ test('Monaco (XML gz) and Andorra (PBF): POIs inside their region, ways by centr
     // Every account sees imported open data; a circle around the casino finds it.
     const near = await db.searchBusinesses({ accountId: 'other', geo: [{ type: 'circle', lat: casino[0].latitude!, lng: casino[0].longitude!, radius_m: 50 }], limit: 10 });
     assert.ok(near.items.some((b) => b.os_id === casino[0].os_id));
+    // Attributes from tags: the extracts (2012-13 edits) carry few; three Monaco places are tagged
+    // wheelchair=limited, one Andorra restaurant internet_access=yes.
+    const having = async (countryCode: string, attributes: string[]) =>
+      (await db.searchBusinesses({ accountId: 'any', countryCode, attributes, limit: 1000 })).items.map((b) => b.name).sort();
+    assert.deepEqual(monaco.filter((b) => b.attributes?.length).map((b) => b.name).sort(), ['Cafe de Paris', 'La Rascasse', 'Stars n Bars']);
+    assert.deepEqual(await having('MC', ['limited wheelchair access']), ['Cafe de Paris', 'La Rascasse', 'Stars n Bars']);
+    assert.deepEqual((await all('AD')).filter((b) => b.attributes?.length).map((b) => [b.name, b.attributes]),
+      [['Restaurant Granja Del Poble (Internet Café)', ['Wi-Fi']]]);
+    const wifi = parseQuery('restaurants in andorra with wifi');
+    assert.deepEqual([wifi.notUnderstood, wifi.filters.attributes, wifi.filters.country_code], [[], ['Wi-Fi'], 'AD']);
+    assert.deepEqual(await having('AD', wifi.filters.attributes!), ['Restaurant Granja Del Poble (Internet Café)']);
     const again = await importOsm(s, join(dir, 'monaco.osm.gz'), { country: 'MC' });
     assert.deepEqual([again.added, again.updated], [0, mc.businesses]);
     assert.equal((await all('MC')).length, mc.businesses);

@@ -7,7 +7,7 @@
  *
  * @example categoryAt(['coffee', 'shops', 'in'], 0) // { words: 2, label: 'coffee shop', types: ['Coffee shop', 'Cafe', ...] }
  */
-import { singular } from './words.ts';
+import { phraseAt } from './words.ts';
 
 /** phrases (singular, folded, `|`-separated) → types. The first phrase names the kind in parsed_query. */
 const KINDS: [string, string[]][] = [
@@ -107,6 +107,8 @@ for (const c of CUISINES) {
   const types = [`${cap(c)} restaurant`, `${cap(c)} cuisine`];
   for (const p of [`${c} restaurant`, `${c} food`, `${c} place`, ...(DISHES.has(c) ? [c, `${c} bar`, `${c} joint`] : [])]) PHRASES.set(p, { label: `${c} restaurant`, types });
 }
+/** Every phrase a category is said by (a check that other readings do not take one). */
+export const CATEGORY_PHRASES: readonly string[] = [...PHRASES.keys()];
 /** Longest phrase in words. */
 const LONGEST = Math.max(...[...PHRASES.keys()].map((p) => p.split(' ').length));
 
@@ -115,10 +117,6 @@ const LONGEST = Math.max(...[...PHRASES.keys()].map((p) => p.split(' ').length))
  * Only the last word of a phrase is a plural in English (`coffee shops`, not `coffees shops`).
  */
 export function categoryAt(words: string[], i: number): Category | null {
-  for (let n = Math.min(LONGEST, words.length - i); n >= 1; n--) {
-    const ws = words.slice(i, i + n);
-    const hit = PHRASES.get(ws.join(' ')) ?? PHRASES.get([...ws.slice(0, -1), singular(ws[n - 1])].join(' '));
-    if (hit) return { words: n, ...hit };
-  }
-  return null;
+  const hit = phraseAt(PHRASES, LONGEST, words, i);
+  return hit && { words: hit.words, ...hit.value };
 }

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_NEAR_M, parseQuery } from './parse.ts';
+import { CATEGORY_PHRASES } from './categories.ts';
+import { ATTRIBUTE_PHRASES } from './attributes.ts';
 
 const read = (q: string) => parseQuery(q);
 
@@ -63,7 +65,7 @@ test('ratings, reviews, contacts, status, verified, names and domains', () => {
 
 test('words that were not understood are named; small words alone make nothing', () => {
   assert.deepEqual(read('asdf qwer').notUnderstood, ['asdf', 'qwer']);
-  assert.deepEqual(read('coffee shops with wifi in austin').notUnderstood, ['wifi']);
+  assert.deepEqual(read('coffee shops with karaoke in austin').notUnderstood, ['karaoke']);
   const empty = read('show me all the places');
   assert.deepEqual([empty.notUnderstood, empty.filters], [[], {}]);
 });
@@ -89,4 +91,35 @@ test('the same query always reads the same', () => {
   assert.deepEqual(read(q), read(q));
   assert.equal(read(q).filters.rating, '4.5+');
   assert.equal(read(q).filters.geo_filters![0].radius_m, 4828.032);
+});
+
+test('attributes: what a place offers, as the attributes filter, beside kinds, places and measures', () => {
+  const cafes = read('cafes').filters.types;
+  assert.deepEqual(read('cafes in paris with wifi'), { filters: { types: cafes, attributes: ['Wi-Fi'], cities: ['Paris'] }, notUnderstood: [] });
+  assert.deepEqual(read('wheelchair accessible restaurants in lyon with outdoor seating rated 4+').filters,
+    { types: ['Restaurant', 'Diner'], attributes: ['Wheelchair accessible entrance', 'Outdoor seating'], cities: ['Lyon'], rating: '4+' });
+  assert.deepEqual(read('pizza places in austin tx that deliver').filters.attributes, ['Delivery']);
+  assert.deepEqual(read('restaurants that accept credit cards and take reservations').filters.attributes, ['Credit cards', 'Accepts reservations']);
+  assert.deepEqual(read('dog-friendly cafes with free Wi-Fi and takeaway').filters.attributes, ['Dogs allowed', 'Wi-Fi', 'Takeout']);
+  assert.deepEqual(read('drive-thru coffee near 30.27,-97.74').filters.attributes, ['Drive-through']);
+  assert.deepEqual(read('shops with in-store pickup in austin').filters, { attributes: ['In-store pickup'], cities: ['Austin'] }, '`in store` is no place');
+  assert.deepEqual(read('cafes with wifi and wifi').filters.attributes, ['Wi-Fi'], 'once');
+});
+
+test('attributes: a negated one and an unknown word are not understood; phrases do not take each other\'s words', () => {
+  assert.deepEqual(read('cafes without wifi').notUnderstood, ['without', 'wifi']);
+  assert.deepEqual(read("restaurants that don't deliver").notUnderstood, ["don't", 'deliver']);
+  assert.deepEqual(read('restaurants with free parking').notUnderstood, ['free'], 'free parking of which kind is not guessed');
+  // A town of that name after a place is the attribute; right after `in` it is the town.
+  assert.deepEqual(read('bars in austin terrace').filters, { types: read('bars').filters.types, attributes: ['Outdoor seating'], cities: ['Austin'] });
+  assert.deepEqual(read('bars in terrace').filters.cities, ['Terrace']);
+  assert.deepEqual(read('bars in lyon home delivery').filters.cities, ['Lyon']);
+  for (const p of CATEGORY_PHRASES) {
+    const q = read(p);
+    assert.ok(q.filters.types && !q.filters.attributes && !q.notUnderstood.length, `category "${p}": ${JSON.stringify(q)}`);
+  }
+  for (const p of ATTRIBUTE_PHRASES) {
+    const q = read(p);
+    assert.ok(Object.keys(q.filters).join() === 'attributes' && !q.notUnderstood.length, `attribute "${p}": ${JSON.stringify(q)}`);
+  }
 });

@@ -1,14 +1,15 @@
 /**
  * A natural-language business query read into the filters of interface 4.8, deterministically and
  * offline: categories (./categories.ts), places after `in`/`near` (./places.ts), ratings, review
- * counts and distances (./measures.ts), coordinates, `with(out) a website/phone`, `verified`,
- * `open`/`closed`, `named "..."` and a bare domain. Every word must be understood (or be one of the
+ * counts and distances (./measures.ts), attributes (`with wifi`, ./attributes.ts), coordinates,
+ * `with(out) a website/phone`, `verified`, `open`/`closed`, `named "..."` and a bare domain. Every word must be understood (or be one of the
  * small words that carry no filter): the words that were not are returned, so the caller can say
  * which (docs/businesses.md, "Natural-language query").
  *
  * @example parseQuery('dentists near 40.74,-73.98 within 2 km').filters
  *   // { types: ['Dentist', ...], geo_filters: [{ type: 'circle', lat: 40.74, lng: -73.98, radius_m: 2000 }] }
  */
+import { attributeAt } from './attributes.ts';
 import { categoryAt } from './categories.ts';
 import { distanceAt, ratingAt, reviewsAt } from './measures.ts';
 import { gazetteer, placeAt, type City, type PlaceMatch } from './places.ts';
@@ -28,6 +29,7 @@ export interface QueryFilters {
   has_phone?: boolean;
   verified?: boolean;
   business_statuses?: string[];
+  attributes?: string[];
   name?: string;
   domain?: string;
   geo_filters?: { type: 'circle'; lat: number; lng: number; radius_m: number }[];
@@ -61,6 +63,7 @@ export function parseQuery(text: string): ParsedQuery {
   const unknown: string[] = [];
   const types = new Set<string>();
   const statuses = new Set<string>();
+  const attributes = new Set<string>();
   const places: { m: PlaceMatch; mode: 'in' | 'near' }[] = [];
   const points: { lat: number; lng: number }[] = [];
   const postal: string[] = [];
@@ -76,7 +79,7 @@ export function parseQuery(text: string): ParsedQuery {
       const county = countyAt(words, i);
       if (county) { counties.push(county.name); take(county.words); continue; }
       const p = placeAt(gazetteer(), words, i);
-      if (p) { places.push({ m: p, mode }); take(p.words); continue; }
+      if (p && !attributeWins(words, i, p.words)) { places.push({ m: p, mode }); take(p.words); continue; }
       if (POSTAL.test(w) && /\d/.test(w)) { postal.push(w.toUpperCase()); take(1); continue; }
       if (w !== 'or' && w !== 'and' && w !== 'to' && !COORD.test(w)) mode = null;
     }
@@ -100,10 +103,18 @@ export function parseQuery(text: string): ParsedQuery {
     if (rating) { f.rating = rating.expr; take(rating.words); continue; }
     const reviews = reviewsAt(words, i);
     if (reviews) { f.reviews = reviews.expr; take(reviews.words); continue; }
+    // Before `in`: `in store pickup` is an attribute. A negated one (`without wifi`) is no filter the
+    // body can hold: its words are not understood.
+    const attr = attributeAt(words, i);
+    if (attr) {
+      if (attr.negated) unknown.push(...words.slice(i, i + attr.words)); else for (const a of attr.attributes) attributes.add(a);
+      take(attr.words); continue;
+    }
     // After the measures: `at least 100 reviews` is a count, not a place `at`.
     if (PREPOSITIONS[w]) { mode = PREPOSITIONS[w]; take(w === 'close' && words[i + 1] === 'to' ? 2 : 1); continue; }
     const has = contactAt(words, i);
-    if (has) { f[has.field] = has.value; take(has.words); continue; }
+    // `phone shops` is a kind of business, not `with a phone`.
+    if (has && (categoryAt(words, i)?.words ?? 0) <= has.words) { f[has.field] = has.value; take(has.words); continue; }
     if (w === 'verified' || w === 'unverified') { f.verified = w === 'verified'; take(1); continue; }
     if (w === 'not' && words[i + 1] === 'verified') { f.verified = false; take(2); continue; }
     const cat = categoryAt(words, i);
@@ -116,6 +127,7 @@ export function parseQuery(text: string): ParsedQuery {
 
   if (types.size) f.types = [...types];
   if (statuses.size) f.business_statuses = [...statuses];
+  if (attributes.size) f.attributes = [...attributes];
   if (postal.length) f.postal_codes = postal;
   if (counties.length) f.counties = counties;
   const circles = points.map((p) => ({ type: 'circle' as const, lat: p.lat, lng: p.lng, radius_m: radius?.metres ?? DEFAULT_NEAR_M }));
@@ -126,6 +138,18 @@ export function parseQuery(text: string): ParsedQuery {
   if (radius && !circles.length) unknown.push(...radius.words);
   if (circles.length) f.geo_filters = circles;
   return { filters: f, notUnderstood: unknown };
+}
+
+/**
+ * Whether the words at `i` are an attribute rather than the place of that name (`in austin terrace`,
+ * `in lyon home delivery`): when the attribute reads more words, or when no `in`/`or`/`and` leads
+ * them (a second place is joined; `in terrace` is still the town).
+ */
+function attributeWins(words: string[], i: number, placeWords: number): boolean {
+  const a = attributeAt(words, i);
+  if (!a) return false;
+  const lead = words[i - 1];
+  return a.words > placeWords || !(PREPOSITIONS[lead] || lead === 'or' || lead === 'and' || lead === 'to');
 }
 
 /** `travis county`, `orleans parish`: up to three words and the word for a county, as addresses write it. */

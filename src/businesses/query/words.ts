@@ -47,3 +47,18 @@ export function singular(w: string): string {
   if (w.endsWith('s')) return w.slice(0, -1);
   return w;
 }
+
+/**
+ * The longest phrase of `table` (keys: folded words joined by spaces) said at `words[i]`, its last word
+ * also tried as singular: only the last word of an English phrase is a plural (`coffee shops`).
+ *
+ * @example phraseAt(new Map([['coffee shop', 1]]), 2, ['coffee', 'shops', 'in'], 0) // { words: 2, value: 1 }
+ */
+export function phraseAt<T>(table: Map<string, T>, longest: number, words: string[], i: number): { words: number; value: T } | null {
+  for (let n = Math.min(longest, words.length - i); n >= 1; n--) {
+    const ws = words.slice(i, i + n);
+    const value = table.get(ws.join(' ')) ?? table.get([...ws.slice(0, -1), singular(ws[n - 1])].join(' '));
+    if (value !== undefined) return { words: n, value };
+  }
+  return null;
+}
