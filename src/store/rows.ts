@@ -4,9 +4,9 @@
  *
  * @example const { toRequest } = rowMappers(JSON.parse); toRequest(db.prepare('SELECT * FROM requests').get())
  */
-import type { Account, RequestRow, TaskRow, UsageLine } from './contract.ts';
+import type { Account, ApiKeyRow, RequestRow, TaskRow, UsageLine, WebhookCall } from './contract.ts';
 
-type Row = Record<string, any>;
+export type Row = Record<string, any>;
 
 export const toAccount = (r: Row): Account => ({
   id: r.id, name: r.name, balanceMicros: r.balance_micros, creditLimitMicros: r.credit_limit_micros, currency: r.currency,
@@ -14,10 +14,17 @@ export const toAccount = (r: Row): Account => ({
   ratePerSec: r.rate_per_sec, burst: r.burst, createdAt: r.created_at,
 });
 
+export const toApiKey = (r: Row): ApiKeyRow => ({
+  id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at ?? null,
+});
+
 /** A usage sum row (product, unit, unit_price_micros, quantity, amount_micros). */
 export const toUsageLine = (r: Row): UsageLine => ({
   product: r.product, unit: r.unit, quantity: r.quantity, amountMicros: r.amount_micros, unitPriceMicros: r.unit_price_micros,
 });
+
+/** A failed webhook call as GET /webhook-calls lists it (seconds, like the rest of that answer). */
+export const toWebhookCall = (r: Row): WebhookCall => ({ status: `Status code: ${r.status_code}`, date: Math.floor(r.created_at / 1000) });
 
 /** Request and task rows, with `json` reading a JSON column's value. */
 export function rowMappers(json: (v: any) => any) {

@@ -1,0 +1,112 @@
+/**
+ * The two statements that end a work item on PostgreSQL, one operation each (run by ./items.ts).
+ *
+ * One statement does the whole completion. Run on its own (autocommit), the hot rows (the request,
+ * shared by its items, and the account, shared by all its requests) stay locked only while it runs,
+ * not for further round trips. Locks are taken item, then account, then request:
+ *   it    locks the item if this owner still leases it (no row: nothing below writes anything)
+ *   keys  with dropDuplicates, records the identity keys not seen before in the request (not when
+ *         the account already cannot pay, as far as the statement's snapshot shows)
+ *   q     what the item costs, as src/billing/rule.ts decided it before the statement ($8 when empty
+ *         queries are free, $9 when they cost one, $12: bill the new keys instead); the statement
+ *         only picks by the request's empty_costs_one and counts the new keys, as itemQuantity does
+ *         for SQLite; `places` is what the per-place products (enrichments, x: $13-$15) bill
+ *   pay   charges the account the whole item (own product and enrichments) only while its balance plus
+ *         credit is above zero: a conditional UPDATE, re-checked on the row's latest version when a
+ *         concurrent charge held it (src/billing/credit.ts); `ok.paid` says whether it did
+ *   prog  drops the item's checkpoint (how many chunks it saved: a streamed query's first records)
+ *   res   stores the records (a result already there is kept), after those chunks when streamed ($10);
+ *         unpaid: no records and the BALANCE_EXHAUSTED reason ($16)
+ *   unchunk deletes the chunks of a query that was not streamed (a buffering adapter's checkpoint) or not paid
+ *   bill, extra  the usage lines, unique per item and product (paid only)
+ *   req   counts the item on its request and, when it was the last one, ends the request
+ *   hook  creates the webhook delivery of a request that just ended
+ * $7 (alone; $5 in FAIL) = true: the statement is its own transaction and leaves dropDuplicates requests alone,
+ * because their end needs the keys counted by a later statement (see endRequest in ./requests.ts); those go
+ * through an explicit transaction with $7 = false, where endRequest adds the surcharge and the webhook row.
+ *
+ * @example await h.q(COMPLETE_ITEM, completeArgs(outcome, true))
+ */
+import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
+import { itemBilling } from '../../billing/rule.ts';
+import type { ItemOutcome } from '../requests/contract.ts';
+import { deliveryOfEndedSql } from './webhooks.ts';
+
+export const COMPLETE_ITEM = `
+    WITH it AS (
+      SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one, r.drop_duplicates
+      FROM work_items w JOIN requests r ON r.id = w.request_id
+      WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($7 AND r.drop_duplicates)
+      FOR UPDATE OF w),
+    keys AS (INSERT INTO request_keys (request_id, key)
+             SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k
+             WHERE it.drop_duplicates AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = it.account_id AND a.balance_micros + a.credit_limit_micros > 0)
+             ON CONFLICT DO NOTHING RETURNING 1),
+    q AS (SELECT it.*, CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys)
+                            WHEN it.empty_costs_one THEN $9::bigint ELSE $8::bigint END AS quantity,
+                       CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys) ELSE $8::bigint END AS places
+          FROM it),
+    x AS (SELECT * FROM unnest($13::text[], $14::text[], $15::bigint[]) AS x(product, unit, price)),
+    pay AS (UPDATE accounts a SET balance_micros = a.balance_micros - q.quantity * q.unit_price_micros
+                                                   - q.places * (SELECT COALESCE(SUM(price), 0) FROM x)
+            FROM q WHERE a.id = q.account_id AND a.balance_micros + a.credit_limit_micros > 0
+            RETURNING a.id),
+    ok AS (SELECT EXISTS (SELECT 1 FROM pay) AS paid),
+    prog AS (DELETE FROM item_progress p USING it WHERE p.request_id = it.request_id AND p.query_index = it.query_index RETURNING p.chunks),
+    res AS (INSERT INTO results (request_id, query_index, records, count, error, chunks)
+            SELECT request_id, query_index, CASE WHEN ok.paid THEN $3 ELSE '[]' END, CASE WHEN ok.paid THEN $4::int ELSE 0 END,
+                   CASE WHEN ok.paid THEN $11::text ELSE $16::text END,
+                   CASE WHEN ok.paid AND $10::boolean THEN COALESCE((SELECT chunks FROM prog), 0) ELSE 0 END
+            FROM it, ok ON CONFLICT DO NOTHING),
+    unchunk AS (DELETE FROM result_chunks c USING it, ok WHERE (NOT $10::boolean OR NOT ok.paid) AND c.request_id = it.request_id AND c.query_index = it.query_index),
+    done AS (UPDATE work_items w SET state = CASE WHEN ok.paid THEN 'done' ELSE 'failed' END, lease_owner = NULL, lease_until = NULL,
+               error = CASE WHEN ok.paid THEN NULL ELSE $16::text END
+             FROM it, ok WHERE w.id = it.id),
+    bill AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+             SELECT account_id, request_id, id, product, unit, quantity, unit_price_micros, quantity * unit_price_micros, $6 FROM q, ok
+             WHERE ok.paid AND quantity > 0
+             ON CONFLICT (item_key) DO NOTHING RETURNING quantity),
+    extra AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
+              SELECT q.account_id, q.request_id, q.id || '|' || x.product, x.product, x.unit, q.places, x.price, q.places * x.price, $6
+              FROM q, ok, x WHERE ok.paid AND q.places > 0
+              ON CONFLICT (item_key) DO NOTHING),
+    req AS (UPDATE requests r SET queries_done = r.queries_done + 1, queries_ok = r.queries_ok + ok.paid::int,
+              records = r.records + CASE WHEN ok.paid THEN $4::int ELSE 0 END,
+              usage = r.usage + COALESCE((SELECT quantity FROM bill), 0),
+              status = CASE WHEN r.queries_done + 1 < r.queries_total THEN r.status WHEN r.queries_ok + ok.paid::int > 0 THEN 'Success' ELSE 'Failure' END,
+              finished_at = CASE WHEN r.queries_done + 1 >= r.queries_total THEN $6 ELSE r.finished_at END
+            FROM it, ok WHERE r.id = it.request_id
+            RETURNING r.*, NOT ok.paid AS balance_exhausted),
+    hook AS (${deliveryOfEndedSql('$6', '$7')})
+    SELECT * FROM req`;
+
+/** The arguments of COMPLETE_ITEM for an outcome (`alone`: its own transaction, see above). */
+export function completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: boolean): unknown[] {
+  // The billing rule (src/billing/rule.ts), decided here; the statement picks by what it holds.
+  // `deduped` is only a candidate: the statement bills by new keys for dropDuplicates requests alone.
+  const b = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped: !!o.dedupeKeys });
+  const x = o.extraProducts ?? [];
+  return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys,
+    x.map((e) => e.product), x.map((e) => e.unit), x.map((e) => e.unitPriceMicros), BALANCE_EXHAUSTED];
+}
+
+/** The same for an item that failed for good: an empty result with the error, nothing billed.
+ *  Arguments: item id, owner, error, now, alone. */
+export const FAIL_ITEM = `
+    WITH it AS (
+      SELECT w.id, w.request_id, w.query_index
+      FROM work_items w JOIN requests r ON r.id = w.request_id
+      WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($5 AND r.drop_duplicates)
+      FOR UPDATE OF w),
+    res AS (INSERT INTO results (request_id, query_index, records, count, error)
+            SELECT request_id, query_index, '[]', 0, $3 FROM it ON CONFLICT DO NOTHING),
+    prog AS (DELETE FROM item_progress p USING it WHERE p.request_id = it.request_id AND p.query_index = it.query_index),
+    unchunk AS (DELETE FROM result_chunks c USING it WHERE c.request_id = it.request_id AND c.query_index = it.query_index),
+    done AS (UPDATE work_items w SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = $3 FROM it WHERE w.id = it.id),
+    req AS (UPDATE requests r SET queries_done = r.queries_done + 1,
+              status = CASE WHEN r.queries_done + 1 >= r.queries_total THEN CASE WHEN r.queries_ok > 0 THEN 'Success' ELSE 'Failure' END ELSE r.status END,
+              finished_at = CASE WHEN r.queries_done + 1 >= r.queries_total THEN $4 ELSE r.finished_at END
+            FROM it WHERE r.id = it.request_id
+            RETURNING r.*),
+    hook AS (${deliveryOfEndedSql('$4', '$5')})
+    SELECT * FROM req`;

@@ -1,0 +1,150 @@
+/**
+ * The PostgreSQL store's shared handle: the pool, named prepared statements, transactions with
+ * retry, and durable writes. Every part of the store (accounts.ts, items.ts, ...) works through one
+ * handle; a part's write that must join another part's transaction takes that transaction's client
+ * (`c`), which every helper here accepts.
+ *
+ * Connection loss surfaces as StoreUnavailableError (see errors.ts); the pool reconnects by itself.
+ *
+ * @example
+ *   const h = new PgDb(url, { schema: 'trawl' });
+ *   await h.tx(async (c) => { await h.q('UPDATE accounts SET ...', [...], c); });
+ */
+import pg from 'pg';
+import { createHash } from 'node:crypto';
+import { asStoreError } from './errors.ts';
+import type { Row } from '../rows.ts';
+
+export type Client = pg.PoolClient;
+
+export interface PostgresStoreOptions {
+  /** Schema to live in (set as search_path; created by migrate()). Default: the server's default (public). */
+  schema?: string;
+  /** Pool size. Default 10. */
+  max?: number;
+  /** How long to wait for a connection before failing with StoreUnavailableError. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** Server-side limit per statement, so a stuck query frees its connection. Default 30000 ms. */
+  statementTimeoutMs?: number;
+  /** Shown in pg_stat_activity. Default 'trawl'. */
+  applicationName?: string;
+  /**
+   * Wait for the WAL flush at every commit. Default false: like the SQLite store's WAL with
+   * synchronous=NORMAL, a commit survives any crash of trawl's processes, and only a crash of the
+   * database server or its machine may lose the last fraction of a second of commits (never part of
+   * one: a lost completion is lost with its bill, and the item runs again). Accounts, keys, prices and
+   * balance changes always wait for the flush.
+   */
+  synchronousCommit?: boolean;
+}
+
+// bigint (20) and numeric (1700, what SUM over bigint returns) come back as strings by default. Every
+// such value here is a count, a millisecond time or an amount, all far below 2^53.
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser(oid: number, format?: string): any {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format);
+  },
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+// Deadlocks cannot arise from this store's own lock order, but a hand-run statement could cause one.
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export class PgDb {
+  readonly pool: pg.Pool;
+  readonly schema: string | null;
+  readonly synchronousCommit: boolean;
+  private names = new Map<string, string>();
+
+  constructor(readonly url: string, o: PostgresStoreOptions = {}) {
+    if (o.schema !== undefined && !SCHEMA_NAME.test(o.schema)) throw new Error(`invalid schema name ${JSON.stringify(o.schema)}: use lower-case letters, digits and _`);
+    this.schema = o.schema ?? null;
+    this.synchronousCommit = o.synchronousCommit ?? false;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: o.max ?? 10,
+      connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      statement_timeout: o.statementTimeoutMs ?? 30_000,
+      application_name: o.applicationName ?? 'trawl',
+      options: this.sessionOptions(),
+      types,
+    } as pg.PoolConfig);
+    // An idle connection that dies (server restart) is reported here; without a listener the process
+    // would crash. The pool has already discarded it and opens a new one on the next query.
+    this.pool.on('error', (e) => process.emitWarning(`postgres store: idle connection lost: ${e.message}`));
+  }
+
+  /** Connection settings for a dedicated client (LISTEN) on the same database and schema. */
+  clientConfig(): pg.ClientConfig {
+    return { connectionString: this.url, keepAlive: true, application_name: 'trawl', options: this.sessionOptions(), types } as pg.ClientConfig;
+  }
+
+  private sessionOptions(): string | undefined {
+    const o = [this.schema ? `-c search_path=${this.schema}` : '', this.synchronousCommit ? '' : '-c synchronous_commit=off'].filter(Boolean);
+    return o.length ? o.join(' ') : undefined;
+  }
+
+  /** A named prepared statement per distinct SQL text: parsed once per connection. */
+  private stmt(text: string, values: unknown[]): pg.QueryConfig {
+    let name = this.names.get(text);
+    if (!name) this.names.set(text, (name = 't' + createHash('sha1').update(text).digest('hex').slice(0, 20)));
+    return { name, text, values };
+  }
+
+  /** One statement, on `c` or any pooled connection; an outage surfaces as StoreUnavailableError. */
+  async exec(sql: string, args: unknown[], c?: Client): Promise<pg.QueryResult<Row>> {
+    try {
+      return await (c ?? this.pool).query(this.stmt(sql, args));
+    } catch (e) {
+      throw asStoreError(e);
+    }
+  }
+
+  /** The rows of one statement. */
+  async q(sql: string, args: unknown[] = [], c?: Client): Promise<Row[]> {
+    return (await this.exec(sql, args, c)).rows;
+  }
+
+  /** How many rows one statement changed. */
+  async n(sql: string, args: unknown[] = [], c?: Client): Promise<number> {
+    return (await this.exec(sql, args, c)).rowCount ?? 0;
+  }
+
+  /** A write that must be on disk when it returns (money, keys), whatever the session's setting. */
+  async durable(sql: string, args: unknown[]): Promise<{ rows: Row[]; count: number }> {
+    const run = async (c?: Client) => {
+      const r = await this.exec(sql, args, c);
+      return { rows: r.rows, count: r.rowCount ?? 0 };
+    };
+    if (this.synchronousCommit) return run();
+    return this.tx(async (c) => { await c.query('SET LOCAL synchronous_commit = on'); return run(c); });
+  }
+
+  /** Runs fn in one transaction (READ COMMITTED plus explicit row locks). */
+  async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let c: Client;
+      try { c = await this.pool.connect(); } catch (e) { throw asStoreError(e); }
+      let broken: Error | undefined;
+      try {
+        await c.query('BEGIN');
+        const out = await fn(c);
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch((r: Error) => { broken = r; });
+        const code = (e as { code?: string }).code;
+        if (code && RETRYABLE.has(code) && attempt < 4) continue;
+        throw asStoreError(e);
+      } finally {
+        // A connection whose ROLLBACK failed is destroyed rather than handed to the next caller.
+        c.release(broken);
+      }
+    }
+  }
+}

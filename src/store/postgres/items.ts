@@ -1,0 +1,132 @@
+/**
+ * Work items on PostgreSQL (../requests/contract.ts): leases, and ending an item. What SQLite gets
+ * from running one transaction at a time, this part gets from row locks, taken in an order that
+ * never lets two transactions wait on each other in a circle: the work item first; then, for a
+ * completion, the account (its charge is checked against the credit rule before anything else is
+ * written) and the request, except in a totalLimit request, whose completions all lock the request
+ * before the account. The two orders never meet on one request, and nothing else holds an account
+ * while it waits for a request.
+ *
+ * - A claim picks rows with `FOR UPDATE SKIP LOCKED`, so any number of workers claim without blocking.
+ * - Completing or failing an item is one statement (./complete-item.ts) that locks the item row and
+ *   checks it is still leased by the caller; the result, the usage line (unique item_key) and the
+ *   request's counters change in it, so a stale or repeated completion writes and bills nothing.
+ * - The request's fan-in is one conditional UPDATE under the request's row lock: the statement that
+ *   ends the last item ends the request and creates its webhook delivery row.
+ *
+ * @example const [it] = await new PostgresItems(h).claimItems('w1', 1, 60_000, Date.now());
+ */
+import { capToTotal } from '../cap.ts';
+import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem } from '../requests/contract.ts';
+import type { Row } from '../rows.ts';
+import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
+import type { PgDb } from './handle.ts';
+import { endRequest, toRequest } from './requests.ts';
+
+/** An applied change: what it ended, and whether the credit rule refused the completion. */
+function fanIn(r: Row, finished: RequestRow | null): FanIn {
+  return r.balance_exhausted ? { applied: true, finished, balanceExhausted: true } : { applied: true, finished };
+}
+
+/** Runs COMPLETE_ITEM or FAIL_ITEM alone; when that cannot apply (a dropDuplicates request, or an
+ *  item this owner no longer holds) runs it again in a transaction that can end any request, or says no. */
+async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[], now: number): Promise<FanIn> {
+  const [fast] = await h.q(sql, args(true));
+  if (fast) return fanIn(fast, fast.status === 'Pending' ? null : toRequest(fast));
+  return h.tx(async (c): Promise<FanIn> => {
+    const [r] = await h.q(sql, args(false), c);
+    if (!r) return { applied: false, finished: null };
+    return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, now));
+  });
+}
+
+type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
+
+export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> {
+  constructor(private readonly h: PgDb) {}
+
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+    if (max <= 0 || (ids && !ids.length)) return [];
+    // Queued items first (oldest due first), then items whose lease ran out; rows another claimer
+    // holds are skipped, not waited for. The outer LIMIT stops the second scan when the first sufficed.
+    const ctes = ids
+      ? `pick AS (SELECT id FROM work_items WHERE id = ANY($5::text[])
+                    AND ((state = 'queued' AND run_after <= $1) OR (state = 'leased' AND lease_until < $1))
+                  LIMIT $2 FOR UPDATE SKIP LOCKED)`
+      : `q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
+         l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
+         pick AS (SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)`;
+    const rows = await this.h.q(`WITH ${ctes}
+                                 UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
+                                 FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
+                                 RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
+                                           r.account_id, r.endpoint, r.params`,
+    ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs]);
+    if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    else rows.sort((a, b) => a.run_after - b.run_after);
+    return rows.map((x) => ({
+      id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
+      query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts,
+    }));
+  }
+
+  async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {
+    if (!itemIds.length) return;
+    await this.h.q(`UPDATE work_items SET lease_until = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 AND state = 'leased'`, [leaseUntil, itemIds, owner]);
+  }
+
+  async completeItem(o: ItemOutcome): Promise<FanIn> {
+    const h = this.h;
+    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now);
+    // totalLimit: the records the request kept so far decide the cut, so they are read under the
+    // request's row lock (item first, then request: the usual order) and concurrent items of one
+    // request never deliver or bill past the limit.
+    return h.tx(async (c): Promise<FanIn> => {
+      const [it] = await h.q(`SELECT request_id FROM work_items WHERE id = $1 AND state = 'leased' AND lease_owner = $2 FOR UPDATE`, [o.itemId, o.owner], c);
+      if (!it) return { applied: false, finished: null };
+      const [req] = await h.q('SELECT records FROM requests WHERE id = $1 FOR UPDATE', [it.request_id], c);
+      const [r] = await h.q(COMPLETE_ITEM, completeArgs(capToTotal(o, req.records), false), c);
+      if (!r) return { applied: false, finished: null };
+      return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, o.now));
+    });
+  }
+
+  async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
+    if (retryAt !== null) {
+      const n = await this.h.n(`UPDATE work_items w SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $3, error = $4
+                                FROM requests r WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2
+                                AND r.id = w.request_id AND r.status = 'Pending'`, [itemId, owner, retryAt, error]);
+      return { applied: n > 0, finished: null };
+    }
+    return endItem(this.h, FAIL_ITEM, (alone) => [itemId, owner, error, now, alone], now);
+  }
+
+  async releaseItems(owner: string, now: number): Promise<number> {
+    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
+    return this.h.n(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $1, attempts = GREATEST(attempts - 1, 0)
+                     WHERE state = 'leased' AND lease_owner = $2`, [now, owner]);
+  }
+
+  async itemCounts(): Promise<Record<ItemState, number>> {
+    const out: Record<ItemState, number> = { queued: 0, leased: 0, done: 0, failed: 0, cancelled: 0 };
+    for (const r of await this.h.q('SELECT state, COUNT(*) AS n FROM work_items GROUP BY state')) out[r.state as ItemState] = r.n;
+    return out;
+  }
+
+  async queuedItemIds(limit: number): Promise<string[]> {
+    return (await this.h.q(`SELECT id FROM work_items WHERE state IN ('queued', 'leased') ORDER BY run_after LIMIT $1`, [limit])).map((r) => r.id);
+  }
+
+  /**
+   * Items a worker could claim right now (queued and due, or leased with an expired lease), with their
+   * attempt count (see Store.runnableItems).
+   *
+   * @example await store.runnableItems(Date.now(), 500) // [{ id: 'req:0', attempts: 1 }]
+   */
+  async runnableItems(now: number, limit: number): Promise<{ id: string; attempts: number }[]> {
+    return (await this.h.q(`(SELECT id, attempts FROM work_items WHERE state = 'queued' AND run_after <= $1 ORDER BY run_after LIMIT $2)
+                            UNION ALL
+                            (SELECT id, attempts FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2)
+                            LIMIT $2`, [now, limit])).map((r) => ({ id: r.id, attempts: r.attempts }));
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Requests on PostgreSQL (../requests/contract.ts): creation with their work items (grouped into one
+ * statement per event-loop turn), reads, cancellation, the janitor's purge, and `endRequest`, what
+ * ending a request entails beyond its status (./items.ts).
+ *
+ * @example await new PostgresRequests(h).cancelRequest('r1', Date.now())
+ */
+import { duplicateSurcharge } from '../../billing/rule.ts';
+import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
+import { rowMappers, type Row } from '../rows.ts';
+import { isStoreUnavailable } from '../unavailable.ts';
+import { billUsage } from './billing.ts';
+import type { Client, PgDb } from './handle.ts';
+import { dropResults } from './results.ts';
+import { enqueueDelivery, purgeWebhooks } from './webhooks.ts';
+
+export const { toRequest } = rowMappers((v) => v);
+
+/** What ending a request entails beyond its status, on the ending transaction `c`: the
+ *  dropDuplicates surcharge (decision 20) and the webhook row. `r` is the ended requests row. */
+export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promise<RequestRow> {
+  if (r.drop_duplicates) {
+    const kept = (await h.q('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = $1', [r.id], c))[0].n as number;
+    const dropped = duplicateSurcharge(r.records, Number(kept));
+    if (dropped > 0) {
+      const billed = await billUsage(h, c, r, r.id, `dup:${r.id}`, dropped, now);
+      if (billed) [r] = await h.q('UPDATE requests SET usage = usage + $2 WHERE id = $1 RETURNING *', [r.id, billed], c);
+    }
+  }
+  await enqueueDelivery(h, c, r, now);
+  return toRequest(r);
+}
+
+/** One statement, so one round trip and atomic without an explicit transaction. */
+async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
+  const items = { id: [] as string[], req: [] as string[], idx: [] as number[], query: [] as string[], max: [] as number[], at: [] as number[] };
+  for (const r of rs) {
+    r.queries.forEach((q, i) => {
+      items.id.push(`${r.id}:${i}`); items.req.push(r.id); items.idx.push(i); items.query.push(q);
+      items.max.push(r.maxAttempts); items.at.push(r.createdAt);
+    });
+  }
+  await h.q(`WITH req AS (
+               INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
+                                     empty_costs_one, drop_duplicates, task_id, created_at)
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
+                                    $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
+               RETURNING id)
+             INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+             SELECT i.id, req.id, i.idx, i.query, i.max, i.at
+             FROM unnest($14::text[], $15::text[], $16::int[], $17::text[], $18::int[], $19::bigint[]) AS i(id, req, idx, query, max, at)
+             JOIN req ON req.id = i.req`,
+  [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
+    rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
+    rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
+    rs.map((r) => r.createdAt), items.id, items.req, items.idx, items.query, items.max, items.at]);
+}
+
+/**
+ * Group insert: the requests submitted in one event-loop turn go to the server as one statement
+ * (columns as arrays), so a burst of submits costs one round trip and one protocol exchange instead
+ * of one each. A failing batch (a duplicate id, say) is replayed one request at a time, so only the
+ * failing one fails.
+ */
+export class RequestBatch {
+  private pending: { r: NewRequest; resolve: () => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(private readonly h: PgDb) {}
+
+  add(r: NewRequest): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ r, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    if (!batch.length) return;
+    try {
+      await insertRequests(this.h, batch.map((p) => p.r));
+      for (const p of batch) p.resolve();
+      return;
+    } catch (e) {
+      // An outage fails every request alike: replaying them one by one would only wait longer.
+      if (batch.length === 1 || isStoreUnavailable(e)) return void batch.forEach((p) => p.reject(e));
+    }
+    await Promise.all(batch.map((p) => insertRequests(this.h, [p.r]).then(p.resolve, p.reject)));
+  }
+}
+
+export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'listRequests' | 'cancelRequest' | 'purge'> {
+  /** Requests waiting for this turn's insert; the store flushes it on close. */
+  readonly batch: RequestBatch;
+
+  constructor(private readonly h: PgDb) {
+    this.batch = new RequestBatch(h);
+  }
+
+  async createRequest(r: NewRequest): Promise<void> {
+    return this.batch.add(r);
+  }
+
+  async getRequest(id: string): Promise<RequestRow | null> {
+    const [r] = await this.h.q('SELECT * FROM requests WHERE id = $1', [id]);
+    return r ? toRequest(r) : null;
+  }
+
+  async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
+    const cond = o.finished ? 'finished_at IS NOT NULL' : 'finished_at IS NULL';
+    return (await this.h.q(`SELECT * FROM requests WHERE account_id = $1 AND created_at >= $2 AND ${cond}
+                            ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [accountId, o.since, o.limit, o.skip])).map(toRequest);
+  }
+
+  async cancelRequest(requestId: string, now: number): Promise<FanIn> {
+    const h = this.h;
+    return h.tx(async (c): Promise<FanIn> => {
+      const [cur] = await h.q('SELECT status FROM requests WHERE id = $1', [requestId], c);
+      if (!cur || cur.status !== 'Pending') return { applied: false, finished: null };
+      // Items first, request last: the same lock order as completeItem, so the two never deadlock, and a
+      // completion that holds an item commits before the cancel counts what is still open.
+      const open = await h.n(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                              WHERE request_id = $1 AND state IN ('queued', 'leased')`, [requestId], c);
+      // Conditional: a completion that ended the request meanwhile wins (its items were all ended, so
+      // the update above changed nothing).
+      const [row] = await h.q(`UPDATE requests SET cancelled = true, status = 'Failure', finished_at = $2, queries_done = queries_done + $3
+                               WHERE id = $1 AND status = 'Pending' RETURNING *`, [requestId, now, open], c);
+      if (!row) return { applied: false, finished: null };
+      await enqueueDelivery(h, c, row, now);
+      return { applied: true, finished: toRequest(row) };
+    });
+  }
+
+  async purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number> {
+    const h = this.h;
+    const max = limit ?? null; // LIMIT NULL = no limit
+    return h.tx(async (c) => {
+      const ids = (await h.q(`SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < $1
+                              AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id) LIMIT $2`, [resultsBefore, max], c)).map((r) => r.id as string);
+      if (ids.length) await dropResults(h, c, ids);
+      const old = (await h.q('SELECT id FROM requests WHERE created_at < $1 AND finished_at IS NOT NULL LIMIT $2', [requestsBefore, max], c)).map((r) => r.id as string);
+      if (old.length) {
+        await dropResults(h, c, old);
+        await h.q('DELETE FROM work_items WHERE request_id = ANY($1::text[])', [old], c);
+        await h.q('DELETE FROM requests WHERE id = ANY($1::text[])', [old], c);
+      }
+      const calls = await purgeWebhooks(h, c, old, requestsBefore, max);
+      return Math.max(ids.length, old.length, calls);
+    });
+  }
+}

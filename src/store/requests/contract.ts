@@ -1,0 +1,148 @@
+/**
+ * Requests and work items, the store's part that runs work (issue 16): a request fans out into one
+ * work item per query; workers lease items, complete or fail them, and the item that ends last ends
+ * its request (fan-in).
+ *
+ * Exactly-once effects (principle 6): `completeItem` and `failItem` succeed only for the lease owner
+ * of a leased item; results (../results), usage (../billing) and the webhook delivery of an ending
+ * request (../webhooks) are written in the same transaction as the item's state change, so a
+ * re-delivered item can never write or bill twice.
+ *
+ * @example const [it] = await store.claimItems('w1', 1, 60_000, now); await store.completeItem({ itemId: it.id, owner: 'w1', ... })
+ */
+import type { Micros } from '../../billing/money.ts';
+
+export type RequestStatus = 'Pending' | 'Success' | 'Failure';
+export type ItemState = 'queued' | 'leased' | 'done' | 'failed' | 'cancelled';
+
+export interface NewRequest {
+  id: string;
+  accountId: string;
+  endpoint: string;
+  /** Validated parameters, query excluded. */
+  params: Record<string, unknown>;
+  queries: string[];
+  webhook: string | null;
+  /** Billing product (e.g. 'engine_maps_search') and unit (e.g. 'place'). */
+  product: string;
+  unit: string;
+  unitPriceMicros: Micros;
+  /** A query with no record still costs one unit. */
+  emptyCostsOne: boolean;
+  /** Records equal across queries are dropped; each item then reports the keys of its records and is
+   *  billed only for keys not seen before in the request (decision 20). */
+  dropDuplicates: boolean;
+  taskId: string | null;
+  maxAttempts: number;
+  createdAt: number;
+}
+
+export interface RequestRow {
+  id: string;
+  accountId: string;
+  endpoint: string;
+  params: Record<string, unknown>;
+  status: RequestStatus;
+  queriesTotal: number;
+  queriesDone: number;
+  records: number;
+  /** Units billed so far. */
+  usage: number;
+  webhook: string | null;
+  product: string;
+  unit: string;
+  unitPriceMicros: Micros;
+  emptyCostsOne: boolean;
+  dropDuplicates: boolean;
+  cancelled: boolean;
+  taskId: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export interface WorkItem {
+  id: string;
+  requestId: string;
+  accountId: string;
+  endpoint: string;
+  queryIndex: number;
+  query: string;
+  params: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface ItemOutcome {
+  itemId: string;
+  owner: string;
+  /** JSON array text of the records. */
+  recordsJson: string;
+  count: number;
+  /** Billable units when they differ from the record count (see adapter `units`). */
+  units?: number;
+  /** The request's `totalLimit`: records beyond it (counting what earlier items kept) are cut here,
+   *  inside the transaction, so concurrent items never deliver or bill past it. */
+  totalLimit?: number;
+  /** With dropDuplicates: one identity key per record (same order as the records). */
+  dedupeKeys?: string[];
+  /** True: the chunks saved with saveProgress are the query's first records and `recordsJson` is
+   *  its tail; `count` and `units` cover the whole query. False/absent: `recordsJson` is the whole
+   *  result and any saved chunks (a buffering adapter's checkpoint) are deleted. Never combined with
+   *  totalLimit or dedupeKeys (they need the whole query in one place). */
+  streamed?: boolean;
+  /** A query that ended early keeps its records and says why (`step_budget: ...`), see QueryResult.error. */
+  note?: string;
+  /** Products billed besides the request's own (map-place enrichments): each as many units as the
+   *  item bills of its own product (its places after totalLimit/dropDuplicates; not the one unit an
+   *  empty query costs), in the same transaction, one usage line keyed `<item id>|<product>` so a
+   *  repeated completion bills nothing. They do not count in the request's `usage`. */
+  extraProducts?: ExtraProduct[];
+  now: number;
+}
+
+/** A product billed per place besides the request's own (a map-place enrichment). */
+export interface ExtraProduct { product: string; unit: string; unitPriceMicros: Micros }
+
+/** What a state change of an item did to its request. */
+export interface FanIn {
+  /** False when the item was not leased by this owner any more (a stale worker): nothing was written. */
+  applied: boolean;
+  /** The request, when this change ended it. */
+  finished: RequestRow | null;
+  /** A completion the store refused because the account's balance plus credit was used up: the
+   *  query ended as failed with BALANCE_EXHAUSTED (src/billing/credit.ts), nothing delivered or billed. */
+  balanceExhausted?: boolean;
+}
+
+export interface RequestStore {
+  createRequest(r: NewRequest): Promise<void>;
+  getRequest(id: string): Promise<RequestRow | null>;
+  /** Newest first, created at or after `since`. */
+  listRequests(accountId: string, opts: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]>;
+  /** Deletes results and items of requests finished before `resultsBefore`, and whole requests
+   *  created before `requestsBefore`; returns how many requests lost their results or were deleted.
+   *  With `limit`, at most `limit` requests per kind in one short transaction: the janitor calls
+   *  again while a call returns `limit` or more (issue 15: a 100k purge in one go blocked 5.8 s). */
+  purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number>;
+
+  /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
+  claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
+  heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
+  /** Bills the item only while its account's balance plus credit is above zero, checked atomically
+   *  with the charge; otherwise the query fails with BALANCE_EXHAUSTED (`balanceExhausted` in the answer). */
+  completeItem(o: ItemOutcome): Promise<FanIn>;
+  /** retryAt null: the item fails for good (its query ends with no records and the error, and its
+   *  checkpoint is dropped); a retry keeps the checkpoint. */
+  failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn>;
+  /** Graceful shutdown: hands leased items back to the queue. */
+  releaseItems(owner: string, now: number): Promise<number>;
+  /** Cancels unfinished items; the request ends as Failure (decision 14). */
+  cancelRequest(requestId: string, now: number): Promise<FanIn>;
+  /** Number of items per state (metrics). */
+  itemCounts(): Promise<Record<ItemState, number>>;
+  /** Ids of queued items of running requests (used by queue backends to re-enqueue after a restart). */
+  queuedItemIds(limit: number): Promise<string[]>;
+  /** Optional: items a worker could claim right now (queued and due, or leased with an expired lease),
+   *  with their attempt count; queue backends re-announce these (src/engine/backends/runnable.ts). */
+  runnableItems?(now: number, limit: number): Promise<{ id: string; attempts: number }[]>;
+}

@@ -1,0 +1,133 @@
+/**
+ * Work items on SQLite (../requests/contract.ts): leases, and the one transaction that ends an item.
+ * A completion checks the lease and the credit rule, stores the records (./results.ts), bills them
+ * (./billing.ts, the rule of src/billing/rule.ts), counts the item on its request and, when it was the
+ * last, ends the request (./requests.ts). It runs in the handle's group commit, and SQLite runs one
+ * transaction at a time, so the credit check holds for the charge that follows.
+ *
+ * @example const [it] = await new SqliteItems(h).claimItems('w1', 1, 60_000, Date.now());
+ */
+import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
+import { itemBilling, itemQuantity } from '../../billing/rule.ts';
+import { capToTotal } from '../cap.ts';
+import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../requests/contract.ts';
+import type { Row } from '../rows.ts';
+import { billUsage, canPay } from './billing.ts';
+import type { SqliteDb } from './handle.ts';
+import { ownedItem } from './lease.ts';
+import { finishIfDone } from './requests.ts';
+import { dropProgress, savedChunks, storeResult } from './results.ts';
+
+/** Ends a leased item's query with no records and the error; inside the caller's transaction. */
+function failForGood(h: SqliteDb, it: Row, itemId: string, error: string, now: number): FanIn {
+  storeResult(h, it.request_id, it.query_index, '[]', 0, error);
+  dropProgress(h, it.request_id, it.query_index, false);
+  h.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
+  h.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
+  return { applied: true, finished: finishIfDone(h, it.request_id, now) };
+}
+
+/** Records the item's dropDuplicates keys; how many were new to the request. */
+function addKeys(h: SqliteDb, requestId: string, keys: string[]): number {
+  const ins = h.s('INSERT OR IGNORE INTO request_keys (request_id, key) VALUES (?, ?)');
+  let added = 0;
+  for (const k of keys) added += ins.run(requestId, k).changes;
+  return added;
+}
+
+type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
+
+export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
+  constructor(private readonly h: SqliteDb) {}
+
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+    const h = this.h;
+    return h.tx(() => {
+      let rows: Row[];
+      if (ids) {
+        const q = h.s(`SELECT id FROM work_items WHERE id = ? AND ((state = 'queued' AND run_after <= ?) OR (state = 'leased' AND lease_until < ?))`);
+        rows = ids.map((id) => q.get(id, now, now) as Row | undefined).filter((r): r is Row => !!r).slice(0, max);
+      } else {
+        rows = h.s(`SELECT id FROM work_items WHERE state = 'queued' AND run_after <= ? ORDER BY run_after LIMIT ?`).all(now, max) as Row[];
+        if (rows.length < max) {
+          rows = rows.concat(h.s(`SELECT id FROM work_items WHERE state = 'leased' AND lease_until < ? LIMIT ?`).all(now, max - rows.length) as Row[]);
+        }
+      }
+      const lease = h.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
+      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.params
+                       FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+      return rows.map((r) => {
+        lease.run(owner, now + leaseMs, r.id);
+        const x = get.get(r.id) as Row;
+        return {
+          id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
+          query: x.query, params: JSON.parse(x.params), attempts: x.attempts, maxAttempts: x.max_attempts,
+        };
+      });
+    });
+  }
+
+  async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {
+    const u = this.h.s(`UPDATE work_items SET lease_until = ? WHERE id = ? AND lease_owner = ? AND state = 'leased'`);
+    this.h.tx(() => { for (const id of itemIds) u.run(leaseUntil, id, owner); });
+  }
+
+  async completeItem(o: ItemOutcome & { cutByTotal?: boolean }): Promise<FanIn> {
+    const h = this.h;
+    return h.grouped((): FanIn => {
+      const it = ownedItem(h, o.itemId, o.owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      if (!canPay(h, it.account_id)) return { ...failForGood(h, it, o.itemId, BALANCE_EXHAUSTED, o.now), balanceExhausted: true };
+      o = capToTotal(o, o.totalLimit === undefined ? 0 : (h.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
+      storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0);
+      dropProgress(h, it.request_id, it.query_index, !!o.streamed);
+      h.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
+      const deduped = !!it.drop_duplicates && !!o.dedupeKeys;
+      const newKeys = deduped ? addKeys(h, it.request_id, o.dedupeKeys!) : 0;
+      const billing = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped });
+      billUsage(h, it, it.request_id, o.itemId, itemQuantity(billing, !!it.empty_costs_one, newKeys), o.now);
+      // Per-place products (enrichments): what was found, never the unit an empty search costs.
+      const places = itemQuantity(billing, false, newKeys);
+      for (const e of o.extraProducts ?? []) billUsage(h, it, it.request_id, `${o.itemId}|${e.product}`, places, o.now, e);
+      h.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
+      return { applied: true, finished: finishIfDone(h, it.request_id, o.now) };
+    });
+  }
+
+  async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
+    const h = this.h;
+    return h.grouped((): FanIn => {
+      const it = ownedItem(h, itemId, owner);
+      if (!it || it.status !== 'Pending') return { applied: false, finished: null };
+      if (retryAt !== null) {
+        h.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, error = ? WHERE id = ?`).run(retryAt, error, itemId);
+        return { applied: true, finished: null };
+      }
+      return failForGood(h, it, itemId, error, now);
+    });
+  }
+
+  async releaseItems(owner: string, now: number): Promise<number> {
+    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
+    return this.h.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, attempts = MAX(attempts - 1, 0)
+                     WHERE state = 'leased' AND lease_owner = ?`).run(now, owner).changes;
+  }
+
+  async itemCounts(): Promise<Record<ItemState, number>> {
+    const out: Record<ItemState, number> = { queued: 0, leased: 0, done: 0, failed: 0, cancelled: 0 };
+    for (const r of this.h.s('SELECT state, COUNT(*) AS n FROM work_items GROUP BY state').all() as Row[]) out[r.state as ItemState] = r.n;
+    return out;
+  }
+
+  async queuedItemIds(limit: number): Promise<string[]> {
+    return (this.h.s(`SELECT id FROM work_items WHERE state IN ('queued', 'leased') ORDER BY run_after LIMIT ?`).all(limit) as Row[]).map((r) => r.id);
+  }
+
+  /** Items a worker could claim right now, with their attempt count (see Store.runnableItems). */
+  async runnableItems(now: number, limit: number): Promise<{ id: string; attempts: number }[]> {
+    return this.h.s(`SELECT id, attempts FROM (SELECT id, attempts FROM work_items WHERE state = 'queued' AND run_after <= @now ORDER BY run_after LIMIT @limit)
+                     UNION ALL
+                     SELECT id, attempts FROM (SELECT id, attempts FROM work_items WHERE state = 'leased' AND lease_until < @now LIMIT @limit)
+                     LIMIT @limit`).all({ now, limit }) as { id: string; attempts: number }[];
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The lease check every write of a running query starts with (completion, failure, checkpoint):
+ * the item, still leased by this owner, with what its request says about billing.
+ *
+ * @example const it = ownedItem(h, 'r1:0', 'w1'); if (!it || it.status !== 'Pending') return false;
+ */
+import type { Row } from '../rows.ts';
+import type { SqliteDb } from './handle.ts';
+
+/** The leased item of this owner with its request, or null when the lease was lost. */
+export function ownedItem(h: SqliteDb, itemId: string, owner: string): Row | null {
+  const r = h.s(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one,
+                   r.drop_duplicates, r.status
+                 FROM work_items w JOIN requests r ON r.id = w.request_id
+                 WHERE w.id = ? AND w.state = 'leased' AND w.lease_owner = ?`).get(itemId, owner) as Row | undefined;
+  return r ?? null;
+}

@@ -1,0 +1,108 @@
+/**
+ * Requests on SQLite (../requests/contract.ts): creation with their work items, reads, cancellation,
+ * the janitor's purge, and `finishIfDone`, the fan-in every item's ending transaction runs
+ * (./items.ts).
+ *
+ * @example await new SqliteRequests(h).cancelRequest('r1', Date.now())
+ */
+import { duplicateSurcharge } from '../../billing/rule.ts';
+import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
+import { rowMappers, type Row } from '../rows.ts';
+import { billUsage } from './billing.ts';
+import { itemRange, type SqliteDb } from './handle.ts';
+import { dropResults } from './results.ts';
+import { dropDelivery, enqueueDelivery, purgeCalls } from './webhooks.ts';
+
+export const { toRequest } = rowMappers(JSON.parse);
+
+/**
+ * Ends the request when its last item ended, inside that item's transaction: its status, the
+ * dropDuplicates surcharge (decision 20) and its webhook delivery. Null when it is still running.
+ */
+export function finishIfDone(h: SqliteDb, requestId: string, now: number): RequestRow | null {
+  const r = h.s(`UPDATE requests SET status = CASE WHEN queries_ok > 0 THEN 'Success' ELSE 'Failure' END, finished_at = ?
+                 WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
+  if (!r) return null;
+  if (r.drop_duplicates) {
+    const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
+    billUsage(h, r, requestId, `dup:${requestId}`, duplicateSurcharge(r.records, kept), now);
+  }
+  enqueueDelivery(h, r, now);
+  return toRequest(h.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
+}
+
+/** Deletes up to `limit` expired requests' results, then up to `limit` requests past the history period. */
+function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, limit: number): number {
+  return h.tx(() => {
+    // Walks expired requests by the finished_at index and checks each for results by key, so the
+    // cost follows what expired, not how many result rows are stored (LIMIT -1 = no limit).
+    const ids = (h.s('SELECT id FROM requests q WHERE finished_at IS NOT NULL AND finished_at < ? AND EXISTS (SELECT 1 FROM results WHERE request_id = q.id) LIMIT ?')
+      .all(resultsBefore, limit) as Row[]).map((r) => r.id as string);
+    for (const id of ids) dropResults(h, id);
+    const old = (h.s('SELECT id FROM requests WHERE created_at < ? AND finished_at IS NOT NULL LIMIT ?').all(requestsBefore, limit) as Row[]).map((r) => r.id as string);
+    for (const id of old) {
+      dropResults(h, id);
+      h.s('DELETE FROM work_items WHERE id >= ? AND id < ? AND request_id = ?').run(...itemRange(id), id);
+      h.s('DELETE FROM requests WHERE id = ?').run(id);
+      dropDelivery(h, id);
+    }
+    return Math.max(ids.length, old.length, purgeCalls(h, requestsBefore, limit));
+  });
+}
+
+export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'listRequests' | 'cancelRequest' | 'purge'> {
+  constructor(private readonly h: SqliteDb) {}
+
+  async createRequest(r: NewRequest): Promise<void> {
+    const ins = this.h.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
+                          empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const item = this.h.s('INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after) VALUES (?, ?, ?, ?, ?, ?)');
+    await this.h.grouped(() => {
+      ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPriceMicros,
+        r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
+      r.queries.forEach((q, i) => item.run(`${r.id}:${i}`, r.id, i, q, r.maxAttempts, r.createdAt));
+    });
+  }
+
+  async getRequest(id: string): Promise<RequestRow | null> {
+    const r = this.h.s('SELECT * FROM requests WHERE id = ?').get(id) as Row | undefined;
+    return r ? toRequest(r) : null;
+  }
+
+  async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
+    const cond = o.finished ? 'finished_at IS NOT NULL' : 'finished_at IS NULL';
+    return (this.h.s(`SELECT * FROM requests WHERE account_id = ? AND created_at >= ? AND ${cond} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
+      .all(accountId, o.since, o.limit, o.skip) as Row[]).map(toRequest);
+  }
+
+  async cancelRequest(requestId: string, now: number): Promise<FanIn> {
+    return this.h.tx((): FanIn => {
+      const r = this.h.s(`SELECT status FROM requests WHERE id = ?`).get(requestId) as Row | undefined;
+      if (!r || r.status !== 'Pending') return { applied: false, finished: null };
+      // `+state`: without statistics the planner would pick the state index and walk the whole queue.
+      const open = this.h.s(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                             WHERE id >= ? AND id < ? AND request_id = ? AND +state IN ('queued', 'leased')`).run(...itemRange(requestId), requestId).changes;
+      const row = this.h.s(`UPDATE requests SET cancelled = 1, status = 'Failure', finished_at = ?, queries_done = queries_done + ?
+                            WHERE id = ? RETURNING *`).get(now, open, requestId) as Row;
+      enqueueDelivery(this.h, row, now);
+      return { applied: true, finished: toRequest(row) };
+    });
+  }
+
+  async purge(resultsBefore: number, requestsBefore: number, limit = -1): Promise<number> {
+    // Deleting a request makes SQLite look for work items still referencing it, and work_items has no
+    // index on request_id (migration 002): with foreign keys on, that is a scan of every work item per
+    // purged request. Their items are deleted just before, by key range, so the check is off here
+    // (a pragma, so outside the transaction; nothing else runs on this connection meanwhile).
+    this.h.db.pragma('foreign_keys = OFF');
+    let n: number;
+    try {
+      n = purgeRows(this.h, resultsBefore, requestsBefore, limit);
+    } finally {
+      this.h.db.pragma('foreign_keys = ON');
+    }
+    // Returns the pages this batch freed (cost follows the batch; a no-op without auto_vacuum).
+    if (n) this.h.db.pragma('incremental_vacuum');
+    return n;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Tasks on SQLite (../tasks/contract.ts). JSON columns (queries, tags, spec, results) are text here.
+ *
+ * @example const t = await new SqliteTasks(h).getTaskByFileToken(token);
+ */
+import type { TaskRow, TaskStore } from '../tasks/contract.ts';
+import { TASK_COLUMNS, rowMappers, type Row } from '../rows.ts';
+import type { SqliteDb } from './handle.ts';
+
+const { toTask } = rowMappers(JSON.parse);
+
+function oneTask(h: SqliteDb, sql: string, arg: string): TaskRow | null {
+  const r = h.s(sql).get(arg) as Row | undefined;
+  return r ? toTask(r) : null;
+}
+
+export class SqliteTasks implements TaskStore {
+  constructor(private readonly h: SqliteDb) {}
+
+  async createTask(t: TaskRow): Promise<void> {
+    this.h.s(`INSERT INTO tasks (id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags), JSON.stringify(t.spec), t.status,
+        t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId);
+  }
+
+  async getTask(id: string): Promise<TaskRow | null> {
+    return oneTask(this.h, 'SELECT * FROM tasks WHERE id = ?', id);
+  }
+
+  async getTaskByRequest(requestId: string): Promise<TaskRow | null> {
+    return oneTask(this.h, 'SELECT * FROM tasks WHERE request_id = ?', requestId);
+  }
+
+  async getTaskByFileToken(token: string): Promise<TaskRow | null> {
+    return oneTask(this.h, 'SELECT * FROM tasks WHERE file_token = ?', token);
+  }
+
+  async strandedTasks(limit: number): Promise<TaskRow[]> {
+    return (this.h.s(`SELECT t.* FROM tasks t JOIN requests r ON r.id = t.request_id
+                      WHERE t.status IN ('PENDING', 'RUNNING') AND r.finished_at IS NOT NULL ORDER BY t.id LIMIT ?`).all(limit) as Row[]).map(toTask);
+  }
+
+  async updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void> {
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) continue;
+      this.h.db.prepare(`UPDATE tasks SET ${TASK_COLUMNS[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
+    }
+  }
+
+  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]> {
+    const where = ['account_id = ?'];
+    const args: unknown[] = [accountId];
+    if (o.lastId) { where.push('id < ?'); args.push(o.lastId); }
+    if (o.tag) {
+      where.push(`(EXISTS (SELECT 1 FROM json_each(tasks.tags) WHERE value = ?) OR instr(lower(service_name), lower(?)) > 0 OR instr(lower(queries), lower(?)) > 0)`);
+      args.push(o.tag, o.tag, o.tag);
+    }
+    args.push(o.limit);
+    return (this.h.db.prepare(`SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as Row[]).map(toTask);
+  }
+}
