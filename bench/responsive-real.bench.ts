@@ -3,7 +3,8 @@
  * (bin/trawl.js, real adapters, SQLite, the executor replaying a HAR built at run time from the real
  * map search capture) while a `/health` probe runs every 5 ms from another process (bench/probe.ts).
  * One scenario at a time, then all at once:
- *   map search at full speed   C=16 clients of GET /maps/search?query=coffee&limit=20&async=false for D s
+ *   map search at full speed   C=16 clients of GET /maps/search?query=coffee&limit=20&async=false for D s;
+ *                              before = PARSE_THREADS=0
  *   10k-row export, per format a task of 500 replayed map searches x 20 places (10,000 rows),
  *                              from POST /tasks to the file; before = EXPORT_THREADS=0
  *   cold first lookup          the first call of each lookup endpoint on a fresh process;
@@ -14,7 +15,7 @@
  * Throughput costs: map search queries/s alone and together; export task wall time before/after;
  * a 1000-query /directory-phones request (warm) on the lookup thread vs on the API's thread.
  *
- * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000)
+ * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ import { addBigResult, addExpiredRequests, pct, startProbe } from './responsive-
 const D = Number(process.env.D ?? 8) * 1000;
 const C = Number(process.env.C ?? 16);
 const PURGE_N = Number(process.env.PURGE_N ?? 100_000);
+/** ONLY=map: the map search scenarios alone (no table written). */
+const ONLY_MAP = process.env.ONLY === 'map';
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const FORMATS = ['xlsx', 'csv', 'json', 'parquet'] as const;
 const LOOKUPS = [
@@ -145,16 +148,17 @@ async function main() {
   };
   const costs: string[] = [];
   try {
-    {
-      const { s, probe, close } = await fresh();
+    for (const [label, threads] of [['before (parse on the API thread)', '0'], ['after (parse thread)', '']] as const) {
+      const { s, probe, close } = await fresh({}, threads ? { PARSE_THREADS: threads } : {});
       await sleep(500);
-      report('idle', await probe.measure(() => sleep(2_000)));
+      if (!threads) report('idle', await probe.measure(() => sleep(2_000)));
       await mapSearch(s, 2_000); // warm: the adapter, the replay, the JIT
       let qps = 0;
-      report('map search at full speed (replay)', await probe.measure(async () => { qps = await mapSearch(s); }), `${qps.toFixed(0)} queries/s, ${C} clients`);
-      costs.push(`map search alone: ${qps.toFixed(0)} queries/s`);
+      report(`map search at full speed (replay), ${label}`, await probe.measure(async () => { qps = await mapSearch(s); }), `${qps.toFixed(0)} queries/s, ${C} clients`);
+      costs.push(`map search alone, ${label}: ${qps.toFixed(0)} queries/s`);
       await close();
     }
+    if (ONLY_MAP) return;
     for (const [label, threads] of [['before (on the API thread)', '0'], ['after (export thread)', '1']] as const) {
       const { s, probe, close } = await fresh({}, { EXPORT_THREADS: threads });
       await mapSearch(s, 1_000);

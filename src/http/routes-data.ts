@@ -20,14 +20,16 @@ const sharedDecls = { query: queryDecl, ...shared };
 
 const BUFFER_UP_TO = 64 * 1024;
 
-/** Small bodies go out as one string (a stream costs more than it saves); big ones are streamed. */
+/** Small bodies go out as one buffer (a stream costs more than it saves); big ones are streamed.
+ *  A buffer, not the string: Fastify would measure the string's UTF-8 length, then the socket
+ *  encode it again (0.10 against 0.07 ms for a 50 KB map search answer). */
 async function sendText(reply: FastifyReply, body: AsyncIterable<string>): Promise<FastifyReply> {
   const it = body[Symbol.asyncIterator]();
   const head: string[] = [];
   let size = 0;
   for (;;) {
     const n = await it.next();
-    if (n.done) return reply.send(head.join(''));
+    if (n.done) return reply.send(Buffer.from(head.join('')));
     head.push(n.value);
     size += n.value.length;
     if (size > BUFFER_UP_TO) break;
