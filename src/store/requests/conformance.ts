@@ -1,0 +1,163 @@
+/**
+ * The requests part's conformance section: every backend runs it through storeConformance
+ * (../conformance.ts). It pins what the engine relies on: exactly-once item completion, fan-in, leases, retries, cancellation, history and purge.
+ *
+ * @example requestConformance('sqlite', () => openSqliteStore(':memory:'));
+ */
+import assert from 'node:assert/strict';
+import { toMicros as µ } from '../../billing/money.ts';
+import { partSuite, type OpenStore, type SuiteOptions } from '../conformance-kit.ts';
+
+export function requestConformance(name: string, open: OpenStore, opts: SuiteOptions = {}): void {
+  const { t, account, request } = partSuite('requests', name, open, opts);
+
+  t('requests created in one burst are stored whole; a duplicate id fails alone', async (s) => {
+    const a = await account(s);
+    const first = request(a.id, ['x']);
+    await s.createRequest(first);
+    // Submitted in one event-loop turn, as concurrent API calls are: stores may write them together.
+    const burst = [request(a.id, ['a', 'b']), { ...request(a.id, ['dup']), id: first.id }, request(a.id, ['c']), request(a.id, ['d', 'e', 'f'], { webhook: 'http://h/', taskId: 't1', dropDuplicates: true })];
+    const settled = await Promise.allSettled(burst.map((r) => s.createRequest(r)));
+    assert.deepEqual(settled.map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const r of [burst[0], burst[2], burst[3]]) {
+      const row = await s.getRequest(r.id);
+      assert.equal(row?.queriesTotal, r.queries.length);
+      assert.deepEqual(row?.params, r.params);
+      assert.equal(row?.webhook, r.webhook);
+      assert.equal(row?.taskId, r.taskId);
+      assert.equal(row?.dropDuplicates, r.dropDuplicates);
+    }
+    assert.equal((await s.getRequest(first.id))?.queriesTotal, 1, 'the existing request is untouched');
+    const ids = [...burst[0].queries.map((_, i) => `${burst[0].id}:${i}`), `${burst[2].id}:0`, ...burst[3].queries.map((_, i) => `${burst[3].id}:${i}`)];
+    const claimed = await s.claimItems('w', 100, 60_000, 20_000, ids);
+    assert.deepEqual(claimed.map((i) => i.query).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  t('an item completes once, bills once, and the last one ends the request', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['q0', 'q1']);
+    await s.createRequest(r);
+    const items = await s.claimItems('w1', 10, 60_000, 10_000);
+    assert.equal(items.length, 2);
+    assert.deepEqual(items.map((i) => i.query).sort(), ['q0', 'q1']);
+    assert.deepEqual(items[0].params, { limit: 3 });
+    assert.equal((await s.claimItems('w2', 10, 60_000, 10_001)).length, 0, 'leased items are not handed out twice');
+    const first = items.find((i) => i.queryIndex === 0)!;
+    const second = items.find((i) => i.queryIndex === 1)!;
+    const done1 = await s.completeItem({ itemId: first.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, now: 11_000 });
+    assert.deepEqual(done1, { applied: true, finished: null });
+    const again = await s.completeItem({ itemId: first.id, owner: 'w1', recordsJson: '[{"a":1},{"a":2}]', count: 2, now: 11_000 });
+    assert.equal(again.applied, false, 'a re-delivered completion writes nothing');
+    const stale = await s.completeItem({ itemId: second.id, owner: 'w9', recordsJson: '[]', count: 0, now: 11_000 });
+    assert.equal(stale.applied, false, 'only the lease owner may complete');
+    const done2 = await s.completeItem({ itemId: second.id, owner: 'w1', recordsJson: '[]', count: 0, now: 12_000 });
+    assert.equal(done2.finished?.status, 'Success');
+    assert.equal(done2.finished?.finishedAt, 12_000);
+    assert.equal(done2.finished?.usage, 3, '2 records + 1 for the empty query');
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(10) - 3 * µ(0.5));
+    const results = [];
+    for await (const x of s.readResults(r.id)) results.push(x);
+    assert.deepEqual(results.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count]), [[0, 'q0', '[{"a":1},{"a":2}]', 2], [1, 'q1', '[]', 0]]);
+    const rest = [];
+    for await (const x of s.readResults(r.id, 0)) rest.push(x.queryIndex);
+    assert.deepEqual(rest, [1], 'readResults continues after an index');
+    if (s.getRequestWithResults) {
+      const both = await s.getRequestWithResults(r.id, 20);
+      assert.equal(both?.row.status, 'Success');
+      assert.deepEqual(both?.first.map((x) => [x.queryIndex, x.query, x.recordsJson, x.count, x.error]), [[0, 'q0', '[{"a":1},{"a":2}]', 2, null], [1, 'q1', '[]', 0, null]]);
+      assert.deepEqual((await s.getRequestWithResults(r.id, 1))?.first.map((x) => x.queryIndex), [0]);
+      assert.equal(await s.getRequestWithResults('nope', 20), null);
+    }
+    const lines = await s.usageForPeriod(a.id, 0, 20_000);
+    assert.deepEqual(lines, [{ product: 'test_service', unit: 'record', quantity: 3, amountMicros: 1_500_000, unitPriceMicros: 500_000 }]);
+  });
+
+  t('retries requeue, permanent failures end the query, all failed is Failure', async (s) => {
+    const a = await account(s);
+    const r = request(a.id, ['only']);
+    await s.createRequest(r);
+    const [it] = await s.claimItems('w', 1, 1_000, 10_000);
+    assert.deepEqual(await s.failItem(it.id, 'w', 'network', 20_000, 10_100), { applied: true, finished: null });
+    assert.equal((await s.claimItems('w', 1, 1_000, 15_000)).length, 0, 'not before run_after');
+    const [again] = await s.claimItems('w', 1, 1_000, 20_000);
+    assert.equal(again.attempts, 2);
+    const end = await s.failItem(again.id, 'w', 'layout_changed: no places', null, 20_500);
+    assert.equal(end.finished?.status, 'Failure');
+    assert.equal(end.finished?.usage, 0, 'a failed query is free');
+    const results = [];
+    for await (const x of s.readResults(r.id)) results.push(x);
+    assert.equal(results[0].error, 'layout_changed: no places');
+  });
+
+  t('expired leases are taken over; release hands items back', async (s) => {
+    const a = await account(s);
+    await s.createRequest(request(a.id, ['a', 'b']));
+    const got = await s.claimItems('dead', 2, 1_000, 10_000);
+    assert.equal(got.length, 2);
+    await s.heartbeat('dead', [got[0].id], 30_000);
+    const taken = await s.claimItems('alive', 5, 1_000, 12_000);
+    assert.deepEqual(taken.map((i) => i.id), [got[1].id], 'only the item whose lease expired');
+    const late = await s.completeItem({ itemId: got[1].id, owner: 'dead', recordsJson: '[]', count: 0, now: 12_500 });
+    assert.equal(late.applied, false, 'the old owner lost the item');
+    assert.equal(await s.releaseItems('alive', 13_000), 1);
+    assert.equal((await s.claimItems('x', 5, 1_000, 13_000, [got[1].id])).length, 1, 'claim by id');
+    const counts = await s.itemCounts();
+    assert.equal(counts.leased, 2);
+    assert.ok((await s.queuedItemIds(10)).length >= 2);
+  });
+
+  t('cancel ends the request as Failure and bills only finished items', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['a', 'b', 'c'], { webhook: 'http://127.0.0.1:1/hook' });
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 2, 60_000, 10_000);
+    await s.completeItem({ itemId: items[0].id, owner: 'w', recordsJson: '[{"x":1}]', count: 1, now: 10_100 });
+    const c = await s.cancelRequest(r.id, 10_200);
+    assert.equal(c.finished?.status, 'Failure');
+    assert.equal(c.finished?.cancelled, true);
+    assert.equal(c.finished?.queriesDone, 3, 'the leased and the queued item are cancelled with the request');
+    assert.equal((await s.cancelRequest(r.id, 10_300)).applied, false);
+    const late = await s.completeItem({ itemId: items[1].id, owner: 'w', recordsJson: '[{"x":2}]', count: 1, now: 10_400 });
+    assert.equal(late.applied, false);
+    assert.equal((await s.getRequest(r.id))?.usage, 1);
+    const hooks = await s.claimDueWebhooks(10_500, 10, 5_000);
+    assert.deepEqual(hooks.map((h) => [h.requestId, h.url]), [[r.id, 'http://127.0.0.1:1/hook']]);
+  });
+
+  t('history lists running and finished requests newest first; purge drops old results', async (s) => {
+    const a = await account(s);
+    const r1 = request(a.id, ['a'], { createdAt: 1_000 });
+    const r2 = request(a.id, ['b'], { createdAt: 2_000 });
+    await s.createRequest(r1);
+    await s.createRequest(r2);
+    const running = await s.listRequests(a.id, { finished: false, since: 0, skip: 0, limit: 10 });
+    assert.deepEqual(running.map((r) => r.id), [r2.id, r1.id]);
+    assert.deepEqual((await s.listRequests(a.id, { finished: false, since: 0, skip: 1, limit: 10 })).map((r) => r.id), [r1.id]);
+    const [it] = await s.claimItems('w', 1, 60_000, 3_000, [`${r1.id}:0`]);
+    await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{"v":1}]', count: 1, now: 3_000 });
+    assert.deepEqual((await s.listRequests(a.id, { finished: true, since: 0, skip: 0, limit: 10 })).map((r) => r.id), [r1.id]);
+    assert.equal(await s.purge(4_000, 0), 1);
+    const left = [];
+    for await (const x of s.readResults(r1.id)) left.push(x);
+    assert.equal(left.length, 0);
+    await s.purge(0, 5_000);
+    assert.equal(await s.getRequest(r1.id), null, 'finished requests older than the history window are removed');
+    assert.ok(await s.getRequest(r2.id), 'running requests stay');
+  });
+
+  t('purge with a limit takes at most that many requests per call (the janitor batches, issue 15)', async (s) => {
+    const a = await account(s);
+    const rs = [request(a.id, ['a'], { createdAt: 1_000 }), request(a.id, ['b'], { createdAt: 1_000 }), request(a.id, ['c'], { createdAt: 1_000 })];
+    for (const r of rs) {
+      await s.createRequest(r);
+      const [it] = await s.claimItems('w', 1, 60_000, 2_000, [`${r.id}:0`]);
+      await s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[{"v":1}]', count: 1, now: 2_000 });
+    }
+    assert.equal(await s.purge(4_000, 0, 2), 2);
+    assert.equal(await s.purge(4_000, 0, 2), 1, 'the rest; a short batch ends the pass');
+    assert.equal(await s.purge(4_000, 0, 2), 0, 'requests already without results are not counted again');
+    assert.equal(await s.purge(0, 5_000, 2), 2);
+    assert.equal(await s.purge(0, 5_000, 2), 1);
+    for (const r of rs) assert.equal(await s.getRequest(r.id), null);
+  });
+}
