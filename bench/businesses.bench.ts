@@ -3,17 +3,20 @@
  * searches the issue times, on SQLite and (with TEST_DATABASE_URL) PostgreSQL, plus the OSM import
  * rate on the Andorra extract. Writes docs/performance/businesses.md.
  *
- *   node bin/run-ts.js bench/businesses.bench.ts [--rows 1000000] [--runs 50] [--no-pg] [--db FILE]
+ *   node bin/run-ts.js bench/businesses.bench.ts [--rows 1000000] [--runs 50] [--no-pg] [--db FILE] [--pg-schema NAME]
  *
- * `--db FILE` keeps the SQLite file and reuses it when it exists (for work on the searches; the measured
- * run builds it fresh). Each search runs `runs` times after a warm-up, alternately from the first page and
- * from a cursor after the 200th match; medians are quoted with the baseline of the same run, a page
- * of 10 without filter (the cheapest read), because the box is shared and noisy.
+ * `--db FILE` keeps the SQLite file and reuses it when it exists, `--pg-schema NAME` the same for a
+ * PostgreSQL schema (migrated on open; for work on the searches; the measured run builds both fresh).
+ * Each search runs `runs` times after a warm-up, alternately from the first page and from a cursor
+ * after the 200th match, SQLite and PostgreSQL interleaved run by run (the box is shared and noisy: a
+ * burst of load hits both); medians are quoted with the baseline of the same run, a page of 10
+ * without filter (the cheapest read).
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
+import { openPostgresStore, type PostgresStore } from '../src/store/postgres/store.ts';
 import { businessStoreOf } from '../src/store/businesses/index.ts';
 import type { BusinessQuery, BusinessRecord, BusinessStore } from '../src/store/businesses/contract.ts';
 import type { Store } from '../src/store/contract.ts';
@@ -26,6 +29,7 @@ const ROWS = Number(arg('--rows') ?? 1_000_000);
 const RUNS = Number(arg('--runs') ?? 50);
 const KEEP = arg('--db');
 const PG = process.argv.includes('--no-pg') ? undefined : process.env.TEST_DATABASE_URL;
+const PG_SCHEMA = arg('--pg-schema');
 const OWNER = 'acct';
 
 const SEARCHES: [string, Partial<BusinessQuery>, number?][] = [
@@ -51,21 +55,24 @@ async function fill(db: BusinessStore): Promise<number> {
   return ROWS / ((performance.now() - t0) / 1000);
 }
 
-/** p50 of each search, alternately from the first page and from after the 200th match. */
-async function timeAll(db: BusinessStore): Promise<number[]> {
-  const out: number[] = [];
+/** p50 of each search on each store, alternately from the first page and from after the 200th match,
+ *  the stores taking turns run by run. */
+async function timeAll(dbs: BusinessStore[]): Promise<number[][]> {
+  const out: number[][] = dbs.map(() => []);
   for (const [, q, runs = RUNS] of SEARCHES) {
-    const first = await db.searchBusinesses({ accountId: OWNER, limit: 200, ...q, includeTotal: false });
-    const starts = [undefined, ...first.items.length ? [first.last] : []];
-    const one = async (i: number) => {
-      const t = performance.now();
-      await db.searchBusinesses({ accountId: OWNER, limit: 10, ...q, after: starts[i % starts.length] });
-      return performance.now() - t;
-    };
-    await one(0);
-    const ms: number[] = [];
-    for (let i = 0; i < runs; i++) ms.push(await one(i));
-    out.push(median(ms));
+    const ones = await Promise.all(dbs.map(async (db) => {
+      const first = await db.searchBusinesses({ accountId: OWNER, limit: 200, ...q, includeTotal: false });
+      const starts = [undefined, ...first.items.length ? [first.last] : []];
+      return async (i: number) => {
+        const t = performance.now();
+        await db.searchBusinesses({ accountId: OWNER, limit: 10, ...q, after: starts[i % starts.length] });
+        return performance.now() - t;
+      };
+    }));
+    for (const one of ones) await one(0);
+    const ms: number[][] = dbs.map(() => []);
+    for (let i = 0; i < runs; i++) for (let k = 0; k < dbs.length; k++) ms[k].push(await ones[k](i));
+    ms.forEach((m, k) => out[k].push(median(m)));
   }
   return out;
 }
@@ -88,32 +95,33 @@ const file = KEEP ?? join(dir, 'bench.db');
 const reuse = KEEP !== undefined && existsSync(KEEP);
 const lines: string[] = [];
 const sqlite = await openSqliteStore(file);
+let pg: PostgresStore | undefined;
 let sqliteMs: number[];
+let pgMs: number[] | null = null;
 try {
   const db = businessStoreOf(sqlite);
   const rate = reuse ? NaN : await fill(db);
   sqlite.db.pragma('wal_checkpoint(TRUNCATE)');
   const size = statSync(file).size;
-  sqliteMs = await timeAll(db);
   lines.push(`SQLite: ${ROWS.toLocaleString('en')} rows${reuse ? ' (reused file)' : `, inserted at ${Math.round(rate).toLocaleString('en')} rows/s (batches of 1,000)`}; file ${(size / 1e6).toFixed(0)} MB = **${((size / 1e6) * (1e6 / ROWS)).toFixed(0)} MB per million** businesses`);
+  const dbs = [db];
+  if (PG) {
+    pg = PG_SCHEMA ? await openPostgresStore(PG, { schema: PG_SCHEMA }) : await (await import('../src/store/postgres/testing.ts')).openScratchPostgresStore(PG);
+    const pdb = businessStoreOf(pg as Store);
+    const had = Number((await pg.pool.query('SELECT count(*) AS n FROM businesses')).rows[0].n);
+    const prate = had ? NaN : await fill(pdb);
+    if (had) await pdb.optimize();
+    const { rows } = await pg.pool.query(`SELECT pg_total_relation_size('businesses') + pg_total_relation_size('business_types') AS n`);
+    lines.push(`PostgreSQL: ${had ? `${had.toLocaleString('en')} rows (kept schema)` : `inserted at ${Math.round(prate).toLocaleString('en')} rows/s (one multi-row upsert per 1,000)`}; tables and indexes ${(Number(rows[0].n) / 1e6).toFixed(0)} MB`);
+    dbs.push(pdb);
+  }
+  [sqliteMs, pgMs = null] = await timeAll(dbs);
 } finally {
   await sqlite.close();
+  await pg?.close();
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
 }
 lines.push(await osmRate());
-
-let pgMs: number[] | null = null;
-if (PG) {
-  const { openScratchPostgresStore } = await import('../src/store/postgres/testing.ts');
-  const pg = await openScratchPostgresStore(PG);
-  try {
-    const db = businessStoreOf(pg as Store);
-    const rate = await fill(db);
-    const { rows } = await pg.pool.query(`SELECT pg_total_relation_size('businesses') + pg_total_relation_size('business_types') AS n`);
-    pgMs = await timeAll(db);
-    lines.push(`PostgreSQL: inserted at ${Math.round(rate).toLocaleString('en')} rows/s (one multi-row upsert per 1,000); tables and indexes ${(Number(rows[0].n) / 1e6).toFixed(0)} MB`);
-  } finally { await pg.close(); }
-}
 
 const rowsOut = SEARCHES.map(([name], i) => [name, sqliteMs[i].toFixed(2), (sqliteMs[i] / sqliteMs[0]).toFixed(1) + '×',
   ...(pgMs ? [pgMs[i].toFixed(2), (pgMs[i] / sqliteMs[i]).toFixed(2) + '×'] : [])]);
@@ -129,4 +137,4 @@ ${table(head, rowsOut)}
 ${lines.map((l) => `- ${l}`).join('\n')}
 `;
 process.stdout.write(text);
-if (!KEEP) writeSection('docs/performance/businesses.md', text);
+if (!KEEP && !PG_SCHEMA) writeSection('docs/performance/businesses.md', text);

@@ -92,8 +92,19 @@ async function answers(s: Store): Promise<unknown[]> {
   await b.upsertBusinesses('a1', records(600, rng(7)), 1_000_000);
   const out: unknown[] = [];
   for (const q of queries(150, rng(11))) {
-    const page = await b.searchBusinesses({ accountId: 'a1', limit: 1000, includeTotal: true, ...q });
-    out.push({ q, ids: page.items.map((x) => x.os_id).sort(), total: page.total });
+    const page = await b.searchBusinesses({ accountId: 'a1', limit: 1000, ...q });
+    // A page shorter than the matches, so the total is counted, not read off the page.
+    const { total } = await b.searchBusinesses({ accountId: 'a1', limit: 3, includeTotal: true, ...q });
+    // The same rows page by page through the cursor, in the one page's order.
+    const paged: string[] = [];
+    for (let after: string | undefined, more = true; more;) {
+      const p = await b.searchBusinesses({ accountId: 'a1', limit: 40, ...q, after });
+      paged.push(...p.items.map((x) => x.os_id));
+      [after, more] = [p.last, p.hasMore];
+    }
+    assert.deepEqual(paged, page.items.map((x) => x.os_id), `${s.kind}: pages of ${JSON.stringify(q)}`);
+    assert.equal(total, page.items.length, `${s.kind}: total of ${JSON.stringify(q)}`);
+    out.push({ q, ids: page.items.map((x) => x.os_id).sort(), total });
   }
   return out;
 }

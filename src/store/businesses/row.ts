@@ -5,7 +5,7 @@
  *
  * @example columnsOf(record) // { name_k: 'joe\'s pizza', city_k: 'austin', ... }
  */
-import type { BusinessQuery, BusinessRecord, GeoFilter, NumRange } from './contract.ts';
+import type { BusinessPage, BusinessQuery, BusinessRecord, GeoFilter, NumRange } from './contract.ts';
 import { decodeRecord } from './record-text.ts';
 import { NOT_BUSINESS_TYPES } from './kinds.ts';
 import { polygonSql } from './polygon.ts';
@@ -74,8 +74,12 @@ export interface Dialect {
   inBox(): string;
 }
 
-/** The WHERE clause (without `after`) and its arguments. The table is aliased `b`. */
-export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unknown[] } {
+/**
+ * The WHERE clause (without `after`) and its arguments. The table is aliased `b`. `after`, a page
+ * position, is repeated inside the type test: PostgreSQL derives no range across `t.business = b.id`,
+ * and would walk the (type, business) index from its start instead of from the position.
+ */
+export function whereOf(q: BusinessQuery, d: Dialect, after?: number): { sql: string; args: unknown[] } {
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...a: unknown[]) => { c.push(sql); args.push(...a); };
@@ -92,8 +96,9 @@ export function whereOf(q: BusinessQuery, d: Dialect): { sql: string; args: unkn
     const ps = q.postalCodes.map(postalKey).filter((p): p is string => !!p);
     add(`(${ps.map(() => 'substr(b.postal_k, 1, ?) = ?').join(' OR ')})`, ...ps.flatMap((p) => [p.length, p]));
   }
-  const typed = (not: string, xs: string[]) =>
-    add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}))`, ...xs);
+  const typed = (not: string, xs: string[]) => (not || after === undefined
+    ? add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}))`, ...xs)
+    : add(`EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}) AND t.business > ?)`, ...xs, after));
   // broadMatch: a type containing the text (`restaurant` finds `Italian restaurant`).
   const broad = (not: string, xs: string[]) =>
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND (${xs.map(() => "t.type_k LIKE ? ESCAPE '\\'").join(' OR ')}))`,
@@ -147,6 +152,10 @@ export const timesOf = (r: BusinessRecord, now: number) => ({
   added: r.added_timestamp != null ? r.added_timestamp * 1000 : now,
   updated: r.updated_timestamp != null ? r.updated_timestamp * 1000 : now,
 });
+
+/** The total a first page already shows: every match, when it holds all of them (no count needed). */
+export const knownTotal = (page: BusinessPage, q: BusinessQuery): number | undefined =>
+  (q.after === undefined && !page.hasMore ? page.items.length : undefined);
 
 /** A page position (`BusinessQuery.after`): the decimal row id a previous page ended on. */
 export function positionOf(after: string): number {

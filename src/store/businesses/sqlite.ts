@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, distanceM, likeEscape, lower, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, distanceM, knownTotal, likeEscape, lower, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
   // A row already at hand is tested directly; the trigram index serves names only as a driver.
@@ -147,7 +147,7 @@ export class SqliteBusinessStore implements BusinessStore {
     if (q.includeTotal) {
       // Through the same driver: its rows come in rowid order, so the table is read nearly in sequence
       // (a range index such as rating's would read it at random, several times slower at 1M rows).
-      page.total = this.db.prepare(`SELECT count(*) FROM ${d.from} WHERE ${[...d.lead, w.sql].join(' AND ')}`).pluck().get(...d.args, ...w.args) as number;
+      page.total = knownTotal(page, q) ?? this.db.prepare(`SELECT count(*) FROM ${d.from} WHERE ${[...d.lead, w.sql].join(' AND ')}`).pluck().get(...d.args, ...w.args) as number;
     }
     return page;
   }
