@@ -44,6 +44,7 @@ test('Monaco (XML gz) and Andorra (PBF): POIs inside their region, ways by centr
     // wheelchair=limited, one Andorra restaurant internet_access=yes.
     const having = async (countryCode: string, attributes: string[]) =>
       (await db.searchBusinesses({ accountId: 'any', countryCode, attributes, limit: 1000 })).items.map((b) => b.name).sort();
+    assert.deepEqual([mc.with_attributes, ad.with_attributes], [3, 1]);
     assert.deepEqual(monaco.filter((b) => b.attributes?.length).map((b) => b.name).sort(), ['Cafe de Paris', 'La Rascasse', 'Stars n Bars']);
     assert.deepEqual(await having('MC', ['limited wheelchair access']), ['Cafe de Paris', 'La Rascasse', 'Stars n Bars']);
     assert.deepEqual((await all('AD')).filter((b) => b.attributes?.length).map((b) => [b.name, b.attributes]),

@@ -20,6 +20,8 @@ export interface ImportSummary {
   updated: number;
   /** Ways whose nodes were not in the file (cut at the extract's edge). */
   without_position: number;
+  /** Businesses whose tags gave attributes (wheelchair, internet_access, ...). */
+  with_attributes: number;
   seconds: number;
 }
 
@@ -30,7 +32,7 @@ export async function importOsm(store: Store, file: string, o: { country?: strin
   const coords = new Map<number, number>();
   const lats: number[] = [];
   const lons: number[] = [];
-  const s: ImportSummary = { file, objects: 0, businesses: 0, added: 0, updated: 0, without_position: 0, seconds: 0 };
+  const s: ImportSummary = { file, objects: 0, businesses: 0, added: 0, updated: 0, without_position: 0, with_attributes: 0, seconds: 0 };
   let batch: BusinessRecord[] = [];
   const flush = async () => {
     if (!batch.length) return;
@@ -57,6 +59,7 @@ export async function importOsm(store: Store, file: string, o: { country?: strin
     if (!b) continue;
     if (!b.country_code && o.country) b.country_code = o.country.toUpperCase();
     s.businesses++;
+    if (b.attributes?.length) s.with_attributes++;
     batch.push(b);
     if (batch.length >= (o.batch ?? 1000)) await flush();
   }
