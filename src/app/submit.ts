@@ -15,6 +15,7 @@ import { newRequestId, newTaskId } from './ids.ts';
 import { DEFAULT_ENRICHMENT_PRICES, defaultUnitPriceMicros } from '../billing/prices.ts';
 import { ENRICHMENT_PRICES } from '../enrich/supported.ts';
 import type { Micros } from '../billing/money.ts';
+import { canCharge } from '../billing/credit.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 import { cursorProblem } from '../engine/cursor.ts';
@@ -42,9 +43,10 @@ export async function priceOf(ctx: AppContext, product: string, unit: string, ac
   return price;
 }
 
-/** Past due: flagged by an operator, or balance plus credit at or below zero (also `account_status`). */
+/** Past due: flagged by an operator, or balance plus credit at or below zero (also `account_status`):
+ *  the account may not be charged (src/billing/credit.ts). */
 export function isPastDue(account: Account): boolean {
-  return account.pastDue || account.balanceMicros + account.creditLimitMicros <= 0;
+  return !canCharge(account);
 }
 
 export function assertCanPay(account: Account): void {

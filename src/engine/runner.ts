@@ -21,7 +21,7 @@ import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
 import type { ParseStep } from './parse-thread.ts';
-import { BALANCE_EXHAUSTED } from '../billing/credit.ts';
+import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -88,7 +88,7 @@ export class Runner {
   private async cannotPay(accountId: string): Promise<boolean> {
     if (!this.exhausted.has(accountId)) return false;
     const a = await this.o.store.getAccount(accountId);
-    if (a && a.balanceMicros + a.creditLimitMicros > 0) this.exhausted.delete(accountId);
+    if (a && canCharge(a)) this.exhausted.delete(accountId);
     return this.exhausted.has(accountId);
   }
 

@@ -118,6 +118,42 @@ export function billingConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.equal((await s.getAccount(a.id))?.balanceMicros, 0);
   });
 
+  t('credit rule: the dropDuplicates surcharge at the end is cut to what the account can still take, never past -credit_limit', async (s) => {
+    const keys = (n: number) => Array.from({ length: n }, () => 'same');
+    for (const [balance, credit, surcharge] of [[10, 5, 14], [10, 0, 9], [1_000, 0, 51]] as const) {
+      // 1 kept (billed 1), 51 dropped: a surcharge of 51 units, as far as the balance plus credit covers it.
+      const a = await account(s, balance, { creditLimitMicros: µ(credit) });
+      const r = request(a.id, ['q0', 'q1'], { dropDuplicates: true, unitPriceMicros: µ(1) });
+      await s.createRequest(r);
+      const [x, y] = (await s.claimItems('w', 2, 60_000, 10_000, [`${r.id}:0`, `${r.id}:1`])).sort((p, q) => p.queryIndex - q.queryIndex);
+      await s.completeItem({ itemId: x.id, owner: 'w', recordsJson: JSON.stringify(keys(26)), count: 26, dedupeKeys: keys(26), now: 10_001 });
+      const end = await s.completeItem({ itemId: y.id, owner: 'w', recordsJson: JSON.stringify(keys(26)), count: 26, dedupeKeys: keys(26), now: 10_002 });
+      assert.equal(end.finished?.usage, 1 + surcharge, `balance ${balance}, credit ${credit}`);
+      const left = (await s.getAccount(a.id))!.balanceMicros;
+      assert.equal(left, µ(balance - 1 - surcharge));
+      assert.ok(left >= -µ(credit), 'the surcharge never passes -credit_limit');
+    }
+  });
+
+  t('credit rule: once an operator flags the account past due, its running work stops with balance_exhausted, undelivered and unbilled', async (s) => {
+    const a = await account(s, 100);
+    const r = request(a.id, ['q0', 'q1', 'q2'], { unitPriceMicros: µ(1) });
+    await s.createRequest(r);
+    const [x, y, z] = (await s.claimItems('w', 3, 60_000, 10_000)).sort((p, q) => p.queryIndex - q.queryIndex);
+    assert.equal((await s.completeItem({ itemId: x.id, owner: 'w', recordsJson: '[{}]', count: 1, now: 10_001 })).balanceExhausted, undefined);
+    await s.updateAccount(a.id, { pastDue: true });
+    const refused = await s.completeItem({ itemId: y.id, owner: 'w', recordsJson: '[{},{}]', count: 2, now: 10_002 });
+    assert.deepEqual([refused.applied, refused.balanceExhausted], [true, true]);
+    await s.updateAccount(a.id, { pastDue: false });
+    const end = await s.completeItem({ itemId: z.id, owner: 'w', recordsJson: '[{}]', count: 1, now: 10_003 });
+    assert.equal(end.balanceExhausted, undefined, 'cleared: work is billed again');
+    assert.deepEqual([end.finished?.status, end.finished?.usage, end.finished?.records], ['Success', 2, 2]);
+    assert.equal((await s.getAccount(a.id))?.balanceMicros, µ(98));
+    const results = [];
+    for await (const q of s.readResults(r.id)) results.push([q.queryIndex, q.count, q.error]);
+    assert.deepEqual(results, [[0, 1, null], [1, 0, BALANCE_EXHAUSTED], [2, 1, null]]);
+  });
+
   t('credit rule: 20 concurrent direct charges stop one charge past the limit', async (s) => {
     const a = await account(s, 0.05);
     const oks = await Promise.all(Array.from({ length: 20 }, (_, i) =>

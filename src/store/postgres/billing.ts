@@ -7,6 +7,7 @@
  * @example await new PostgresBilling(h).usageForPeriod('a1', start, end)
  */
 import type { BillingStore, DirectCharge, UsageLine } from '../billing/contract.ts';
+import { canChargeSql } from '../../billing/credit.ts';
 import { toUsageLine, type Row } from '../rows.ts';
 import type { Client, PgDb } from './handle.ts';
 
@@ -48,7 +49,7 @@ export class PostgresBilling implements BillingStore {
   async chargeUsage(c: DirectCharge): Promise<boolean> {
     if (c.quantity <= 0) return true;
     // The account row is locked while it is checked, so two answers cannot both pass on the last cent.
-    const { rows } = await this.h.durable(`WITH ok AS (SELECT id FROM accounts WHERE id = $1 AND NOT past_due AND balance_micros + credit_limit_micros > 0 FOR UPDATE),
+    const { rows } = await this.h.durable(`WITH ok AS (SELECT id FROM accounts a WHERE a.id = $1 AND ${canChargeSql('a')} FOR UPDATE),
         u AS (INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
               SELECT $1, $2, $2, $3, $4, $5::bigint, $6::bigint, $5::bigint * $6::bigint, $7 FROM ok ON CONFLICT (item_key) DO NOTHING RETURNING amount_micros),
         a AS (UPDATE accounts SET balance_micros = balance_micros - u.amount_micros FROM u WHERE accounts.id = $1)

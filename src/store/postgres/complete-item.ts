@@ -11,8 +11,8 @@
  *         queries are free, $9 when they cost one, $12: bill the new keys instead); the statement
  *         only picks by the request's empty_costs_one and counts the new keys, as itemQuantity does
  *         for SQLite; `places` is what the per-place products (enrichments, x: $13-$15) bill
- *   pay   charges the account the whole item (own product and enrichments) only while its balance plus
- *         credit is above zero: a conditional UPDATE, re-checked on the row's latest version when a
+ *   pay   charges the account the whole item (own product and enrichments) only while it may be charged
+ *         (not past due, balance plus credit above zero): a conditional UPDATE, re-checked on the row's latest version when a
  *         concurrent charge held it (src/billing/credit.ts); `ok.paid` says whether it did
  *   prog  drops the item's checkpoint (how many chunks it saved: a streamed query's first records)
  *   res   stores the records (a result already there is kept), after those chunks when streamed ($10);
@@ -27,7 +27,7 @@
  *
  * @example await h.q(COMPLETE_ITEM, completeArgs(outcome, true))
  */
-import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
+import { BALANCE_EXHAUSTED, canChargeSql } from '../../billing/credit.ts';
 import { itemBilling } from '../../billing/rule.ts';
 import type { ItemOutcome } from '../requests/contract.ts';
 import { deliveryOfEndedSql } from './webhooks.ts';
@@ -40,7 +40,7 @@ export const COMPLETE_ITEM = `
       FOR UPDATE OF w),
     keys AS (INSERT INTO request_keys (request_id, key)
              SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k
-             WHERE it.drop_duplicates AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = it.account_id AND a.balance_micros + a.credit_limit_micros > 0)
+             WHERE it.drop_duplicates AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = it.account_id AND ${canChargeSql('a')})
              ON CONFLICT DO NOTHING RETURNING 1),
     q AS (SELECT it.*, CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys)
                             WHEN it.empty_costs_one THEN $9::bigint ELSE $8::bigint END AS quantity,
@@ -49,7 +49,7 @@ export const COMPLETE_ITEM = `
     x AS (SELECT * FROM unnest($13::text[], $14::text[], $15::bigint[]) AS x(product, unit, price)),
     pay AS (UPDATE accounts a SET balance_micros = a.balance_micros - q.quantity * q.unit_price_micros
                                                    - q.places * (SELECT COALESCE(SUM(price), 0) FROM x)
-            FROM q WHERE a.id = q.account_id AND a.balance_micros + a.credit_limit_micros > 0
+            FROM q WHERE a.id = q.account_id AND ${canChargeSql('a')}
             RETURNING a.id),
     ok AS (SELECT EXISTS (SELECT 1 FROM pay) AS paid),
     prog AS (DELETE FROM item_progress p USING it WHERE p.request_id = it.request_id AND p.query_index = it.query_index RETURNING p.chunks),

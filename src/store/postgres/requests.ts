@@ -7,7 +7,8 @@
  */
 import { duplicateSurcharge } from '../../billing/rule.ts';
 import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
-import { rowMappers, type Row } from '../rows.ts';
+import { affordableUnits } from '../../billing/credit.ts';
+import { rowMappers, toAccount, type Row } from '../rows.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 import { billUsage } from './billing.ts';
 import type { Client, PgDb } from './handle.ts';
@@ -21,9 +22,13 @@ export const { toRequest } = rowMappers((v) => v);
 export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promise<RequestRow> {
   if (r.drop_duplicates) {
     const kept = (await h.q('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = $1', [r.id], c))[0].n as number;
-    const dropped = duplicateSurcharge(r.records, Number(kept));
-    if (dropped > 0) {
-      const billed = await billUsage(h, c, r, r.id, `dup:${r.id}`, dropped, now);
+    const owed = duplicateSurcharge(r.records, Number(kept));
+    if (owed > 0) {
+      // Cut to what the account can still take, read under its row lock: a surcharge is not one
+      // item's worth (src/billing/credit.ts). No other item of this request runs any more, so this
+      // lock (request, then account) cannot meet a completion's (account, then request) on one request.
+      const [a] = await h.q('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [r.account_id], c);
+      const billed = await billUsage(h, c, r, r.id, `dup:${r.id}`, affordableUnits(toAccount(a), owed, r.unit_price_micros), now);
       if (billed) [r] = await h.q('UPDATE requests SET usage = usage + $2 WHERE id = $1 RETURNING *', [r.id, billed], c);
     }
   }

@@ -109,8 +109,9 @@ export interface FanIn {
   applied: boolean;
   /** The request, when this change ended it. */
   finished: RequestRow | null;
-  /** A completion the store refused because the account's balance plus credit was used up: the
-   *  query ended as failed with BALANCE_EXHAUSTED (src/billing/credit.ts), nothing delivered or billed. */
+  /** A completion the store refused because the account may not be charged (balance plus credit
+   *  used up, or flagged past due): the query ended as failed with BALANCE_EXHAUSTED
+   *  (src/billing/credit.ts), nothing delivered or billed. */
   balanceExhausted?: boolean;
 }
 
@@ -128,8 +129,10 @@ export interface RequestStore {
   /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
   claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
   heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
-  /** Bills the item only while its account's balance plus credit is above zero, checked atomically
-   *  with the charge; otherwise the query fails with BALANCE_EXHAUSTED (`balanceExhausted` in the answer). */
+  /** Bills the item only while its account may be charged (not past due, balance plus credit above
+   *  zero), checked atomically with the charge; otherwise the query fails with BALANCE_EXHAUSTED
+   *  (`balanceExhausted` in the answer). The dropDuplicates surcharge of the request's last item is
+   *  cut to what the account can still take (src/billing/credit.ts). */
   completeItem(o: ItemOutcome): Promise<FanIn>;
   /** retryAt null: the item fails for good (its query ends with no records and the error, and its
    *  checkpoint is dropped); a retry keeps the checkpoint. */

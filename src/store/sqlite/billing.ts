@@ -7,13 +7,20 @@
  */
 import type { BillingStore, DirectCharge, UsageLine } from '../billing/contract.ts';
 import type { ExtraProduct } from '../requests/contract.ts';
-import { toUsageLine, type Row } from '../rows.ts';
+import { canChargeSql } from '../../billing/credit.ts';
+import type { Account } from '../accounts/contract.ts';
+import { toAccount, toUsageLine, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 
-/** The credit rule (src/billing/credit.ts): whether the account's balance plus credit is above zero.
- *  Inside a transaction nothing else runs, so the answer holds for the charge that follows. */
+/** The credit rule (src/billing/credit.ts): whether the account may be charged. Inside a transaction
+ *  nothing else runs, so the answer holds for the charge that follows. */
 export function canPay(h: SqliteDb, accountId: string): boolean {
-  return !!(h.s('SELECT balance_micros + credit_limit_micros > 0 AS ok FROM accounts WHERE id = ?').get(accountId) as Row | undefined)?.ok;
+  return !!h.s(`SELECT 1 FROM accounts a WHERE a.id = ? AND ${canChargeSql('a')}`).get(accountId);
+}
+
+/** The account as the credit rule reads it, inside the caller's transaction. */
+export function chargeable(h: SqliteDb, accountId: string): Account {
+  return toAccount(h.s('SELECT * FROM accounts WHERE id = ?').get(accountId) as Row);
 }
 
 /**
@@ -58,8 +65,7 @@ export class SqliteBilling implements BillingStore {
   async chargeUsage(c: DirectCharge): Promise<boolean> {
     if (c.quantity <= 0) return true;
     return this.h.grouped(() => {
-      const ok = this.h.s('SELECT 1 FROM accounts WHERE id = ? AND past_due = 0 AND balance_micros + credit_limit_micros > 0').get(c.accountId);
-      if (!ok) return false;
+      if (!canPay(this.h, c.accountId)) return false;
       const amount = c.quantity * c.unitPriceMicros;
       const line = this.h.s(`INSERT INTO usage (account_id, request_id, item_key, product, unit, quantity, unit_price_micros, amount_micros, created_at)
                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_key) DO NOTHING`)

@@ -8,7 +8,8 @@
 import { duplicateSurcharge } from '../../billing/rule.ts';
 import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
 import { rowMappers, type Row } from '../rows.ts';
-import { billUsage } from './billing.ts';
+import { affordableUnits } from '../../billing/credit.ts';
+import { billUsage, chargeable } from './billing.ts';
 import { itemRange, type SqliteDb } from './handle.ts';
 import { dropResults } from './results.ts';
 import { dropDelivery, enqueueDelivery, purgeCalls } from './webhooks.ts';
@@ -25,7 +26,9 @@ export function finishIfDone(h: SqliteDb, requestId: string, now: number): Reque
   if (!r) return null;
   if (r.drop_duplicates) {
     const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
-    billUsage(h, r, requestId, `dup:${requestId}`, duplicateSurcharge(r.records, kept), now);
+    // Cut to what the account can still take: a surcharge is not one item's worth (src/billing/credit.ts).
+    const owed = duplicateSurcharge(r.records, kept);
+    billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
   }
   enqueueDelivery(h, r, now);
   return toRequest(h.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
