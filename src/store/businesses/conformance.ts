@@ -78,6 +78,9 @@ export function businessConformance(name: string, open: () => Promise<Store>, op
     await b.upsertBusinesses(OPEN_DATA, [{ ...SAMPLE[0], name: 'Joe (open data)' }, SAMPLE[2]], 1000);
     assert.deepEqual(await names(s, {}), ["Joe's Coffee", 'Taco 100%']);
     assert.deepEqual(await names(s, { accountId: 'a2' }), ['Bean There', 'Joe (open data)', 'Taco 100%']);
+    // Counted, not read off the page: one row a page.
+    const total = async (accountId: string) => (await b.searchBusinesses({ accountId, limit: 1, includeTotal: true })).total;
+    assert.deepEqual([await total('a1'), await total('a2'), await total('a3')], [2, 3, 2]);
   });
 
   t('place, type, name, phone, domain and flag filters', async (s) => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Store } from '../contract.ts';
-import type { BusinessQuery, BusinessRecord, GeoFilter } from './contract.ts';
+import { OPEN_DATA, type BusinessQuery, type BusinessRecord, type GeoFilter } from './contract.ts';
 import { businessStoreOf } from './index.ts';
 import { business } from './conformance.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from '../postgres/testing.ts';
@@ -28,14 +28,14 @@ const TYPES = ['Coffee shop', 'Cafe', 'Restaurant', 'Italian restaurant', 'Park'
 const ATTRS = ['Outdoor seating', 'Wheelchair accessible entrance', 'Wi-Fi', 'Dine-in', 'Takeout'];
 const CITIES = ['Austin', 'Lyon', 'São Paulo', 'Zürich'];
 
-function records(n: number, r: () => number): BusinessRecord[] {
+function records(n: number, r: () => number, prefix = 'd'): BusinessRecord[] {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const some = <T>(xs: readonly T[]) => xs.filter(() => r() < 0.3);
   const out: BusinessRecord[] = [];
   for (let i = 0; i < n; i++) {
     // A coarse grid, so many points sit exactly on the polygon edges and box sides built from it.
     const grid = r() < 0.3;
-    out.push(business(`d${i}`, {
+    out.push(business(`${prefix}${i}`, {
       name: `${pick(['Golden', 'Blue', 'Café', 'Joe\'s', '100%'])} ${pick(['Bean', 'Fork', 'Tooth', 'Shoe'])} ${i}`,
       city: pick(CITIES), state: pick(['Texas', 'TX', null]), country_code: pick(['US', 'FR', 'BR', null]), postal_code: pick(['78701', '69002', null]),
       latitude: grid ? 30 + Math.floor(r() * 5) / 10 : r() < 0.1 ? null : 30 + r() * 0.5,
@@ -90,6 +90,10 @@ function queries(n: number, r: () => number): Partial<BusinessQuery>[] {
 async function answers(s: Store): Promise<unknown[]> {
   const b = businessStoreOf(s);
   await b.upsertBusinesses('a1', records(600, rng(7)), 1_000_000);
+  // Open data: half of it shadowed by the account's own rows (the same os_ids), half its alone; and
+  // another account's rows, never seen.
+  await b.upsertBusinesses(OPEN_DATA, [...records(150, rng(8)), ...records(150, rng(9), 'o')], 1_000_000);
+  await b.upsertBusinesses('a2', records(100, rng(10), 'x'), 1_000_000);
   const out: unknown[] = [];
   for (const q of queries(150, rng(11))) {
     const page = await b.searchBusinesses({ accountId: 'a1', limit: 1000, ...q });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
 
 const dialect: Dialect = {
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
@@ -88,7 +88,7 @@ export class PostgresBusinessStore implements BusinessStore {
 
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
     const after = q.after !== undefined ? positionOf(q.after) : undefined;
-    const p = pageOf(q, whereOf(q, dialect, after), after);
+    const p = pageOf(q, whereOf(q, dialect, { after }), after);
     const rows = await this.run(p.sql, p.args);
     const shown = rows.slice(0, q.limit);
     const page: BusinessPage = { items: shown.map(recordOf), hasMore: rows.length > q.limit, last: shown.length ? String(shown.at(-1).id) : undefined };
@@ -96,9 +96,16 @@ export class PostgresBusinessStore implements BusinessStore {
     return page;
   }
 
+  /**
+   * Every match: the account's own rows and the open-data rows it has none for, counted apart. The
+   * scope's OR around a subquery would keep the planner to one process and a test per row; apart,
+   * each half is a plain filter (the second an anti-join) that it may scan in parallel.
+   */
   private async count(q: BusinessQuery): Promise<number> {
-    const w = whereOf(q, dialect);
-    return Number((await this.run(`SELECT count(*) AS n FROM businesses b WHERE ${w.sql}`, w.args, true))[0].n);
+    const w = whereOf(q, dialect, { unscoped: true });
+    const sql = `SELECT (SELECT count(*) FROM businesses b WHERE b.owner = ? AND ${w.sql})
+      + (SELECT count(*) FROM businesses b WHERE b.owner = '' AND ${UNSHADOWED} AND ${w.sql}) AS n`;
+    return Number((await this.run(sql, [q.accountId, ...w.args, q.accountId, ...w.args], true))[0].n);
   }
 
   /**

@@ -74,18 +74,24 @@ export interface Dialect {
   inBox(): string;
 }
 
+/** Open-data rows of `b` the account (the one `?`) has no row of its own for. */
+export const UNSHADOWED = 'NOT EXISTS (SELECT 1 FROM businesses o WHERE o.owner = ? AND o.os_id = b.os_id)';
+/** Scope (the account twice): own rows and open data; an open-data row is hidden where the account has its own. */
+const SCOPE = `(b.owner = ? OR (b.owner = '' AND ${UNSHADOWED}))`;
+
 /**
  * The WHERE clause (without `after`) and its arguments. The table is aliased `b`. `after`, a page
  * position, is repeated inside the type test: PostgreSQL derives no range across `t.business = b.id`,
- * and would walk the (type, business) index from its start instead of from the position.
+ * and would walk the (type, business) index from its start instead of from the position. `unscoped`:
+ * without SCOPE (the caller tests the owner itself).
  */
-export function whereOf(q: BusinessQuery, d: Dialect, after?: number): { sql: string; args: unknown[] } {
+export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unscoped?: boolean } = {}): { sql: string; args: unknown[] } {
+  const { after } = o;
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...a: unknown[]) => { c.push(sql); args.push(...a); };
   const list = (col: string, xs: unknown[]) => add(`${col} IN (${xs.map(() => '?').join(',')})`, ...xs);
-  // Scope: own rows and open data; an open-data row is hidden where the account has its own.
-  add(`(b.owner = ? OR (b.owner = '' AND NOT EXISTS (SELECT 1 FROM businesses o WHERE o.owner = ? AND o.os_id = b.os_id)))`, q.accountId, q.accountId);
+  if (!o.unscoped) add(SCOPE, q.accountId, q.accountId);
   if (q.osIds?.length) list('b.os_id', q.osIds);
   if (q.countryCode) add('b.country_code = ?', q.countryCode.toUpperCase());
   const keys = (xs: string[]) => xs.map((x) => lower(x)).filter((x): x is string => !!x);
@@ -143,7 +149,7 @@ export function whereOf(q: BusinessQuery, d: Dialect, after?: number): { sql: st
   if (q.addedTo !== undefined) add('b.added < ?', (q.addedTo + 1) * 1000);
   if (q.updatedFrom !== undefined) add('b.updated >= ?', q.updatedFrom * 1000);
   if (q.updatedTo !== undefined) add('b.updated < ?', (q.updatedTo + 1) * 1000);
-  return { sql: c.join(' AND '), args };
+  return { sql: c.join(' AND ') || 'true', args };
 }
 
 /** Stored times (ms) of an upserted record: `now`, unless the record carries its own (an import of an
