@@ -10,7 +10,8 @@
  * bench's own executor-only client: a fresh process running the same Executor (same replay) and the
  * same adapter parse, C at a time, nothing else (no HTTP, no store). Both warm up on W queries first.
  * Repetitions are interleaved (baseline, service, baseline, service ...); medians, and the paired
- * ratio per repetition. Target: >= 600 queries/s per process.
+ * ratio per repetition. Target: >= 600 queries/s per process. Each repetition also runs the service
+ * with PARSE_THREADS=0 (its parses on the API thread, as before the parse threads), same run.
  *
  * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=tsx: the sources, else the bundle)
  * One file, two roles: --role=executor (the baseline client) and --role=load (the HTTP load).
@@ -107,8 +108,8 @@ export function serveArgs(): string[] {
   return process.env.SERVER === 'tsx' ? ['bin/trawl.js', 'serve'] : ['dist/server/trawl.js', 'serve'];
 }
 
-async function startServer(dataDir: string, har: string) {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '' };
+async function startServer(dataDir: string, har: string, extra: Record<string, string> = {}) {
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...extra };
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
   const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
@@ -159,24 +160,27 @@ async function main(): Promise<void> {
       add('base cpu', base.cpuMs);
       add('base main', base.mainMs);
 
-      const s = await startServer(join(dir, `data-${rep}`), har);
-      const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-      const next = lineReader(load);
-      load.stdin!.write(`${W}\n`);
-      await next();
-      const c0 = procCpuMs(s.child.pid!);
-      load.stdin!.write(`${N}\n`);
-      const m = JSON.parse(await next());
-      const c1 = procCpuMs(s.child.pid!);
-      load.stdin!.end();
-      add('svc qps', m.qps);
-      add('svc cpu', (c1.all - c0.all) / N);
-      add('svc main', (c1.main - c0.main) / N);
-      add('client cpu', m.clientCpuMs);
+      // The service as deployed, then the same with its parses on the API thread (PARSE_THREADS=0).
+      for (const [arm, extra] of [['svc', {}], ['inline', { PARSE_THREADS: '0' }]] as const) {
+        const s = await startServer(join(dir, `data-${rep}-${arm}`), har, extra);
+        const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+        const next = lineReader(load);
+        load.stdin!.write(`${W}\n`);
+        await next();
+        const c0 = procCpuMs(s.child.pid!);
+        load.stdin!.write(`${N}\n`);
+        const m = JSON.parse(await next());
+        const c1 = procCpuMs(s.child.pid!);
+        load.stdin!.end();
+        add(`${arm} qps`, m.qps);
+        add(`${arm} cpu`, (c1.all - c0.all) / N);
+        add(`${arm} main`, (c1.main - c0.main) / N);
+        add(`${arm} client cpu`, m.clientCpuMs);
+        s.child.kill('SIGTERM');
+        await new Promise((r) => s.child.once('exit', r));
+        process.stderr.write(`rep ${rep}: executor-only ${base.qps.toFixed(0)} q/s ${base.cpuMs.toFixed(2)} ms/q; ${arm} ${m.qps.toFixed(0)} q/s ${((c1.all - c0.all) / N).toFixed(2)} ms/q (main ${((c1.main - c0.main) / N).toFixed(2)}); load ${loadavg()[0].toFixed(1)}\n`);
+      }
       loads.push(loadavg()[0]);
-      s.child.kill('SIGTERM');
-      await new Promise((r) => s.child.once('exit', r));
-      process.stderr.write(`rep ${rep}: executor-only ${base.qps.toFixed(0)} q/s ${base.cpuMs.toFixed(2)} ms/q; service ${m.qps.toFixed(0)} q/s ${((c1.all - c0.all) / N).toFixed(2)} ms/q (main ${((c1.main - c0.main) / N).toFixed(2)}); load ${loadavg()[0].toFixed(1)}\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -184,11 +188,11 @@ async function main(): Promise<void> {
   const md = (k: string) => median(rows[k]);
   const paired = (a: string, b: string) => median(rows[a].map((v, i) => v / rows[b][i]));
   const f = (x: number, d = 2) => x.toFixed(d);
-  const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'executor-only client (baseline)', 'service / baseline (paired)', 'target'], [
-    ['queries/s of one process', f(md('svc qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), '>= 600 q/s'],
-    ['CPU ms per query, all threads', f(md('svc cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), ''],
-    ['CPU ms per query, main thread', f(md('svc main')), f(md('base main')), f(paired('svc main', 'base main')), ''],
-    ['load generator CPU ms per query (same 2 cores)', f(md('client cpu')), '–', '', ''],
+  const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'service, PARSE_THREADS=0', 'executor-only client (baseline)', 'service / baseline (paired)', 'service / PARSE_THREADS=0 (paired)', 'target'], [
+    ['queries/s of one process', f(md('svc qps'), 0), f(md('inline qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), f(paired('svc qps', 'inline qps')), '>= 600 q/s'],
+    ['CPU ms per query, all threads', f(md('svc cpu')), f(md('inline cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), f(paired('svc cpu', 'inline cpu')), ''],
+    ['CPU ms per query, main thread', f(md('svc main')), f(md('inline main')), f(md('base main')), f(paired('svc main', 'base main')), f(paired('svc main', 'inline main')), ''],
+    ['load generator CPU ms per query (same 2 cores)', f(md('svc client cpu')), f(md('inline client cpu')), '–', '', '', ''],
   ]);
   const text = `# Service path: CPU per query (issue 15)
 

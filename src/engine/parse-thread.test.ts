@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { INLINE_CHARS, parseOnThreads, parseThreads } from './parse-thread.ts';
+import { INLINE_CHARS, JOBS_PER_THREAD, parseOnThreads, parseThreads } from './parse-thread.ts';
 import { adapter } from '../sources/maps-search/adapter.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { WebAdapter } from '../sources/_kit/adapter.ts';
@@ -47,6 +47,22 @@ test('parse thread: a parse error is a SourceError with its type; a short body p
     // An endpoint the served table lacks fails the query with a reason, as a parse error does.
     const none = await Promise.resolve().then(() => parse('/nowhere', mine, step, response(' '.repeat(INLINE_CHARS)), ctx)).catch((e: Error) => e);
     assert.match(String((none as Error).message), /no web adapter serves \/nowhere/);
+  } finally {
+    await parse.close();
+  }
+});
+
+test('parse thread: a burst beyond what the threads hold parses here', { timeout: 60_000 }, async () => {
+  const parse = parseOnThreads(1)!;
+  try {
+    const mine = { ...adapter, parse: () => ({ records: [{ here: true }] }) } as unknown as WebAdapter;
+    // Long bodies that are no map search answer: on the thread the served adapter refuses them.
+    const big = response(`)]}'\n[${'0,'.repeat(INLINE_CHARS)}0]`);
+    const outs = await Promise.all(Array.from({ length: JOBS_PER_THREAD + 3 }, () => Promise.resolve(parse('/maps/search', mine, step, big, ctx)).then(
+      (r) => (r.records[0] as { here?: boolean }).here === true ? 'here' : 'records',
+      (e: unknown) => (e instanceof SourceError ? e.type : String(e)),
+    )));
+    assert.deepEqual(outs, [...Array(JOBS_PER_THREAD).fill('layout_changed'), 'here', 'here', 'here']);
   } finally {
     await parse.close();
   }

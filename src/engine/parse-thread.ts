@@ -4,8 +4,11 @@
  * and writes the store. PARSE_THREADS threads (default: one per core beyond the first, at least
  * one; 0 = on the calling thread, as before) take the step and the response body and hand back the
  * ParseResult by structured clone: on the 191 KB map search answer the parse is 1.2 ms, sending the
- * body 0.08 ms and cloning the 20 records back 0.18 ms of this thread's time. A body under
- * INLINE_CHARS parses here (crossing would cost more than it saves).
+ * body 0.26 ms and cloning the 20 records back 0.18 ms of this thread's time (and the thread pays
+ * about as much again to receive and send: the crossing costs CPU, it only moves the parse). A body
+ * under INLINE_CHARS parses here (crossing would cost more than it saves), and so does any body
+ * while every parse thread already holds JOBS_PER_THREAD parses: a burst beyond what the threads
+ * clear in about 10 ms is shared with this thread instead of queueing there.
  *
  * Only adapters of the served registry: the thread loads the adapter by endpoint (./parse-job.ts).
  * A parse error comes back with its type (SourceError rebuilt), as thrown here; a thread that dies
@@ -24,8 +27,9 @@ import type { ParseJob } from './parse-job.ts';
 
 /** A body shorter than this parses on the calling thread. */
 export const INLINE_CHARS = 16 * 1024;
-/** Parses queued on one thread at once: it never waits for this thread between two of them. */
-const JOBS_PER_THREAD = 4;
+/** Parses given to one thread at once (one running, the rest queued there, so it never waits for
+ *  this thread between two): about 10 ms of a map search's parses. Beyond that a parse runs here. */
+export const JOBS_PER_THREAD = 8;
 
 /** PARSE_THREADS, or one per core beyond the first (at least one). */
 export function parseThreads(env: NodeJS.ProcessEnv = process.env): number {
@@ -40,8 +44,8 @@ export function parseOnThreads(threads: number): (ParseStep & { close(): Promise
   if (!(threads > 0)) return null;
   let pool: ThreadPool | null = null;
   const parse = async (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext): Promise<ParseResult> => {
-    if (response.body.length < INLINE_CHARS) return adapter.parse(step, response, ctx);
     pool ??= new ThreadPool(new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD);
+    if (response.body.length < INLINE_CHARS || !pool.hasRoom()) return adapter.parse(step, response, ctx);
     const job: ParseJob = { endpoint, step, response, ctx: { query: ctx.query, params: ctx.params } };
     try {
       return await pool.run<ParseResult>(job);

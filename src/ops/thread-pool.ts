@@ -67,6 +67,11 @@ export class ThreadPool {
     }
   }
 
+  /** True when a job run now would start at once (a thread has room, or another may start). */
+  hasRoom(): boolean {
+    return !this.closed && (this.slots.length < this.size || this.slots.some((s) => s.running.size < this.jobsPerThread));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
