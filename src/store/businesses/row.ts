@@ -92,7 +92,12 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   const add = (sql: string, ...a: unknown[]) => { c.push(sql); args.push(...a); };
   const list = (col: string, xs: unknown[]) => add(`${col} IN (${xs.map(() => '?').join(',')})`, ...xs);
   if (!o.unscoped) add(SCOPE, q.accountId, q.accountId);
-  if (q.osIds?.length) list('b.os_id', q.osIds);
+  if (q.osIds?.length) {
+    // Implied by the scope, stated so that the unique (owner, os_id) index finds the rows (the only
+    // index on os_id; 010/011_business_os_id_index.sql).
+    add("b.owner IN (?, '')", q.accountId);
+    list('b.os_id', q.osIds);
+  }
   if (q.countryCode) add('b.country_code = ?', q.countryCode.toUpperCase());
   const keys = (xs: string[]) => xs.map((x) => lower(x)).filter((x): x is string => !!x);
   if (q.states?.length) list('b.state_k', keys(q.states));

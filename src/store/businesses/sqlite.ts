@@ -31,7 +31,8 @@ interface Driver { from: string; lead: string[]; args: unknown[]; order: string;
  */
 function driverOf(q: BusinessQuery): Driver {
   const plain = (index: string | null): Driver => ({ from: `businesses b${index ? ` INDEXED BY ${index}` : ''}`, lead: [], args: [], order: 'b.id' });
-  if (q.osIds?.length) return plain('businesses_by_os_id');
+  // The unique (owner, os_id) index, by the owner and os_id lists whereOf states.
+  if (q.osIds?.length) return plain(null);
   if (q.geo?.length) {
     // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
     // the exact test follows in whereOf. The candidates' ids are collected and sorted (few, by area).
