@@ -28,8 +28,9 @@ test('60 parallel requests against one balance: the ledger adds up exactly', { t
     assert.equal(ledger.n, 60 * 4, 'one line per billed work item');
     assert.equal(ledger.q, 600);
     const balance = (await h.json('/profile/balance')).body;
-    assert.equal(balance.balance, (50_000_000 - ledger.a) / 1e6, 'exact: the ledger is integer micros');
-    assert.equal(balance.upcoming_invoice.subtotal, ledger.a / 1e6);
+    assert.equal((await h.svc.ctx.store.getAccount(h.account.id))!.balanceMicros, 50_000_000 - ledger.a, 'exact: the ledger is integer micros');
+    assert.equal(balance.balance, Math.round((50_000_000 - ledger.a) / 10_000) / 100, 'shown to the cent');
+    assert.equal(balance.upcoming_invoice.subtotal, Math.round(ledger.a / 10_000) / 100);
     const history = (await h.json('/requests?type=finished&pageSize=100')).body as { id: string; usage: string }[];
     assert.equal(history.length, 60);
     assert.ok(history.every((x) => x.usage === '10'));
@@ -46,7 +47,7 @@ test('the next submit after work drew the balance to the credit limit is 402 at 
   } finally { await h.close(); }
 });
 
-test('money is exact at the edge: 112 units at 0.001 leave 99.888, not 99.88799999999995; usage and invoice agree', async () => {
+test('money is exact inside and shown to the currency\'s precision: 112 units at 0.001 leave exactly 99.888, shown 99.89, not 99.88799999999995', async () => {
   const h = await startHarness({ balance: 100 });
   try {
     await h.svc.ctx.store.setPrice('engine_maps_service_v2', 1_000, h.account.id);
@@ -55,12 +56,14 @@ test('money is exact at the edge: 112 units at 0.001 leave 99.888, not 99.887999
     assert.equal((await h.json(`/maps/search?${qs}&async=false`)).status, 200);
     const res = await h.get('/profile/balance');
     const text = await res.text();
-    assert.match(text, /"balance":99\.888[,}]/, text.slice(0, 200));
+    assert.equal((await h.svc.ctx.store.getAccount(h.account.id))!.balanceMicros, 99_888_000);
+    assert.match(text, /"balance":99\.89[,}]/, text.slice(0, 200));
     const b = JSON.parse(text);
-    assert.equal(b.upcoming_invoice.total, 0.112);
+    assert.equal(b.upcoming_invoice.total, 0.11);
+    // Amounts to the cent; the unit price exact (a fraction of a cent).
     assert.deepEqual(b.upcoming_invoice.products_lines.map((l: any) => [l.product_name, l.quantity, l.amount, l.lines[0].unit_price]),
-      [['engine_maps_service_v2', 112, 0.112, '0.001']]);
+      [['engine_maps_service_v2', 112, 0.11, '0.001']]);
     const usage = (await h.json('/profile/usage?days=1')).body;
-    assert.equal(usage.days[0].products[0].amount, 0.112);
+    assert.equal(usage.days[0].products[0].amount, 0.11);
   } finally { await h.close(); }
 });

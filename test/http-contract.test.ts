@@ -133,13 +133,13 @@ describe('shaping', () => {
   });
 
   test('dropDuplicates: one flat array without equal organisations, billed only once each', async () => {
-    const before = (await h.json('/profile/balance')).body.balance;
+    const micros = async () => (await h.svc.ctx.store.getAccount(h.account.id))!.balanceMicros;
+    const before = await micros();
     const r = await h.json('/maps/search?query=keys=a,b&query=keys=b,c&dropDuplicates=true&async=false');
     assert.deepEqual(r.body.data.map((x: any) => x.engine_id), ['a', 'b', 'c']);
     const history = await h.json('/requests?type=finished&pageSize=100');
     assert.equal(history.body.find((x: any) => x.id === r.body.id).usage, '3');
-    const after = (await h.json('/profile/balance')).body.balance;
-    assert.ok(Math.abs(before - after - 3 * 0.003) < 1e-9, `${before} -> ${after}`);
+    assert.equal(before - await micros(), 3 * 3_000);
   });
 });
 
@@ -375,7 +375,8 @@ describe('account operations', () => {
     await h.json('/maps/search?query=n=3&async=false', { key: acct.key });
     await h.json('/reverse-geocoding?query=n=2&async=false', { key: acct.key });
     const b = (await h.json('/profile/balance', { key: acct.key })).body;
-    assert.ok(Math.abs(b.balance - (10 - 3 * 0.003 - 2 * 0.001)) < 1e-9, String(b.balance));
+    // 10 - 3 x 0.003 - 2 x 0.001 = 9.989, shown to the cent.
+    assert.equal(b.balance, 9.99);
     assert.equal(b.account_status, 'valid');
     assert.equal(b.id, acct.account.id);
     assert.deepEqual(b.coupon, {});
@@ -383,12 +384,13 @@ describe('account operations', () => {
     assert.equal(inv.currency, 'usd');
     assert.equal(inv.collection_method, 'charge_automatically');
     assert.ok(inv.period_start < Date.now() / 1000 && inv.period_end > Date.now() / 1000);
-    assert.equal(inv.subtotal, 0.011);
-    assert.equal(inv.total, 0.011);
-    assert.equal(inv.applied_balance, 0.011);
+    // 0.011 and 0.009 shown to the cent; the unit price exact.
+    assert.equal(inv.subtotal, 0.01);
+    assert.equal(inv.total, 0.01);
+    assert.equal(inv.applied_balance, 0.01);
     assert.equal(inv.amount_due, 0);
     const maps = inv.products_lines.find((l: any) => l.product_name === 'engine_maps_service_v2');
-    assert.deepEqual(maps, { product_name: 'engine_maps_service_v2', unit: 'place', quantity: 3, amount: 0.009, lines: [{ quantity: 3, amount: 0.009, currency: 'usd', unit_price: '0.003' }] });
+    assert.deepEqual(maps, { product_name: 'engine_maps_service_v2', unit: 'place', quantity: 3, amount: 0.01, lines: [{ quantity: 3, amount: 0.01, currency: 'usd', unit_price: '0.003' }] });
   });
 
   test('webhook secret can be read and rotated', async () => {

@@ -2,14 +2,15 @@
  * `GET /profile/balance` (interface 2.9): the prepaid balance and the upcoming invoice of the current
  * calendar month (UTC), computed from the usage ledger. Usage is paid from the balance as it happens,
  * so the invoice shows it as applied balance; what the balance could not cover (credit used) is due.
- * Every sum is taken in integer micros and converted once, at the end (src/billing/money.ts).
+ * Every sum is taken in integer micros and converted once, at the end (src/billing/money.ts):
+ * amounts rounded to the currency's precision (decision 26), unit prices exact (fractions of a cent).
  *
- * @example await balanceView(ctx, account) // { balance: 99.888, account_status: 'valid', upcoming_invoice: {...} }
+ * @example await balanceView(ctx, account) // { balance: 99.89, account_status: 'valid', upcoming_invoice: {...} }
  */
 import type { Account, UsageLine } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { isPastDue } from './submit.ts';
-import { fromMicros } from '../billing/money.ts';
+import { fromMicros, shownAmount } from '../billing/money.ts';
 
 export function billingPeriod(now: number): { start: number; end: number } {
   const d = new Date(now);
@@ -35,18 +36,19 @@ export function byProduct(usage: UsageLine[]) {
 export async function balanceView(ctx: AppContext, a: Account) {
   const { start, end } = billingPeriod(ctx.now());
   const usage = await ctx.store.usageForPeriod(a.id, start, end);
-  const line = (u: UsageLine) => ({ quantity: u.quantity, amount: fromMicros(u.amountMicros), currency: a.currency, unit_price: String(fromMicros(u.unitPriceMicros)) });
+  const amount = (m: number) => shownAmount(m, a.currency);
+  const line = (u: UsageLine) => ({ quantity: u.quantity, amount: amount(u.amountMicros), currency: a.currency, unit_price: String(fromMicros(u.unitPriceMicros)) });
   const total = usage.reduce((s, u) => s + u.amountMicros, 0);
   const uncovered = a.balanceMicros < 0 ? Math.min(total, -a.balanceMicros) : 0;
   const applied = total - uncovered;
   return {
-    balance: fromMicros(a.balanceMicros),
+    balance: amount(a.balanceMicros),
     account_status: isPastDue(a) ? 'past_due' : 'valid',
     upcoming_invoice: {
-      amount_due: fromMicros(uncovered), applied_balance: fromMicros(applied), total: fromMicros(total), subtotal: fromMicros(total), total_discount: 0,
+      amount_due: amount(uncovered), applied_balance: amount(applied), total: amount(total), subtotal: amount(total), total_discount: 0,
       currency: a.currency, period_start: Math.floor(start / 1000), period_end: Math.floor(end / 1000), collection_method: 'charge_automatically',
       subscription_id: `sub_${a.id}`,
-      products_lines: byProduct(usage).map(({ micros, lines, ...p }) => ({ ...p, amount: fromMicros(micros), lines: lines.map(line) })),
+      products_lines: byProduct(usage).map(({ micros, lines, ...p }) => ({ ...p, amount: amount(micros), lines: lines.map(line) })),
     },
     coupon: {},
     id: a.id,

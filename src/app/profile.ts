@@ -10,7 +10,7 @@ import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createApiKey } from './accounts.ts';
-import { fromMicros } from '../billing/money.ts';
+import { shownAmount } from '../billing/money.ts';
 import { byProduct } from './balance.ts';
 
 const DAY_MS = 86_400_000;
@@ -44,7 +44,7 @@ export async function usagePerDay(ctx: AppContext, account: Account, days: numbe
   const starts = Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY_MS);
   const out = await Promise.all(starts.map(async (start) => {
     const lines = await ctx.store.usageForPeriod(account.id, start, start + DAY_MS);
-    const products = byProduct(lines).map(({ micros, lines: _, ...p }) => ({ ...p, amount: fromMicros(micros) }));
+    const products = byProduct(lines).map(({ micros, lines: _, ...p }) => ({ ...p, amount: shownAmount(micros, account.currency) }));
     return { date: new Date(start).toISOString().slice(0, 10), products };
   }));
   return { currency: account.currency, days: out };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixedMicros, fromMicros, parseMicros, toMicros } from './money.ts';
+import { currencyDigits, fixedMicros, fromMicros, parseMicros, shownAmount, toMicros } from './money.ts';
 
 test('a thousand 0.001 charges sum to exactly 1 in micros, not to a float near it', () => {
   let micros = 0;
@@ -36,4 +36,18 @@ test('toMicros refuses what is not an amount', () => {
   assert.throws(() => toMicros(Number.NaN), RangeError);
   assert.throws(() => toMicros(1e12), RangeError);
   assert.equal(Object.is(toMicros(-0), 0), true);
+});
+
+test('amounts are shown rounded to the currency\'s precision on the integer micros, halves away from zero', () => {
+  assert.deepEqual([currencyDigits('usd'), currencyDigits('JPY'), currencyDigits('BHD'), currencyDigits('not-a-code')], [2, 0, 3, 2]);
+  assert.equal(shownAmount(99_888_000, 'USD'), 99.89);
+  assert.equal(shownAmount(26_000, 'usd'), 0.03);
+  assert.equal(shownAmount(5_000, 'USD'), 0.01);
+  assert.equal(shownAmount(4_999, 'USD'), 0);
+  assert.equal(shownAmount(-5_000, 'USD'), -0.01);
+  assert.equal(Object.is(shownAmount(-4_999, 'USD'), -0), false, 'no -0');
+  assert.equal(shownAmount(1_500_000, 'JPY'), 2);
+  assert.equal(shownAmount(1_234_567, 'BHD'), 1.235);
+  // 0.1 + 0.2 in float is 0.30000000000000004; in micros it is 300000, shown 0.3.
+  assert.equal(JSON.stringify(shownAmount(toMicros(0.1) + toMicros(0.2), 'USD')), '0.3');
 });

@@ -2,13 +2,16 @@
  * Money is kept and computed as integer **micros**: millionths of the account's currency unit
  * (1 USD = 1,000,000 micros; a 0.003 price is 3,000). Sums and products of integers below 2^53 are
  * exact, so a thousand 0.001 charges are exactly 1 and a balance never reads 99.88799999999995.
- * Conversion happens only at the edges: text an operator types (parseMicros), numbers the API shows
- * (fromMicros) and text the CLI prints (fixedMicros). A balance of up to 9 billion currency units fits.
+ * Conversion happens only at the edges: text an operator types (parseMicros), amounts the API shows
+ * (shownAmount: rounded to the currency's precision, decision 26), prices it shows (fromMicros: a
+ * price is a fraction of a cent) and text the CLI prints (fixedMicros). A balance of up to 9 billion
+ * currency units fits.
  *
  * @example
- *   parseMicros('0.003')   // 3000
- *   fromMicros(99_888_000) // 99.888
- *   fixedMicros(-1_500)    // '-0.001500'
+ *   parseMicros('0.003')              // 3000
+ *   fromMicros(99_888_000)            // 99.888
+ *   shownAmount(99_888_000, 'usd')    // 99.89
+ *   fixedMicros(-1_500)               // '-0.001500'
  */
 
 export const MICROS_PER_UNIT = 1_000_000;
@@ -48,6 +51,38 @@ export function parseMicros(text: string): Micros | null {
  */
 export function fromMicros(m: Micros): number {
   return m / MICROS_PER_UNIT;
+}
+
+const digitsOf = new Map<string, number>();
+
+/**
+ * The currency's minor-unit digits (ISO 4217, as the runtime's Intl data has them: USD 2, JPY 0,
+ * BHD 3); 2 for a code it does not know.
+ * @example currencyDigits('jpy') // 0
+ */
+export function currencyDigits(currency: string): number {
+  const code = currency.toUpperCase();
+  let d = digitsOf.get(code);
+  if (d === undefined) {
+    try {
+      d = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      d = 2;
+    }
+    digitsOf.set(code, d = Math.min(d, DIGITS));
+  }
+  return d;
+}
+
+/**
+ * An amount (balance, invoice total, usage) as the API shows it: rounded on the integer micros to
+ * the currency's precision, halves away from zero, so -0.005 USD reads -0.01 and 99.888 reads 99.89.
+ * @example shownAmount(26_000, 'USD') // 0.03
+ */
+export function shownAmount(m: Micros, currency: string): number {
+  const step = 10 ** (DIGITS - currencyDigits(currency));
+  const r = Math.floor((Math.abs(m) + step / 2) / step) * step;
+  return fromMicros(m < 0 && r !== 0 ? -r : r);
 }
 
 /**
