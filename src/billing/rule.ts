@@ -11,7 +11,9 @@
  * - At the request's end, dropped duplicates are billed only when they exceed 50 times the kept records.
  *
  * The stores call `itemBilling` before they write (it needs nothing they hold) and only pick among
- * its answers with what they hold: the request's `emptyCostsOne`, and the count of new keys.
+ * its answers with what they hold: the request's `emptyCostsOne`, and the count of new keys. The pick
+ * is written here twice, side by side: `itemQuantity` for a store that holds those in TypeScript
+ * (SQLite), `itemQuantitySql` for one that learns them inside its completion statement (PostgreSQL).
  *
  * @example itemBilling({ count: 0 }).emptyCostsOne // 1
  */
@@ -49,6 +51,16 @@ export function itemBilling(o: ItemFound): ItemBilling {
 export function itemQuantity(b: ItemBilling, emptyCostsOne: boolean, newKeys: number): number {
   if (b.byNewKeys) return newKeys;
   return emptyCostsOne ? b.emptyCostsOne : b.emptyFree;
+}
+
+/**
+ * itemQuantity as a SQL expression, over the SQL that holds each input: the statement's parameters
+ * carrying the ItemBilling answers, the request's empty_costs_one, and the count of new keys.
+ *
+ * @example itemQuantitySql({ emptyFree: '$8', emptyCostsOne: '$9', byNewKeys: '$12' }, 'r.empty_costs_one', 'k.n')
+ */
+export function itemQuantitySql(b: Record<keyof ItemBilling, string>, emptyCostsOne: string, newKeys: string): string {
+  return `CASE WHEN ${b.byNewKeys} THEN ${newKeys} WHEN ${emptyCostsOne} THEN ${b.emptyCostsOne} ELSE ${b.emptyFree} END`;
 }
 
 /**

@@ -9,8 +9,8 @@
  *         the account already cannot pay, as far as the statement's snapshot shows)
  *   q     what the item costs, as src/billing/rule.ts decided it before the statement ($8 when empty
  *         queries are free, $9 when they cost one, $12: bill the new keys instead); the statement
- *         only picks by the request's empty_costs_one and counts the new keys, as itemQuantity does
- *         for SQLite; `places` is what the per-place products (enrichments, x: $13-$15) bill
+ *         only picks by the request's empty_costs_one and counts the new keys (rule.ts's
+ *         itemQuantitySql); `places` is what the per-place products (enrichments, x: $13-$15) bill
  *   pay   charges the account the whole item (own product and enrichments) only while it may be charged
  *         (not past due, balance plus credit above zero): a conditional UPDATE, re-checked on the row's latest version when a
  *         concurrent charge held it (src/billing/credit.ts); `ok.paid` says whether it did
@@ -28,9 +28,14 @@
  * @example await h.q(COMPLETE_ITEM, completeArgs(outcome, true))
  */
 import { BALANCE_EXHAUSTED, canChargeSql } from '../../billing/credit.ts';
-import { itemBilling } from '../../billing/rule.ts';
+import { itemBilling, itemQuantitySql, type ItemBilling } from '../../billing/rule.ts';
 import type { ItemOutcome } from '../requests/contract.ts';
 import { deliveryOfEndedSql } from './webhooks.ts';
+
+/** Where the statement holds the rule's answers ($8, $9, $12: completeArgs) and the new keys. The
+ *  answer's byNewKeys is only a candidate: keys are counted for dropDuplicates requests alone. */
+const PICK: Record<keyof ItemBilling, string> = { emptyFree: '$8::bigint', emptyCostsOne: '$9::bigint', byNewKeys: '$12::boolean AND it.drop_duplicates' };
+const NEW_KEYS = '(SELECT COUNT(*) FROM keys)';
 
 export const COMPLETE_ITEM = `
     WITH it AS (
@@ -42,9 +47,7 @@ export const COMPLETE_ITEM = `
              SELECT DISTINCT it.request_id, k FROM it, unnest($5::text[]) AS k
              WHERE it.drop_duplicates AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = it.account_id AND ${canChargeSql('a')})
              ON CONFLICT DO NOTHING RETURNING 1),
-    q AS (SELECT it.*, CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys)
-                            WHEN it.empty_costs_one THEN $9::bigint ELSE $8::bigint END AS quantity,
-                       CASE WHEN $12::boolean AND it.drop_duplicates THEN (SELECT COUNT(*) FROM keys) ELSE $8::bigint END AS places
+    q AS (SELECT it.*, ${itemQuantitySql(PICK, 'it.empty_costs_one', NEW_KEYS)} AS quantity, ${itemQuantitySql(PICK, 'false', NEW_KEYS)} AS places
           FROM it),
     x AS (SELECT * FROM unnest($13::text[], $14::text[], $15::bigint[]) AS x(product, unit, price)),
     pay AS (UPDATE accounts a SET balance_micros = a.balance_micros - q.quantity * q.unit_price_micros
