@@ -42,9 +42,12 @@ export class PostgresBusinessStore implements BusinessStore {
         let texts = batch.map(encodeRecord);
         // A re-scrape mostly finds a place as it was: then only its `updated` time changes (as on
         // SQLite), and its record, types and index entries other than `updated`'s stay as they are.
+        // The os_id list and the record looked up per row keep this to the batch's own rows, whatever
+        // the planner guesses of the arrays (a join with business_records hashed the whole table).
         const touched = await c.query(`UPDATE businesses b SET updated = v.updated
-          FROM unnest($2::text[], $3::text[], $4::bigint[]) AS v(os_id, record, updated), business_records r
-          WHERE b.owner = $1 AND b.os_id = v.os_id AND r.id = b.id AND r.record = v.record RETURNING b.os_id`,
+          FROM unnest($2::text[], $3::text[], $4::bigint[]) AS v(os_id, record, updated)
+          WHERE b.owner = $1 AND b.os_id = ANY($2::text[]) AND b.os_id = v.os_id
+            AND v.record = (SELECT r.record FROM business_records r WHERE r.id = b.id) RETURNING b.os_id`,
         [owner, batch.map((r) => r.os_id), texts, batch.map((r) => timesOf(r, now).updated)]);
         if (touched.rows.length) {
           updated += touched.rows.length;
