@@ -102,3 +102,13 @@ export function procCpuMs(pid: number): { all: number; main: number } {
   };
   return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
 }
+
+/** `trawl serve` as `npm start` runs it: the production bundle (SERVER=tsx: the sources through tsx). */
+export function serveArgs(): string[] {
+  return process.env.SERVER === 'tsx' ? ['bin/trawl.js', 'serve'] : ['dist/server/trawl.js', 'serve'];
+}
+
+/** Builds the bundle serveArgs() runs (nothing to build for SERVER=tsx). */
+export async function buildServed(): Promise<void> {
+  if (process.env.SERVER !== 'tsx') await (await import('../src/ops/build.ts')).buildServer();
+}

@@ -1,6 +1,6 @@
 /**
  * Responsiveness with the real service (issue 15), continuing bench/responsive.bench.ts: `trawl serve`
- * (bin/trawl.js, real adapters, SQLite, the executor replaying a HAR built at run time from the real
+ * (as `npm start` runs it: the production bundle, built first; SERVER=tsx: the sources; real adapters, SQLite, the executor replaying a HAR built at run time from the real
  * map search capture) while a `/health` probe runs every 5 ms from another process (bench/probe.ts).
  * One scenario at a time, then all at once:
  *   map search at full speed   C=16 clients of GET /maps/search?query=coffee&limit=20&async=false for D s;
@@ -26,7 +26,7 @@ import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { createAccount } from '../src/app/accounts.ts';
 import { settingsFromEnv } from '../src/config/settings.ts';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { sleep, stop, table, writeSection } from './lib.ts';
+import { buildServed, serveArgs, sleep, stop, table, writeSection } from './lib.ts';
 import { addBigResult, addExpiredRequests, pct, startProbe } from './responsive-lib.ts';
 
 const D = Number(process.env.D ?? 8) * 1000;
@@ -55,7 +55,7 @@ async function prepare(dir: string, o: { big?: boolean; expired?: boolean } = {}
 }
 
 async function serve(dir: string, key: string, har: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/trawl.js', 'serve'], {
+  const child = spawn(process.execPath, serveArgs(), {
     env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', REPLAY_HAR: har, DNS_SERVERS: '127.0.0.1:9', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -131,6 +131,7 @@ function report(name: string, ms: number[], note = '') {
 
 async function main() {
   if (fixtureMissing(CAPTURE)) { console.log(`SKIP: ${fixtureMissing(CAPTURE)}`); return; }
+  await buildServed();
   const load0 = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'trawl-responsive-real-'));
   const { adapter } = await import('../src/sources/maps-search/adapter.ts');

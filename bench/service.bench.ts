@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { median, procCpuMs, table, writeSection } from './lib.ts';
+import { buildServed, median, procCpuMs, serveArgs, table, writeSection } from './lib.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
@@ -103,11 +103,6 @@ async function loadRole(): Promise<void> {
 }
 
 // ------------------------------------------------------------ orchestration
-/** `trawl serve` as `npm start` runs it (the production bundle, built first; SERVER=tsx: the sources). */
-export function serveArgs(): string[] {
-  return process.env.SERVER === 'tsx' ? ['bin/trawl.js', 'serve'] : ['dist/server/trawl.js', 'serve'];
-}
-
 async function startServer(dataDir: string, har: string, extra: Record<string, string> = {}) {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...extra };
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
@@ -140,7 +135,7 @@ async function main(): Promise<void> {
     console.log(`SKIP service bench: ${fixtureMissing(CAPTURE)}`);
     return;
   }
-  if (process.env.SERVER !== 'tsx') await (await import('../src/ops/build.ts')).buildServer();
+  await buildServed();
   const dir = mkdtempSync(join(tmpdir(), 'trawl-service-bench-'));
   const { adapter } = await import('../src/sources/maps-search/adapter.ts');
   const { replayEntry } = await import('../test/support/replay.ts');
