@@ -107,7 +107,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     const parseStep = served ? parseOnThreads(parseThreads(o.env ?? process.env)) : null;
     parser = parseStep;
     const runner = new Runner({
-      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
+      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, cpuSlots: settings.cpuSlots, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup, endSession, log,
       // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
       paged: (endpoint) => pagedEndpoints.has(endpoint),

@@ -16,6 +16,8 @@ export interface Settings {
   workers: boolean;
   /** Work items run at once per worker process. */
   concurrency: number;
+  /** Queries in their CPU-heavy phases (parse, completion, capture) at once; 0 = no limit (src/engine/cpu-slots.ts). */
+  cpuSlots: number;
   leaseMs: number;
   maxAttempts: number;
   /** First retry delay of a retryable source error; later ones grow 4x (capped at 2 min). */
@@ -94,6 +96,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     baseUrl: (env.BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     workers: !flag(env.NO_WORKERS, false),
     concurrency: num(env.CONCURRENCY, 16),
+    cpuSlots: num(env.CPU_SLOTS, 2),
     leaseMs: num(env.LEASE_MS, 60_000),
     maxAttempts: num(env.MAX_ATTEMPTS, 4),
     retryBaseMs: num(env.RETRY_BASE_MS, 1_000),

@@ -39,16 +39,20 @@ export function parseThreads(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 0 ? n : 1;
 }
 
-export type ParseStep = (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext) => ParseResult | Promise<ParseResult>;
+/** `here` wraps a parse that runs on this thread after all (a small body, every parse thread busy):
+ *  the runner's CPU slots (./cpu-slots.ts); a parse on a thread holds none. */
+export type ParseStep = (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
+  here?: (parse: () => ParseResult) => Promise<ParseResult>) => ParseResult | Promise<ParseResult>;
 
 /** The parse of `threads` parse threads (started on first use), or null for 0 threads. */
 export function parseOnThreads(threads: number): (ParseStep & { close(): Promise<void> }) | null {
   if (!(threads > 0)) return null;
   let pool: ThreadPool | null = null;
   const slots = new BodySlots(threads * JOBS_PER_THREAD);
-  const parse = async (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext): Promise<ParseResult> => {
+  const parse = async (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
+    here: (parse: () => ParseResult) => Promise<ParseResult> = async (p) => p()): Promise<ParseResult> => {
     pool ??= new ThreadPool(new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD);
-    if (response.body.length < INLINE_CHARS || !pool.hasRoom()) return adapter.parse(step, response, ctx);
+    if (response.body.length < INLINE_CHARS || !pool.hasRoom()) return here(() => adapter.parse(step, response, ctx));
     const shared = slots.lend(response.body);
     const { body: _text, ...rest } = response;
     const job: ParseJob = { endpoint, step, response: shared ? rest : response, shared: shared ?? undefined, ctx: { query: ctx.query, params: ctx.params } };

@@ -21,6 +21,7 @@ import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
 import type { ParseStep } from './parse-thread.ts';
+import { CpuSlots } from './cpu-slots.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 
 type Rec = Record<string, unknown>;
@@ -41,6 +42,8 @@ export interface RunnerOptions extends RunnerEvents {
   fetchStep: FetchStep;
   /** Web adapters' parse, e.g. on parse threads (./parse-thread.ts); default `adapter.parse` here. */
   parseStep?: ParseStep;
+  /** Queries in their CPU-heavy phases at once (./cpu-slots.ts); 0 or unset: no limit. */
+  cpuSlots?: number;
   owner: string;
   leaseMs?: number;
   /** Settings handed to local adapters (resolvers, SMTP port ...). */
@@ -69,8 +72,11 @@ export interface RunnerOptions extends RunnerEvents {
 export class Runner {
   private readonly o: Required<Pick<RunnerOptions, 'leaseMs' | 'maxStepsPerQuery' | 'backoffBaseMs' | 'backoffMaxMs' | 'now'>> & RunnerOptions;
 
+  private readonly slots: CpuSlots;
+
   constructor(o: RunnerOptions) {
     this.o = { leaseMs: 60_000, maxStepsPerQuery: 2_000, backoffBaseMs: 1_000, backoffMaxMs: 120_000, now: Date.now, ...o };
+    this.slots = new CpuSlots(o.cpuSlots ?? 0);
   }
 
   /** Backoff for the n-th failed attempt: base * 4^(n-1), capped, with full jitter on the upper half. */
@@ -109,7 +115,7 @@ export class Runner {
     try {
       const { out, records } = await this.outcome(item, ac.signal);
       storing = true;
-      const fan = await this.o.store.completeItem(out);
+      const fan = await this.slots.run(() => this.o.store.completeItem(out));
       storing = false;
       if (fan.balanceExhausted) this.exhausted.add(item.accountId);
       // The request's end is announced first: a synchronous caller does not wait for the capture.
@@ -117,7 +123,7 @@ export class Runner {
       this.o.onItem?.(fan.balanceExhausted ? { endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 }
         : { endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
       if (fan.applied && !fan.balanceExhausted && this.o.afterComplete) {
-        await this.o.afterComplete(item, records).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
+        await this.slots.run(() => this.o.afterComplete!(item, records)).catch((e) => this.o.log?.warn({ endpoint: item.endpoint, err: (e as Error).message }, 'business capture failed'));
       }
     } catch (e) {
       // Another worker took the item over (this one stalled past its lease): it owns the query now.
@@ -188,11 +194,14 @@ export class Runner {
       raw = await adapter.lookup({ query: item.query, params: item.params }, { settings: this.o.lookupSettings ?? {}, signal });
     } else {
       const parseStep = this.o.parseStep;
+      const ctx = { query: item.query, params: item.params };
       // totalLimit and dropDuplicates are applied to a whole query at its completion: those buffer.
       const streamed = !adapter.finish && base.totalLimit === undefined && !dedupe;
       const run = await runSteps({
         store: this.o.store, owner: this.o.owner, item, adapter, fetch: (step) => this.o.fetchStep(step, item.id, signal),
-        parse: parseStep && ((step, response) => parseStep(item.endpoint, adapter, step, response, { query: item.query, params: item.params })),
+        parse: (step, response) => parseStep
+          ? parseStep(item.endpoint, adapter, step, response, ctx, (parse) => this.slots.run(parse))
+          : this.slots.run(() => adapter.parse(step, response, ctx)),
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
       });
