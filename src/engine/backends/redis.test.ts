@@ -31,6 +31,27 @@ test('redis queue: job ids carry no ":" and differ per attempt', () => {
   assert.equal(jobIdFor('a:1', -1), 'a%3A1#s');
 });
 
+test('redis queue: closed right after it is made (a short CLI process), nothing is thrown later', { skip: url ? false : REDIS_SKIP, timeout: 60_000 }, async () => {
+  const store = await openSqliteStore(':memory:');
+  const uncaught: unknown[] = [];
+  const note = (e: unknown) => uncaught.push(e);
+  process.on('uncaughtException', note);
+  try {
+    // Closed after 0-9 ms: one of them meets the connection check in flight.
+    for (let i = 0; i < 60; i++) {
+      const q = new RedisQueue(store, { url: url!, prefix: uniquePrefix('close') });
+      await new Promise((r) => setTimeout(r, i % 10));
+      await q.close();
+    }
+    // What a quit during the connection check leaves behind is emitted a turn or two later.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(uncaught.map(String), []);
+  } finally {
+    process.off('uncaughtException', note);
+    await store.close();
+  }
+});
+
 test('redis queue: the worker resumes after its Redis connections are killed', { skip: url ? false : REDIS_SKIP, timeout: 60_000 }, async () => {
   const store = await openSqliteStore(':memory:');
   const prefix = uniquePrefix('kill');
