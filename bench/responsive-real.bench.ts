@@ -15,7 +15,7 @@
  * Throughput costs: map search queries/s alone and together; export task wall time before/after;
  * a 1000-query /directory-phones request (warm) on the lookup thread vs on the API's thread.
  *
- * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone)
+ * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone; ONLY=all: all together alone)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,8 +32,9 @@ import { addBigResult, addExpiredRequests, pct, startProbe } from './responsive-
 const D = Number(process.env.D ?? 8) * 1000;
 const C = Number(process.env.C ?? 16);
 const PURGE_N = Number(process.env.PURGE_N ?? 100_000);
-/** ONLY=map: the map search scenarios alone (no table written). */
-const ONLY_MAP = process.env.ONLY === 'map';
+/** ONLY=map: the map search scenarios alone; ONLY=all: "all together" alone (no table written). */
+const ONLY = process.env.ONLY;
+const ONLY_MAP = ONLY === 'map';
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const FORMATS = ['xlsx', 'csv', 'json', 'parquet'] as const;
 const LOOKUPS = [
@@ -149,7 +150,7 @@ async function main() {
   };
   const costs: string[] = [];
   try {
-    for (const [label, threads] of [['before (parse on the API thread)', '0'], ['after (parse thread)', '']] as const) {
+    for (const [label, threads] of ONLY === 'all' ? [] : [['before (parse on the API thread)', '0'], ['after (parse thread)', '']] as const) {
       const { s, probe, close } = await fresh({}, threads ? { PARSE_THREADS: threads } : {});
       await sleep(500);
       if (!threads) report('idle', await probe.measure(() => sleep(2_000)));
@@ -160,7 +161,7 @@ async function main() {
       await close();
     }
     if (ONLY_MAP) return;
-    for (const [label, threads] of [['before (on the API thread)', '0'], ['after (export thread)', '1']] as const) {
+    for (const [label, threads] of ONLY === 'all' ? [] : [['before (on the API thread)', '0'], ['after (export thread)', '1']] as const) {
       const { s, probe, close } = await fresh({}, { EXPORT_THREADS: threads });
       await mapSearch(s, 1_000);
       for (const f of FORMATS) {
@@ -170,7 +171,7 @@ async function main() {
       }
       await close();
     }
-    for (const [label, threads] of [['before (on the API thread)', '0'], ['after (lookup thread)', '1']] as const) {
+    for (const [label, threads] of ONLY === 'all' ? [] : [['before (on the API thread)', '0'], ['after (lookup thread)', '1']] as const) {
       const { s, probe, close } = await fresh({}, { LOOKUP_THREADS: threads });
       await sleep(300);
       let ms: number[] = [];
@@ -199,6 +200,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const md = table(['scenario', 'probes', 'p50 ms', 'p99 ms', 'max ms', 'p99 < 50 and max < 100', 'note'], rows);
+  if (ONLY) { console.log(md); return; }
   writeSection('docs/performance/responsive-real-last-run.md', `# Responsiveness with the real service (issue 15)
 
 \`node bin/run-ts.js bench/responsive-real.bench.ts\`: \`trawl serve\` with real adapters, map searches

@@ -96,7 +96,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     baseUrl: (env.BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     workers: !flag(env.NO_WORKERS, false),
     concurrency: num(env.CONCURRENCY, 16),
-    cpuSlots: num(env.CPU_SLOTS, 3),
+    cpuSlots: num(env.CPU_SLOTS, 2),
     leaseMs: num(env.LEASE_MS, 60_000),
     maxAttempts: num(env.MAX_ATTEMPTS, 4),
     retryBaseMs: num(env.RETRY_BASE_MS, 1_000),
