@@ -56,6 +56,13 @@ export const TASK_COLUMNS: Record<string, string> = {
   status: 'status', fileToken: 'file_token', filePath: 'file_path', results: 'results', updated: 'updated', requestId: 'request_id',
 };
 
+/** A new task row's columns, in the order of taskValues. */
+export const TASK_INSERT = 'id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id';
+
+/** A task's values for TASK_INSERT, JSON columns as text (both stores take that). */
+export const taskValues = (t: TaskRow): unknown[] => [t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags),
+  JSON.stringify(t.spec), t.status, t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId];
+
 /**
  * A work item id is `<request id>:<query index>`: its two parts.
  *

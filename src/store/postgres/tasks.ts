@@ -5,7 +5,7 @@
  * @example const t = await new PostgresTasks(h).getTaskByFileToken(token);
  */
 import type { TaskRow, TaskStore } from '../tasks/contract.ts';
-import { TASK_COLUMNS, rowMappers } from '../rows.ts';
+import { TASK_COLUMNS, TASK_INSERT, rowMappers, taskValues } from '../rows.ts';
 import type { PgDb } from './handle.ts';
 
 const { toTask } = rowMappers((v) => v);
@@ -19,10 +19,8 @@ export class PostgresTasks implements TaskStore {
   constructor(private readonly h: PgDb) {}
 
   async createTask(t: TaskRow): Promise<void> {
-    await this.h.q(`INSERT INTO tasks (id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags), JSON.stringify(t.spec), t.status,
-      t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId]);
+    const values = taskValues(t);
+    await this.h.q(`INSERT INTO tasks (${TASK_INSERT}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
   }
 
   async getTask(id: string): Promise<TaskRow | null> {

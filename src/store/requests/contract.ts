@@ -37,26 +37,15 @@ export interface NewRequest {
   createdAt: number;
 }
 
-export interface RequestRow {
-  id: string;
-  accountId: string;
-  endpoint: string;
-  params: Record<string, unknown>;
+/** A request as stored: what it was created with (queries and attempts aside), and its progress. */
+export interface RequestRow extends Omit<NewRequest, 'queries' | 'maxAttempts'> {
   status: RequestStatus;
   queriesTotal: number;
   queriesDone: number;
   records: number;
   /** Units billed so far. */
   usage: number;
-  webhook: string | null;
-  product: string;
-  unit: string;
-  unitPriceMicros: Micros;
-  emptyCostsOne: boolean;
-  dropDuplicates: boolean;
   cancelled: boolean;
-  taskId: string | null;
-  createdAt: number;
   finishedAt: number | null;
 }
 

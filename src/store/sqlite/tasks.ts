@@ -4,7 +4,7 @@
  * @example const t = await new SqliteTasks(h).getTaskByFileToken(token);
  */
 import type { TaskRow, TaskStore } from '../tasks/contract.ts';
-import { TASK_COLUMNS, rowMappers, type Row } from '../rows.ts';
+import { TASK_COLUMNS, TASK_INSERT, rowMappers, taskValues, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 
 const { toTask } = rowMappers(JSON.parse);
@@ -18,10 +18,8 @@ export class SqliteTasks implements TaskStore {
   constructor(private readonly h: SqliteDb) {}
 
   async createTask(t: TaskRow): Promise<void> {
-    this.h.s(`INSERT INTO tasks (id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags), JSON.stringify(t.spec), t.status,
-        t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId);
+    const values = taskValues(t);
+    this.h.s(`INSERT INTO tasks (${TASK_INSERT}) VALUES (${values.map(() => '?').join(', ')})`).run(...values);
   }
 
   async getTask(id: string): Promise<TaskRow | null> {
