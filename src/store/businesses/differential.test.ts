@@ -76,6 +76,7 @@ function queries(n: number, r: () => number): Partial<BusinessQuery>[] {
       businessOnly: maybe(0.2, () => true),
       locatedIn: maybe(0.1, () => ['bz_mall']),
       rating: maybe(0.3, () => ({ min: Math.round(r() * 50) / 10 })),
+      countryCode: maybe(0.3, () => ['US', 'FR', 'BR'][Math.floor(r() * 3)]),
       cities: maybe(0.2, () => [CITIES[Math.floor(r() * CITIES.length)].toLowerCase()]),
       name: maybe(0.15, () => ['café', 'golden', '%', 'e 1'][Math.floor(r() * 4)]),
       hasWebsite: maybe(0.15, () => r() < 0.5),
@@ -94,6 +95,10 @@ async function answers(s: Store): Promise<unknown[]> {
   // another account's rows, never seen.
   await b.upsertBusinesses(OPEN_DATA, [...records(150, rng(8)), ...records(150, rng(9), 'o')], 1_000_000);
   await b.upsertBusinesses('a2', records(100, rng(10), 'x'), 1_000_000);
+  // A re-scrape that moves a third of the account's places to another country and rating: searches by
+  // type, country and rating see the new values (PostgreSQL's type rows carry them).
+  const moved = records(600, rng(7)).filter((_, i) => i % 3 === 0).map((x, i) => ({ ...x, country_code: ['FR', 'BR', null][i % 3], rating: i % 4 ? 4.9 : null }));
+  await b.upsertBusinesses('a1', moved, 2_000_000);
   const out: unknown[] = [];
   for (const q of queries(150, rng(11))) {
     const page = await b.searchBusinesses({ accountId: 'a1', limit: 1000, ...q });

@@ -72,12 +72,23 @@ export interface Dialect {
   /** Condition: b's point lies in the box (west, south, east, north placeholders in that order: the
    *  corners (x, y) = (lng, lat) of PostgreSQL's box, south-west then north-east). */
   inBox(): string;
+  /** Type rows carry their business's country and rating (PostgreSQL, 012_business_type_facts.sql):
+   *  a type test states them too, so they are tested on the type's index entry. */
+  typeFacts?: boolean;
 }
 
 /** Open-data rows of `b` the account (the one `?`) has no row of its own for. */
 export const UNSHADOWED = 'NOT EXISTS (SELECT 1 FROM businesses o WHERE o.owner = ? AND o.os_id = b.os_id)';
 /** Scope (the account twice): own rows and open data; an open-data row is hidden where the account has its own. */
 const SCOPE = `(b.owner = ? OR (b.owner = '' AND ${UNSHADOWED}))`;
+
+/** A rating or reviews expression's bounds as conditions on `col`. */
+function rangeOf(col: string, r?: NumRange): { sql: string; arg: number }[] {
+  const out: { sql: string; arg: number }[] = [];
+  if (r?.min !== undefined) out.push({ sql: `${col} ${r.minStrict ? '>' : '>='} ?`, arg: r.min });
+  if (r?.max !== undefined) out.push({ sql: `${col} ${r.maxStrict ? '<' : '<='} ?`, arg: r.max });
+  return out;
+}
 
 /**
  * The WHERE clause (without `after`) and its arguments. The table is aliased `b`. `after`, a page
@@ -107,9 +118,16 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
     const ps = q.postalCodes.map(postalKey).filter((p): p is string => !!p);
     add(`(${ps.map(() => 'substr(b.postal_k, 1, ?) = ?').join(' OR ')})`, ...ps.flatMap((p) => [p.length, p]));
   }
-  const typed = (not: string, xs: string[]) => (not || after === undefined
-    ? add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}))`, ...xs)
-    : add(`EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')}) AND t.business > ?)`, ...xs, after));
+  const typed = (not: string, xs: string[]) => {
+    const t = [`t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')})`];
+    const a: unknown[] = [...xs];
+    if (!not && d.typeFacts) {
+      if (q.countryCode) { t.push('t.country_code = ?'); a.push(q.countryCode.toUpperCase()); }
+      for (const r of rangeOf('t.rating', q.rating)) { t.push(r.sql); a.push(r.arg); }
+    }
+    if (!not && after !== undefined) { t.push('t.business > ?'); a.push(after); }
+    add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE ${t.join(' AND ')})`, ...a);
+  };
   // broadMatch: a type containing the text (`restaurant` finds `Italian restaurant`).
   const broad = (not: string, xs: string[]) =>
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND (${xs.map(() => "t.type_k LIKE ? ESCAPE '\\'").join(' OR ')}))`,
@@ -125,13 +143,7 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   }
   if (q.locatedIn?.length) list('b.located_k', q.locatedIn);
   if (q.name && lower(q.name)) add(q.nameExclude ? `NOT (${d.nameLike()})` : d.nameLike(), `%${likeEscape(lower(q.name)!)}%`);
-  const range = (col: string, r?: NumRange) => {
-    if (!r) return;
-    if (r.min !== undefined) add(`${col} ${r.minStrict ? '>' : '>='} ?`, r.min);
-    if (r.max !== undefined) add(`${col} ${r.maxStrict ? '<' : '<='} ?`, r.max);
-  };
-  range('b.rating', q.rating);
-  range('b.reviews', q.reviews);
+  for (const r of [...rangeOf('b.rating', q.rating), ...rangeOf('b.reviews', q.reviews)]) add(r.sql, r.arg);
   if (q.hasWebsite !== undefined) add('b.has_site = ?', q.hasWebsite ? 1 : 0);
   if (q.hasPhone !== undefined) add('b.has_phone = ?', q.hasPhone ? 1 : 0);
   if (q.verified !== undefined) add('b.verified = ?', q.verified ? 1 : 0);

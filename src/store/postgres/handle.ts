@@ -63,7 +63,7 @@ export class PgDb {
     if (o.schema !== undefined && !SCHEMA_NAME.test(o.schema)) throw new Error(`invalid schema name ${JSON.stringify(o.schema)}: use lower-case letters, digits and _`);
     this.schema = o.schema ?? null;
     this.synchronousCommit = o.synchronousCommit ?? false;
-    this.pool = new pg.Pool({
+    this.poolConfig = {
       connectionString: url,
       max: o.max ?? 10,
       connectionTimeoutMillis: o.connectTimeoutMs ?? 5_000,
@@ -73,10 +73,35 @@ export class PgDb {
       application_name: o.applicationName ?? 'trawl',
       options: this.sessionOptions(),
       types,
-    } as pg.PoolConfig);
+    } as pg.PoolConfig;
+    this.pool = this.newPool(this.poolConfig);
+  }
+
+  private readonly poolConfig: pg.PoolConfig;
+  private generic?: pg.Pool;
+
+  private newPool(config: pg.PoolConfig): pg.Pool {
+    const pool = new pg.Pool(config);
     // An idle connection that dies (server restart) is reported here; without a listener the process
     // would crash. The pool has already discarded it and opens a new one on the next query.
-    this.pool.on('error', (e) => process.emitWarning(`postgres store: idle connection lost: ${e.message}`));
+    pool.on('error', (e) => process.emitWarning(`postgres store: idle connection lost: ${e.message}`));
+    return pool;
+  }
+
+  /**
+   * A second pool, made on first use, whose connections plan each prepared statement once for any
+   * values (plan_cache_mode=force_generic_plan): for the business searches whose best plan does not
+   * depend on their values (businesses/postgres.ts). Apart, so that no other statement is planned so.
+   */
+  get genericPool(): pg.Pool {
+    this.generic ??= this.newPool({ ...this.poolConfig, max: Math.max(2, Math.ceil((this.poolConfig.max ?? 10) / 2)),
+      options: [this.poolConfig.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ') });
+    return this.generic;
+  }
+
+  /** Ends both pools. */
+  async end(): Promise<void> {
+    await Promise.all([this.pool.end(), this.generic?.end()]);
   }
 
   /** Connection settings for a dedicated client (LISTEN) on the same database and schema. */

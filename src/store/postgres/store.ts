@@ -53,6 +53,8 @@ export class PostgresStore implements Store {
   }
 
   get pool(): pg.Pool { return this.h.pool; }
+  /** Connections that plan a prepared statement once for any values (PgDb.genericPool). */
+  get genericPool(): pg.Pool { return this.h.genericPool; }
   get url(): string { return this.h.url; }
   get schema(): string | null { return this.h.schema; }
   get synchronousCommit(): boolean { return this.h.synchronousCommit; }
@@ -80,7 +82,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.requests.batch.flush();
-    await this.pool.end();
+    await this.h.end();
   }
 
   async ping(): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PostgresStore, migrated, type PostgresStoreOptions } from './store.ts';
+import { migrationsIn, type Migration } from '../migrations.ts';
 
 /** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set.
  *  @example const url = pgTestUrl(); test('x', { skip: !url && PG_SKIP }, ...) */
@@ -35,4 +36,22 @@ export class ScratchPostgresStore extends PostgresStore {
  */
 export async function openScratchPostgresStore(url: string, o: Omit<PostgresStoreOptions, 'schema'> = {}): Promise<ScratchPostgresStore> {
   return migrated(new ScratchPostgresStore(url, { ...o, schema: `trawl_test_${randomBytes(6).toString('hex')}` }));
+}
+
+/**
+ * A store in a new schema where only some of the migrations ran, as an older trawl left its database;
+ * `migrate()` then applies the rest, as an upgrade does.
+ *
+ * @example const s = await openOlderPostgresStore(url, (all) => all.filter((m) => m.version < 12));
+ */
+export async function openOlderPostgresStore(url: string, older: (all: Migration[]) => Migration[]): Promise<ScratchPostgresStore> {
+  const schema = `trawl_test_${randomBytes(6).toString('hex')}`;
+  const s = new ScratchPostgresStore(url, { schema });
+  await s.pool.query(`CREATE SCHEMA ${schema}`);
+  await s.pool.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+  for (const m of older(migrationsIn(new URL('./migrations/', import.meta.url)))) {
+    await s.pool.query(m.sql);
+    await s.pool.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [m.version, m.name]);
+  }
+  return s;
 }
