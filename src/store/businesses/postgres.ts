@@ -186,9 +186,9 @@ export function valueFreePlan(q: BusinessQuery): boolean {
  * A page: the ids, times and records of the first `limit + 1` matches in id order (each record read
  * by a subquery the planner runs for the page's rows alone, after any sort). The limit is written into
  * the text: a generic plan of `LIMIT $n` plans for a tenth of the table (83 ms for the unfiltered
- * page, where the id walk takes 0.05 ms). A geo search first collects its box's candidate ids from the point index (an
- * index-only scan), sorts them, and reads rows in that order until the page is full, as on SQLite:
- * the planner would otherwise read every candidate's row before sorting.
+ * page, where the id walk takes 0.05 ms). A geo search first collects its box's candidate ids from
+ * the point index (an index-only scan), sorts them, and reads rows in that order until the page is
+ * full, as on SQLite: the planner would otherwise read every candidate's row before sorting.
  */
 function pageOf(q: BusinessQuery, w: { sql: string; args: unknown[] }, after: number | undefined): { sql: string; args: unknown[] } {
   const args: unknown[] = [];
