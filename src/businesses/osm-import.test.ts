@@ -58,11 +58,40 @@ test('Monaco (XML gz) and Andorra (PBF): POIs inside their region, ways by centr
   } finally { await s.close(); }
 });
 
+test('types are the iD tagging schema\'s preset names on real objects, and the query vocabulary finds them', { skip, timeout: 60_000 }, async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    await importOsm(s, join(dir, 'monaco.osm.gz'), { country: 'MC' });
+    await importOsm(s, join(dir, 'andorra.osm.pbf'), { country: 'AD' });
+    const db = businessStoreOf(s);
+    const named = async (countryCode: string, types: string[]) =>
+      (await db.searchBusinesses({ accountId: 'any', countryCode, types, limit: 1000 })).items.map((b) => [b.name, b.category]);
+    // amenity=place_of_worship + religion=christian: a way (the cathedral's outline) and nodes.
+    assert.ok((await named('MC', ['Christian Church'])).some(([n, c]) => n === 'Cathédrale Notre-Dame-Immaculée' && c === 'Christian Church'));
+    assert.deepEqual((await named('MC', ['burger fast food'])).map(([n]) => n), ["McDonald's", "McDonald's"]);
+    // tourism=alpine_hut: "Alpine hut" before, the editor's "Mountain Lodge" now.
+    const huts = await named('AD', ['Mountain Lodge']);
+    assert.ok(huts.length >= 10 && huts.some(([n]) => n === 'Refugi de Juclar'), JSON.stringify(huts));
+    assert.deepEqual(await named('AD', ['Alpine hut']), []);
+    assert.deepEqual((await named('AD', ['Gas Station'])).sort(), [['Esso', 'Gas Station'], ['bp', 'Gas Station']]);
+    // What people ask for finds the imported places by those names.
+    const found = async (q: string) => {
+      const p = parseQuery(q);
+      assert.deepEqual(p.notUnderstood, [], q);
+      return (await db.searchBusinesses({ accountId: 'any', countryCode: p.filters.country_code, types: p.filters.types, limit: 1000 })).items.length;
+    };
+    for (const q of ['cafes in monaco', 'restaurants in monaco', 'churches in andorra', 'gas stations in andorra', 'pharmacies in monaco',
+      'fast food in monaco', 'italian restaurants in monaco', 'hotels in andorra', 'clothing stores in andorra', 'supermarkets in andorra']) {
+      assert.ok(await found(q) > 0, q);
+    }
+  } finally { await s.close(); }
+});
+
 test('tag mapping: readable types, address, contact, hours; infrastructure and unnamed objects are not businesses', () => {
   const b = businessFromOsm('node', 7, { name: 'Chez Nous', amenity: 'fast_food', cuisine: 'pizza;burger', 'addr:housenumber': '3', 'addr:street': 'Rue X',
     'addr:postcode': '98000', 'addr:city': 'Monaco', 'contact:phone': '+377 1', website: 'https://www.cheznous.mc/menu', opening_hours: 'Mo-Fr 10:00-22:00' }, 43.7, 7.4)!;
-  assert.deepEqual(b.types, ['Fast food', 'Pizza cuisine', 'Burger cuisine']);
-  assert.equal(b.category, 'Fast food');
+  assert.deepEqual(b.types, ['Fast Food', 'Pizza cuisine', 'Burger cuisine'], 'a cuisine list is no one cuisine: no "Pizza Fast Food"');
+  assert.equal(b.category, 'Fast Food');
   assert.equal(b.full_address, '3 Rue X, 98000 Monaco');
   assert.deepEqual([b.phone, b.domain, b.working_hours, b.source], ['+377 1', 'cheznous.mc', 'Mo-Fr 10:00-22:00', 'osm']);
   assert.equal(businessFromOsm('node', 8, { amenity: 'cafe' }, 1, 1), null, 'no name');

@@ -1,9 +1,11 @@
 /**
  * The category vocabulary of natural-language queries: what a person calls a kind of business, and
  * the record types that kind has in the database. Types come in two spellings: the map records'
- * categories (`Coffee shop`, `Dentist`, `Italian restaurant`) and the OSM import's tag values in
- * words (`Cafe`, `Fast food`, `Doctors`, `Italian cuisine`, src/businesses/osm-business.ts). A kind
- * maps to both, so one query finds scraped and imported businesses alike.
+ * categories (`Coffee shop`, `Dentist`, `Italian restaurant`) and the OSM import's, the iD tagging
+ * schema's preset names (`Cafe`, `Pharmacy Counter`, `Christian Church`, src/businesses/osm-presets.ts)
+ * or, with no preset, tag values in words (`Italian cuisine`; imports made before presets also
+ * `Doctors`, `Doityourself`). A kind maps to all, so one query finds scraped and imported businesses alike.
+ * Matching is case-blind (`Fast food` finds `Fast Food`).
  *
  * @example categoryAt(['coffee', 'shops', 'in'], 0) // { words: 2, label: 'coffee shop', types: ['Coffee shop', 'Cafe', ...] }
  */
@@ -11,7 +13,7 @@ import { phraseAt } from './words.ts';
 
 /** phrases (singular, folded, `|`-separated) → types. The first phrase names the kind in parsed_query. */
 const KINDS: [string, string[]][] = [
-  ['coffee shop|coffee|coffeehouse|coffee house|espresso bar|cafe|coffee bar', ['Coffee shop', 'Cafe', 'Espresso bar', 'Coffee roasters', 'Coffee house']],
+  ['coffee shop|coffee|coffeehouse|coffee house|espresso bar|cafe|coffee bar', ['Coffee shop', 'Cafe', 'Espresso bar', 'Coffee roasters', 'Coffee house', 'Coffeehouse']],
   ['restaurant|eatery|diner', ['Restaurant', 'Diner']],
   ['fast food|fast food restaurant', ['Fast food', 'Fast food restaurant']],
   ['bar', ['Bar', 'Cocktail bar', 'Wine bar', 'Pub']],
@@ -22,8 +24,8 @@ const KINDS: [string, string[]][] = [
   ['dentist|dental clinic|dental office', ['Dentist', 'Dental clinic', 'Cosmetic dentist', 'Dental']],
   ['doctor|physician|medical practice', ['Doctor', 'Doctors', 'Medical clinic', 'General practitioner']],
   ['clinic|medical clinic', ['Clinic', 'Medical clinic']],
-  ['hospital', ['Hospital']],
-  ['pharmacy|drugstore|chemist', ['Pharmacy', 'Drugstore', 'Chemist']],
+  ['hospital', ['Hospital', 'Hospital Grounds']],
+  ['pharmacy|drugstore|chemist', ['Pharmacy', 'Drugstore', 'Chemist', 'Pharmacy Counter']],
   ['veterinarian|vet|veterinary clinic|animal hospital', ['Veterinarian', 'Veterinary', 'Animal hospital']],
   ['optician|optometrist', ['Optician', 'Optometrist']],
   ['hotel', ['Hotel']],
@@ -33,40 +35,40 @@ const KINDS: [string, string[]][] = [
   ['convenience store', ['Convenience store', 'Convenience']],
   ['butcher|butcher shop', ['Butcher shop', 'Butcher']],
   ['florist|flower shop', ['Florist']],
-  ['bookstore|book shop|bookshop', ['Book store', 'Books']],
+  ['bookstore|book shop|bookshop', ['Book store', 'Books', 'Bookstore']],
   ['clothing store|clothes shop|clothing shop|boutique', ['Clothing store', 'Clothes', 'Boutique']],
   ['shoe store|shoe shop', ['Shoe store', 'Shoes']],
   ['jewelry store|jeweler|jewellery shop|jeweller', ['Jewelry store', 'Jewelry']],
   ['hair salon|hairdresser|barber|barber shop|barbershop', ['Hair salon', 'Hairdresser', 'Barber shop']],
-  ['beauty salon|spa|nail salon', ['Beauty salon', 'Beauty', 'Spa', 'Nail salon']],
-  ['gym|fitness center|fitness centre|health club', ['Gym', 'Fitness center', 'Fitness centre']],
+  ['beauty salon|spa|nail salon', ['Beauty salon', 'Beauty', 'Spa', 'Nail salon', 'Beauty Shop']],
+  ['gym|fitness center|fitness centre|health club', ['Gym', 'Fitness center', 'Fitness centre', 'Gym / Fitness Center']],
   ['bank', ['Bank']],
   ['atm|cash machine', ['ATM', 'Atm']],
   ['gas station|petrol station|filling station|fuel station', ['Gas station', 'Fuel']],
-  ['car repair|auto repair|auto repair shop|mechanic|garage', ['Auto repair shop', 'Car repair', 'Mechanic']],
-  ['car dealer|car dealership', ['Car dealer', 'Car']],
+  ['car repair|auto repair|auto repair shop|mechanic|garage', ['Auto repair shop', 'Car repair', 'Mechanic', 'Car Repair Shop']],
+  ['car dealer|car dealership', ['Car dealer', 'Car', 'Car Dealership']],
   ['car wash', ['Car wash']],
-  ['bicycle shop|bike shop', ['Bicycle store', 'Bicycle']],
-  ['lawyer|attorney|law firm|law office', ['Lawyer', 'Attorney', 'Law firm']],
-  ['accountant|accounting firm', ['Accountant', 'Accounting firm']],
-  ['real estate agent|real estate agency|estate agent|realtor', ['Real estate agency', 'Real estate agent', 'Estate agent']],
-  ['insurance agency|insurance agent|insurance', ['Insurance agency', 'Insurance']],
+  ['bicycle shop|bike shop', ['Bicycle store', 'Bicycle', 'Bicycle Shop']],
+  ['lawyer|attorney|law firm|law office', ['Lawyer', 'Attorney', 'Law firm', 'Law Office']],
+  ['accountant|accounting firm', ['Accountant', 'Accounting firm', 'Accountant Office']],
+  ['real estate agent|real estate agency|estate agent|realtor', ['Real estate agency', 'Real estate agent', 'Estate agent', 'Real Estate Office']],
+  ['insurance agency|insurance agent|insurance', ['Insurance agency', 'Insurance', 'Insurance Office']],
   ['travel agency|travel agent', ['Travel agency']],
-  ['school', ['School']],
-  ['kindergarten|daycare|preschool', ['Kindergarten', 'Day care center', 'Preschool']],
+  ['school', ['School', 'School Grounds']],
+  ['kindergarten|daycare|preschool', ['Kindergarten', 'Day care center', 'Preschool', 'Preschool / Kindergarten Grounds', 'Nursery / Childcare']],
   ['library', ['Library']],
   ['post office', ['Post office']],
-  ['church|place of worship|mosque|synagogue|temple', ['Church', 'Place of worship', 'Mosque', 'Synagogue', 'Temple']],
+  ['church|place of worship|mosque|synagogue|temple', ['Church', 'Place of worship', 'Mosque', 'Synagogue', 'Temple', 'Christian Church', 'Muslim Mosque', 'Jewish Synagogue', 'Buddhist Temple', 'Hindu Temple']],
   ['cinema|movie theater|movie theatre', ['Movie theater', 'Cinema']],
   ['theater|theatre', ['Theater', 'Theatre', 'Performing arts theater']],
   ['museum', ['Museum']],
   ['nightclub|night club|club', ['Night club', 'Nightclub']],
   ['electronics store|electronics shop', ['Electronics store', 'Electronics']],
-  ['phone shop|mobile phone shop|cell phone store', ['Cell phone store', 'Mobile phone']],
-  ['hardware store|diy store', ['Hardware store', 'Hardware', 'Doityourself']],
+  ['phone shop|mobile phone shop|cell phone store', ['Cell phone store', 'Mobile phone', 'Mobile Phone Store']],
+  ['hardware store|diy store', ['Hardware store', 'Hardware', 'Doityourself', 'DIY Store']],
   ['furniture store|furniture shop', ['Furniture store', 'Furniture']],
   ['laundry|laundromat|dry cleaner', ['Laundry', 'Laundromat', 'Dry cleaner', 'Dry cleaning']],
-  ['wine shop|liquor store|off licence', ['Liquor store', 'Wine store', 'Wine', 'Alcohol']],
+  ['wine shop|liquor store|off licence', ['Liquor store', 'Wine store', 'Wine', 'Alcohol', 'Wine Shop']],
   ['pet store|pet shop', ['Pet store', 'Pet supply store', 'Pet']],
   ['toy store|toy shop', ['Toy store', 'Toys']],
   ['gift shop', ['Gift shop', 'Gift']],
@@ -78,7 +80,7 @@ const KINDS: [string, string[]][] = [
   ['painter', ['Painter']],
   ['carpenter', ['Carpenter']],
   ['photographer', ['Photographer']],
-  ['tattoo shop|tattoo parlor|tattoo studio', ['Tattoo shop', 'Tattoo']],
+  ['tattoo shop|tattoo parlor|tattoo studio', ['Tattoo shop', 'Tattoo', 'Tattoo Parlor']],
 ];
 
 /** Cuisines: `<cuisine> restaurant(s)` and `<cuisine> food` find both spellings of a cuisine. */
