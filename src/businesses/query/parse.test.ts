@@ -31,7 +31,7 @@ test('the three examples of the issue', () => {
 test('places: cities by every spelling, states, countries, postal codes, several joined by or', () => {
   assert.deepEqual(read('bakeries in Saint-Étienne').filters.cities, ['Saint-Étienne', 'Saint-Etienne']);
   assert.deepEqual(read('cafes in new york').filters.cities, ['New York City', 'New York']);
-  assert.deepEqual(read('pharmacies in texas').filters, { types: ['Pharmacy', 'Drugstore', 'Chemist'], states: ['Texas', 'TX'] });
+  assert.deepEqual(read('pharmacies in texas').filters, { types: ['Pharmacy', 'Drugstore', 'Chemist', 'Pharmacy Counter'], states: ['Texas', 'TX'] });
   assert.deepEqual(read('hotels in france').filters, { types: ['Hotel'], country_code: 'FR' });
   assert.deepEqual(read('bars in lyon france').filters.country_code, 'FR');
   assert.deepEqual(read('pubs in 78701').filters.postal_codes, ['78701']);
