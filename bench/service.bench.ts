@@ -14,6 +14,11 @@
  * with PARSE_THREADS=0 (its parses on the API thread, as before the parse threads), same run.
  *
  * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=tsx: the sources, else the bundle)
+ * To compare builds or settings in one run, ARMS names the services to alternate instead, e.g. a bundle
+ * of the code before a change (built with buildServer('dist/base')) against the current one:
+ *   ARMS='[{"name":"before","server":"dist/base/trawl.js"},{"name":"after"},{"name":"after, no threads","env":{"PARSE_THREADS":"0"}}]'
+ * (each arm: name, optional server script, env, node args); the table then has one column per arm and
+ * its ratio to the first arm, paired per repetition.
  * One file, two roles: --role=executor (the baseline client) and --role=load (the HTTP load).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -103,15 +108,19 @@ async function loadRole(): Promise<void> {
 }
 
 // ------------------------------------------------------------ orchestration
-async function startServer(dataDir: string, har: string, extra: Record<string, string> = {}) {
+/** One service configuration of a run: the bundle (or `server` script), its environment and node args. */
+interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[] }
+
+async function startServer(dataDir: string, har: string, extra: Record<string, string> = {}, arm: Arm = { name: '' }) {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...extra };
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
   const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
   const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
   // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
-  const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, ...serveArgs()], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const nodeArgs = [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
+  const served = arm.server ? [arm.server, 'serve'] : serveArgs();
+  const child = spawn(process.execPath, [...nodeArgs, ...served], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (c) => reject(new Error(`serve exited ${c}`)));
     // Every line is read (the service logs each finished request at info, as in production).
@@ -146,6 +155,8 @@ async function main(): Promise<void> {
   const rows: Record<string, number[]> = {};
   const add = (k: string, v: number) => (rows[k] ??= []).push(v);
   const loads: number[] = [];
+  // The default arms: the service as deployed, then the same with its parses on the API thread.
+  const arms: Arm[] = process.env.ARMS ? JSON.parse(process.env.ARMS) : [{ name: 'svc' }, { name: 'inline', env: { PARSE_THREADS: '0' } }];
   try {
     for (let rep = 1; rep <= REPS; rep++) {
       const e = spawnSync(process.execPath, ['bin/run-ts.js', SELF, '--role=executor'], { env, encoding: 'utf8', timeout: 300_000 });
@@ -155,9 +166,10 @@ async function main(): Promise<void> {
       add('base cpu', base.cpuMs);
       add('base main', base.mainMs);
 
-      // The service as deployed, then the same with its parses on the API thread (PARSE_THREADS=0).
-      for (const [arm, extra] of [['svc', {}], ['inline', { PARSE_THREADS: '0' }]] as const) {
-        const s = await startServer(join(dir, `data-${rep}-${arm}`), har, extra);
+      for (const a of arms) {
+        // Arms of ARMS are keyed apart from the executor-only client's `base` rows.
+        const arm = process.env.ARMS ? `arm ${a.name}` : a.name;
+        const s = await startServer(join(dir, `data-${rep}-${arms.indexOf(a)}`), har, a.env ?? {}, a);
         const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
         const next = lineReader(load);
         load.stdin!.write(`${W}\n`);
@@ -183,6 +195,14 @@ async function main(): Promise<void> {
   const md = (k: string) => median(rows[k]);
   const paired = (a: string, b: string) => median(rows[a].map((v, i) => v / rows[b][i]));
   const f = (x: number, d = 2) => x.toFixed(d);
+  if (process.env.ARMS) {
+    const first = arms[0].name;
+    const measures: [string, string, number][] = [['queries/s of one process', 'qps', 0], ['CPU ms per query, all threads', 'cpu', 2], ['CPU ms per query, main thread', 'main', 2], ['load generator CPU ms per query', 'client cpu', 2]];
+    const cmp = table(['measure (median of ' + REPS + ')', ...arms.map((a) => a.name), 'executor-only', ...arms.slice(1).map((a) => `${a.name} / ${first} (paired)`)],
+      measures.map(([label, k, d]) => [label, ...arms.map((a) => f(md(`arm ${a.name} ${k}`), d)), k === 'client cpu' ? '–' : f(md(`base ${k}`), d), ...arms.slice(1).map((a) => f(paired(`arm ${a.name} ${k}`, `arm ${first} ${k}`)))]));
+    console.log(`${cmp}\n\nN = ${N}, W = ${W}, C = ${C}; load average ${loads.map((x) => x.toFixed(1)).join(', ')}\nRaw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\``);
+    return;
+  }
   const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'service, PARSE_THREADS=0', 'executor-only client (baseline)', 'service / baseline (paired)', 'service / PARSE_THREADS=0 (paired)', 'target'], [
     ['queries/s of one process', f(md('svc qps'), 0), f(md('inline qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), f(paired('svc qps', 'inline qps')), '>= 600 q/s'],
     ['CPU ms per query, all threads', f(md('svc cpu')), f(md('inline cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), f(paired('svc cpu', 'inline cpu')), ''],

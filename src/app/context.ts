@@ -4,7 +4,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Settings } from '../config/settings.ts';
-import type { Store, RequestRow } from '../store/contract.ts';
+import type { QueryResult, Store, RequestRow } from '../store/contract.ts';
 import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
 import type { SourceAdapter } from '../sources/_kit/adapter.ts';
@@ -19,8 +19,10 @@ export interface AdapterRegistry {
 
 /** Events of the process: `finished` (RequestRow) when a request ends here. */
 export interface AppEvents extends EventEmitter {
-  on(e: 'finished', l: (r: RequestRow) => void): this;
-  emit(e: 'finished', r: RequestRow): boolean;
+  /** `results`: the request's results as stored, when the worker that ended it held them all
+   *  (RunnerEvents.onRequestFinished); else read them from the store. */
+  on(e: 'finished', l: (r: RequestRow, results?: QueryResult[]) => void): this;
+  emit(e: 'finished', r: RequestRow, results?: QueryResult[]): boolean;
 }
 
 export interface AppContext {

@@ -104,19 +104,24 @@ export async function requestView(ctx: AppContext, accountId: string, id: string
   return viewOf(ctx, r, { ...o, fileLinkOnly, first });
 }
 
-/** Waits until the request ends (sync delivery, decision 13); resolves with the row, or null at the deadline. */
-export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number): Promise<RequestRow | null> {
+/**
+ * Waits until the request ends (sync delivery, decision 13); resolves with the row, or null at the
+ * deadline. `results`: its results as stored, when the worker that ended it in this process held
+ * them all (a one-query request): answering from them spares reading back and expanding the
+ * records just written (issue 15), and the answer is the same bytes GET /requests/{id} sends.
+ */
+export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number): Promise<{ row: RequestRow; results?: QueryResult[] } | null> {
   const deadline = ctx.now() + timeoutMs;
   return new Promise((resolve) => {
     let done = false;
-    const finish = (r: RequestRow | null) => {
+    const finish = (r: RequestRow | null, results?: QueryResult[]) => {
       if (done) return;
       done = true;
       clearInterval(poll);
       ctx.events.off('finished', onEvent);
-      resolve(r);
+      resolve(r && { row: r, results });
     };
-    const onEvent = (r: RequestRow) => { if (r.id === id) finish(r); };
+    const onEvent = (r: RequestRow, results?: QueryResult[]) => { if (r.id === id) finish(r, results); };
     ctx.events.on('finished', onEvent);
     // Another process may run the workers: the store is the authority, polled slowly.
     const poll = setInterval(async () => {

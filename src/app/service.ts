@@ -114,7 +114,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
       enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
-      onRequestFinished: (r) => events.emit('finished', r),
+      onRequestFinished: (r, results) => events.emit('finished', r, results),
       afterComplete: (item, records) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item, records),
       onItem: (e) => {
         metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });

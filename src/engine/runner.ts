@@ -9,7 +9,7 @@
  *   const runner = new Runner({ store, queue, adapters, fetchStep, owner: 'w-1' });
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
-import type { FanIn, ItemOutcome, RequestRow, Store, WorkItem } from '../store/contract.ts';
+import type { FanIn, ItemOutcome, QueryResult, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { enrichmentProducts } from '../enrich/supported.ts';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
@@ -29,8 +29,10 @@ type Rec = Record<string, unknown>;
 export type FetchStep = (step: Step, sessionKey: string, signal: AbortSignal) => Promise<FetchedResponse>;
 
 export interface RunnerEvents {
-  /** A request ended (Success or Failure): tasks and webhooks follow up. */
-  onRequestFinished?(r: RequestRow): void;
+  /** A request ended (Success or Failure): tasks and webhooks follow up. `results`: the request's
+   *  results as stored, when this worker's completion stored all of them (a one-query request whose
+   *  records the store kept whole, FanIn.stored), so a synchronous caller need not read them back. */
+  onRequestFinished?(r: RequestRow, results?: QueryResult[]): void;
   /** `detail`: what the error may tell the operator but not the user (see SourceError.detail). */
   onItem?(e: { endpoint: string; outcome: 'done' | 'retry' | 'failed'; errorType?: string; detail?: string; records: number; ms: number }): void;
 }
@@ -119,7 +121,7 @@ export class Runner {
       storing = false;
       if (fan.balanceExhausted) this.exhausted.add(item.accountId);
       // The request's end is announced first: a synchronous caller does not wait for the capture.
-      this.after(fan);
+      this.after(fan, item);
       this.o.onItem?.(fan.balanceExhausted ? { endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 }
         : { endpoint: item.endpoint, outcome: 'done', records: out.count, ms: this.o.now() - t0 });
       if (fan.applied && !fan.balanceExhausted && this.o.afterComplete) {
@@ -159,12 +161,14 @@ export class Runner {
     this.o.onItem?.({ endpoint: item.endpoint, outcome: retry ? 'retry' : 'failed', errorType: se?.type ?? 'internal', detail: se?.detail, records: 0, ms: this.o.now() - t0 });
   }
 
-  private after(fan: FanIn): void {
+  /** `done`: the item whose completion this was (its stored result may be the request's only one). */
+  private after(fan: FanIn, done?: WorkItem): void {
     const r = fan.finished;
     if (!r) return;
     this.o.log?.info({ requestId: r.id, endpoint: r.endpoint, status: r.status, queries: r.queriesTotal, records: r.records, units: r.usage,
       ms: (r.finishedAt ?? this.o.now()) - r.createdAt }, 'request finished');
-    this.o.onRequestFinished?.(r);
+    const all = done && fan.stored && r.queriesTotal === 1 ? [{ queryIndex: done.queryIndex, query: done.query, ...fan.stored }] : undefined;
+    this.o.onRequestFinished?.(r, all);
   }
 
   /** Records as stored: no-result markers dropped, enriched, each with its `query`. */

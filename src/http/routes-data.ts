@@ -70,9 +70,9 @@ async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, 
     return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
   }
   // The request completes and is billed even if the client goes away (decision 13).
-  const row = await waitForEnd(ctx, id, ctx.settings.syncTimeoutMs);
-  if (!row) return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
-  const view = viewOf(ctx, row, { fields, flat: false });
+  const end = await waitForEnd(ctx, id, ctx.settings.syncTimeoutMs);
+  if (!end) return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
+  const view = viewOf(ctx, end.row, { fields, flat: false, first: end.results });
   if (view.kind === 'failure' && !decl.answers204) {
     // Endpoints the interface does not mark 204 say Failure in a body instead.
     return reply.code(200).header('x-request-status', 'Failure').send({ id, status: 'Failure', data: [], errors: await view.errors() });

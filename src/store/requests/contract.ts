@@ -102,6 +102,10 @@ export interface FanIn {
    *  used up, or flagged past due): the query ended as failed with BALANCE_EXHAUSTED
    *  (src/billing/credit.ts), nothing delivered or billed. */
   balanceExhausted?: boolean;
+  /** A completion that stored its query's result whole (not after streamed chunks): the result as
+   *  stored, so a caller holding the request's only query answers from it without reading it back
+   *  (the synchronous answer, issue 15). Optional: a store may leave it out, and callers then read. */
+  stored?: { recordsJson: string; count: number; error: string | null };
 }
 
 export interface RequestStore {

@@ -16,10 +16,11 @@ export function savedChunks(h: SqliteDb, requestId: string, queryIndex: number):
   return (h.s('SELECT chunks FROM item_progress WHERE request_id = ? AND query_index = ?').get(requestId, queryIndex) as Row | undefined)?.chunks ?? 0;
 }
 
-/** Stores a query's records (or its tail after `chunks` saved chunks); a result already there is kept. */
-export function storeResult(h: SqliteDb, requestId: string, queryIndex: number, recordsJson: string, count: number, error: string | null, chunks = 0): void {
-  h.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(requestId, queryIndex, h.codec.pack(recordsJson), count, error, chunks);
+/** Stores a query's records (or its tail after `chunks` saved chunks); a result already there is
+ *  kept. True when these were stored. */
+export function storeResult(h: SqliteDb, requestId: string, queryIndex: number, recordsJson: string, count: number, error: string | null, chunks = 0): boolean {
+  return h.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(requestId, queryIndex, h.codec.pack(recordsJson), count, error, chunks).changes > 0;
 }
 
 /** Drops an item's checkpoint; its chunks too unless they became its result. */
