@@ -296,15 +296,27 @@ export class ReplayTransport implements Transport {
     const headers: Record<string, string> = {};
     const setCookie: string[] = [];
     for (const h of e.response.headers) addHeader(headers, setCookie, h.name.toLowerCase(), h.value);
-    const c = e.response.content;
-    let body = c.text ?? '';
-    if (c.encoding === 'base64') body = decodeText(Buffer.from(body, 'base64'), c.mimeType || headers['content-type']);
-    const bytes = Buffer.byteLength(body);
+    const { body, bytes } = this.bodyOf(e, headers['content-type']);
     if (bytes > req.maxBytes) {
       throw markFinal(new SourceError('network', `too large: recorded response for ${req.url} exceeds ${req.maxBytes} bytes`));
     }
     if (e.response.redirectURL && !headers.location) headers.location = e.response.redirectURL;
     return { status: e.response.status, url: req.url, headers, setCookie, body, bytes, replayed: true };
+  }
+
+  /** An entry's body text and its UTF-8 size, worked out once: a replayed entry is served again and
+   *  again (measuring a 191 KB body was 3 % of a replaying service's API thread, issue 15). */
+  private readonly bodies = new WeakMap<HarEntry, { body: string; bytes: number }>();
+
+  private bodyOf(e: HarEntry, contentType: string | undefined): { body: string; bytes: number } {
+    let known = this.bodies.get(e);
+    if (!known) {
+      const c = e.response.content;
+      const body = c.encoding === 'base64' ? decodeText(Buffer.from(c.text ?? '', 'base64'), c.mimeType || contentType) : c.text ?? '';
+      known = { body, bytes: Buffer.byteLength(body) };
+      this.bodies.set(e, known);
+    }
+    return known;
   }
 
   async close(): Promise<void> {}
