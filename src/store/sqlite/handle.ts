@@ -40,6 +40,7 @@ export class SqliteDb {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     createPrivately(file);
     this.db = new Database(file);
+    this.inTx = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     // Pages freed by the janitor go back to the file system (purge runs incremental_vacuum). Takes
     // effect only on a new database: an existing one keeps its mode until a one-off VACUUM
     // (docs/operations.md), and without it the file never shrinks (issue 15).
@@ -62,9 +63,13 @@ export class SqliteDb {
     return (this.st[sql] ??= this.db.prepare(sql));
   }
 
-  /** Runs fn in one transaction, now. */
+  /** One transaction wrapper for every call: better-sqlite3 builds four wrapper functions for each
+   *  db.transaction(fn), and a group commit, a claim and a heartbeat each asked for one (issue 15). */
+  private readonly inTx: <T>(fn: () => T) => T;
+
+  /** Runs fn in one transaction, now (in a savepoint when already in one). */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTx(fn);
   }
 
   /**
@@ -86,7 +91,7 @@ export class SqliteDb {
     // only the failing write fails.
     let results: unknown[] = [];
     try {
-      this.db.transaction(() => { results = batch.map((op) => op.run()); })();
+      results = this.tx(() => batch.map((op) => op.run()));
       batch.forEach((op, i) => op.resolve(results[i]));
       return;
     } catch {
@@ -94,10 +99,10 @@ export class SqliteDb {
     }
     const careful: { ok: boolean; v: unknown }[] = [];
     try {
-      this.db.transaction(() => {
+      this.tx(() => {
         for (const op of batch) {
           try {
-            careful.push({ ok: true, v: this.db.transaction(op.run)() });
+            careful.push({ ok: true, v: this.tx(op.run) });
           } catch (e) {
             // A full disk or an I/O error may have rolled the whole transaction back already (SQLite
             // does so on SQLITE_FULL/IOERR/NOMEM): the batch fails as one, and is retried as one.
@@ -105,7 +110,7 @@ export class SqliteDb {
             careful.push({ ok: false, v: e });
           }
         }
-      })();
+      });
     } catch (e) {
       for (const op of batch) op.reject(e);
       return;
