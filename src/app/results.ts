@@ -16,7 +16,7 @@ import { yieldEvery } from '../delivery/yield.ts';
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }
   | { kind: 'failure'; id: string; errors(max?: number): Promise<QueryError[]> }
-  | { kind: 'success'; row: RequestRow; body: AsyncIterable<string> };
+  | { kind: 'success'; row: RequestRow; body: AsyncIterable<string | Buffer> };
 
 export async function ownRequest(ctx: AppContext, accountId: string, id: string): Promise<RequestRow> {
   const r = id.length <= 100 ? await ctx.store.getRequest(id) : null;
@@ -76,7 +76,7 @@ export async function failedQueries(ctx: AppContext, r: RequestRow, max = Infini
   return out;
 }
 
-async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): AsyncGenerator<string> {
+async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): AsyncGenerator<string | Buffer> {
   yield `{"id":${JSON.stringify(r.id)},"status":"Success","data":`;
   if (o.fileLinkOnly) {
     yield JSON.stringify([o.fileLinkOnly]);

@@ -7,7 +7,11 @@ async function* parts(list: Partial<QueryResult>[]): AsyncGenerator<QueryResult>
   for (const p of list) yield { queryIndex: 0, query: 'q', count: 0, error: null, recordsJson: '[]', ...p };
 }
 
-const text = async (it: AsyncIterable<string>) => { let s = ''; for await (const c of it) s += c; return s; };
+const text = async (it: AsyncIterable<string | Buffer>) => {
+  const bytes: Buffer[] = [];
+  for await (const c of it) bytes.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(bytes).toString('utf8');
+};
 
 test('a query stored in parts reads as one array; errors come with type and message', async () => {
   const list: Partial<QueryResult>[] = [
@@ -22,4 +26,15 @@ test('a query stored in parts reads as one array; errors come with type and mess
   assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { flat: true }))), [{ a: 1 }, { a: 2 }, { a: 3 }, { b: 1 }]);
   assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { fields: ['a'] }))), [[{ a: 1 }, { a: 2 }, { a: 3 }], [], [], [{}]]);
   assert.deepEqual(reasonOf('no type here'), { type: 'internal', message: 'no type here' });
+});
+
+test('a result with its UTF-8 bytes at hand is sent as those bytes, unless shaping rewrites it', async () => {
+  const json = '[{"a":"καφές ☕"},{"a":2}]';
+  const list: Partial<QueryResult>[] = [{ queryIndex: 0, recordsJson: '[{"a":0}]' }, { queryIndex: 1, recordsJson: json, recordsUtf8: Buffer.from(json) }];
+  const chunks: (string | Buffer)[] = [];
+  for await (const c of dataChunks(parts(list), {})) chunks.push(c);
+  assert.ok(chunks.includes(list[1].recordsUtf8!), 'the bytes themselves, not encoded again');
+  assert.equal(await text(dataChunks(parts(list), {})), `[[{"a":0}],${json}]`);
+  assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { flat: true }))), [{ a: 0 }, { a: 'καφές ☕' }, { a: 2 }]);
+  assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { fields: ['b'] }))), [[{}], [{}, {}]]);
 });

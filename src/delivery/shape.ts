@@ -53,8 +53,9 @@ const inner = (json: string) => json.trim().slice(1, -1).trim();
 /**
  * Yields the JSON text of the `data` array, chunk by chunk. `errors` collects failed queries. A
  * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
+ * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8).
  */
-export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = []): AsyncGenerator<string> {
+export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = []): AsyncGenerator<string | Buffer> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
   const unique = o.dropDuplicates ? firstOfEach() : null;
@@ -77,7 +78,10 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
       yield first ? part : `,${part}`;
       first = false;
     } else if (!open && !r.more) {
-      yield first ? json : `,${json}`;
+      if (r.recordsUtf8 && json === r.recordsJson) {
+        if (!first) yield ',';
+        yield r.recordsUtf8;
+      } else yield first ? json : `,${json}`;
       first = false;
     } else {
       if (!open) { yield first ? '[' : ',['; first = false; open = true; filled = false; }

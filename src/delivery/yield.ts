@@ -9,7 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-export async function* yieldEvery(body: AsyncIterable<string>, everyChars: number): AsyncGenerator<string> {
+export async function* yieldEvery<T extends string | Buffer>(body: AsyncIterable<T>, everyChars: number): AsyncGenerator<T> {
   if (!(everyChars > 0)) return yield* body;
   let since = 0;
   for await (const s of body) {

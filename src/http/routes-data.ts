@@ -20,22 +20,29 @@ const sharedDecls = { query: queryDecl, ...shared };
 
 const BUFFER_UP_TO = 64 * 1024;
 
+/** Text and bytes as one buffer; text alone is encoded in one go. */
+function joined(parts: (string | Buffer)[]): Buffer {
+  if (parts.every((p) => typeof p === 'string')) return Buffer.from(parts.join(''));
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+}
+
 /** Small bodies go out as one buffer (a stream costs more than it saves); big ones are streamed.
  *  A buffer, not the string: Fastify would measure the string's UTF-8 length, then the socket
- *  encode it again (0.10 against 0.07 ms for a 50 KB map search answer). */
-async function sendText(reply: FastifyReply, body: AsyncIterable<string>): Promise<FastifyReply> {
+ *  encode it again (0.10 against 0.07 ms for a 50 KB map search answer). Parts that come as bytes
+ *  (a result just stored, already encoded) are not encoded again. */
+async function sendText(reply: FastifyReply, body: AsyncIterable<string | Buffer>): Promise<FastifyReply> {
   const it = body[Symbol.asyncIterator]();
-  const head: string[] = [];
+  const head: (string | Buffer)[] = [];
   let size = 0;
   for (;;) {
     const n = await it.next();
-    if (n.done) return reply.send(Buffer.from(head.join('')));
+    if (n.done) return reply.send(joined(head));
     head.push(n.value);
     size += n.value.length;
     if (size > BUFFER_UP_TO) break;
   }
   async function* rest() {
-    yield head.join('');
+    yield joined(head);
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
   return reply.send(Readable.from(rest(), { objectMode: false }));

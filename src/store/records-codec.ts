@@ -15,8 +15,9 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 export const MIN_BYTES = 512;
 
 export interface RecordsCodec {
-  /** What to store for a records text: a Buffer (compressed) or the text itself. */
-  pack(text: string): string | Buffer;
+  /** What to store for a records text: a Buffer (compressed) or the text itself. `utf8`: the text's
+   *  UTF-8 bytes when the caller has them (then they are not encoded again). */
+  pack(text: string, utf8?: Buffer): string | Buffer;
 }
 
 /**
@@ -27,9 +28,9 @@ export interface RecordsCodec {
 export function recordsCodec(quality: number | null): RecordsCodec {
   if (quality === null) return { pack: (text) => text };
   return {
-    pack(text) {
+    pack(text, utf8) {
       if (text.length < MIN_BYTES) return text;
-      const buf = Buffer.from(text);
+      const buf = utf8 ?? Buffer.from(text);
       return brotliCompressSync(buf, {
         params: {
           [constants.BROTLI_PARAM_QUALITY]: quality,

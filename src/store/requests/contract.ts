@@ -105,7 +105,7 @@ export interface FanIn {
   /** A completion that stored its query's result whole (not after streamed chunks): the result as
    *  stored, so a caller holding the request's only query answers from it without reading it back
    *  (the synchronous answer, issue 15). Optional: a store may leave it out, and callers then read. */
-  stored?: { recordsJson: string; count: number; error: string | null };
+  stored?: { recordsJson: string; recordsUtf8?: Buffer; count: number; error: string | null };
 }
 
 export interface RequestStore {

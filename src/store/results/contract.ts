@@ -15,6 +15,9 @@ export interface QueryResult {
    *  streamed paged query) comes as several parts in order, each an array text with the same
    *  queryIndex, `more` true on every part but the last; never one string for the whole query. */
   recordsJson: string;
+  /** The same text as UTF-8, when the store had it at hand (a result just stored, FanIn.stored): sent
+   *  as it is instead of being encoded again. */
+  recordsUtf8?: Buffer;
   /** Records of the whole query (every part). */
   count: number;
   /** Set when the query ended in failure (`<type>: <message>`), or when it ended early with the

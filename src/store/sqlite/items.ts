@@ -80,7 +80,9 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       if (!canPay(h, it.account_id)) return { ...failForGood(h, it, o.itemId, BALANCE_EXHAUSTED, o.now), balanceExhausted: true };
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (h.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0;
-      const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks) && chunks === 0;
+      // Encoded once: compressed here, and the synchronous answer sends the same bytes (FanIn.stored).
+      const utf8 = Buffer.from(o.recordsJson);
+      const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8) && chunks === 0;
       dropProgress(h, it.request_id, it.query_index, !!o.streamed);
       h.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
       const deduped = !!it.drop_duplicates && !!o.dedupeKeys;
@@ -92,7 +94,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       for (const e of o.extraProducts ?? []) billUsage(h, it, it.request_id, `${o.itemId}|${e.product}`, places, o.now, e);
       h.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       const fan: FanIn = { applied: true, finished: finishIfDone(h, it.request_id, o.now) };
-      if (whole) fan.stored = { recordsJson: o.recordsJson, count: o.count, error: o.note ?? null };
+      if (whole) fan.stored = { recordsJson: o.recordsJson, recordsUtf8: utf8, count: o.count, error: o.note ?? null };
       return fan;
     });
   }
