@@ -24,13 +24,13 @@ export function finishIfDone(h: SqliteDb, requestId: string, now: number): Reque
   const r = h.s(`UPDATE requests SET status = CASE WHEN queries_ok > 0 THEN 'Success' ELSE 'Failure' END, finished_at = ?
                  WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
   if (!r) return null;
-  if (r.drop_duplicates) {
-    const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
-    // Cut to what the account can still take: a surcharge is not one item's worth (src/billing/credit.ts).
-    const owed = duplicateSurcharge(r.records, kept);
-    billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
-  }
   enqueueDelivery(h, r, now);
+  if (!r.drop_duplicates) return toRequest(r);
+  const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
+  // Cut to what the account can still take: a surcharge is not one item's worth (src/billing/credit.ts).
+  const owed = duplicateSurcharge(r.records, kept);
+  billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
+  // The surcharge moved the row's usage: read it again (without one, the returned row is final).
   return toRequest(h.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
 }
 
