@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, rangeOf, recordOf, timesOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
+import { DRIVER_INDEX, driverOf } from './driver.ts';
 
 const dialect: Dialect = {
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
@@ -106,7 +107,8 @@ export class PostgresBusinessStore implements BusinessStore {
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
     const after = q.after !== undefined ? positionOf(q.after) : undefined;
     const p = pageOf(q, whereOf(q, dialect, { after }), after);
-    const rows = await this.run(p.sql, p.args, valueFreePlan(q) ? 'generic' : 'custom');
+    const d = driverOf(q);
+    const rows = await this.run(p.sql, p.args, valueFreePlan(q) ? 'generic' : 'custom', d.kind === 'column' ? DRIVER_INDEX[d.column] : undefined);
     const shown = rows.slice(0, q.limit);
     const page: BusinessPage = { items: shown.map(recordOf), hasMore: rows.length > q.limit, last: shown.length ? String(shown.at(-1).id) : undefined };
     if (q.includeTotal) page.total = knownTotal(page, q) ?? await this.count(q);
@@ -127,16 +129,21 @@ export class PostgresBusinessStore implements BusinessStore {
 
   /**
    * One statement. `generic` (valueFreePlan): prepared by a name derived from its text on the
-   * generically planning connections, so each parses and plans it once. `custom`: unnamed on the
-   * store's connections, so it is planned for its values every time (a generic plan would pick one walk
-   * for 'cafe' and 'bookbinder' alike, or for any name pattern; a named one may turn generic after five
-   * executions). `count`: custom too, in a transaction without JIT: a count reads enough rows for the
-   * planner to compile it, which costs more than it saves here (64 of 87 ms at 100k rows).
+   * generically planning connections, so each parses and plans it once; where the page should walk an
+   * index (`walk`: a column driver, whose index PostgreSQL could also pass over for the table's id
+   * order if it took the value for a common one), only once its generic plan was seen to walk it
+   * (walksIndex), else as `custom`. `custom`: unnamed on the store's connections, so it is planned for
+   * its values every time (a named one may turn generic after five executions). `count`: custom too,
+   * in a transaction without JIT: a count reads enough rows for the planner to compile it, which costs
+   * more than it saves here (64 of 87 ms at 100k rows).
    */
-  private async run(sql: string, args: unknown[], how: 'generic' | 'custom' | 'count'): Promise<any[]> {
+  private async run(sql: string, args: unknown[], how: 'generic' | 'custom' | 'count', walk?: string): Promise<any[]> {
     const text = numbered(sql);
-    if (how === 'generic') return (await this.generic().query({ name: this.nameOf(text), text, values: args })).rows;
-    if (how === 'custom') return (await this.pool.query({ text, values: args })).rows;
+    const name = this.nameOf(text);
+    if (how === 'generic' && (walk === undefined || (name && await this.walksIndex(text, name, args, walk)))) {
+      return (await this.generic().query({ name, text, values: args })).rows;
+    }
+    if (how !== 'count') return (await this.pool.query({ text, values: args })).rows;
     const c = await this.pool.connect();
     try {
       await c.query('BEGIN; SET LOCAL jit = off');
@@ -151,6 +158,30 @@ export class PostgresBusinessStore implements BusinessStore {
     }
   }
 
+  /**
+   * Whether the generic plan of a statement walks `index` for the page's rows: asked of a generically
+   * planning connection (EXPLAIN EXECUTE of the prepared statement) once per statement and
+   * RECHECK_MS, as statistics move.
+   */
+  private async walksIndex(text: string, name: string, args: unknown[], index: string): Promise<boolean> {
+    const known = this.walks.get(text);
+    if (known && Date.now() - known.at < RECHECK_MS) return known.ok;
+    const c = await this.generic().connect();
+    try {
+      await c.query({ name, text, values: args });
+      // A utility statement takes no bound parameters: the values are written as literals.
+      const literal = (v: unknown) => (v == null ? 'NULL' : typeof v === 'number' && Number.isFinite(v) ? String(v) : c.escapeLiteral(String(v)));
+      const { rows } = await c.query(`EXPLAIN (FORMAT JSON) EXECUTE "${name}"(${args.map(literal).join(', ')})`);
+      const ok = scanOf(rows[0]['QUERY PLAN'][0].Plan, 'b')?.['Index Name'] === index;
+      if (this.walks.size >= MAX_NAMED) this.walks.clear();
+      this.walks.set(text, { ok, at: Date.now() });
+      return ok;
+    } finally {
+      c.release();
+    }
+  }
+
+  private readonly walks = new Map<string, { ok: boolean; at: number }>();
   private readonly names = new Map<string, string>();
 
   /** A statement's name; past MAX_NAMED shapes (id lists of every length) further ones go unnamed. */
@@ -163,32 +194,59 @@ export class PostgresBusinessStore implements BusinessStore {
 
 /** Distinct statements kept prepared on each connection. */
 const MAX_NAMED = 500;
+/** How long a generic plan's walk, once checked, is trusted: statistics move with the data. */
+const RECHECK_MS = 10 * 60_000;
+
+interface PlanNode { 'Relation Name'?: string; Alias?: string; 'Index Name'?: string; Plans?: PlanNode[] }
+
+/** The plan node that scans the relation aliased `alias`. */
+export function scanOf(node: PlanNode, alias: string): PlanNode | undefined {
+  if (node.Alias === alias && node['Relation Name']) return node;
+  for (const n of node.Plans ?? []) { const found = scanOf(n, alias); if (found) return found; }
+  return undefined;
+}
 
 /**
- * Whether a page's best plan is the same whatever its values, so that one generic plan per shape and
- * connection serves it and the planner is skipped (0.1-0.25 ms of a 0.3-0.6 ms page). Each filter
- * allowed here either walks an index in page order (the id; an equality's (column, id) index; one
- * type's entries, which carry country and rating; a box's sorted candidates) or is tested on the rows
- * such a walk reads, and no other index could serve a value better. Planned for their values: text
- * patterns (name, phone, attributes, postal prefixes, broad types), time ranges (the `updated` index
- * serves a recent one), lists of several types or places (no walk gives them in id order), excluded
- * types (an anti-join's size depends on the type), and a rating with a country but no type (the
- * (country, rating) index serves a high threshold, the country's walk a low one).
+ * Whether a page's plan can be made once for any values: its walk is fixed by the SQL (the driver's
+ * candidates in id order, then each one's row; ./driver.ts), so no value can make another walk
+ * cheaper, or it has no index to choose from. A name walks the trigram index or the table depending
+ * on the pattern: planned for its value.
  */
 export function valueFreePlan(q: BusinessQuery): boolean {
-  if (q.name || q.phone || q.attributes?.length || q.postalCodes?.length || q.broadMatch || q.ignoreTypes?.length) return false;
-  if (q.addedFrom !== undefined || q.addedTo !== undefined || q.updatedFrom !== undefined || q.updatedTo !== undefined) return false;
-  if ([q.types, q.states, q.cities, q.counties, q.locatedIn].some((xs) => (xs?.length ?? 0) > 1)) return false;
-  return !(q.rating && q.countryCode && !q.types?.length);
+  return driverOf(q).kind !== 'name';
+}
+
+/**
+ * The candidate ids of a geo or type driver in id order (a subquery kept whole: the box's candidates
+ * come sorted from the point index alone, a type's from its index entries, which carry country and
+ * rating), or undefined where the page reads `businesses` itself: the table's id order, an id list's
+ * unique index, a column's (column, id) index (its generic plan checked, see `run`), a name.
+ */
+function candidatesOf(q: BusinessQuery, past: (col: string) => string, args: unknown[]): string | undefined {
+  const d = driverOf(q);
+  if (d.kind === 'geo') {
+    const box = boxOf(q.geo![0]);
+    args.push(box.west, box.south, box.east, box.north);
+    return `SELECT g.id FROM businesses g WHERE point(g.longitude, g.latitude) <@ box(point(?::float8, ?::float8), point(?::float8, ?::float8))${past('g.id')} ORDER BY g.id`;
+  }
+  if (d.kind === 'type') {
+    // The type rows carry country and rating (012_business_type_facts.sql): tested in the index.
+    const t = ['t.type_k = ?'];
+    args.push(d.type);
+    if (q.countryCode) { t.push('t.country_code = ?'); args.push(q.countryCode.toUpperCase()); }
+    for (const r of rangeOf('t.rating', q.rating)) { t.push(r.sql); args.push(r.arg); }
+    return `SELECT t.business AS id FROM business_types t WHERE ${t.join(' AND ')}${past('t.business')} ORDER BY t.business`;
+  }
+  return undefined;
 }
 
 /**
  * A page: the ids, times and records of the first `limit + 1` matches in id order (each record read
  * by a subquery the planner runs for the page's rows alone, after any sort). The limit is written into
  * the text: a generic plan of `LIMIT $n` plans for a tenth of the table (83 ms for the unfiltered
- * page, where the id walk takes 0.05 ms). A geo search first collects its box's candidate ids from
- * the point index (an index-only scan), sorts them, and reads rows in that order until the page is
- * full, as on SQLite: the planner would otherwise read every candidate's row before sorting.
+ * page, where the id walk takes 0.05 ms). A driver's candidates are read in id order and each one's
+ * row looked up until the page is full (a nested loop the LIMIT stops), as on SQLite: the planner
+ * would otherwise read every geo candidate's row before sorting, or walk the table for a rare value.
  */
 function pageOf(q: BusinessQuery, w: { sql: string; args: unknown[] }, after: number | undefined): { sql: string; args: unknown[] } {
   const args: unknown[] = [];
@@ -196,13 +254,10 @@ function pageOf(q: BusinessQuery, w: { sql: string; args: unknown[] }, after: nu
   let from = 'businesses b';
   let where = w.sql;
   let order = 'b.id';
-  if (!q.osIds?.length && q.geo?.length) {
-    const box = boxOf(q.geo[0]);
-    args.push(box.west, box.south, box.east, box.north);
-    // Each OFFSET 0 keeps its subquery whole: the candidates sorted, then each one's row looked up
-    // in that order (a nested loop the LIMIT stops), never a hash join reading every candidate's row.
-    from = `(SELECT g.id FROM businesses g WHERE point(g.longitude, g.latitude) <@ box(point(?::float8, ?::float8), point(?::float8, ?::float8))${past('g.id')}
-      ORDER BY g.id OFFSET 0) c CROSS JOIN LATERAL (SELECT b.id, b.added, b.updated FROM businesses b WHERE b.id = c.id AND ${where} OFFSET 0) b`;
+  const candidates = candidatesOf(q, past, args);
+  if (candidates) {
+    // Each OFFSET 0 keeps its subquery whole: the candidates in order, then each one's row looked up.
+    from = `(${candidates} OFFSET 0) c CROSS JOIN LATERAL (SELECT b.id, b.added, b.updated FROM businesses b WHERE b.id = c.id AND ${where} OFFSET 0) b`;
     where = 'true';
     order = 'c.id';
     args.push(...w.args);

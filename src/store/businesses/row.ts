@@ -83,7 +83,7 @@ export const UNSHADOWED = 'NOT EXISTS (SELECT 1 FROM businesses o WHERE o.owner 
 const SCOPE = `(b.owner = ? OR (b.owner = '' AND ${UNSHADOWED}))`;
 
 /** A rating or reviews expression's bounds as conditions on `col`. */
-function rangeOf(col: string, r?: NumRange): { sql: string; arg: number }[] {
+export function rangeOf(col: string, r?: NumRange): { sql: string; arg: number }[] {
   const out: { sql: string; arg: number }[] = [];
   if (r?.min !== undefined) out.push({ sql: `${col} ${r.minStrict ? '>' : '>='} ?`, arg: r.min });
   if (r?.max !== undefined) out.push({ sql: `${col} ${r.maxStrict ? '<' : '<='} ?`, arg: r.max });

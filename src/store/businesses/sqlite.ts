@@ -3,7 +3,7 @@
  * index), points through an R*Tree, the other filters through plain indexes (004/005_businesses*.sql).
  * better-sqlite3 is synchronous: an upsert batch is one transaction.
  *
- * Pages are keyset by the row id, in index order: a search walks one "driver" (see driverOf) whose rows
+ * Pages are keyset by the row id, in index order: a search walks one "driver" (driver.ts, walkOf) whose rows
  * come out in id order, tests the other filters on each, and stops after `limit + 1` matches; nothing
  * sorts every match. Only geo and id lists, whose candidates are few by nature, are collected and
  * sorted. The records are read for the page's ids alone.
@@ -11,7 +11,8 @@
 import type Database from 'better-sqlite3';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, distanceM, knownTotal, likeEscape, lower, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, distanceM, knownTotal, likeEscape, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { DRIVER_INDEX, driverOf } from './driver.ts';
 
 const dialect: Dialect = {
   // A row already at hand is tested directly; the trigram index serves names only as a driver.
@@ -23,41 +24,32 @@ const dialect: Dialect = {
  * Where a page's candidates come from: `from` joins `b`, `lead` is the driver's own condition, `order`
  * the id column the walk follows.
  */
-interface Driver { from: string; lead: string[]; args: unknown[]; order: string; geo?: true }
+interface Walk { from: string; lead: string[]; args: unknown[]; order: string; geo?: true }
 
 /**
- * The walk for a search, most selective first. An ordered driver yields ids ascending (an index on one
+ * The walk of a search's driver (./driver.ts). An ordered driver yields ids ascending (an index on one
  * equality ends with the rowid; FTS5 and business_types give rowid order), so LIMIT stops it early.
  */
-function driverOf(q: BusinessQuery): Driver {
-  const plain = (index: string | null): Driver => ({ from: `businesses b${index ? ` INDEXED BY ${index}` : ''}`, lead: [], args: [], order: 'b.id' });
-  // The unique (owner, os_id) index, by the owner and os_id lists whereOf states.
-  if (q.osIds?.length) return plain(null);
-  if (q.geo?.length) {
-    // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
-    // the exact test follows in whereOf. The candidates' ids are collected and sorted (few, by area).
-    const box = boxOf(q.geo[0]);
-    return { from: 'businesses_geo g CROSS JOIN businesses b ON b.id = g.id', order: 'b.id', geo: true,
-      lead: ['g.max_lat >= ? AND g.min_lat <= ? AND g.max_lng >= ? AND g.min_lng <= ?'], args: [box.south, box.north, box.west, box.east] };
+function walkOf(q: BusinessQuery): Walk {
+  const plain = (index: string | null): Walk => ({ from: `businesses b${index ? ` INDEXED BY ${index}` : ''}`, lead: [], args: [], order: 'b.id' });
+  const d = driverOf(q);
+  switch (d.kind) {
+    // The unique (owner, os_id) index, by the owner and os_id lists whereOf states.
+    case 'ids': return plain(null);
+    case 'geo': {
+      // R*Tree coordinates are 32-bit floats rounded outwards: an overlap test keeps every candidate,
+      // the exact test follows in whereOf. The candidates' ids are collected and sorted (few, by area).
+      const box = boxOf(q.geo![0]);
+      return { from: 'businesses_geo g CROSS JOIN businesses b ON b.id = g.id', order: 'b.id', geo: true,
+        lead: ['g.max_lat >= ? AND g.min_lat <= ? AND g.max_lng >= ? AND g.min_lng <= ?'], args: [box.south, box.north, box.west, box.east] };
+    }
+    case 'name': return { from: 'businesses_fts f CROSS JOIN businesses b ON b.id = f.rowid', order: 'f.rowid', lead: ["f.name_k LIKE ? ESCAPE '\\'"], args: [`%${likeEscape(d.pattern)}%`] };
+    case 'column': return plain(DRIVER_INDEX[d.column]);
+    case 'type': return { from: 'business_types t CROSS JOIN businesses b ON b.id = t.business', order: 't.business', lead: ['t.type_k = ?'], args: [d.type] };
+    // The table itself, in rowid order (else the planner splits the owner test into an OR of index
+    // searches and sorts every row).
+    case 'table': return { from: 'businesses b NOT INDEXED', lead: [], args: [], order: 'b.id' };
   }
-  const name = lower(q.name);
-  // The trigram index needs three characters; a shorter name is a plain test on each row.
-  if (name && !q.nameExclude && [...name].length >= 3) {
-    return { from: 'businesses_fts f CROSS JOIN businesses b ON b.id = f.rowid', order: 'f.rowid', lead: ["f.name_k LIKE ? ESCAPE '\\'"], args: [`%${likeEscape(name)}%`] };
-  }
-  if (q.domain) return plain('businesses_by_domain');
-  const one = (xs?: string[]) => (xs?.length === 1 ? lower(xs[0]) : null);
-  if (one(q.cities)) return plain('businesses_by_city');
-  if (q.locatedIn?.length === 1) return plain('businesses_by_located');
-  // With broadMatch a type is a substring of the stored one: no equality to walk.
-  const type = q.broadMatch ? null : one(q.types);
-  if (type) return { from: 'business_types t CROSS JOIN businesses b ON b.id = t.business', order: 't.business', lead: ['t.type_k = ?'], args: [type] };
-  if (one(q.states)) return plain('businesses_by_state');
-  if (one(q.counties)) return plain('businesses_by_county');
-  if (q.countryCode) return plain('businesses_by_country');
-  // No driver: the table itself, in rowid order (else the planner splits the owner test into an OR of
-  // index searches and sorts every row).
-  return { from: 'businesses b NOT INDEXED', lead: [], args: [], order: 'b.id' };
 }
 
 export class SqliteBusinessStore implements BusinessStore {
@@ -125,7 +117,7 @@ export class SqliteBusinessStore implements BusinessStore {
   }
 
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
-    const d = driverOf(q);
+    const d = walkOf(q);
     const lead = [...d.lead];
     const leadArgs = [...d.args];
     // The driver's own filter is not tested twice (the name's is the costly one).
@@ -158,7 +150,7 @@ export class SqliteBusinessStore implements BusinessStore {
    * that order until `want` pass (most pass: a circle fills 79 % of its box), so only those rows and a
    * few more are read, never every candidate's.
    */
-  private geoPage(d: Driver, w: { sql: string; args: unknown[] }, after: number | undefined, want: number): number[] {
+  private geoPage(d: Walk, w: { sql: string; args: unknown[] }, after: number | undefined, want: number): number[] {
     const cands = this.db.prepare(`SELECT id FROM businesses_geo g WHERE ${d.lead[0]}${after !== undefined ? ' AND id > ?' : ''}`).pluck()
       .all(...d.args, ...(after !== undefined ? [after] : [])) as number[];
     cands.sort((x, y) => x - y);
