@@ -22,6 +22,7 @@ import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import { buildServer } from '../http/server.ts';
 import { buildOpsServer } from '../http/ops-server.ts';
 import { Runner, type FetchStep } from '../engine/runner.ts';
+import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { finishTask } from './tasks.ts';
@@ -112,8 +113,9 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
       paged: (endpoint) => pagedEndpoints.has(endpoint),
       // Enrichment code (phone and e-mail data) loads only when a request asks for one.
-      enrich: async (endpoint, records, params) => Array.isArray(params.enrichment) && params.enrichment.length
+      enrich: async (endpoint, records, params) => asksEnrichment(params)
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
+      enriches: asksEnrichment,
       onRequestFinished: (r, results) => events.emit('finished', r, results),
       afterComplete: (item, records) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item, records),
       onItem: (e) => {

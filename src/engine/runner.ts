@@ -23,6 +23,7 @@ import { reasonOf } from './reason.ts';
 import type { ParseStep } from './parse-thread.ts';
 import { CpuSlots } from './cpu-slots.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
+import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -64,6 +65,9 @@ export interface RunnerOptions extends RunnerEvents {
   endSession?(key: string): void;
   /** Post-processing of a query's records (maps enrichments). */
   enrich?(endpoint: string, records: Record<string, unknown>[], params: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** Whether `enrich` changes the records of an item with these parameters; when it says no, the
+   *  runner does not call it (and copies each streamed record once instead of twice). */
+  enriches?(params: Record<string, unknown>): boolean;
   /** After an item's records are stored (this worker's completion applied) and its request's end, if
    *  any, announced: the business database takes the places (src/app/business-capture.ts). `records`
    *  are the query's records as this worker held them, or null when they were streamed to the store in
@@ -171,12 +175,17 @@ export class Runner {
     this.o.onRequestFinished?.(r, all);
   }
 
-  /** Records as stored: no-result markers dropped, enriched, each with its `query`. */
-  private async prepare(item: WorkItem, records: Rec[]): Promise<Rec[]> {
+  /** Records as stored: no-result markers dropped, each with its `next_page_cursor` when `cursor` is
+   *  given (paged endpoints), enriched, each with its `query`. */
+  private async prepare(item: WorkItem, records: Rec[], cursor?: string | null): Promise<Rec[]> {
     // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
-    let out = records.filter((r) => !isNoResult(r));
-    if (this.o.enrich && out.length) out = await this.o.enrich(item.endpoint, out, item.params);
-    return out.map((r) => ('query' in r ? r : { query: item.query, ...r }));
+    const found = records.filter((r) => !isNoResult(r));
+    const enriched = !!this.o.enrich && found.length > 0 && this.o.enriches?.(item.params) !== false;
+    // Without an enrichment between them, the cursor and the query come in one copy (./record-fields.ts).
+    if (cursor !== undefined && !enriched) return withQueryAndCursor(found, item.query, cursor);
+    let out = cursor === undefined ? found : withCursor(found, cursor);
+    if (enriched) out = await this.o.enrich!(item.endpoint, out, item.params);
+    return withQuery(out, item.query);
   }
 
   /** What completing the item stores: the query's records (or their tail, when streamed), count, units;
@@ -207,7 +216,7 @@ export class Runner {
           ? parseStep(item.endpoint, adapter, step, response, ctx, (parse) => this.slots.run(parse))
           : this.slots.run(() => adapter.parse(step, response, ctx)),
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
-        paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r) => this.prepare(item, r), units, now: this.o.now,
+        paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, now: this.o.now,
       });
       note = run.state.note;
       if (run.last) {

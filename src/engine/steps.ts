@@ -24,6 +24,7 @@ import { SourceError } from '../sources/_kit/errors.ts';
 import { cursorSigner, CursorError, type CursorSigner } from './cursor.ts';
 import { budgetNote } from './budget.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import { withCursor } from './record-fields.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -75,8 +76,9 @@ export interface StepRun {
   streamed: boolean;
   /** The endpoint is paged: records carry next_page_cursor. */
   paged: boolean;
-  /** Streamed chunks: records as they are stored (markers dropped, enriched, with `query`). */
-  prepare(records: Rec[]): Promise<Rec[]>;
+  /** Streamed chunks: records as they are stored (markers dropped, enriched, with `query`), each
+   *  with `cursor` as its next_page_cursor when one is given (paged endpoints; null on the last page). */
+  prepare(records: Rec[], cursor?: string | null): Promise<Rec[]>;
   /** Streamed chunks: their billable units. */
   units(records: Rec[]): number;
   now(): number;
@@ -133,17 +135,19 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       recs = recs.slice(0, cut - state.records);
       resume = { steps: state.pending, skip: state.skip + recs.length };
     }
+    let cursor: string | null | undefined;
     if (r.paged && !r.adapter.finish && recs.length) {
       signer ??= await db(() => cursorSigner(r.store));
-      const next = resume ? signer.sign({ endpoint: r.item.endpoint, query: r.item.query, ...resume }) : null;
-      recs = recs.map((x) => ({ ...x, next_page_cursor: next }));
+      cursor = resume ? signer.sign({ endpoint: r.item.endpoint, query: r.item.query, ...resume }) : null;
+      // A streamed chunk gets it in prepare, where each record is copied once.
+      if (!r.streamed) recs = withCursor(recs, cursor);
     }
     state.pending = resume === null || resume.steps === state.pending ? [] : rest;
     state.skip = 0;
     state.steps += 1;
     let chunk: Rec[] = recs;
     if (r.streamed) {
-      chunk = await r.prepare(recs);
+      chunk = await r.prepare(recs, cursor);
       state.units += r.units(chunk);
     } else {
       for (const x of recs) records.push(x);

@@ -13,6 +13,11 @@ export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phon
 /** ./index.ts has exactly one enricher per name (checked by the type checker). */
 export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
 
+/** Whether a request's parameters ask for any enrichment (`enrichment`, a non-empty list). */
+export function asksEnrichment(params: Record<string, unknown>): boolean {
+  return Array.isArray(params.enrichment) && params.enrichment.length > 0;
+}
+
 /** Stored-parameter key of the prices fixed at submit, in micros, one per enrichment asked (see enrichmentProducts). */
 export const ENRICHMENT_PRICES = '_enrichmentPriceMicros';
 /** The key requests stored before money was kept in micros used, with prices in the currency unit. */
