@@ -138,8 +138,7 @@ export class PostgresBusinessStore implements BusinessStore {
    * more than it saves here (64 of 87 ms at 100k rows).
    */
   private async run(sql: string, args: unknown[], how: 'generic' | 'custom' | 'count', walk?: string): Promise<any[]> {
-    const text = numbered(sql);
-    const name = this.nameOf(text);
+    const { text, name } = this.statementOf(sql);
     if (how === 'generic' && (walk === undefined || (name && await this.walksIndex(text, name, args, walk)))) {
       return (await this.generic().query({ name, text, values: args })).rows;
     }
@@ -182,13 +181,20 @@ export class PostgresBusinessStore implements BusinessStore {
   }
 
   private readonly walks = new Map<string, { ok: boolean; at: number }>();
-  private readonly names = new Map<string, string>();
+  private readonly statements = new Map<string, { text: string; name?: string }>();
 
-  /** A statement's name; past MAX_NAMED shapes (id lists of every length) further ones go unnamed. */
-  private nameOf(text: string): string | undefined {
-    let n = this.names.get(text);
-    if (!n && this.names.size < MAX_NAMED) this.names.set(text, (n = `biz_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`));
-    return n;
+  /**
+   * A statement's `$n` text and its name, worked out once per shape; past MAX_NAMED shapes (id lists
+   * of every length) further ones go unnamed.
+   */
+  private statementOf(sql: string): { text: string; name?: string } {
+    let st = this.statements.get(sql);
+    if (!st) {
+      const text = numbered(sql);
+      st = { text };
+      if (this.statements.size < MAX_NAMED) this.statements.set(sql, (st = { text, name: `biz_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}` }));
+    }
+    return st;
   }
 }
 
