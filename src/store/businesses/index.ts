@@ -17,7 +17,7 @@ export function businessStoreOf(store: Store): BusinessStore {
   if (!b) {
     // By kind, not instanceof: importing the store classes here would load both drivers at start-up.
     if (store.kind === 'sqlite') b = new SqliteBusinessStore((store as SqliteStore).db);
-    else if (store.kind === 'postgres') b = new PostgresBusinessStore((store as PostgresStore).pool, () => (store as PostgresStore).genericPool);
+    else if (store.kind === 'postgres') b = new PostgresBusinessStore((store as PostgresStore).pool, store as PostgresStore);
     else throw new Error(`no business database for a ${store.kind} store`);
     parts.set(store, b);
   }

@@ -29,9 +29,9 @@ const BATCH = 1000;
 const ROW_PARAMS = 2 + COLUMNS.length + 2;
 
 export class PostgresBusinessStore implements BusinessStore {
-  /** `generic`: the store's pool of generically planning connections (PgDb.genericPool), made when a
-   *  search first needs it. */
-  constructor(private readonly pool: pg.Pool, private readonly generic: () => pg.Pool = () => pool) {}
+  /** `generic`: the store's generically planning connections (PgDb.genericPool, genericQuery), made
+   *  when a search first needs them. */
+  constructor(private readonly pool: pg.Pool, private readonly generic: GenericPlans = { genericPool: pool, genericQuery: (c) => pool.query(c) }) {}
 
   /**
    * One transaction; per batch a touch of the unchanged places, then for the rest one multi-row upsert
@@ -140,7 +140,7 @@ export class PostgresBusinessStore implements BusinessStore {
   private async run(sql: string, args: unknown[], how: 'generic' | 'custom' | 'count', walk?: string): Promise<any[]> {
     const { text, name } = this.statementOf(sql);
     if (how === 'generic' && (walk === undefined || (name && await this.walksIndex(text, name, args, walk)))) {
-      return (await this.generic().query({ name, text, values: args })).rows;
+      return (await this.generic.genericQuery({ name, text, values: args })).rows;
     }
     if (how !== 'count') return (await this.pool.query({ text, values: args })).rows;
     const c = await this.pool.connect();
@@ -165,7 +165,7 @@ export class PostgresBusinessStore implements BusinessStore {
   private async walksIndex(text: string, name: string, args: unknown[], index: string): Promise<boolean> {
     const known = this.walks.get(text);
     if (known && Date.now() - known.at < RECHECK_MS) return known.ok;
-    const c = await this.generic().connect();
+    const c = await this.generic.genericPool.connect();
     try {
       await c.query({ name, text, values: args });
       // A utility statement takes no bound parameters: the values are written as literals.
@@ -196,6 +196,12 @@ export class PostgresBusinessStore implements BusinessStore {
     }
     return st;
   }
+}
+
+/** Where the generically planned statements run (PgDb). */
+export interface GenericPlans {
+  readonly genericPool: pg.Pool;
+  genericQuery(config: pg.QueryConfig): Promise<pg.QueryResult>;
 }
 
 /** Distinct statements kept prepared on each connection. */

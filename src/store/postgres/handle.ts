@@ -99,8 +99,47 @@ export class PgDb {
     return this.generic;
   }
 
+  /**
+   * A statement on a generically planning connection. One of them is held for these statements while
+   * none runs on it: through the pool a query costs about 0.04 ms more (acquire and release
+   * bookkeeping), a tenth of an unfiltered business page; a concurrent one takes the pool.
+   */
+  async genericQuery(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    if (this.heldBusy || this.ending) return this.genericPool.query(config);
+    this.heldBusy = true;
+    try {
+      const c = await (this.held ??= this.hold());
+      return await c.query(config);
+    } catch (e) {
+      // A failed statement or a lost connection: the held one is let go (ended), a new one held next.
+      this.letGo(e);
+      throw e;
+    } finally {
+      this.heldBusy = false;
+    }
+  }
+
+  private held?: Promise<pg.PoolClient>;
+  private heldBusy = false;
+  private ending = false;
+
+  private async hold(): Promise<pg.PoolClient> {
+    const c = await this.genericPool.connect();
+    // Lost while held (no statement running): without a listener the process would crash.
+    c.on('error', (e) => this.letGo(e));
+    return c;
+  }
+
+  private letGo(e: unknown): void {
+    const held = this.held;
+    this.held = undefined;
+    held?.then((c) => c.release(e instanceof Error ? e : true), () => {});
+  }
+
   /** Ends both pools. */
   async end(): Promise<void> {
+    this.ending = true;
+    this.letGo(true);
     await Promise.all([this.pool.end(), this.generic?.end()]);
   }
 

@@ -55,6 +55,8 @@ export class PostgresStore implements Store {
   get pool(): pg.Pool { return this.h.pool; }
   /** Connections that plan a prepared statement once for any values (PgDb.genericPool). */
   get genericPool(): pg.Pool { return this.h.genericPool; }
+  /** A statement on a generically planning connection (PgDb.genericQuery). */
+  genericQuery(config: pg.QueryConfig): Promise<pg.QueryResult> { return this.h.genericQuery(config); }
   get url(): string { return this.h.url; }
   get schema(): string | null { return this.h.schema; }
   get synchronousCommit(): boolean { return this.h.synchronousCommit; }
