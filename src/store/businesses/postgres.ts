@@ -2,15 +2,17 @@
  * The business database on PostgreSQL: the same tables and WHERE clause as SQLite
  * (003/004/005/009_business*.sql); points through a built-in GiST index on `point(longitude, latitude)`,
  * names by LIKE on the lower-cased key, served by a pg_trgm index where the extension could be created.
- * Pages are keyset by id; the planner walks an (equality, id) index in page order, a geo page its
- * box's sorted candidates (pageOf). The record text lives in its own table, read for a page's rows.
+ * Pages are keyset by id and walk their driver (./driver.ts) in page order: a geo or type page its
+ * candidates from a subquery kept whole, the rest `businesses` itself (pageOf); every page but a name
+ * search is planned once per connection (valueFreePlan). The record text lives in its own table, read
+ * for a page's rows.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, rangeOf, recordOf, timesOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
-import { DRIVER_INDEX, driverOf } from './driver.ts';
+import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeFactsOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
+import { DRIVER_INDEX, driverOf, type Driver } from './driver.ts';
 
 const dialect: Dialect = {
   nameLike: () => "b.name_k LIKE ? ESCAPE '\\'",
@@ -106,9 +108,9 @@ export class PostgresBusinessStore implements BusinessStore {
 
   async searchBusinesses(q: BusinessQuery): Promise<BusinessPage> {
     const after = q.after !== undefined ? positionOf(q.after) : undefined;
-    const p = pageOf(q, whereOf(q, dialect, { after }), after);
     const d = driverOf(q);
-    const rows = await this.run(p.sql, p.args, valueFreePlan(q) ? 'generic' : 'custom', d.kind === 'column' ? DRIVER_INDEX[d.column] : undefined);
+    const p = pageOf(q, d, whereOf(q, dialect, { after }), after);
+    const rows = await this.run(p.sql, p.args, planOnce(d) ? 'generic' : 'custom', d.kind === 'column' ? DRIVER_INDEX[d.column] : undefined);
     const shown = rows.slice(0, q.limit);
     const page: BusinessPage = { items: shown.map(recordOf), hasMore: rows.length > q.limit, last: shown.length ? String(shown.at(-1).id) : undefined };
     if (q.includeTotal) page.total = knownTotal(page, q) ?? await this.count(q);
@@ -225,8 +227,10 @@ export function scanOf(node: PlanNode, alias: string): PlanNode | undefined {
  * on the pattern: planned for its value.
  */
 export function valueFreePlan(q: BusinessQuery): boolean {
-  return driverOf(q).kind !== 'name';
+  return planOnce(driverOf(q));
 }
+
+const planOnce = (d: Driver): boolean => d.kind !== 'name';
 
 /**
  * The candidate ids of a geo or type driver in id order (a subquery kept whole: the box's candidates
@@ -234,8 +238,7 @@ export function valueFreePlan(q: BusinessQuery): boolean {
  * rating), or undefined where the page reads `businesses` itself: the table's id order, an id list's
  * unique index, a column's (column, id) index (its generic plan checked, see `run`), a name.
  */
-function candidatesOf(q: BusinessQuery, past: (col: string) => string, args: unknown[]): string | undefined {
-  const d = driverOf(q);
+function candidatesOf(q: BusinessQuery, d: Driver, past: (col: string) => string, args: unknown[]): string | undefined {
   if (d.kind === 'geo') {
     const box = boxOf(q.geo![0]);
     args.push(box.west, box.south, box.east, box.north);
@@ -243,10 +246,9 @@ function candidatesOf(q: BusinessQuery, past: (col: string) => string, args: unk
   }
   if (d.kind === 'type') {
     // The type rows carry country and rating (012_business_type_facts.sql): tested in the index.
-    const t = ['t.type_k = ?'];
-    args.push(d.type);
-    if (q.countryCode) { t.push('t.country_code = ?'); args.push(q.countryCode.toUpperCase()); }
-    for (const r of rangeOf('t.rating', q.rating)) { t.push(r.sql); args.push(r.arg); }
+    const facts = typeFactsOf(q);
+    const t = ['t.type_k = ?', ...facts.map((f) => f.sql)];
+    args.push(d.type, ...facts.map((f) => f.arg));
     return `SELECT t.business AS id FROM business_types t WHERE ${t.join(' AND ')}${past('t.business')} ORDER BY t.business`;
   }
   return undefined;
@@ -260,13 +262,13 @@ function candidatesOf(q: BusinessQuery, past: (col: string) => string, args: unk
  * row looked up until the page is full (a nested loop the LIMIT stops), as on SQLite: the planner
  * would otherwise read every geo candidate's row before sorting, or walk the table for a rare value.
  */
-function pageOf(q: BusinessQuery, w: { sql: string; args: unknown[] }, after: number | undefined): { sql: string; args: unknown[] } {
+function pageOf(q: BusinessQuery, d: Driver, w: { sql: string; args: unknown[] }, after: number | undefined): { sql: string; args: unknown[] } {
   const args: unknown[] = [];
   const past = (col: string) => { if (after === undefined) return ''; args.push(after); return ` AND ${col} > ?`; };
   let from = 'businesses b';
   let where = w.sql;
   let order = 'b.id';
-  const candidates = candidatesOf(q, past, args);
+  const candidates = candidatesOf(q, d, past, args);
   if (candidates) {
     // Each OFFSET 0 keeps its subquery whole: the candidates in order, then each one's row looked up.
     from = `(${candidates} OFFSET 0) c CROSS JOIN LATERAL (SELECT b.id, b.added, b.updated FROM businesses b WHERE b.id = c.id AND ${where} OFFSET 0) b`;

@@ -90,6 +90,12 @@ export function rangeOf(col: string, r?: NumRange): { sql: string; arg: number }
   return out;
 }
 
+/** The search's country and rating as conditions on a type row `t` (PostgreSQL's type rows carry
+ *  them: 012_business_type_facts.sql). */
+export function typeFactsOf(q: BusinessQuery): { sql: string; arg: unknown }[] {
+  return [...(q.countryCode ? [{ sql: 't.country_code = ?', arg: q.countryCode.toUpperCase() }] : []), ...rangeOf('t.rating', q.rating)];
+}
+
 /**
  * The WHERE clause (without `after`) and its arguments. The table is aliased `b`. `after`, a page
  * position, is repeated inside the type test: PostgreSQL derives no range across `t.business = b.id`,
@@ -121,10 +127,7 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   const typed = (not: string, xs: string[]) => {
     const t = [`t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')})`];
     const a: unknown[] = [...xs];
-    if (!not && d.typeFacts) {
-      if (q.countryCode) { t.push('t.country_code = ?'); a.push(q.countryCode.toUpperCase()); }
-      for (const r of rangeOf('t.rating', q.rating)) { t.push(r.sql); a.push(r.arg); }
-    }
+    if (!not && d.typeFacts) for (const f of typeFactsOf(q)) { t.push(f.sql); a.push(f.arg); }
     if (!not && after !== undefined) { t.push('t.business > ?'); a.push(after); }
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE ${t.join(' AND ')})`, ...a);
   };

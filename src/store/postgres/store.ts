@@ -40,6 +40,9 @@ export type { PostgresStoreOptions } from './handle.ts';
 // The parts' methods, put on each instance by exposeParts.
 export interface PostgresStore extends AccountStore, BillingStore, Required<RequestStore>, Required<ResultStore>, WebhookStore, TaskStore {}
 
+/** The table of applied migrations (one row each). */
+export const MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)';
+
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly h: PgDb;
@@ -72,7 +75,7 @@ export class PostgresStore implements Store {
       // Several processes may start at once: the first applies, the others wait here and find it done.
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`trawl:migrate:${this.schema ?? ''}`]);
       if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      await c.query(MIGRATIONS_TABLE);
       const done = new Set((await c.query('SELECT version FROM schema_migrations')).rows.map((r: Row) => r.version));
       for (const m of all) {
         if (done.has(m.version)) continue;

@@ -7,7 +7,7 @@
  *   storeConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
  */
 import { randomBytes } from 'node:crypto';
-import { PostgresStore, migrated, type PostgresStoreOptions } from './store.ts';
+import { MIGRATIONS_TABLE, PostgresStore, migrated, type PostgresStoreOptions } from './store.ts';
 import { migrationsIn, type Migration } from '../migrations.ts';
 
 /** The database tests may use: TEST_DATABASE_URL, else DATABASE_URL; undefined when neither is set.
@@ -17,6 +17,9 @@ export function pgTestUrl(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 export const PG_SKIP = 'PostgreSQL not configured: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run this suite';
+
+/** A new schema name for one test's store. */
+const scratchSchema = () => `trawl_test_${randomBytes(6).toString('hex')}`;
 
 /** A PostgresStore whose schema is dropped when it closes. */
 export class ScratchPostgresStore extends PostgresStore {
@@ -35,7 +38,7 @@ export class ScratchPostgresStore extends PostgresStore {
  * @example const s = await openScratchPostgresStore('postgres://postgres@127.0.0.1:5432/test');
  */
 export async function openScratchPostgresStore(url: string, o: Omit<PostgresStoreOptions, 'schema'> = {}): Promise<ScratchPostgresStore> {
-  return migrated(new ScratchPostgresStore(url, { ...o, schema: `trawl_test_${randomBytes(6).toString('hex')}` }));
+  return migrated(new ScratchPostgresStore(url, { ...o, schema: scratchSchema() }));
 }
 
 /**
@@ -45,10 +48,10 @@ export async function openScratchPostgresStore(url: string, o: Omit<PostgresStor
  * @example const s = await openOlderPostgresStore(url, (all) => all.filter((m) => m.version < 12));
  */
 export async function openOlderPostgresStore(url: string, older: (all: Migration[]) => Migration[]): Promise<ScratchPostgresStore> {
-  const schema = `trawl_test_${randomBytes(6).toString('hex')}`;
+  const schema = scratchSchema();
   const s = new ScratchPostgresStore(url, { schema });
   await s.pool.query(`CREATE SCHEMA ${schema}`);
-  await s.pool.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+  await s.pool.query(MIGRATIONS_TABLE);
   for (const m of older(migrationsIn(new URL('./migrations/', import.meta.url)))) {
     await s.pool.query(m.sql);
     await s.pool.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [m.version, m.name]);

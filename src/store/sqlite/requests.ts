@@ -29,9 +29,9 @@ export function finishIfDone(h: SqliteDb, requestId: string, now: number): Reque
   const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
   // Cut to what the account can still take: a surcharge is not one item's worth (src/billing/credit.ts).
   const owed = duplicateSurcharge(r.records, kept);
-  billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
-  // The surcharge moved the row's usage: read it again (without one, the returned row is final).
-  return toRequest(h.s('SELECT * FROM requests WHERE id = ?').get(requestId) as Row);
+  const billed = billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
+  // billUsage added the surcharge to the row's usage; nothing else changed it since RETURNING.
+  return toRequest({ ...r, usage: (r.usage as number) + billed });
 }
 
 /** Deletes up to `limit` expired requests' results, then up to `limit` requests past the history period. */
