@@ -111,8 +111,8 @@ async function loadRole(): Promise<void> {
 /** One service configuration of a run: the bundle (or `server` script), its environment and node args. */
 interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[] }
 
-async function startServer(dataDir: string, har: string, extra: Record<string, string> = {}, arm: Arm = { name: '' }) {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...extra };
+async function startServer(dataDir: string, har: string, arm: Arm) {
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...arm.env };
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
   const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       for (const a of arms) {
         // Arms of ARMS are keyed apart from the executor-only client's `base` rows.
         const arm = process.env.ARMS ? `arm ${a.name}` : a.name;
-        const s = await startServer(join(dir, `data-${rep}-${arms.indexOf(a)}`), har, a.env ?? {}, a);
+        const s = await startServer(join(dir, `data-${rep}-${arms.indexOf(a)}`), har, a);
         const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
         const next = lineReader(load);
         load.stdin!.write(`${W}\n`);
