@@ -11,7 +11,9 @@
  * same adapter parse, C at a time, nothing else (no HTTP, no store). Both warm up on W queries first.
  * Repetitions are interleaved (baseline, service, baseline, service ...); medians, and the paired
  * ratio per repetition. Target: >= 600 queries/s per process. Each repetition also runs the service
- * with PARSE_THREADS=0 (its parses on the API thread, as before the parse threads), same run.
+ * with PARSE_THREADS=0 (its parses on the API thread, as before the parse threads), and the floor: a
+ * bare node:http server doing only the same fetch and parse, on the same parse threads, no store
+ * (floorRole): what any server answering this query must do at least, under the same load.
  *
  * Run: node bin/run-ts.js bench/service.bench.ts   (N=3000 W=500 C=16 REPS=3; SERVER=tsx: the sources, else the bundle)
  * To compare builds or settings in one run, ARMS names the services to alternate instead, e.g. a bundle
@@ -19,7 +21,7 @@
  *   ARMS='[{"name":"before","server":"dist/base/trawl.js"},{"name":"after"},{"name":"after, no threads","env":{"PARSE_THREADS":"0"}}]'
  * (each arm: name, optional server script, env, node args); the table then has one column per arm and
  * its ratio to the first arm, paired per repetition.
- * One file, two roles: --role=executor (the baseline client) and --role=load (the HTTP load).
+ * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +80,49 @@ async function executorRole(): Promise<void> {
   console.log(JSON.stringify({ qps: N / secs, cpuMs: (c1.all - c0.all) / N, mainMs: (c1.main - c0.main) / N }));
 }
 
+// ------------------------------------------------------------ the floor: a bare server doing the fetch and the parse only
+/**
+ * What any server answering this query over HTTP must do at least, in this process model: node:http,
+ * the same Executor (same replay) and the same adapter parse on the same parse threads as the service
+ * (PARSE_THREADS, default cores - 1), the records' JSON sent. No routing, authentication, request
+ * lifecycle, store, billing or business capture. Its queries/s under the same load bound what the
+ * service can reach on this machine.
+ */
+async function floorRole(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const { Executor } = await import('../src/fetch/executor.ts');
+  const { executorSettingsFromEnv } = await import('../src/fetch/settings.ts');
+  const { adapter } = await import('../src/sources/maps-search/adapter.ts');
+  const { parseOnThreads, parseThreads } = await import('../src/engine/parse-thread.ts');
+  const ex = new Executor(executorSettingsFromEnv(process.env));
+  const threads = parseOnThreads(parseThreads());
+  let k = 0;
+  const answer = async (url: string): Promise<Buffer> => {
+    const query = new URL(url, 'http://floor').searchParams.get('query') ?? '';
+    const ctx = { query, params: PARAMS } as never;
+    const [step] = adapter.plan(ctx);
+    const key = `item-${k++}`;
+    try {
+      const res = await ex.run(step, ex.sessionFor(key), new AbortController().signal);
+      const out = threads ? await threads('/maps/search', adapter, step, res, ctx) : adapter.parse(step, res, ctx);
+      return Buffer.from(`{"status":"Success","data":[${JSON.stringify(out.records.map((r) => ({ ...r, query })))}]}`);
+    } finally {
+      ex.releaseSession(key);
+    }
+  };
+  const server = createServer((req, res) => {
+    answer(req.url ?? '/').then(
+      (body) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body),
+      (e: Error) => res.writeHead(500).end(e.message),
+    );
+  });
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    console.log(JSON.stringify({ msg: 'floor listening', url: `http://127.0.0.1:${port}` }));
+  });
+}
+
 // ------------------------------------------------------------ the HTTP load on the service
 async function loadRole(): Promise<void> {
   const { Pool } = await import('undici');
@@ -109,10 +154,18 @@ async function loadRole(): Promise<void> {
 
 // ------------------------------------------------------------ orchestration
 /** One service configuration of a run: the bundle (or `server` script), its environment and node args. */
-interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[] }
+interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[]; floor?: boolean }
 
 async function startServer(dataDir: string, har: string, arm: Arm) {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...arm.env };
+  if (arm.floor) {
+    const child = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
+      createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l).url));
+    });
+    return { child, url, key: 'none' };
+  }
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
   const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
@@ -156,7 +209,7 @@ async function main(): Promise<void> {
   const add = (k: string, v: number) => (rows[k] ??= []).push(v);
   const loads: number[] = [];
   // The default arms: the service as deployed, then the same with its parses on the API thread.
-  const arms: Arm[] = process.env.ARMS ? JSON.parse(process.env.ARMS) : [{ name: 'svc' }, { name: 'inline', env: { PARSE_THREADS: '0' } }];
+  const arms: Arm[] = process.env.ARMS ? JSON.parse(process.env.ARMS) : [{ name: 'svc' }, { name: 'inline', env: { PARSE_THREADS: '0' } }, { name: 'floor', floor: true }];
   try {
     for (let rep = 1; rep <= REPS; rep++) {
       const e = spawnSync(process.execPath, ['bin/run-ts.js', SELF, '--role=executor'], { env, encoding: 'utf8', timeout: 300_000 });
@@ -203,11 +256,11 @@ async function main(): Promise<void> {
     console.log(`${cmp}\n\nN = ${N}, W = ${W}, C = ${C}; load average ${loads.map((x) => x.toFixed(1)).join(', ')}\nRaw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\``);
     return;
   }
-  const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'service, PARSE_THREADS=0', 'executor-only client (baseline)', 'service / baseline (paired)', 'service / PARSE_THREADS=0 (paired)', 'target'], [
-    ['queries/s of one process', f(md('svc qps'), 0), f(md('inline qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), f(paired('svc qps', 'inline qps')), '>= 600 q/s'],
-    ['CPU ms per query, all threads', f(md('svc cpu')), f(md('inline cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), f(paired('svc cpu', 'inline cpu')), ''],
-    ['CPU ms per query, main thread', f(md('svc main')), f(md('inline main')), f(md('base main')), f(paired('svc main', 'base main')), f(paired('svc main', 'inline main')), ''],
-    ['load generator CPU ms per query (same 2 cores)', f(md('svc client cpu')), f(md('inline client cpu')), '–', '', '', ''],
+  const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'service, PARSE_THREADS=0', 'floor: bare HTTP, fetch and parse only', 'executor-only client (baseline)', 'service / baseline (paired)', 'service / PARSE_THREADS=0 (paired)', 'service / floor (paired)', 'target'], [
+    ['queries/s of one process', f(md('svc qps'), 0), f(md('inline qps'), 0), f(md('floor qps'), 0), f(md('base qps'), 0), f(paired('svc qps', 'base qps')), f(paired('svc qps', 'inline qps')), f(paired('svc qps', 'floor qps')), '>= 600 q/s'],
+    ['CPU ms per query, all threads', f(md('svc cpu')), f(md('inline cpu')), f(md('floor cpu')), f(md('base cpu')), f(paired('svc cpu', 'base cpu')), f(paired('svc cpu', 'inline cpu')), f(paired('svc cpu', 'floor cpu')), ''],
+    ['CPU ms per query, main thread', f(md('svc main')), f(md('inline main')), f(md('floor main')), f(md('base main')), f(paired('svc main', 'base main')), f(paired('svc main', 'inline main')), f(paired('svc main', 'floor main')), ''],
+    ['load generator CPU ms per query (same 2 cores)', f(md('svc client cpu')), f(md('inline client cpu')), f(md('floor client cpu')), '–', '', '', '', ''],
   ]);
   const text = `# Service path: CPU per query (issue 15)
 
@@ -215,6 +268,8 @@ async function main(): Promise<void> {
 W = ${W} warm-up queries, C = ${C} in flight, ${REPS} interleaved repetitions; load average ${loads.map((x) => x.toFixed(1)).join(', ')} at the end of each.
 Each query is one \`GET /maps/search?query=coffee&limit=20&async=false\` answered with its 20 places; the
 executor replays the real map search capture (191 KB) from a HAR. Server CPU from /proc (user + system).
+The floor is a bare node:http server doing only the fetch and the parse (same executor and replay, same
+parse threads) and sending the records: no routing, keys, requests, store, billing or capture.
 
 ${out}
 
@@ -225,5 +280,6 @@ Raw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => 
 }
 
 if (args.role === 'executor') await executorRole();
+else if (args.role === 'floor') await floorRole();
 else if (args.role === 'load') await loadRole();
 else await main();
