@@ -4,12 +4,16 @@
  *   `start`  forget the samples so far      `stop`  print `{"ms":[...]}` (one latency per probe)
  * Between probes it waits PROBE_MS (5); a stalled server shows as one long latency.
  * Run by bench/responsive.bench.ts: node bin/run-ts.js bench/probe.ts <health url>
+ * PROBE_LOG=<file>: each probe over 40 ms appended as `<µs of CLOCK_MONOTONIC when sent> <ms>`, the
+ * clock of a server's `--cpu-prof` samples (SERVER_NODE_ARGS), to see what the server ran meanwhile.
  */
+import { appendFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { createInterface } from 'node:readline';
 
 const url = new URL(process.argv[2]);
 const every = Number(process.env.PROBE_MS ?? 5);
+const LOG = process.env.PROBE_LOG;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let samples: number[] = [];
 // When the probe in flight started: a stall still going on at `stop` counts with its length so far.
@@ -35,7 +39,9 @@ createInterface({ input: process.stdin }).on('line', (l) => {
 process.stdin.on('end', () => process.exit(0));
 process.stdout.write('{"ready":true}\n');
 for (;;) {
+  const sent = process.hrtime.bigint();
   const ms = await probe();
+  if (LOG && ms > 40) appendFileSync(LOG, `${sent / 1000n} ${ms.toFixed(1)}\n`);
   inFlight = 0;
   samples.push(ms);
   await new Promise((r) => setTimeout(r, every));

@@ -15,7 +15,8 @@
  * Throughput costs: map search queries/s alone and together; export task wall time before/after;
  * a 1000-query /directory-phones request (warm) on the lookup thread vs on the API's thread.
  *
- * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone; ONLY=all: all together alone)
+ * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone; ONLY=all: all together alone;
+ * SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`, reach the server; PROBE_LOG: bench/probe.ts)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ async function prepare(dir: string, o: { big?: boolean; expired?: boolean } = {}
 }
 
 async function serve(dir: string, key: string, har: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, serveArgs(), {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...serveArgs()], {
     env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', REPLAY_HAR: har, DNS_SERVERS: '127.0.0.1:9', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { purgeExpired, rollupUsage, ROLLUP_LINES_PER_REQUEST } from './janitor.ts';
+import { FIRST_BATCH, PURGE_BUDGET_MS, purgeExpired, rollupUsage, ROLLUP_LINES_PER_REQUEST } from './janitor.ts';
 import type { Store } from '../store/contract.ts';
 
 /** A store whose purge has `backlog` expired requests and records each call's limit. */
@@ -24,11 +24,13 @@ test('the janitor purges a backlog in batches until one comes back short, with a
   let turns = 0;
   const ticker = setInterval(() => {}, 0);
   const counting = setImmediate(function again() { turns++; if (f.left()) setImmediate(again); });
-  const total = await purgeExpired({ store: f.store, settings, now: () => 10_000 }, 500);
+  // A clock that never moves: every transaction is quick, so the batch doubles up to the setting.
+  const total = await purgeExpired({ store: f.store, settings, now: () => 10_000 }, 500, () => 0);
   clearInterval(ticker);
   clearImmediate(counting);
   assert.equal(total, 1_250);
-  assert.deepEqual(f.calls, [500, 500, 500], 'three batches of at most 500; the third (250) ends the pass');
+  assert.equal(FIRST_BATCH, 10);
+  assert.deepEqual(f.calls, [10, 20, 40, 80, 160, 320, 500, 500], 'from 10, doubled up to 500; the last (120 left) ends the pass');
   assert.equal(f.left(), 0);
   assert.ok(turns >= 2, `other callbacks ran between batches (${turns})`);
 });
@@ -36,7 +38,7 @@ test('the janitor purges a backlog in batches until one comes back short, with a
 test('nothing expired: one cheap call', async () => {
   const f = fakeStore(0);
   assert.equal(await purgeExpired({ store: f.store, settings, now: () => 10_000 }, 500), 0);
-  assert.deepEqual(f.calls, [500]);
+  assert.deepEqual(f.calls, [10]);
 });
 
 test('batch 0: one call without a limit (everything in one transaction)', async () => {
@@ -45,24 +47,25 @@ test('batch 0: one call without a limit (everything in one transaction)', async 
   assert.deepEqual(f.calls, [undefined]);
 });
 
-test('a slow purge transaction halves the next batch; quick ones double it back up to the setting', async () => {
+test('a slow purge transaction scales the next batch down to fit the budget; quick ones double it back up to the setting', async () => {
+  assert.equal(PURGE_BUDGET_MS, 8);
   const f = fakeStore(10_000);
-  // A clock where the store's purge takes 1 ms per 2 requests: 100 → 50 ms (over budget), 50 → 25,
-  // 25 → 12.5 (within), 12 → 6 ms... and below a quarter of the budget the batch doubles again.
+  // A clock where the store's purge takes 1 ms per request: 10 → 10 ms (over the 8 ms budget), so
+  // 8 → 8 ms (within, not quick): the batch stays there.
   let ms = 0;
-  const timed = { ...f.store, purge: async (r: number, q: number, limit?: number) => { ms += (limit ?? 0) / 2; return f.store.purge(r, q, limit); } } as unknown as Store;
+  const timed = { ...f.store, purge: async (r: number, q: number, limit?: number) => { ms += limit ?? 0; return f.store.purge(r, q, limit); } } as unknown as Store;
   await purgeExpired({ store: timed, settings, now: () => 10_000 }, 100, () => ms);
-  assert.deepEqual(f.calls.slice(0, 4), [100, 50, 25, 25], 'halved while a transaction takes over 20 ms');
+  assert.deepEqual(f.calls.slice(0, 4), [10, 8, 8, 8], 'scaled to the budget after the first');
   assert.equal(f.left(), 0);
-  assert.ok(f.calls.every((c) => c !== undefined && c <= 100), 'never above the setting');
+  assert.ok(f.calls.slice(1).every((c) => c !== undefined && c <= 8), 'no transaction over the budget after the first');
 
-  // One slow transaction (a checkpoint), then quick ones: the batch grows back to the setting.
+  // One slow transaction (80 ms: a checkpoint), then quick ones: down to 1, then doubled back up to the setting.
   const g = fakeStore(10_000);
   let first = true;
   let t = 0;
-  const once = { ...g.store, purge: async (r: number, q: number, limit?: number) => { t += first ? 50 : 1; first = false; return g.store.purge(r, q, limit); } } as unknown as Store;
+  const once = { ...g.store, purge: async (r: number, q: number, limit?: number) => { t += first ? 80 : 1; first = false; return g.store.purge(r, q, limit); } } as unknown as Store;
   await purgeExpired({ store: once, settings, now: () => 10_000 }, 100, () => t);
-  assert.deepEqual(g.calls.slice(0, 4), [100, 50, 100, 100]);
+  assert.deepEqual(g.calls.slice(0, 10), [10, 1, 2, 4, 8, 16, 32, 64, 100, 100]);
 });
 
 test('usage roll-up: cut at the UTC midnight before now minus the period, in batches of lines until one comes back short; period 0 = never', async () => {
@@ -73,7 +76,10 @@ test('usage roll-up: cut at the UTC midnight before now minus the period, in bat
   const rollup = { usageRollupMs: 35 * 86_400_000 } as never;
   assert.equal(await rollupUsage({ store, settings: rollup, now: () => now }, 100, () => 0), 2_500);
   const cut = Date.UTC(2026, 9, 20);
-  assert.deepEqual(calls, [[cut, 100 * ROLLUP_LINES_PER_REQUEST], [cut, 1_000], [cut, 1_000]]);
+  // From FIRST_BATCH lines, doubled up to 100 requests' worth of lines; the last (230 left) ends the pass.
+  assert.equal(100 * ROLLUP_LINES_PER_REQUEST, 1_000);
+  assert.deepEqual(calls.map(([, limit]) => limit), [10, 20, 40, 80, 160, 320, 640, 1_000, 1_000]);
+  assert.ok(calls.every(([before]) => before === cut));
   calls.length = 0;
   assert.equal(await rollupUsage({ store, settings: { usageRollupMs: 0 } as never, now: () => now }, 100), 0);
   assert.deepEqual(calls, []);

@@ -36,6 +36,18 @@ test('CpuSlots: at most N at once, first come first served, a slot freed when it
   assert.equal(together, 3);
 });
 
+test('CpuSlots: work that waited for a slot starts on a later event-loop turn, so I/O runs between queued phases', async () => {
+  const slots = new CpuSlots(1);
+  const busy = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
+  // Ten 5 ms phases queued at once; a timer due after the first must fire before the last starts.
+  let timerAt = -1;
+  const started: number[] = [];
+  setTimeout(() => { timerAt = started.length; }, 1);
+  await Promise.all(Array.from({ length: 10 }, (_, i) => slots.run(() => { started.push(i); busy(5); })));
+  assert.deepEqual(started, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.ok(timerAt > 0 && timerAt < 10, `the timer fired after phase ${timerAt} (10 = only after all of them)`);
+});
+
 test('the runner: fetches of many queries overlap, their completions hold the CPU slots one at a time', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-cpu-slots-'));
   const real = await openSqliteStore(join(dir, 'trawl.db'));
