@@ -64,7 +64,7 @@ export interface Service {
 export async function startService(o: ServiceOptions): Promise<Service> {
   const settings = o.settings;
   const log = o.log ?? createLogger(settings.logLevel);
-  const backends = o.backends ?? (await openBackends({ ...(o.env ?? process.env), DATA_DIR: settings.dataDir }));
+  const backends = o.backends ?? (await openBackends({ ...(o.env ?? process.env), DATA_DIR: settings.dataDir }, { serving: true }));
   const events = new EventEmitter() as AppEvents;
   events.setMaxListeners(0);
   const ctx: AppContext = {

@@ -56,6 +56,12 @@ test('openBackends: the embedded set opens a SQLite file in DATA_DIR and closes 
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('openBackends: CHECKPOINT_MS must be a whole number of milliseconds', async () => {
+  for (const v of ['-1', '1.5', 'soon']) {
+    await assert.rejects(openBackends({ DATA_DIR: '/nonexistent', CHECKPOINT_MS: v }, { serving: true }), (e: unknown) => e instanceof BackendConfigError && /CHECKPOINT_MS/.test((e as Error).message), v);
+  }
+});
+
 const pgUrl = pgTestUrl();
 const redisUrl = redisTestUrl();
 

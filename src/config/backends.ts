@@ -83,6 +83,14 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
   };
 }
 
+/** CHECKPOINT_MS: how often the serving process's checkpoint thread copies SQLite's WAL into the
+ *  file (src/store/sqlite/checkpointer.ts); 0 = in the committing transaction, as SQLite does. */
+function checkpointMs(env: NodeJS.ProcessEnv): number {
+  const v = env.CHECKPOINT_MS === undefined || env.CHECKPOINT_MS === '' ? 200 : Number(env.CHECKPOINT_MS);
+  if (!Number.isInteger(v) || v < 0) throw new BackendConfigError(`CHECKPOINT_MS must be a whole number of milliseconds >= 0, got ${JSON.stringify(env.CHECKPOINT_MS)}`);
+  return v;
+}
+
 /** RESULT_COMPRESSION for the embedded store (PostgreSQL compresses large values itself: TOAST). */
 function sqliteCompression(env: NodeJS.ProcessEnv): number | null {
   try {
@@ -97,11 +105,11 @@ function sqliteCompression(env: NodeJS.ProcessEnv): number | null {
  *
  * @example const { store, queue, rateLimiter, close } = await openBackends({ DATA_DIR: '/var/lib/trawl' });
  */
-export async function openBackends(env: NodeJS.ProcessEnv = process.env): Promise<Backends> {
+export async function openBackends(env: NodeJS.ProcessEnv = process.env, o: { serving?: boolean } = {}): Promise<Backends> {
   const choice = backendChoice(env);
   const store: Store = choice.store.kind === 'postgres'
     ? await (await import('../store/postgres/store.ts')).openPostgresStore(choice.store.url, { schema: choice.store.schema, max: choice.store.poolSize, synchronousCommit: choice.store.synchronousCommit })
-    : await openSqliteStore(choice.store.file, { compression: sqliteCompression(env) });
+    : await openSqliteStore(choice.store.file, { compression: sqliteCompression(env), checkpointMs: o.serving ? checkpointMs(env) : 0 });
   let queue: WorkQueue | undefined;
   let rateLimiter: RateLimiter | undefined;
   try {

@@ -25,6 +25,7 @@ import type { Row } from '../rows.ts';
 import type { TaskStore } from '../tasks/contract.ts';
 import type { WebhookStore } from '../webhooks/contract.ts';
 import { SqliteAccounts } from './accounts.ts';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { SqliteBilling } from './billing.ts';
 import { SqliteDb } from './handle.ts';
 import { SqliteItems } from './items.ts';
@@ -64,7 +65,18 @@ export class SqliteStore implements Store {
     }
   }
 
+  private checkpointer: Checkpointer | null = null;
+
+  /** WAL checkpoints on their own thread every `everyMs` (./checkpointer.ts); a file database only. */
+  checkpointApart(everyMs: number): void {
+    if (this.checkpointer || !(everyMs > 0) || this.db.memory) return;
+    this.checkpointer = startCheckpointer(this.db.name, everyMs);
+  }
+
   async close(): Promise<void> {
+    const cp = this.checkpointer;
+    this.checkpointer = null;
+    await cp?.stop();
     this.h.close();
   }
 
@@ -88,8 +100,9 @@ export class SqliteStore implements Store {
   }
 }
 
-export async function openSqliteStore(file: string, opts: { compression?: number | null } = {}): Promise<SqliteStore> {
+export async function openSqliteStore(file: string, opts: { compression?: number | null; checkpointMs?: number } = {}): Promise<SqliteStore> {
   const s = new SqliteStore(file, opts);
   await s.migrate();
+  if (opts.checkpointMs) s.checkpointApart(opts.checkpointMs);
   return s;
 }
