@@ -42,8 +42,9 @@ export interface Checkpointer {
 export function startCheckpointer(file: string, everyMs: number): Checkpointer {
   const lib = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(BOOT, { eval: true, workerData: { lib, file, everyMs } });
-  // The API's connection keeps checkpointing by itself if this thread cannot start or dies.
-  worker.on('error', () => {});
+  // The API's connection keeps checkpointing by itself if this thread cannot start or dies; the
+  // operator sees why on stderr.
+  worker.on('error', (e) => process.emitWarning(`SQLite checkpoint thread for ${file} ended: ${e.message}; checkpoints run in commits again`));
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
