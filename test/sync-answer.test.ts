@@ -2,10 +2,16 @@
  * The synchronous answer (`async=false`) of a one-query request is sent from the result its worker
  * just stored, not read back from the store and expanded again (issue 15), and is byte for byte
  * what GET /requests/{id} sends for the same request; a request of several queries is read back.
+ * Both stores (PostgreSQL when TEST_DATABASE_URL is set).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { startHarness, type Harness } from './support/harness.ts';
+import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
+
+const pgUrl = pgTestUrl();
 
 let h: Harness;
 let reads = 0;
@@ -50,4 +56,36 @@ test('a request of several queries is read back from the store, with the same by
   assert.ok(r.syncReads > 0);
   assert.equal(r.sync, r.get);
   assert.deepEqual(JSON.parse(r.sync).data.map((d: unknown[]) => d.length), [2, 3]);
+});
+
+test('on PostgreSQL too: a one-query sync answer is not read back and is the bytes GET sends; several queries are read back', { skip: !pgUrl && PG_SKIP, timeout: 60_000 }, async () => {
+  const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+  const p = await startHarness({ backendEnv: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } });
+  let pgReads = 0;
+  const store = p.svc.ctx.store;
+  const read = store.readResults.bind(store);
+  store.readResults = (...a) => { pgReads++; return read(...a); };
+  try {
+    assert.equal(store.kind, 'postgres');
+    for (const q of [encodeURIComponent('n=30;x=καφές ☕ "quoted" \\ tab\t'), 'n=30&fields=name,i', 'n=1', 'empty']) {
+      pgReads = 0;
+      const res = await p.get(`/maps/search?async=false&query=${q}`);
+      assert.equal(res.status, 200, q);
+      const sync = await res.text();
+      assert.equal(pgReads, 0, `answered from the stored result: ${q}`);
+      const got = await p.get(`/requests/${JSON.parse(sync).id}`);
+      assert.equal(sync, await got.text(), q);
+    }
+    pgReads = 0;
+    const several = await p.get('/maps/search?async=false&query=n=2&query=n=3');
+    const text = await several.text();
+    assert.ok(pgReads > 0);
+    assert.deepEqual(JSON.parse(text).data.map((d: unknown[]) => d.length), [2, 3]);
+  } finally {
+    await p.close();
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await c.end();
+  }
 });

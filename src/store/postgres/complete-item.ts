@@ -16,7 +16,8 @@
  *         concurrent charge held it (src/billing/credit.ts); `ok.paid` says whether it did
  *   prog  drops the item's checkpoint (how many chunks it saved: a streamed query's first records)
  *   res   stores the records (a result already there is kept), after those chunks when streamed ($10);
- *         unpaid: no records and the BALANCE_EXHAUSTED reason ($16)
+ *         unpaid: no records and the BALANCE_EXHAUSTED reason ($16); the row's `stored_chunks` is 0
+ *         when this statement stored the query's records whole (FanIn.stored), null when it kept one
  *   unchunk deletes the chunks of a query that was not streamed (a buffering adapter's checkpoint) or not paid
  *   bill, extra  the usage lines, unique per item and product (paid only)
  *   req   counts the item on its request and, when it was the last one, ends the request
@@ -60,7 +61,7 @@ export const COMPLETE_ITEM = `
             SELECT request_id, query_index, CASE WHEN ok.paid THEN $3 ELSE '[]' END, CASE WHEN ok.paid THEN $4::int ELSE 0 END,
                    CASE WHEN ok.paid THEN $11::text ELSE $16::text END,
                    CASE WHEN ok.paid AND $10::boolean THEN COALESCE((SELECT chunks FROM prog), 0) ELSE 0 END
-            FROM it, ok ON CONFLICT DO NOTHING),
+            FROM it, ok ON CONFLICT DO NOTHING RETURNING chunks),
     unchunk AS (DELETE FROM result_chunks c USING it, ok WHERE (NOT $10::boolean OR NOT ok.paid) AND c.request_id = it.request_id AND c.query_index = it.query_index),
     done AS (UPDATE work_items w SET state = CASE WHEN ok.paid THEN 'done' ELSE 'failed' END, lease_owner = NULL, lease_until = NULL,
                error = CASE WHEN ok.paid THEN NULL ELSE $16::text END
@@ -81,7 +82,7 @@ export const COMPLETE_ITEM = `
             FROM it, ok WHERE r.id = it.request_id
             RETURNING r.*, NOT ok.paid AS balance_exhausted),
     hook AS (${deliveryOfEndedSql('$6', '$7')})
-    SELECT * FROM req`;
+    SELECT req.*, (SELECT chunks FROM res) AS stored_chunks FROM req`;
 
 /** The arguments of COMPLETE_ITEM for an outcome (`alone`: its own transaction, see above). */
 export function completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: boolean): unknown[] {

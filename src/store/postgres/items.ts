@@ -24,21 +24,29 @@ import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
 
 /** An applied change: what it ended, and whether the credit rule refused the completion. */
-function fanIn(r: Row, finished: RequestRow | null): FanIn {
-  return r.balance_exhausted ? { applied: true, finished, balanceExhausted: true } : { applied: true, finished };
+function fanIn(r: Row, finished: RequestRow | null, stored?: FanIn['stored']): FanIn {
+  if (r.balance_exhausted) return { applied: true, finished, balanceExhausted: true };
+  const fan: FanIn = { applied: true, finished };
+  // The records went in whole, as one value and no chunks before them: the synchronous answer can be
+  // sent from them instead of read back (COMPLETE_ITEM's stored_chunks; as SQLite does).
+  if (stored && r.stored_chunks !== null && r.stored_chunks !== undefined && Number(r.stored_chunks) === 0) fan.stored = stored;
+  return fan;
 }
 
 /** Runs COMPLETE_ITEM or FAIL_ITEM alone; when that cannot apply (a dropDuplicates request, or an
  *  item this owner no longer holds) runs it again in a transaction that can end any request, or says no. */
-async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[], now: number): Promise<FanIn> {
+async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[], now: number, stored?: FanIn['stored']): Promise<FanIn> {
   const [fast] = await h.q(sql, args(true));
-  if (fast) return fanIn(fast, fast.status === 'Pending' ? null : toRequest(fast));
+  if (fast) return fanIn(fast, fast.status === 'Pending' ? null : toRequest(fast), stored);
   return h.tx(async (c): Promise<FanIn> => {
     const [r] = await h.q(sql, args(false), c);
     if (!r) return { applied: false, finished: null };
-    return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, now));
+    return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, now), stored);
   });
 }
+
+/** What FanIn.stored holds for a completion, if the statement stored its records whole. */
+const storedOf = (o: ItemOutcome): FanIn['stored'] => ({ recordsJson: o.recordsJson, count: o.count, error: o.note ?? null });
 
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
@@ -77,7 +85,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {
     const h = this.h;
-    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now);
+    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now, storedOf(o));
     // totalLimit: the records the request kept so far decide the cut, so they are read under the
     // request's row lock (item first, then request: the usual order) and concurrent items of one
     // request never deliver or bill past the limit.
@@ -85,9 +93,10 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
       const [it] = await h.q(`SELECT request_id FROM work_items WHERE id = $1 AND state = 'leased' AND lease_owner = $2 FOR UPDATE`, [o.itemId, o.owner], c);
       if (!it) return { applied: false, finished: null };
       const [req] = await h.q('SELECT records FROM requests WHERE id = $1 FOR UPDATE', [it.request_id], c);
-      const [r] = await h.q(COMPLETE_ITEM, completeArgs(capToTotal(o, req.records), false), c);
+      const capped = capToTotal(o, req.records);
+      const [r] = await h.q(COMPLETE_ITEM, completeArgs(capped, false), c);
       if (!r) return { applied: false, finished: null };
-      return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, o.now));
+      return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, o.now), storedOf(capped));
     });
   }
 
