@@ -6,10 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startHarness, until, type Harness } from './support/harness.ts';
-import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
+import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
 import { toMicros } from '../src/billing/money.ts';
 
 const url = pgTestUrl();
@@ -19,16 +17,8 @@ const ITEM = toMicros(5 * 0.003);
 const stores: Array<[string, string | false, () => Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }>]> = [
   ['sqlite', false, async () => ({ env: {}, drop: async () => {} })],
   ['postgres', !url && PG_SKIP, async () => {
-    const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
-    return {
-      env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
-      async drop() {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await c.end();
-      },
-    };
+    const schema = scratchSchema();
+    return { env: { DATABASE_URL: url, DATABASE_SCHEMA: schema }, drop: () => dropSchema(url!, schema) };
   }],
 ];
 

@@ -4,22 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startHarness } from './support/harness.ts';
-import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
+import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
 
 const url = pgTestUrl();
 
-async function dropSchema(schema: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await c.end();
-}
 
 test('GET /requests/{id} on PostgreSQL: 45 queries in order, flat and fields, other account 404', { skip: !url && PG_SKIP, timeout: 60_000 }, async () => {
-  const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+  const schema = scratchSchema();
   const h = await startHarness({ backendEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema } });
   try {
     assert.equal(h.svc.ctx.store.kind, 'postgres');
@@ -35,12 +27,12 @@ test('GET /requests/{id} on PostgreSQL: 45 queries in order, flat and fields, ot
     assert.equal((await h.json(`/requests/${r.body.id}`, { key: other.key })).status, 404);
   } finally {
     await h.close();
-    await dropSchema(schema);
+    await dropSchema(url!, schema);
   }
 });
 
 test('a NUL byte anywhere is a 422 on PostgreSQL as on SQLite, never a 500', { skip: !url && PG_SKIP, timeout: 60_000 }, async () => {
-  const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+  const schema = scratchSchema();
   const h = await startHarness({ backendEnv: { DATABASE_URL: url, DATABASE_SCHEMA: schema } });
   try {
     for (const path of ['/maps/search?query=a%00b', '/maps/search?query=n=1&webhook=http://x%00.test/', '/requests?skip=%00', '/tasks?query=%00']) {
@@ -57,6 +49,6 @@ test('a NUL byte anywhere is a 422 on PostgreSQL as on SQLite, never a 500', { s
     }
   } finally {
     await h.close();
-    await dropSchema(schema);
+    await dropSchema(url!, schema);
   }
 });

@@ -6,10 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startHarness, type Harness } from './support/harness.ts';
-import { PG_SKIP, pgTestUrl } from '../src/store/postgres/testing.ts';
+import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
 
 const pgUrl = pgTestUrl();
 
@@ -59,7 +57,7 @@ test('a request of several queries is read back from the store, with the same by
 });
 
 test('on PostgreSQL too: a one-query sync answer is not read back and is the bytes GET sends; several queries are read back', { skip: !pgUrl && PG_SKIP, timeout: 60_000 }, async () => {
-  const schema = `trawl_test_${randomBytes(4).toString('hex')}`;
+  const schema = scratchSchema();
   const p = await startHarness({ backendEnv: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } });
   let pgReads = 0;
   const store = p.svc.ctx.store;
@@ -83,9 +81,6 @@ test('on PostgreSQL too: a one-query sync answer is not read back and is the byt
     assert.deepEqual(JSON.parse(text).data.map((d: unknown[]) => d.length), [2, 3]);
   } finally {
     await p.close();
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await c.end();
+    await dropSchema(pgUrl!, schema);
   }
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { BackendConfigError, backendChoice, openBackends } from './backends.ts';
-import { PG_SKIP, pgTestUrl } from '../store/postgres/testing.ts';
+import { PG_SKIP, dropSchema, pgTestUrl } from '../store/postgres/testing.ts';
 import { REDIS_SKIP, deleteKeys, redisTestUrl } from '../engine/backends/redis-testing.ts';
 
 test('backend choice: embedded by default, PostgreSQL with DATABASE_URL, Redis queue and limiter with REDIS_URL', () => {
@@ -79,10 +79,7 @@ test('openBackends: PostgreSQL store with the Redis queue and limiter', { skip: 
     assert.equal((await b.rateLimiter.take('acct', 1, 1)).ok, false);
   } finally {
     await b.close();
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await dropSchema(pgUrl!, schema);
     await deleteKeys(redisUrl!, prefix);
   }
 });

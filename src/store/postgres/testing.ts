@@ -7,6 +7,7 @@
  *   storeConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { MIGRATIONS_TABLE, PostgresStore, migrated, type PostgresStoreOptions } from './store.ts';
 import { migrationsIn, type Migration } from '../migrations.ts';
 
@@ -18,8 +19,19 @@ export function pgTestUrl(env: NodeJS.ProcessEnv = process.env): string | undefi
 
 export const PG_SKIP = 'PostgreSQL not configured: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run this suite';
 
-/** A new schema name for one test's store. */
-const scratchSchema = () => `trawl_test_${randomBytes(6).toString('hex')}`;
+/** A new schema name for one test's store (also for a test that opens it itself: a harness, openBackends). */
+export const scratchSchema = () => `trawl_test_${randomBytes(6).toString('hex')}`;
+
+/** Drops a test's schema and everything in it. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
 
 /** A PostgresStore whose schema is dropped when it closes. */
 export class ScratchPostgresStore extends PostgresStore {
