@@ -31,6 +31,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
 import { buildServed, median, procCpuMs, serveArgs, table, writeSection } from './lib.ts';
+import type { FetchedResponse, ParseResult, QueryContext, Step } from '../src/sources/_kit/adapter.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
@@ -51,22 +52,37 @@ async function pool(n: number, c: number, one: () => Promise<void>): Promise<voi
 }
 
 // ------------------------------------------------------------ baseline: executor + parse only
-async function executorRole(): Promise<void> {
+/**
+ * The executor (replaying REPLAY_HAR) and one query's fetch and parse as the runner calls them: a
+ * session and an abort signal per work item, released after. `parse`: where the parse runs (default:
+ * here). Shared by the baseline client and the floor.
+ */
+async function fetchAndParse() {
   const { Executor } = await import('../src/fetch/executor.ts');
   const { executorSettingsFromEnv } = await import('../src/fetch/settings.ts');
   const { adapter } = await import('../src/sources/maps-search/adapter.ts');
   const ex = new Executor(executorSettingsFromEnv(process.env));
-  const ctx = { query: QUERY, params: PARAMS };
-  let places = 0;
   let k = 0;
-  const one = async () => {
-    const [step] = adapter.plan(ctx as never);
-    // As the runner calls it: a session and an abort signal per work item, released after.
+  type Parse = (step: Step, res: FetchedResponse, ctx: QueryContext) => ParseResult | Promise<ParseResult>;
+  const one = async (query: string, parse: Parse = (step, res, ctx) => adapter.parse(step, res, ctx)) => {
+    const ctx = { query, params: PARAMS } as QueryContext;
+    const [step] = adapter.plan(ctx);
     const key = `item-${k++}`;
-    const res = await ex.run(step, ex.sessionFor(key), new AbortController().signal);
-    const out = adapter.parse(step, res, ctx as never);
-    ex.releaseSession(key);
-    places += out.records.length;
+    try {
+      return await parse(step, await ex.run(step, ex.sessionFor(key), new AbortController().signal), ctx);
+    } finally {
+      ex.releaseSession(key);
+    }
+  };
+  return { one, adapter, close: () => ex.close() };
+}
+
+async function executorRole(): Promise<void> {
+  const q = await fetchAndParse();
+  let places = 0;
+  const one = async () => {
+    const { records } = await q.one(QUERY);
+    places += records.length;
   };
   await pool(W, C, one);
   places = 0;
@@ -75,7 +91,7 @@ async function executorRole(): Promise<void> {
   await pool(N, C, one);
   const secs = (performance.now() - t0) / 1000;
   const c1 = procCpuMs(process.pid);
-  await ex.close();
+  await q.close();
   if (places !== 20 * N) throw new Error(`executor client: ${places} places for ${N} queries`);
   console.log(JSON.stringify({ qps: N / secs, cpuMs: (c1.all - c0.all) / N, mainMs: (c1.main - c0.main) / N }));
 }
@@ -90,25 +106,13 @@ async function executorRole(): Promise<void> {
  */
 async function floorRole(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { Executor } = await import('../src/fetch/executor.ts');
-  const { executorSettingsFromEnv } = await import('../src/fetch/settings.ts');
-  const { adapter } = await import('../src/sources/maps-search/adapter.ts');
   const { parseOnThreads, parseThreads } = await import('../src/engine/parse-thread.ts');
-  const ex = new Executor(executorSettingsFromEnv(process.env));
+  const q = await fetchAndParse();
   const threads = parseOnThreads(parseThreads());
-  let k = 0;
   const answer = async (url: string): Promise<Buffer> => {
     const query = new URL(url, 'http://floor').searchParams.get('query') ?? '';
-    const ctx = { query, params: PARAMS } as never;
-    const [step] = adapter.plan(ctx);
-    const key = `item-${k++}`;
-    try {
-      const res = await ex.run(step, ex.sessionFor(key), new AbortController().signal);
-      const out = threads ? await threads('/maps/search', adapter, step, res, ctx) : adapter.parse(step, res, ctx);
-      return Buffer.from(`{"status":"Success","data":[${JSON.stringify(out.records.map((r) => ({ ...r, query })))}]}`);
-    } finally {
-      ex.releaseSession(key);
-    }
+    const out = await q.one(query, threads ? (step, res, ctx) => threads('/maps/search', q.adapter, step, res, ctx) : undefined);
+    return Buffer.from(`{"status":"Success","data":[${JSON.stringify(out.records.map((r) => ({ ...r, query })))}]}`);
   };
   const server = createServer((req, res) => {
     answer(req.url ?? '/').then(

@@ -19,6 +19,7 @@
 import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
+import { storedOf } from '../requests/stored.ts';
 import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
 import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
@@ -29,7 +30,7 @@ function fanIn(r: Row, finished: RequestRow | null, stored?: FanIn['stored']): F
   const fan: FanIn = { applied: true, finished };
   // The records went in whole, as one value and no chunks before them: the synchronous answer can be
   // sent from them instead of read back (COMPLETE_ITEM's stored_chunks; as SQLite does).
-  if (stored && r.stored_chunks !== null && r.stored_chunks !== undefined && Number(r.stored_chunks) === 0) fan.stored = stored;
+  if (stored && r.stored_chunks === 0) fan.stored = stored;
   return fan;
 }
 
@@ -45,8 +46,6 @@ async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[]
   });
 }
 
-/** What FanIn.stored holds for a completion, if the statement stored its records whole. */
-const storedOf = (o: ItemOutcome): FanIn['stored'] => ({ recordsJson: o.recordsJson, count: o.count, error: o.note ?? null });
 
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 

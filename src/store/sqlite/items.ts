@@ -12,6 +12,7 @@ import { itemBilling, itemQuantity } from '../../billing/rule.ts';
 import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
+import { storedOf } from '../requests/stored.ts';
 import { billUsage, canPay } from './billing.ts';
 import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
@@ -94,7 +95,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       for (const e of o.extraProducts ?? []) billUsage(h, it, it.request_id, `${o.itemId}|${e.product}`, places, o.now, e);
       h.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
       const fan: FanIn = { applied: true, finished: finishIfDone(h, it.request_id, o.now) };
-      if (whole) fan.stored = { recordsJson: o.recordsJson, recordsUtf8: utf8, count: o.count, error: o.note ?? null };
+      if (whole) fan.stored = storedOf(o, utf8);
       return fan;
     });
   }
