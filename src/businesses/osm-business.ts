@@ -14,6 +14,7 @@ import { osIdOf } from '../store/businesses/os-id.ts';
 import { domainKey } from '../store/businesses/row.ts';
 import { attributesFromOsm } from './osm-attributes.ts';
 import { presetFor, presetIndex, type PresetMatch } from './osm-presets.ts';
+import { composeBusinessAddress } from './osm-place.ts';
 
 export const POI_KEYS = ['amenity', 'shop', 'office', 'craft', 'tourism', 'healthcare', 'leisure'] as const;
 /** Values that describe infrastructure rather than a business. */
@@ -64,7 +65,7 @@ export function businessFromOsm(kind: 'node' | 'way', id: number, tags: Record<s
   return {
     os_id: osIdOf('osm', `${kind}/${id}`), place_id: null, engine_id: null, name,
     phone: tags.phone ?? tags['contact:phone'] ?? null, site, domain: domainKey(site),
-    full_address: [street, [postal, city].filter(Boolean).join(' ') || null, country].filter(Boolean).join(', ') || null,
+    full_address: composeBusinessAddress({ houseNumber: tags['addr:housenumber'], road: tags['addr:street'] ?? tags['addr:place'], postcode: postal, city, countryCode: country }),
     street, city, county: tags['addr:county'] ?? null, state: tags['addr:state'] ?? tags['addr:province'] ?? null, postal_code: postal, country_code: country,
     latitude: lat, longitude: lon, rating: null, reviews: null, types: [...new Set(types)], category: types[0],
     business_status: closed ? 'closed_permanently' : null, verified: null, area_service: null,

@@ -89,7 +89,7 @@ test('types are the iD tagging schema\'s preset names on real objects, and the q
 
 test('tag mapping: readable types, address, contact, hours; infrastructure and unnamed objects are not businesses', () => {
   const b = businessFromOsm('node', 7, { name: 'Chez Nous', amenity: 'fast_food', cuisine: 'pizza;burger', 'addr:housenumber': '3', 'addr:street': 'Rue X',
-    'addr:postcode': '98000', 'addr:city': 'Monaco', 'contact:phone': '+377 1', website: 'https://www.cheznous.mc/menu', opening_hours: 'Mo-Fr 10:00-22:00' }, 43.7, 7.4)!;
+    'addr:postcode': '98000', 'addr:city': 'Monaco', 'addr:country': 'MC', 'contact:phone': '+377 1', website: 'https://www.cheznous.mc/menu', opening_hours: 'Mo-Fr 10:00-22:00' }, 43.7, 7.4)!;
   assert.deepEqual(b.types, ['Fast Food', 'Pizza cuisine', 'Burger cuisine'], 'a cuisine list is no one cuisine: no "Pizza Fast Food"');
   assert.equal(b.category, 'Fast Food');
   assert.equal(b.full_address, '3 Rue X, 98000 Monaco');

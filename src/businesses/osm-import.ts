@@ -11,6 +11,7 @@ import { OPEN_DATA, type BusinessRecord } from '../store/businesses/contract.ts'
 import { businessStoreOf } from '../store/businesses/index.ts';
 import { readOsm } from './osm-read.ts';
 import { businessFromOsm } from './osm-business.ts';
+import { loadPlacer } from './osm-place.ts';
 
 export interface ImportSummary {
   file: string;
@@ -29,6 +30,7 @@ export async function importOsm(store: Store, file: string, o: { country?: strin
   const now = o.now ?? Date.now;
   const t0 = Date.now();
   const db = businessStoreOf(store);
+  const placer = await loadPlacer();
   const coords = new Map<number, number>();
   const lats: number[] = [];
   const lons: number[] = [];
@@ -57,7 +59,7 @@ export async function importOsm(store: Store, file: string, o: { country?: strin
       }
     }
     if (!b) continue;
-    if (!b.country_code && o.country) b.country_code = o.country.toUpperCase();
+    placer.place(b, e.tags ?? {}, o.country);
     s.businesses++;
     if (b.attributes?.length) s.with_attributes++;
     batch.push(b);

@@ -31,7 +31,9 @@ export { mapsReviewsRecord } from './records/maps-reviews.ts';
 
 /** The business database record, as stored and answered (snake_case, times in Unix seconds). */
 export const businessRecord = open({
-  os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS, site: NS, domain: NS, full_address: NS, street: NS, city: NS, county: NS,
+  os_id: S, place_id: NS, engine_id: NS, name: NS, phone: NS,
+  phone_raw: Type.Optional(nullable(Type.String({ description: 'The phone as the source wrote it, when `phone` is that number normalised to E.164.' }))),
+  site: NS, domain: NS, full_address: NS, street: NS, city: NS, county: NS,
   state: NS, postal_code: NS, country_code: NS, latitude: NN, longitude: NN, rating: NN, reviews: NI, types: Type.Array(S), category: NS,
   business_status: nullable(Type.Union([Type.Literal('operational'), Type.Literal('closed_temporarily'), Type.Literal('closed_permanently')])),
   verified: NB, area_service: NB, working_hours: Type.Unknown(),

@@ -123,3 +123,13 @@ test('attributes: a negated one and an unknown word are not understood; phrases 
     assert.ok(Object.keys(q.filters).join() === 'attributes' && !q.notUnderstood.length, `attribute "${p}": ${JSON.stringify(q)}`);
   }
 });
+
+test('a section of a town (GeoNames PPLX) alone is searched as a circle around it, in its country', () => {
+  const q = read('restaurants in monte carlo');
+  assert.deepEqual(q.notUnderstood, []);
+  assert.equal(q.filters.country_code, 'MC');
+  assert.equal(q.filters.cities, undefined, 'addresses there name Monaco, not the quarter');
+  const [c] = q.filters.geo_filters!;
+  assert.ok(Math.abs(c.lat - 43.7398) < 0.01 && Math.abs(c.lng - 7.4273) < 0.01 && c.radius_m > 500 && c.radius_m < 1000, JSON.stringify(c));
+  assert.deepEqual(read('restaurants in monaco').filters.country_code, 'MC', 'a country stays a country');
+});

@@ -41,6 +41,11 @@ export interface ParsedQuery {
   notUnderstood: string[];
 }
 
+/** A town's quarter holds about this many people a square kilometre: its radius follows its population. */
+const SECTION_DENSITY_KM2 = 10_000;
+/** `in monte carlo`, a section of a town, with no distance: the circle of its area at that density
+ *  (Monte-Carlo, 16,000 people: 710 m; Passy, 165,000: 2.3 km), within 0.5-3 km. */
+export const sectionRadiusM = (population: number) => Math.round(Math.min(3000, Math.max(500, 1000 * Math.sqrt(population / SECTION_DENSITY_KM2 / Math.PI))));
 /** `near 40.74,-73.98` with no distance: a walk's radius. */
 export const DEFAULT_NEAR_M = 2000;
 
@@ -133,7 +138,10 @@ export function parseQuery(text: string): ParsedQuery {
   const circles = points.map((p) => ({ type: 'circle' as const, lat: p.lat, lng: p.lng, radius_m: radius?.metres ?? DEFAULT_NEAR_M }));
   // `near austin within 10 km`: a distance around one city is a circle at its centre, not its name.
   const cityCentre = !points.length && radius && places.length === 1 && places[0].m.place.kind === 'city' ? (places[0].m.place as City) : null;
+  // `in monte carlo`: a section alone is searched where it is, its country named (addresses name the town).
+  const section = !points.length && !radius && places.length === 1 && places[0].m.place.kind === 'city' && places[0].m.place.section ? places[0].m.place : null;
   if (cityCentre) circles.push({ type: 'circle', lat: cityCentre.lat, lng: cityCentre.lng, radius_m: radius!.metres });
+  else if (section) { circles.push({ type: 'circle', lat: section.lat, lng: section.lng, radius_m: sectionRadiusM(section.population) }); f.country_code = section.country; }
   else placeFilters(f, places.map((p) => p.m), unknown);
   if (radius && !circles.length) unknown.push(...radius.words);
   if (circles.length) f.geo_filters = circles;

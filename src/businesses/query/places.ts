@@ -12,7 +12,12 @@ import { loadAdminNames } from '../../lookups/geo/admin-names.ts';
 import { forEachRow, num, text } from '../../lookups/geo/tsv.ts';
 import { fold } from './words.ts';
 
-export interface City { kind: 'city'; name: string; ascii: string; country: string; state: string | null; stateCode: string; lat: number; lng: number; population: number }
+export interface City {
+  kind: 'city'; name: string; ascii: string; country: string; state: string | null; stateCode: string; lat: number; lng: number; population: number;
+  /** A section of a larger town (GeoNames PPLX: Monte-Carlo in Monaco, Brooklyn's neighbourhoods): addresses
+   *  there name the town, not the section, so a search finds it by where it is. */
+  section: boolean;
+}
 export interface State { kind: 'state'; name: string; code: string }
 export interface Country { kind: 'country'; name: string; code: string }
 export type Place = City | State | Country;
@@ -72,7 +77,7 @@ export function gazetteer(): Gazetteer {
     if (r.count < 15) return;
     const c: City = {
       kind: 'city', name: text(r, 1), ascii: text(r, 2), country: text(r, 8), stateCode: text(r, 10), state: null,
-      lat: num(r, 4), lng: num(r, 5), population: num(r, 14) || 0,
+      lat: num(r, 4), lng: num(r, 5), population: num(r, 14) || 0, section: text(r, 7) === 'PPLX',
     };
     c.state = c.stateCode ? admin1.get(`${c.country}.${c.stateCode}`) ?? null : null;
     for (const k of new Set([key(c.name), key(c.ascii)])) {
