@@ -9,6 +9,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import { openApiDocument } from './openapi.ts';
 import { recentStoreOutage } from '../store/unavailable.ts';
 import { docsPage } from './docs-page.ts';
+import { healthNotes, onHealthNote } from '../ops/health-notes.ts';
 
 export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
   // Built on first ask, not at start-up (tens of ms, and most processes are never asked).
@@ -20,7 +21,10 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: AppContext, metrics
     }
     return docs;
   };
-  app.get('/health', async () => ({ status: 'ok' }));
+  // Alive all the same; `notes` say what the process found wrong around it (docs/operations.md).
+  app.get('/health', async () => { const notes = healthNotes(); return notes ? { status: 'ok', notes } : { status: 'ok' }; });
+  const unhear = onHealthNote((check, message) => { if (message) ctx.log.warn({ check }, message); else ctx.log.info({ check }, `${check}: back to normal`); });
+  app.addHook('onClose', async () => unhear());
   app.get('/ready', async (_req, reply) => {
     const checks: Record<string, string> = {};
     await Promise.all([

@@ -7,7 +7,7 @@ import { SourceError } from '../../sources/_kit/errors.ts';
 import { parseFinderQuery, findWith, type FinderRecord } from './finder.ts';
 import { preloadLists } from './lists.ts';
 import { checkFinderQuery, checkValidatorQuery } from './check.ts';
-import { validateWith, type EmailRecord } from './validate.ts';
+import { isBilledVerdict, validateWith, type EmailRecord } from './validate.ts';
 import { verifierFor } from './verifier.ts';
 
 /**
@@ -22,6 +22,7 @@ export const emailValidatorAdapter: LocalAdapter<Record<string, unknown>, EmailR
   async lookup(ctx: QueryContext<Record<string, unknown>>, lookup: LookupContext): Promise<EmailRecord[]> {
     return [await validateWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
   },
+  units: (records) => (records as { status: string; status_details: string }[]).filter(isBilledVerdict).length,
   async warmUp(): Promise<void> {
     preloadLists();
   },
@@ -42,6 +43,7 @@ export const emailsFinderAdapter: LocalAdapter<Record<string, unknown>, FinderRe
     if (!q.ok) throw new SourceError('invalid_query', q.message);
     return [await findWith(verifierFor(lookup.settings), ctx.query, { signal: lookup.signal })];
   },
+  units: (records) => (records as { status: string; status_details: string }[]).filter(isBilledVerdict).length,
   async warmUp(): Promise<void> {
     preloadLists();
   },

@@ -5,6 +5,7 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { TtlCache } from './ttl-cache.ts';
+import { setHealthNote } from '../../ops/health-notes.ts';
 
 export interface MxHost {
   exchange: string;
@@ -23,13 +24,34 @@ export type MailRoute =
   /** The domain exists but has neither MX nor address records. */
   | { kind: 'no_mail_host' }
   /** DNS did not answer usefully (timeout, SERVFAIL, refused): nothing can be concluded. */
-  | { kind: 'dns_error'; code: string };
+  | { kind: 'dns_error'; code: string }
+  /** The resolver said NXDOMAIN, but it says so of names that must exist too: its word is worth nothing. */
+  | { kind: 'untrusted_resolver'; detail: string };
 
 export interface MailDnsOptions {
   servers: string[] | null;
   timeoutMs: number;
   cacheTtlMs: number;
+  /** Names that must exist, asked before an NXDOMAIN is believed (default MUST_EXIST). */
+  mustExist?: readonly string[];
 }
+
+/**
+ * Names that exist as long as the Internet does, each run by another operator: a resolver that calls
+ * all of them NXDOMAIN (a machine with no working DNS, a captive or filtering resolver) is not
+ * believed when it calls a mail domain NXDOMAIN.
+ */
+export const MUST_EXIST: readonly string[] = ['gmail.com', 'outlook.com', 'iana.org'];
+
+/** The reason an NXDOMAIN was not believed; its text starts every such verdict. */
+export const UNTRUSTED_RESOLVER = 'DNS resolver answers NXDOMAIN for every name';
+
+/** The reason when the names that must exist got no answer at all (time-outs): no better. */
+export const UNCONFIRMED_RESOLVER = 'DNS resolver resolves no name that must exist, so its NXDOMAIN is not believed';
+
+/** How long the resolver's check is reused: a good one long, a failed one briefly (DNS may come back). */
+const TRUSTED_MS = 10 * 60_000;
+const DISTRUSTED_MS = 30_000;
 
 /** Codes that mean "no such records" rather than "could not find out". */
 const NO_DATA = new Set(['ENODATA', 'ENOTFOUND']);
@@ -49,8 +71,11 @@ export class MailDns {
   private readonly routes: TtlCache<Promise<MailRoute>>;
   private readonly addrs: TtlCache<Promise<string[]>>;
   private readonly guardMs: number;
+  private readonly mustExist: readonly string[];
+  private trust: { until: number; why: Promise<string | null> } | null = null;
 
   constructor(opts: MailDnsOptions) {
+    this.mustExist = opts.mustExist ?? MUST_EXIST;
     this.resolver = new Resolver({ timeout: opts.timeoutMs, tries: 1 });
     if (opts.servers) this.resolver.setServers(opts.servers);
     this.routes = new TtlCache(opts.cacheTtlMs);
@@ -78,7 +103,7 @@ export class MailDns {
     const p = this.lookupRoute(key);
     this.routes.set(key, p);
     // A DNS failure says nothing about the domain: let the next query ask again.
-    void p.then((r) => r.kind === 'dns_error' && this.routes.delete(key));
+    void p.then((r) => (r.kind === 'dns_error' || r.kind === 'untrusted_resolver') && this.routes.delete(key));
     return p;
   }
 
@@ -94,7 +119,7 @@ export class MailDns {
       return { kind: 'mx', hosts };
     } catch (e) {
       const code = codeOf(e);
-      if (code === 'ENOTFOUND') return { kind: 'nxdomain' };
+      if (code === 'ENOTFOUND') return this.nxdomain();
       if (code === 'ENODATA') return this.implicitRoute(domain);
       return { kind: 'dns_error', code };
     }
@@ -106,9 +131,48 @@ export class MailDns {
       return a.length ? { kind: 'implicit', hosts: [{ exchange: domain, priority: 0 }] } : { kind: 'no_mail_host' };
     } catch (e) {
       const code = codeOf(e);
-      if (code === 'ENOTFOUND') return { kind: 'nxdomain' };
+      if (code === 'ENOTFOUND') return this.nxdomain();
       return { kind: 'dns_error', code };
     }
+  }
+
+  /** NXDOMAIN, once the resolver has shown it resolves names that exist. */
+  private async nxdomain(): Promise<MailRoute> {
+    const why = await this.distrust();
+    // Every NXDOMAIN says again what the process knows (a cached check included).
+    setHealthNote('email_dns', why && `e-mail checks answer UNKNOWN: ${why}`);
+    return why ? { kind: 'untrusted_resolver', detail: why } : { kind: 'nxdomain' };
+  }
+
+  /**
+   * Null when the resolver resolves at least one of the names that must exist; else why its
+   * NXDOMAIN is not believed. Asked only after an NXDOMAIN, shared by concurrent callers, cached.
+   * @example await dns.distrust() // 'DNS resolver answers NXDOMAIN for every name (gmail.com, outlook.com, iana.org)'
+   */
+  distrust(now = Date.now()): Promise<string | null> {
+    if (this.trust && now < this.trust.until) return this.trust.why;
+    const why = this.checkResolver();
+    this.trust = { until: now + TRUSTED_MS, why };
+    void why.then((w) => { if (w && this.trust?.why === why) this.trust.until = now + DISTRUSTED_MS; });
+    return why;
+  }
+
+  private async checkResolver(): Promise<string | null> {
+    const answers = await Promise.all(this.mustExist.map(async (name) => {
+      try {
+        const mx = await this.guarded(this.resolver.resolveMx(name));
+        return mx.length ? 'ok' : 'ENODATA';
+      } catch (e) {
+        const code = codeOf(e);
+        // ENODATA: the name exists (no MX). Anything but NXDOMAIN shows the resolver is no liar.
+        return code === 'ENODATA' ? 'ok' : code;
+      }
+    }));
+    const names = this.mustExist.join(', ');
+    const why = answers.includes('ok') ? null
+      : answers.every((a) => a === 'ENOTFOUND') ? `${UNTRUSTED_RESOLVER} (${names} too)`
+        : `${UNCONFIRMED_RESOLVER} (${names}: ${[...new Set(answers)].join(', ')})`;
+    return why;
   }
 
   /**

@@ -3,10 +3,13 @@
  * server configuration, and tests, can point DNS and SMTP at other peers (e.g. loopback).
  */
 import { hostname } from 'node:os';
+import { MUST_EXIST } from './dns.ts';
 
 export interface EmailSettings {
   /** Resolver addresses ('1.1.1.1', '127.0.0.1:5353', '[::1]:53'); null uses the system's resolvers. */
   dnsServers: string[] | null;
+  /** Names that must exist, resolved before an NXDOMAIN is believed (dns.ts MUST_EXIST). */
+  dnsMustExist: readonly string[];
   /** Time allowed per DNS query (per server tried). */
   dnsTimeoutMs: number;
   /** Port of the mail exchangers; 25 in production, a loopback port in tests. */
@@ -34,6 +37,7 @@ export interface EmailSettings {
 /** Defaults for production. */
 export const DEFAULT_EMAIL_SETTINGS: Readonly<EmailSettings> = Object.freeze({
   dnsServers: null,
+  dnsMustExist: MUST_EXIST,
   dnsTimeoutMs: 5000,
   smtpPort: 25,
   smtpTimeoutMs: 10000,
@@ -73,6 +77,13 @@ export function resolveEmailSettings(raw: Record<string, unknown> | undefined | 
       throw new TypeError(`email setting dnsServers must be a non-empty list of addresses, got ${JSON.stringify(r.dnsServers)}`);
     }
     s.dnsServers = [...list] as string[];
+  }
+  if (r.dnsMustExist !== undefined) {
+    const list = typeof r.dnsMustExist === 'string' ? r.dnsMustExist.split(',').map((x) => x.trim()) : r.dnsMustExist;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'string' && /^[A-Za-z0-9.-]{1,253}$/.test(x))) {
+      throw new TypeError(`email setting dnsMustExist must be a non-empty list of host names, got ${JSON.stringify(r.dnsMustExist)}`);
+    }
+    s.dnsMustExist = [...list] as string[];
   }
   if (r.dnsTimeoutMs !== undefined) s.dnsTimeoutMs = positiveInt('dnsTimeoutMs', r.dnsTimeoutMs, 120_000);
   if (r.smtpPort !== undefined) s.smtpPort = positiveInt('smtpPort', r.smtpPort, 65_535);

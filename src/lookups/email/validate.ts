@@ -16,7 +16,7 @@ import { disposableHit, freeProviderDomains, isRoleAccount } from './lists.ts';
 import { didYouMean } from './suggest.ts';
 import { checkSyntax } from './syntax.ts';
 import { verifierFor, type EmailVerifier } from './verifier.ts';
-import type { MailRoute } from './dns.ts';
+import { UNCONFIRMED_RESOLVER, UNTRUSTED_RESOLVER, type MailRoute } from './dns.ts';
 import type { Static } from '@sinclair/typebox';
 import type { emailRecord } from '../../contract/records/email-validator.ts';
 import type { SessionResult } from './smtp.ts';
@@ -91,6 +91,8 @@ export function routeVerdict(route: Exclude<MailRoute, { kind: 'mx' | 'implicit'
       return { status: 'NOT_RECEIVING', details: 'domain has no MX and no address record' };
     case 'dns_error':
       return { status: 'UNKNOWN', details: `DNS lookup failed (${route.code})` };
+    case 'untrusted_resolver':
+      return { status: 'UNKNOWN', details: route.detail };
   }
 }
 
@@ -102,6 +104,15 @@ function sessionFailureDetail(s: SessionResult): string {
   if (f.kind === 'reply' && f.stage === 'mail') return `server refused the probe sender: ${replyLine(f.reply!)}`;
   if (f.kind === 'reply') return `server refused the session at ${f.stage}: ${replyLine(f.reply!)}`;
   return `SMTP session failed at ${f.stage}: ${f.message}`;
+}
+
+/**
+ * Whether a verdict is a validation the account pays for: not when the resolver could not be trusted
+ * (nothing about the address was learned). The adapters' `units` count these.
+ * @example isBilledVerdict({ status: 'UNKNOWN', status_details: 'DNS resolver answers NXDOMAIN for every name (...)' }) // false
+ */
+export function isBilledVerdict(r: { status: string; status_details: string }): boolean {
+  return !(r.status === 'UNKNOWN' && (r.status_details.startsWith(UNTRUSTED_RESOLVER) || r.status_details.startsWith(UNCONFIRMED_RESOLVER)));
 }
 
 /**

@@ -49,6 +49,7 @@ export class EmailVerifier {
       servers: this.settings.dnsServers,
       timeoutMs: this.settings.dnsTimeoutMs,
       cacheTtlMs: this.settings.cacheTtlMs,
+      mustExist: this.settings.dnsMustExist,
     });
     this.limiter = new KeyedLimiter(this.settings.perDomainConcurrency);
     this.catchAll = new TtlCache(this.settings.cacheTtlMs);

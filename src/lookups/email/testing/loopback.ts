@@ -6,6 +6,8 @@
 import { createRequire } from 'node:module';
 import { createServer, type Server, type Socket } from 'node:net';
 
+import { MUST_EXIST } from '../dns.ts';
+
 const require = createRequire(import.meta.url);
 // dns2@3.0.0 (3.1.x needs Node 22) and smtp-server are dev dependencies.
 const dns2 = require('dns2') as typeof import('dns2');
@@ -34,7 +36,10 @@ export interface LoopbackDns {
  * A DNS server on 127.0.0.1 (random UDP+TCP port) answering from `zone`; unknown names are NXDOMAIN.
  * @example const dns = await startLoopbackDns({ 'example.test': { MX: [{ exchange: 'mx.example.test', priority: 10 }] } });
  */
-export async function startLoopbackDns(zone: Zone): Promise<LoopbackDns> {
+export async function startLoopbackDns(zone: Zone, o: { lying?: boolean } = {}): Promise<LoopbackDns> {
+  // The names the validator asks before it believes an NXDOMAIN exist here too, unless the test wants
+  // a resolver that calls every name NXDOMAIN.
+  if (!o.lying) zone = { ...Object.fromEntries(MUST_EXIST.map((n) => [n, { MX: [{ exchange: `mx.${n}`, priority: 10 }] }])), ...zone };
   const { Packet } = dns2;
   const queries: string[] = [];
   const typeName: Record<number, string> = { [Packet.TYPE.A]: 'A', [Packet.TYPE.AAAA]: 'AAAA', [Packet.TYPE.MX]: 'MX' };
