@@ -2308,6 +2308,8 @@ export type components = {
             phone: string | null;
             /** @description Short description (hotel page only). */
             description: string | null;
+            /** @description True for a paid placement (the answer's sponsored block, listed first, fewer fields), false for an organic result. */
+            sponsored: boolean | null;
         } & {
             [key: string]: unknown;
         };

@@ -3,7 +3,7 @@
  * the currency unit with an ISO 4217 `currency`; the site's own text is kept in `price_text`.
  */
 import type { Static } from '@sinclair/typebox';
-import { ncounts, nint, nnum, nstr, record, str, strs } from './fields.ts';
+import { nbool, ncounts, nint, nnum, nstr, record, str, strs } from './fields.ts';
 
 export const hotelsSearchRecord = record('HotelsSearchRecord', 'A hotel from a hotel-search result page.', {
   query: str('The query item as given.'),
@@ -36,6 +36,7 @@ export const hotelsSearchRecord = record('HotelsSearchRecord', 'A hotel from a h
   address: nstr('Street address (a hotel page has it; a result list does not).'),
   phone: nstr('Phone number (hotel page only).'),
   description: nstr('Short description (hotel page only).'),
+  sponsored: nbool('True for a paid placement (the answer\'s sponsored block, listed first, fewer fields), false for an organic result.'),
 });
 
 export type HotelsSearchRecord = Static<typeof hotelsSearchRecord>;

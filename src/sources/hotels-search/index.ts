@@ -13,5 +13,9 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures',
   folder: import.meta.url,
-  samples: [{ file: 'google-hotels/search_response_nyc.json', fixture: true }, { file: 'google-hotels/detail_response_sample.json', fixture: true }],
+  samples: [
+    { file: 'google-hotels/search_response_nyc.json', fixture: true },
+    { file: 'google-hotels/detail_response_sample.json', fixture: true },
+    { file: 'constructed-search-sponsored.json' },
+  ],
 });

@@ -8,6 +8,7 @@
  * last one-item text list of `[6][2]` the stay's total, `[6][2][2]` sellers (a hotel's own answer),
  * `[7]` `[[rating, reviews], [[[score, share, count]..]]]`, `[10]` amenity pairs, `[25]` numeric id,
  * `[2][17]` check-in/out times, `[2][29][2]` web site, `[2][1]`/`[2][2]` address/phone, `[11][0]` description.
+ * Sponsored hotels (the answer's first block, another layout) are read by `sponsored.ts`.
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { isBatchexecute, rpcPayload } from '../_kit/batchexecute.ts';
@@ -16,6 +17,7 @@ import { arr, at, int, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { amountOf } from '../_kit/money.ts';
 import { AMENITY_NAMES } from './amenities.ts';
+import { isSponsoredEntry, sponsoredOf } from './sponsored.ts';
 import { RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
 import { readHotelsQuery } from './query.ts';
 import type { HotelRecord, HotelsSearchParams } from './record.ts';
@@ -41,13 +43,23 @@ function isHotelEntry(n: unknown): n is unknown[] {
   return (typeof n[9] === 'string' && n[9] !== '') || (typeof n[20] === 'string' && n[20] !== '');
 }
 
-/** Every hotel entry of a payload, in answer order. */
-export function hotelEntries(payload: unknown): unknown[][] {
-  const out: unknown[][] = [];
+/** A hotel entry of an answer: an organic result, or a paid placement of the sponsored block. */
+export interface ListedEntry {
+  sponsored: boolean;
+  entry: unknown[];
+}
+
+/** Every hotel entry of a payload, organic and sponsored, in answer order (the sponsored block first). */
+export function listedEntries(payload: unknown): ListedEntry[] {
+  const out: ListedEntry[] = [];
   const walk = (n: unknown, depth: number) => {
     if (depth > 40) return;
     if (isHotelEntry(n)) {
-      out.push(n);
+      out.push({ sponsored: false, entry: n });
+      return;
+    }
+    if (isSponsoredEntry(n)) {
+      out.push({ sponsored: true, entry: n });
       return;
     }
     if (Array.isArray(n)) for (const c of n) walk(c, depth + 1);
@@ -55,6 +67,11 @@ export function hotelEntries(payload: unknown): unknown[][] {
   };
   walk(payload, 0);
   return out;
+}
+
+/** Every organic hotel entry of a payload, in answer order. */
+export function hotelEntries(payload: unknown): unknown[][] {
+  return listedEntries(payload).filter((x) => !x.sponsored).map((x) => x.entry);
 }
 
 /** The knowledge-graph id inside an entity key (a base64url protobuf holding `/g/...` or `/m/...`). */
@@ -175,19 +192,41 @@ export function hotelOf(e: unknown[], query: string): HotelRecord {
     address: str(e, 2, 1, 0, 0, 0),
     phone: str(e, 2, 2, 0),
     description: str(e, 11, 0),
+    sponsored: false,
   };
 }
 
 /**
  * The hotels of one body; throws `layout_changed` when the body is no hotel answer at all.
  * An answer with no hotel entry but the RPC's frame is an empty result (no records).
+ * `kind` says what was asked: a search keeps its sponsored hotels; a hotel's own answer also carries
+ * other hotels' ads, which are not the hotel asked for. Unknown (a saved file): a hotel's own answer
+ * is one organic entry naming a seller or an address, which a result list never does.
  */
-export function hotelsOfBody(body: string, query: string): HotelRecord[] {
+export function hotelsOfBody(body: string, query: string, kind?: 'search' | 'hotel'): HotelRecord[] {
   const payload = hotelsPayload(body);
   if (payload === undefined || payload === null || typeof payload !== 'object') {
     throw new SourceError('layout_changed', 'hotel answer is neither an AtySUc batchexecute answer nor its decoded JSON payload');
   }
-  return hotelEntries(payload).map((e) => hotelOf(e, query));
+  const listed = listedEntries(payload);
+  const organic = listed.filter((x) => !x.sponsored).map((x) => hotelOf(x.entry, query));
+  const own = kind === 'hotel' || (kind === undefined && organic.length === 1 && (organic[0]!.provider !== null || organic[0]!.address !== null));
+  if (own) return organic;
+  // An ad states its price as text only; the organic entries of the same answer say in which currency.
+  const answerCurrency = organic.find((r) => r.currency)?.currency ?? null;
+  const organicNames = new Set(organic.map((r) => r.name?.toLowerCase()));
+  let i = 0;
+  const out: HotelRecord[] = [];
+  for (const x of listed) {
+    if (!x.sponsored) {
+      out.push(organic[i++]!);
+      continue;
+    }
+    const r = sponsoredOf(x.entry, query, answerCurrency, kgmidOf);
+    // A paid hotel that is also an organic result is one hotel: its organic record has every field.
+    if (!organicNames.has(r.name?.toLowerCase()) && !out.some((o) => o.sponsored && o.name === r.name)) out.push(r);
+  }
+  return out;
 }
 
 /** @example parse(step, res, { query: 'hotels in rome', params: { limit: 50 } }).records */
@@ -195,7 +234,7 @@ export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<Hotels
   if (step.kind !== 'search' && step.kind !== 'hotel') throw new SourceError('layout_changed', `hotels-search: unknown step kind ${step.kind}`);
   const state = (step.state ?? { variant: 0, seen: [] }) as HotelsState;
   const more = step.kind === 'search' && state.variant + 1 < VARIANTS.length;
-  const all = hotelsOfBody(res.body, ctx.query);
+  const all = hotelsOfBody(res.body, ctx.query, step.kind);
   // The first answer must hold hotels; a later variant (say, 1-star hotels) may hold none.
   if (all.length === 0 && state.variant === 0) throw new SourceError('layout_changed', 'the hotel answer holds no hotel entry (name, [lat, lng] and an id)');
   const seen = new Set(state.seen);
