@@ -12,8 +12,17 @@ export interface Migration { version: number; name: string; sql: string }
 
 export function migrationsIn(dir: URL): Migration[] {
   const path = fileURLToPath(dir);
-  return readdirSync(path)
+  const all = readdirSync(path)
     .filter((f) => /^\d+_.*\.sql$/.test(f))
     .sort()
     .map((name) => ({ version: Number(name.split('_')[0]), name, sql: readFileSync(join(path, name), 'utf8') }));
+  // Two files of one number (changes made side by side): the store records the version once, so the
+  // second would never run. Refuse to start instead.
+  const seen = new Map<number, string>();
+  for (const m of all) {
+    const other = seen.get(m.version);
+    if (other) throw new Error(`migrations ${other} and ${m.name} share version ${m.version}: renumber one`);
+    seen.set(m.version, m.name);
+  }
+  return all;
 }
