@@ -2654,6 +2654,7 @@ export type components = {
             engine_id: string | null;
             name: string | null;
             phone: string | null;
+            phone_raw?: string | null;
             site: string | null;
             domain: string | null;
             full_address: string | null;
