@@ -105,7 +105,7 @@ export function procCpuMs(pid: number): { all: number; main: number } {
 
 /** `trawl serve` as `npm start` runs it: the production bundle (SERVER=tsx: the sources through tsx). */
 export function serveArgs(): string[] {
-  return process.env.SERVER === 'tsx' ? ['bin/trawl.js', 'serve'] : ['dist/server/trawl.js', 'serve'];
+  return process.env.SERVER === 'tsx' ? ['--import', 'tsx', 'src/cli/main.ts', 'serve'] : ['dist/server/trawl.js', 'serve'];
 }
 
 /** Builds the bundle serveArgs() runs (nothing to build for SERVER=tsx). */

@@ -69,16 +69,20 @@ function sourceUrls(outdir: string, byUrl: Set<string>): Plugin {
 
 /** Bundles the service into `outdir` (emptied first; it must lie inside the repository, so that
  *  packages resolve from its node_modules). */
-export async function buildServer(outdir = SERVER_OUT): Promise<{ entry: string; files: number }> {
+/** Besides the bundled modules, the files a build's output depends on (bin/cli-build.js re-checks them). */
+const BUILD_INPUTS = ['src/ops/build.ts', 'tsconfig.json', 'package.json'];
+
+export async function buildServer(outdir = SERVER_OUT): Promise<{ entry: string; files: number; inputs: string[] }> {
   const { build } = await import('esbuild');
   await rm(outdir, { recursive: true, force: true });
   const byUrl = await urlModules();
   const r = await build({
     entryPoints: { trawl: join(ROOT, 'src', 'cli', 'main.ts'), ...Object.fromEntries(byUrl.map((f) => [builtName(f), f])) },
-    outdir, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external',
+    absWorkingDir: ROOT, outdir, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external',
     // Every output file in one folder: the relative source URLs above hold for all of them.
     chunkNames: '[name]-[hash]', sourcemap: 'linked', logLevel: 'silent', legalComments: 'none', metafile: true,
     plugins: [sourceUrls(outdir, new Set(byUrl))],
   });
-  return { entry: join(outdir, 'trawl.js'), files: Object.keys(r.metafile!.outputs).length };
+  const inputs = [...new Set([...Object.keys(r.metafile!.inputs), ...BUILD_INPUTS])].map((f) => join(ROOT, f));
+  return { entry: join(outdir, 'trawl.js'), files: Object.keys(r.metafile!.outputs).length, inputs };
 }
