@@ -27,6 +27,9 @@ export function checkBody(schema: TSchema, body: unknown): void {
   const first = Value.Errors(schema, body).First();
   if (first) {
     const where = first.path ? first.path.slice(1).replace(/\//g, '.') : '';
-    throw new AppError(422, `${where || 'body'}: ${first.message.toLowerCase()}, got ${String(JSON.stringify(first.value)).slice(0, 100)}`);
+    // A union of literals (an enum in a body) names its values rather than "expected union value".
+    const consts = (first.schema as { anyOf?: { const?: unknown }[] }).anyOf?.map((s) => s.const);
+    const what = consts?.length && consts.every((c) => typeof c === 'string') ? `expected one of ${consts.map((c) => JSON.stringify(c)).join(', ')}` : first.message.toLowerCase();
+    throw new AppError(422, `${where || 'body'}: ${what}, got ${String(JSON.stringify(first.value)).slice(0, 100)}`);
   }
 }

@@ -12,6 +12,7 @@ import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
 import { dataChunks, reasonOf, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
 import { yieldEvery } from '../delivery/yield.ts';
+import { selectionOf } from '../delivery/selection.ts';
 
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }
@@ -86,7 +87,8 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
   const errors: QueryError[] = [];
   // Fields given at submit time shape the result unless the read names its own.
   const submitted = Array.isArray(r.params.fields) ? (r.params.fields as string[]) : undefined;
-  const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates };
+  const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates,
+    dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates };
   yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors);
   // Queries that failed are named with their reason, so an empty array is never mistaken for
   // "found nothing" (and a query that ended early says so beside its records).

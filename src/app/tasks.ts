@@ -16,6 +16,8 @@ import { submit } from './submit.ts';
 import { checkBody } from './body.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
+import { withSelection } from './task-selection.ts';
+import { selectionOf } from '../delivery/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
@@ -64,6 +66,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
     if (e instanceof ParamError) throw new AppError(422, e.message);
     throw e;
   }
+  params = withSelection(decl, body, params);
   const tags = asStringArray(body.tags);
   const { taskId } = await submit(ctx, account, decl, params, queries, {
     webhook: null, ui: true, format, task: { tags, spec: { ...body, settings } },
@@ -99,7 +102,8 @@ export async function finishTask(ctx: AppContext, r: RequestRow): Promise<void> 
   const columns = asStringArray((t.spec.settings as { output_columns?: unknown } | undefined)?.output_columns);
   // On a worker thread (EXPORT_THREADS): encoding 10k rows stalled the API for up to 0.8 s (issue 15).
   const { writeExportOffThread } = await import('../delivery/export/off-thread.ts');
-  const job = { format: t.format as ExportFormat, path, columns: columns.length ? columns : undefined, dropDuplicates: r.dropDuplicates };
+  const job = { format: t.format as ExportFormat, path, columns: columns.length ? columns : undefined, dropDuplicates: r.dropDuplicates,
+    dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates };
   await writeExportOffThread(job, () => textsOf(ctx, r), ctx.settings.exportThreads);
   await ctx.store.updateTask(t.id, {
     status: 'SUCCESS', fileToken: token, filePath: path, updated: ctx.now(),

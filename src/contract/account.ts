@@ -2,6 +2,7 @@
 import { Type, bool, int, literals, oneOf, str, type TSchema } from './dsl.ts';
 import * as R from './records.ts';
 import { profileOperations } from './profile.ts';
+import { resultFilters } from './result-filters.ts';
 
 export interface AccountOperation {
   method: 'GET' | 'POST' | 'DELETE';
@@ -50,13 +51,16 @@ export const businessesBody = Type.Object({
 export const taskBody = Type.Object({
   service_name: Type.Optional(Type.String({ maxLength: 200 })), queries: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 1000 })),
   enrichments: Type.Optional(Type.Array(Type.String())), tags: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
-  enrich: Type.Optional(Type.Boolean()),
+  enrich: Type.Optional(Type.Boolean({ description: 'Accepted and kept in the task\'s metadata; it changes nothing: the hosted dashboard sets it for tasks that enrich an uploaded file, which trawl tasks do not take (`enrichments` enrich the places found).' })),
   settings: Type.Optional(Type.Object({ output_extension: Type.Optional(Type.String()), output_columns: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true })),
   categories: Type.Optional(Type.Array(Type.String())), locations: Type.Optional(Type.Array(Type.String())),
   language: Type.Optional(Type.String()), region: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
-  organizationsPerQueryLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), filters: Type.Optional(Type.Array(Type.Unknown())),
-  exactMatch: Type.Optional(Type.Boolean()), useZipCodes: Type.Optional(Type.Boolean()), dropDuplicates: Type.Optional(Type.Boolean()),
-  dropEmailDuplicates: Type.Optional(Type.Boolean()), ignoreWithoutEmails: Type.Optional(Type.Boolean()), enrichLocations: Type.Optional(Type.Boolean()),
+  organizationsPerQueryLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), filters: Type.Optional(resultFilters),
+  exactMatch: Type.Optional(Type.Boolean({ description: 'Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed.' })),
+  useZipCodes: Type.Optional(Type.Boolean()), dropDuplicates: Type.Optional(Type.Boolean()),
+  dropEmailDuplicates: Type.Optional(Type.Boolean({ description: 'Leaves out, in the task\'s result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed.' })),
+  ignoreWithoutEmails: Type.Optional(Type.Boolean({ description: 'Keeps only places with at least one e-mail address after the contacts enrichment (needs `contacts_n_leads`). Places left out are neither stored nor billed.' })),
+  enrichLocations: Type.Optional(Type.Boolean()),
   UISettings: Type.Optional(Type.Object({ isCustomQueries: Type.Optional(Type.Boolean()), isCustomCategories: Type.Optional(Type.Boolean()),
     isCustomLocations: Type.Optional(Type.Boolean()) }, { additionalProperties: true })),
 }, { additionalProperties: true });

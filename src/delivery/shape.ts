@@ -8,11 +8,18 @@
  */
 import type { QueryResult } from '../store/contract.ts';
 import { firstOfEach } from '../engine/dedupe.ts';
+import { firstOfEachEmail } from './selection.ts';
+
+type Keep = (r: Record<string, unknown>) => boolean;
+/** Both tests (each one sees only what the other kept), or the one given, or null. */
+export const both = (a: Keep | null, b: Keep | null): Keep | null => (a && b ? (r) => a(r) && b(r) : a ?? b);
 
 export interface ShapeOptions {
   flat?: boolean;
   fields?: string[];
   dropDuplicates?: boolean;
+  /** A task's dropEmailDuplicates: places whose e-mail address an earlier place had are left out (./selection.ts). */
+  dropEmailDuplicates?: boolean;
 }
 
 function pickFields(fields: string[]): (r: unknown) => unknown {
@@ -58,7 +65,7 @@ const inner = (json: string) => json.trim().slice(1, -1).trim();
 export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = []): AsyncGenerator<string | Buffer> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
-  const unique = o.dropDuplicates ? firstOfEach() : null;
+  const unique = both(o.dropDuplicates ? firstOfEach() : null, o.dropEmailDuplicates ? firstOfEachEmail() : null);
   yield '[';
   let first = true;
   // Inside a query's parts: whether it is open (its '[' written) and has records yet.

@@ -24,6 +24,7 @@ import type { ParseStep } from './parse-thread.ts';
 import { CpuSlots } from './cpu-slots.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
+import { selectionTest } from '../delivery/selection.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -176,15 +177,22 @@ export class Runner {
   }
 
   /** Records as stored: no-result markers dropped, each with its `next_page_cursor` when `cursor` is
-   *  given (paged endpoints), enriched, each with its `query`. */
+   *  given (paged endpoints), enriched, those a task's selection leaves out dropped (never stored, so
+   *  never billed: src/delivery/selection.ts), each with its `query`. */
   private async prepare(item: WorkItem, records: Rec[], cursor?: string | null): Promise<Rec[]> {
     // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
-    const found = records.filter((r) => !isNoResult(r));
+    let found = records.filter((r) => !isNoResult(r));
+    const keep = selectionTest(item.params, item.query);
     const enriched = !!this.o.enrich && found.length > 0 && this.o.enriches?.(item.params) !== false;
+    // The selection may read fields an enrichment adds: it comes after the enrichment.
+    if (keep && !enriched) found = found.filter(keep);
     // Without an enrichment between them, the cursor and the query come in one copy (./record-fields.ts).
     if (cursor !== undefined && !enriched) return withQueryAndCursor(found, item.query, cursor);
     let out = cursor === undefined ? found : withCursor(found, cursor);
-    if (enriched) out = await this.o.enrich!(item.endpoint, out, item.params);
+    if (enriched) {
+      out = await this.o.enrich!(item.endpoint, out, item.params);
+      if (keep) out = out.filter(keep);
+    }
     return withQuery(out, item.query);
   }
 

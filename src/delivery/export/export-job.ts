@@ -12,6 +12,8 @@ import { writeExport, type ExportResult } from './write-export.ts';
 import { ExportError } from './errors.ts';
 import type { ExportFormat } from './formats.ts';
 import { firstOfEach } from '../../engine/dedupe.ts';
+import { both } from '../shape.ts';
+import { firstOfEachEmail } from '../selection.ts';
 
 export interface ExportJob {
   format: ExportFormat;
@@ -19,6 +21,8 @@ export interface ExportJob {
   columns?: string[];
   /** Keep the first record of each identity (a dropDuplicates request). */
   dropDuplicates?: boolean;
+  /** Leave out places whose e-mail address an earlier place had (a task's dropEmailDuplicates). */
+  dropEmailDuplicates?: boolean;
 }
 
 export type Batch = string[] | null | { error: string };
@@ -44,11 +48,11 @@ export default async function exportJob(job: ExportJob, port: MessagePort): Prom
 
 /** The export of the records in `texts()` (JSON array texts; called once per pass), on this thread. */
 export function writeExportOfTexts(job: ExportJob, texts: () => AsyncIterable<string>): Promise<ExportResult> {
-  return writeExport(job.format, () => recordsOf(texts(), job.dropDuplicates), job.path, job.columns ? { columns: job.columns } : {});
+  return writeExport(job.format, () => recordsOf(texts(), job), job.path, job.columns ? { columns: job.columns } : {});
 }
 
-async function* recordsOf(texts: AsyncIterable<string>, dropDuplicates?: boolean): AsyncGenerator<Record<string, unknown>> {
-  const unique = dropDuplicates ? firstOfEach() : null;
+async function* recordsOf(texts: AsyncIterable<string>, job: Pick<ExportJob, 'dropDuplicates' | 'dropEmailDuplicates'>): AsyncGenerator<Record<string, unknown>> {
+  const unique = both(job.dropDuplicates ? firstOfEach() : null, job.dropEmailDuplicates ? firstOfEachEmail() : null);
   for await (const text of texts) {
     for (const rec of JSON.parse(text) as Record<string, unknown>[]) if (!unique || unique(rec)) yield rec;
   }

@@ -8,6 +8,7 @@
 import type { BusinessRecord } from './contract.ts';
 import { osIdOf } from './os-id.ts';
 import { domainKey } from './row.ts';
+import { placeTypes } from '../../businesses/category.ts';
 
 type Rec = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -41,7 +42,7 @@ export function businessFromPlace(p: Rec, source: string): BusinessRecord | null
   const name = str(p.name);
   if (!name) return null;
   const status = str(p.business_status)?.toLowerCase() ?? null;
-  const types = [str(p.type), ...(str(p.subtypes)?.split(',') ?? [])].map((t) => t?.trim()).filter((t): t is string => !!t);
+  const types = placeTypes(p);
   const lat = num(p.latitude);
   const lng = num(p.longitude);
   const site = str(p.site);
@@ -51,7 +52,7 @@ export function businessFromPlace(p: Rec, source: string): BusinessRecord | null
     full_address: str(p.full_address), street: str(p.street), city: str(p.city), county: str(p.county) ?? str(p.borough),
     state: str(p.state) ?? str(p.us_state), postal_code: str(p.postal_code), country_code: str(p.country_code)?.toUpperCase() ?? null,
     latitude: lat !== null && Math.abs(lat) <= 90 ? lat : null, longitude: lng !== null && Math.abs(lng) <= 180 ? lng : null,
-    rating: num(p.rating), reviews: num(p.reviews), types: [...new Set(types)], category: str(p.category) ?? str(p.type),
+    rating: num(p.rating), reviews: num(p.reviews), types, category: str(p.category) ?? str(p.type),
     business_status: status && STATUSES.has(status) ? (status as BusinessRecord['business_status']) : null,
     verified: bool(p.verified), area_service: bool(p.area_service), working_hours: p.working_hours ?? null, source,
     attributes: attributesOf(p.about), located_in: str(p.located_in),

@@ -9,6 +9,7 @@ import type { BusinessPage, BusinessQuery, BusinessRecord, GeoFilter, NumRange }
 import { decodeRecord } from './record-text.ts';
 import { NOT_BUSINESS_TYPES } from './kinds.ts';
 import { polygonSql } from './polygon.ts';
+import { categoryKey } from '../../businesses/category.ts';
 
 export const lower = (s: string | null | undefined): string | null => (s == null || s === '' ? null : s.normalize('NFC').toLowerCase().trim());
 export const postalKey = (s: string | null | undefined): string | null => (s ? s.toUpperCase().replace(/\s+/g, '') : null);
@@ -40,7 +41,7 @@ export function columnsOf(r: BusinessRecord): unknown[] {
     domainKey(r.domain ?? r.site), r.business_status, bit(r.verified), bit(r.area_service), attributesKey(r.attributes), r.located_os_id ?? null];
 }
 
-export const typeKeys = (r: BusinessRecord): string[] => [...new Set(r.types.map((t) => lower(t)).filter((t): t is string => !!t))];
+export const typeKeys = (r: BusinessRecord): string[] => [...new Set(r.types.map(categoryKey).filter((t): t is string => !!t))];
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern (with ESCAPE '\'). */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
@@ -135,8 +136,9 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   const broad = (not: string, xs: string[]) =>
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND (${xs.map(() => "t.type_k LIKE ? ESCAPE '\\'").join(' OR ')}))`,
       ...xs.map((x) => `%${likeEscape(x)}%`));
-  if (q.types?.length) (q.broadMatch ? broad : typed)('', keys(q.types));
-  if (q.ignoreTypes?.length) (q.broadMatch ? broad : typed)('NOT ', keys(q.ignoreTypes));
+  const typeKeysOf = (xs: string[]) => xs.map(categoryKey).filter((x): x is string => !!x);
+  if (q.types?.length) (q.broadMatch ? broad : typed)('', typeKeysOf(q.types));
+  if (q.ignoreTypes?.length) (q.broadMatch ? broad : typed)('NOT ', typeKeysOf(q.ignoreTypes));
   for (const a of q.attributes ?? []) {
     const k = attributeKey(a);
     if (k) add("b.attributes_k LIKE ? ESCAPE '\\'", q.broadMatch ? `%${likeEscape(k)}%` : `%|${likeEscape(k)}|%`);

@@ -1,0 +1,65 @@
+/**
+ * A task's selection end to end (POST /tasks → runner → result, usage and file): `filters` and
+ * `exactMatch` leave places out before they are stored, so those places are not billed; bad selection
+ * fields are a 422 naming them.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startHarness, until } from './support/harness.ts';
+import { registryOfAdapters } from '../src/sources/registry.ts';
+import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
+
+// Every query finds the same five places, with its own ids.
+const places: LocalAdapter = {
+  kind: 'local', endpoint: '/maps/search',
+  async lookup({ query }) {
+    const p = (i: number, type: string, rating: number, site: string | null, status: string) =>
+      ({ name: `${query} ${i}`, place_id: `${query}-${i}`, type, subtypes: type, rating, site, business_status: status });
+    return [p(1, 'Dentist', 4.9, 'https://a.example', 'OPERATIONAL'), p(2, 'Dentist', 3.1, 'https://b.example', 'OPERATIONAL'),
+      p(3, 'Dentist', 4.7, null, 'OPERATIONAL'), p(4, 'Dental clinic', 4.8, 'https://d.example', 'OPERATIONAL'), p(5, 'Dentist', 4.6, 'https://e.example', 'CLOSED_PERMANENTLY')];
+  },
+};
+
+const h = await startHarness({ adapters: registryOfAdapters([places]) });
+after(() => h.close());
+const postTask = (body: Record<string, unknown>) => h.json('/tasks', { method: 'POST', body: JSON.stringify({ service_name: 'engine_maps_service_v2', ...body }), headers: { 'content-type': 'application/json' } });
+
+test('filters and exactMatch keep only the places asked, in the result and the file; the places left out are not billed', async () => {
+  const post = await postTask({
+    categories: ['dentist'], locations: ['US>New York>Adams', 'US>Vermont>Burlington'], exactMatch: true, settings: { output_extension: 'json' },
+    filters: [{ exclusiveGroup: 'site_existence', key: 'site', labelKey: 'title.onlyWithWebsite', operator: 'is not blank', value: null },
+      { key: 'business_status', operator: 'equals', value: ['operational'] }, { key: 'rating', operator: 'greater than or equals', value: 4 }],
+  });
+  assert.equal(post.status, 200, JSON.stringify(post.body));
+  const task = await until(async () => { const t = await h.svc.ctx.store.getTask(post.body.id); return t?.status === 'SUCCESS' && t; });
+  const r = await h.json(`/requests/${task.requestId}`);
+  assert.equal(r.status, 200);
+  // Place 1 only: 2 rates 3.1, 3 has no site, 4 is a Dental clinic (not the category asked), 5 is closed.
+  assert.deepEqual(r.body.data.map((q: { name: string }[]) => q.map((p) => p.name)), [['dentist Adams, New York, US 1'], ['dentist Burlington, Vermont, US 1']]);
+  const file = JSON.parse(readFileSync(task.filePath!, 'utf8')) as { name: string }[];
+  assert.deepEqual(file.map((p) => p.name), ['dentist Adams, New York, US 1', 'dentist Burlington, Vermont, US 1']);
+  const lines = await h.svc.ctx.store.usageForPeriod(h.account.id, 0, Date.now() + 60_000);
+  assert.equal(lines.filter((l) => l.product === 'engine_maps_service_v2').reduce((s, l) => s + l.quantity, 0), 2, 'billed for the 2 places kept, not the 10 found');
+});
+
+test('a selection the service cannot read is a 422 naming the field', async () => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ filters: [{ key: 'rating', operator: 'bigger', value: 4 }] }, /filters\.0\.operator: expected one of "equals", .*got "bigger"/],
+    [{ filters: [{ key: 'site', operator: 'is blank' }, { key: 'ratting', operator: 'equals', value: 4 }] }, /filters\.1\.key: "ratting" is not a field of the place record/],
+    [{ filters: [{ key: 'rating', operator: 'less than', value: 'four' }] }, /filters\.0\.value: operator "less than" needs a number/],
+    [{ filters: [{ key: 'rating', operator: 'equals', value: 4, extra: 1 }] }, /filters\.0\.extra: unexpected property/],
+    [{ filters: { key: 'rating' } }, /filters: expected array/],
+    [{ ignoreWithoutEmails: true }, /ignoreWithoutEmails needs the contacts enrichment/],
+    [{ dropEmailDuplicates: true, enrichments: ['ai_chain_info'] }, /dropEmailDuplicates needs the contacts enrichment/],
+    [{ exactMatch: 'yes' }, /exactMatch: expected boolean/],
+    [{ enrich: 1 }, /enrich: expected boolean/],
+    [{ enrichLocations: 'no' }, /enrichLocations: expected boolean/],
+    [{ service_name: 'reverse_geocoding_service', exactMatch: true }, /exactMatch compares place categories; reverse_geocoding_service returns location records/],
+  ];
+  for (const [body, want] of bad) {
+    const r = await postTask({ queries: ['dentist'], ...body });
+    assert.equal(r.status, 422, JSON.stringify(body));
+    assert.match(r.body.errorMessage, want, JSON.stringify(body));
+  }
+});
