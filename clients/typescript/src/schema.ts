@@ -839,6 +839,7 @@ export type paths = {
                         queries?: string[];
                         enrichments?: string[];
                         tags?: string[];
+                        /** @description Accepted and kept in the task's metadata; it changes nothing: the hosted dashboard sets it for tasks that enrich an uploaded file, which trawl tasks do not take (`enrichments` enrich the places found). */
                         enrich?: boolean;
                         settings?: {
                             output_extension?: string;
@@ -852,11 +853,26 @@ export type paths = {
                         region?: string;
                         limit?: number;
                         organizationsPerQueryLimit?: number;
-                        filters?: unknown[];
+                        /** @description Result filters: a place is kept when it passes every one (e.g. `[{"key":"website","operator":"is not blank","value":null},{"key":"business_status","operator":"equals","value":["operational"]},{"key":"rating","operator":"greater than or equals","value":4}]`). Places a filter removes are neither stored nor billed. */
+                        filters?: {
+                            /** @description A field of the record (`rating`, `website` ...); a dotted path reads inside an object field (`about.Accessibility`). */
+                            key: string;
+                            /** @description How the field is compared; text case-insensitively, numbers as numbers. `equals` with a list: equals one of them. */
+                            operator: "equals" | "not equals" | "contains" | "not contains" | "starts with" | "ends with" | "greater than" | "greater than or equals" | "less than" | "less than or equals" | "is blank" | "is not blank";
+                            /** @description What the field is compared with; null (or absent) for `is blank` / `is not blank`. */
+                            value?: (string | number | boolean) | (string | number | boolean)[] | null;
+                            /** @description Filters of one group exclude each other: at most one per group. */
+                            exclusiveGroup?: string;
+                            /** @description A dashboard label; ignored. */
+                            labelKey?: string;
+                        }[];
+                        /** @description Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed. */
                         exactMatch?: boolean;
                         useZipCodes?: boolean;
                         dropDuplicates?: boolean;
+                        /** @description Leaves out, in the task's result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed. */
                         dropEmailDuplicates?: boolean;
+                        /** @description Keeps only places with at least one e-mail address after the contacts enrichment (needs `contacts_n_leads`). Places left out are neither stored nor billed. */
                         ignoreWithoutEmails?: boolean;
                         enrichLocations?: boolean;
                         UISettings?: {
