@@ -99,3 +99,27 @@ export function storeOf(o: Obj | null): StoreHeader {
     longitude: num(address?.lng) ?? num(address?.longitude),
   };
 }
+
+/**
+ * The merchant information block of a store page feed (`mxInfo { phoneno }`; other surfaces name it
+ * `merchantInfo`): where the feed carries the store's phone when its header does not. Found by its
+ * typename or by a phone field beside no name (a header has a name).
+ */
+export const isMerchantInfo = (v: unknown): v is Obj => {
+  const o = obj(v);
+  if (!o) return false;
+  if (typeof o.__typename === 'string' && /^(Mx|Merchant)Info/i.test(o.__typename)) return true;
+  return typeof o.phoneno === 'string';
+};
+
+/** The header's fields, its gaps filled from the merchant information block (phone, address). */
+export function withMerchantInfo(store: StoreHeader, info: Obj | null | undefined): StoreHeader {
+  if (!info) return store;
+  const phone = str(info.phoneno) ?? str(info.phoneNumber) ?? str(info.phone) ?? str(info.displayPhoneNumber);
+  const address = obj(info.address);
+  return {
+    ...store,
+    phone: store.phone ?? (phone && phone.trim() ? phone.trim() : null),
+    address: store.address ?? str(info.address) ?? str(address?.displayAddress) ?? str(address?.printableAddress),
+  };
+}

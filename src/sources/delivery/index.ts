@@ -17,5 +17,11 @@ export const source = defineSource({
   },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
-  samples: [{ file: 'constructed-store-feed.json' }, { file: 'constructed-item-page.json' }, { file: 'constructed-store-page.html' }],
+  samples: [
+    { file: 'constructed-store-feed.json' },
+    { file: 'constructed-item-page.json' },
+    { file: 'constructed-store-page.html' },
+    { file: 'constructed-store-feed-merchant-info.json' },
+    { file: 'constructed-item-page-choices.json' },
+  ],
 });

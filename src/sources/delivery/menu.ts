@@ -5,6 +5,8 @@
  * its category is the name of the object whose list holds it. An item listed twice (a "Most
  * Ordered" carousel and its own category) is one record, popular, under its own category.
  * Items come in menu order (a carousel item at its own category's place). Option lists, recommendations and reviews are not menu items and are not walked into.
+ * An option is never an item, whatever key holds it: a surcharge price ("+$3.00"), an option
+ * typename, or a list with selection bounds (`minNumOptions`, `maxSelection`...) says so.
  *
  * @example menuItems(data).map((m) => m.node.name)
  */
@@ -20,9 +22,23 @@ const POPULAR = /popular|most ordered|most liked|best ?sell|featured/i;
 /** The item's id (`id`, or `itemId` in some surfaces). */
 export const itemIdOf = (o: Obj): string | null => idOf(o.id) ?? idOf(o.itemId);
 
+/** Typenames of an item's choices (options, modifiers, extras), never menu items. */
+const CHOICE_TYPE = /option|modifier|extra|choice|addon|customi[sz]ation/i;
+/** Keys of a list of choices: its selection bounds. */
+const CHOICE_BOUNDS = ['minNumOptions', 'maxNumOptions', 'minSelection', 'maxSelection', 'minSelections', 'maxSelections', 'selectionMode', 'isOptional'];
+
+/** A price shown as an addition to the item's ("+$3.00"): an option's, never a menu item's. */
+const surcharge = (o: Obj): boolean =>
+  [o.displayPrice, o.displayString, o.priceDisplayString, obj(o.price)?.displayString, o.price].some((t) => typeof t === 'string' && /^\s*\+/.test(t));
+
+/** A list of an item's choices (it states how many may be chosen). */
+const isChoiceList = (o: Obj): boolean => CHOICE_BOUNDS.some((k) => k in o) || (typeof o.__typename === 'string' && CHOICE_TYPE.test(o.__typename) && !TYPED.test(o.__typename));
+
 export function isMenuItem(v: unknown): v is Obj {
   const o = obj(v);
   if (!o || !str(o.name) || itemIdOf(o) === null) return false;
+  if (typeof o.__typename === 'string' && CHOICE_TYPE.test(o.__typename)) return false;
+  if (surcharge(o)) return false;
   const typed = typeof o.__typename === 'string' && TYPED.test(o.__typename);
   return typed || PRICED.some((k) => k in o);
 }
@@ -66,6 +82,7 @@ export function menuItems(root: unknown): FoundItem[] {
     }
     const o = v as Obj;
     if (isMenuItem(o)) return add(o, holder);
+    if (isChoiceList(o)) return;
     for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : null, depth + 1);
   };
   walk(root, null, 0);

@@ -8,7 +8,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { idOf, obj, str, type Obj } from '../_kit/values.ts';
-import { isStoreHeader, ORIGIN, readSiteAnswer, storeOf, storeUrl, type StoreHeader } from '../_doordash/site.ts';
+import { isMerchantInfo, isStoreHeader, ORIGIN, readSiteAnswer, storeOf, storeUrl, withMerchantInfo, type StoreHeader } from '../_doordash/site.ts';
 import { itemIdOf, itemRatingOf, markedPopular, menuItems, priceOf, type FoundItem } from './menu.ts';
 import { FEED, ITEM, itemStep, type MenuState } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
@@ -31,7 +31,10 @@ export function readMenu(data: unknown, storeId: string | null, label = FEED): M
     throw new SourceError('layout_changed', `${label}: the answer holds neither menu items nor the store (keys: ${keys})`);
   }
   const book = findValues(data, (v): v is Obj => obj(v)?.__typename === 'MenuBook' || (!!obj(v) && Array.isArray(obj(v)!.menuCategories)))[0];
-  return { store: header ? storeOf(header) : null, menuId: idOf(book?.id), items };
+  // The feed's merchant information block carries the phone when the header does not.
+  const info = findValues(data, isMerchantInfo)[0];
+  const store = header ? withMerchantInfo(storeOf(header), info) : null;
+  return { store, menuId: idOf(book?.id), items };
 }
 
 /** One found item → its record. */

@@ -25,6 +25,7 @@ export const FEED_QUERY = `query ${FEED}($storeId: ID!, $menuId: ID, $isMerchant
   ${FEED}(storeId: $storeId, menuId: $menuId, isMerchantPreview: $isMerchantPreview, fulfillmentType: $fulfillmentType, cursorContext: $cursorContext) {
     storeHeader { id name phoneNumber address { displayAddress street city state zipCode lat lng }
       ratings { averageRating numRatings numRatingsDisplayString } }
+    mxInfo { phoneno }
     menuBook { id name menuCategories { id name numItems } }
     itemLists { id name description items { id name description displayPrice imageUrl calloutDisplayString
       ratingDisplayString isPopular quickAddContext { ${PRICE} } } }
