@@ -19,7 +19,9 @@ import { SessionPool, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
 import { credentialFor } from './credentials.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
-import { HttpTransport, toNetworkError, type Transport, type TransportResponse } from './transport.ts';
+import { toNetworkError, type Transport, type TransportResponse } from './transport.ts';
+import type { Fingerprint } from './fingerprint.ts';
+import { handshakeProfiles, WebTransport } from './impersonate.ts';
 
 export type { SessionHandle } from './session.ts';
 
@@ -59,6 +61,7 @@ export class Executor {
   private readonly urlCheck: GuardOptions;
   private readonly rules: DetectRule[];
   private readonly anonymousHeaders: Record<string, string>;
+  private readonly anonymousFingerprint?: Fingerprint;
   private readonly offLayout?: () => void;
   private browser?: BrowserPool;
   private closed = false;
@@ -78,12 +81,13 @@ export class Executor {
     // Direct traffic always goes through the connect-time guard, unless the operator opened it.
     this.direct = s.allowPrivateTargets ? new Agent(agentOpts) : guardedAgent(this.guard, agentOpts);
     this.proxies = new ProxyPool(s.proxyUrls, s.proxyRotation, agentOpts);
-    this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions });
+    this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles });
     this.anonymousHeaders = this.sessions.generateHeaders();
+    this.anonymousFingerprint = this.sessions.fingerprintFor(this.anonymousHeaders);
     this.limiter = new HostLimiter({ concurrency: s.perHostConcurrency, rps: s.perHostRps, burst: s.perHostBurst });
     this.replaying = Boolean(s.replayHar);
     this.urlCheck = { ...this.guard, resolve: !this.replaying };
-    let t: Transport = s.replayHar ? new ReplayTransport(loadHar(s.replayHar), { fallback: s.replayFallback }) : (opts.transport ?? new HttpTransport());
+    let t: Transport = s.replayHar ? new ReplayTransport(loadHar(s.replayHar), { fallback: s.replayFallback }) : (opts.transport ?? new WebTransport({ guard: this.guard }));
     if (s.recordHar) {
       this.recorder = new HarRecorder(s.recordHar);
       t = new RecordingTransport(t, this.recorder);
@@ -225,7 +229,8 @@ export class Executor {
         let res: TransportResponse;
         try {
           res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct,
-            maxBytes: Math.min(s.maxResponseBytes, step.maxBytes ?? Infinity) });
+            maxBytes: Math.min(s.maxResponseBytes, step.maxBytes ?? Infinity), proxyUrl: proxy?.url,
+            fingerprint: step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint });
         } finally {
           release();
         }

@@ -16,6 +16,8 @@ const socksConnector: typeof SocksConnector = (p) => (createRequire(import.meta.
 export interface ProxyEntry {
   /** The URL with credentials masked: safe for logs and events. */
   label: string;
+  /** The URL with credentials: for transports other than undici (never logged). */
+  url: string;
   dispatcher: Dispatcher;
 }
 
@@ -76,7 +78,7 @@ export class ProxyPool {
   private cursor = 0;
 
   constructor(urls: string[], rotation: ProxyRotation, agentOpts: Agent.Options = {}) {
-    this.entries = urls.map((url) => ({ label: redactProxy(url), dispatcher: proxyDispatcher(url, agentOpts) }));
+    this.entries = urls.map((url) => ({ label: redactProxy(url), url, dispatcher: proxyDispatcher(url, agentOpts) }));
     this.rotation = rotation;
   }
 

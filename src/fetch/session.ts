@@ -6,6 +6,7 @@
  */
 import { HeaderGenerator } from 'header-generator';
 import { CookieJar } from 'tough-cookie';
+import { fingerprintOf, generatorBrowsers, type FetchProfile, type Fingerprint } from './fingerprint.ts';
 import type { ProxyEntry, ProxyPool } from './proxy.ts';
 
 export interface SessionHandle {
@@ -14,6 +15,8 @@ export interface SessionHandle {
   readonly generation: number;
   /** Generated browser headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The browser the headers name, for the handshake (undefined: undici, FETCH_PROFILE=node). */
+  readonly fingerprint?: Fingerprint;
   readonly jar: CookieJar;
   /** False until the jar stored a cookie: lets a request skip the jar lookup (tens of µs). */
   hasCookies: boolean;
@@ -46,6 +49,10 @@ export interface SessionPoolOptions {
   proxies: ProxyPool;
   locales: string[];
   maxSessions: number;
+  /** Which browsers sessions claim to be (default `node`: undici with the browser mix's headers). */
+  profile?: FetchProfile;
+  /** The handshake profiles the browser-true transport has (impersonate.ts `handshakeProfiles`). */
+  handshakes?: () => readonly string[];
 }
 
 export class SessionPool {
@@ -56,12 +63,14 @@ export class SessionPool {
 
   constructor(opts: SessionPoolOptions) {
     this.opts = opts;
+    const profile = opts.profile ?? 'node';
     this.generator = new HeaderGenerator({
-      browsers: ['chrome', 'firefox', 'edge'],
+      browsers: generatorBrowsers(profile),
       devices: ['desktop'],
       operatingSystems: ['windows', 'macos', 'linux'],
       locales: opts.locales,
-      httpVersion: '1',
+      // Browser-true requests mostly travel on HTTP/2: the browser's HTTP/2 header order.
+      httpVersion: profile === 'node' ? '1' : '2',
     });
   }
 
@@ -73,6 +82,17 @@ export class SessionPool {
    */
   generateHeaders(): Record<string, string> {
     return normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
+  }
+
+  /**
+   * The handshake that matches generated `headers` (undefined with FETCH_PROFILE=node).
+   *
+   * @example
+   *   pool.fingerprintFor(pool.generateHeaders())?.handshake // 'chrome_147'
+   */
+  fingerprintFor(headers: Readonly<Record<string, string>>): Fingerprint | undefined {
+    const profile = this.opts.profile ?? 'node';
+    return profile === 'node' || !this.opts.handshakes ? undefined : fingerprintOf(headers, profile, this.opts.handshakes());
   }
 
   /**
@@ -90,10 +110,12 @@ export class SessionPool {
       return hit;
     }
     const generation = this.retiredCount.get(key) ?? 0;
+    const headers = this.generateHeaders();
     const s: SessionHandle = {
       key,
       generation,
-      headers: this.generateHeaders(),
+      headers,
+      fingerprint: this.fingerprintFor(headers),
       jar: new CookieJar(undefined, { looseMode: true }),
       hasCookies: false,
       proxy: this.opts.proxies.rotation === 'sticky' ? this.opts.proxies.forKey(key, generation) : undefined,

@@ -55,4 +55,7 @@ test('malformed values are startup errors naming the variable (and hiding proxy 
   assert.throws(() => executorSettingsFromEnv({ PROXY_URLS: 'ftp://x:1' }), /scheme ftp: is not supported/);
   assert.throws(() => executorSettingsFromEnv({ PROXY_URLS: 'http://user:secret@' }), (e: Error) => !e.message.includes('secret') && /not a URL/.test(e.message));
   assert.throws(() => executorSettingsFromEnv({ REPLAY_FALLBACK: 'fuzzy' }), /REPLAY_FALLBACK/);
+  assert.throws(() => executorSettingsFromEnv({ FETCH_PROFILE: 'safari' }), /FETCH_PROFILE="safari" must be one of browser, chrome, firefox, node/);
+  assert.equal(executorSettingsFromEnv({ FETCH_PROFILE: 'firefox' }).fetchProfile, 'firefox');
+  assert.equal(executorSettingsFromEnv({}).fetchProfile, 'browser');
 });

@@ -4,6 +4,7 @@
  */
 
 import { credentialsFromEnv, type HostCredential } from './credentials.ts';
+import { FETCH_PROFILES, type FetchProfile } from './fingerprint.ts';
 
 export type ProxyRotation = 'round_robin' | 'sticky';
 export type ReplayFallback = 'none' | 'volatile' | 'path';
@@ -47,6 +48,8 @@ export interface ExecutorSettings {
   allowedTargets: string[];
   /** Accept-Language locales for generated browser headers. */
   locales: string[];
+  /** FETCH_PROFILE: the browsers web requests claim to be, handshake included; `node` = undici with browser headers. */
+  fetchProfile: FetchProfile;
   /** Sessions kept at once (LRU): bounds memory in a long-running server. */
   maxSessions: number;
   /** Operator session headers per host (NETWORK_POSTS_COOKIES, SHORTVIDEO_COOKIES): see credentials.ts. */
@@ -75,6 +78,7 @@ export const DEFAULT_SETTINGS: ExecutorSettings = {
   allowPrivateTargets: false,
   allowedTargets: [],
   locales: ['en-US', 'en'],
+  fetchProfile: 'browser',
   maxSessions: 10_000,
   hostCredentials: [],
 };
@@ -129,6 +133,10 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     throw new Error(`setting REPLAY_FALLBACK=${JSON.stringify(fallback)} must be none, volatile or path`);
   }
   const { allowPrivateTargets, allowedTargets } = privateTargetsFromEnv(env);
+  const fetchProfile = (env.FETCH_PROFILE ?? '').trim() || d.fetchProfile;
+  if (!FETCH_PROFILES.includes(fetchProfile as FetchProfile)) {
+    throw new Error(`setting FETCH_PROFILE=${JSON.stringify(fetchProfile)} must be one of ${FETCH_PROFILES.join(', ')}`);
+  }
 
   const perHostRps = num(env, 'PER_HOST_RPS', 0, d.perHostRps);
   const timeoutMs = int(env, 'FETCH_TIMEOUT_MS', 1, d.timeoutMs);
@@ -153,6 +161,7 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     allowPrivateTargets,
     allowedTargets,
     locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
+    fetchProfile: fetchProfile as FetchProfile,
     hostCredentials: credentialsFromEnv(env),
   };
 }

@@ -5,6 +5,7 @@
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import { decodeText, decompress, tooLarge } from './decode.ts';
+import type { Fingerprint } from './fingerprint.ts';
 
 export interface TransportRequest {
   url: string;
@@ -15,6 +16,10 @@ export interface TransportRequest {
   signal: AbortSignal;
   dispatcher?: Dispatcher;
   maxBytes: number;
+  /** The session's browser: a browser-true transport speaks its handshake (undici ignores it). */
+  fingerprint?: Fingerprint;
+  /** The proxy's URL with credentials, for transports that do not take undici's dispatcher. */
+  proxyUrl?: string;
 }
 
 export interface TransportResponse {

@@ -32,6 +32,8 @@ export interface Step {
   maxBytes?: number;
   /** Needs a real browser (no HTTP path). */
   browser?: boolean;
+  /** `node`: send with Node's own HTTP client (undici) instead of the browser-true transport (plain APIs, lookups). */
+  transport?: 'node';
   /** Adapter state carried to `parse` (page number, cell, counts so far). JSON-serialisable. */
   state?: Record<string, unknown>;
 }

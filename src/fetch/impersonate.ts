@@ -1,0 +1,257 @@
+/**
+ * The browser-true transport: requests leave with a real browser's TLS ClientHello (GREASE, cipher
+ * and extension order, ALPN h2 + http/1.1, ALPS, certificate compression, Firefox's record size
+ * limit), HTTP/2 SETTINGS, WINDOW_UPDATE, pseudo-header order and our headers in the generated
+ * browser's order, through wreq-js (BoringSSL + an HTTP/2 stack that follows each browser's
+ * profile; docs/architecture.md says why this library). The profile is the request's
+ * `fingerprint`, chosen per session from its User-Agent (fingerprint.ts).
+ *
+ * Direct connections stay behind the SSRF guard: each host is resolved here, every address
+ * checked, and the connection pinned to those addresses (wreq's `resolve`), so what was checked is
+ * what is connected to (no DNS rebinding). Through a proxy, the proxy resolves, as with undici.
+ */
+import dns from 'node:dns';
+import type { ReadableStream } from 'node:stream/web';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import type * as Wreq from 'wreq-js';
+import { SourceError } from '../sources/_kit/errors.ts';
+import { decodeText, decompress, tooLarge } from './decode.ts';
+import { addressRefusal, type GuardOptions } from './ssrf.ts';
+import { addHeader, HttpTransport, toNetworkError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
+
+/** wreq-js loads its native module on first use only: deployments on `FETCH_PROFILE=node` never pay for it. */
+let wreqModule: typeof Wreq | undefined;
+function wreq(): typeof Wreq {
+  wreqModule ??= createRequire(import.meta.url)('wreq-js') as typeof Wreq;
+  return wreqModule;
+}
+
+/**
+ * The handshake profiles wreq-js knows (`chrome_147`, `firefox_151`, ...).
+ *
+ * @example
+ *   handshakeProfiles().includes('chrome_147')
+ */
+export function handshakeProfiles(): readonly string[] {
+  return wreq().getProfiles();
+}
+
+export interface ImpersonatingOptions {
+  /** The SSRF guard for direct connections (the executor's). */
+  guard?: GuardOptions;
+  /** Accept any certificate: loopback tests and benches only. */
+  insecure?: boolean;
+  /** Transports (connection pools) kept at once, least recently used closed first. */
+  maxPools?: number;
+  /** How long a checked DNS answer pins a host (ms). */
+  dnsTtlMs?: number;
+}
+
+/** A request's own time limit is the executor's signal; wreq's is set past it. */
+const WREQ_TIMEOUT_MS = 24 * 3600_000;
+
+export class ImpersonatingTransport implements Transport {
+  private readonly opts: ImpersonatingOptions;
+  private readonly pools = new Map<string, Promise<Wreq.Transport>>();
+  private readonly pins = new Map<string, { at: number; addrs: Promise<string[]> }>();
+
+  /**
+   * @example
+   *   const t = new ImpersonatingTransport({ guard: {} });
+   *   await t.send({ url, method: 'GET', headers, signal, maxBytes, fingerprint: session.fingerprint });
+   */
+  constructor(opts: ImpersonatingOptions = {}) {
+    this.opts = opts;
+  }
+
+  async send(req: TransportRequest): Promise<TransportResponse> {
+    const fp = req.fingerprint;
+    if (!fp) throw new Error('ImpersonatingTransport.send needs a fingerprint');
+    try {
+      const u = new URL(req.url);
+      const pin = req.proxyUrl ? undefined : await this.pin(u);
+      const transport = await this.pool(fp.handshake, fp.os, req.proxyUrl, u.hostname, pin);
+      const res = await wreq().fetch(req.url, {
+        method: req.method,
+        headers: Object.entries(req.headers),
+        body: req.body,
+        signal: req.signal,
+        redirect: 'manual',
+        transport,
+        // Our headers, in the generated browser's order, and nothing added behind them.
+        disableDefaultHeaders: true,
+        // Decompressed here, under the byte limit (a gzip bomb must not expand in native memory).
+        compress: false,
+        timeout: WREQ_TIMEOUT_MS,
+      });
+      if (res.status === 407 && req.proxyUrl && new URL(req.url).protocol === 'http:') {
+        // Plain-HTTP targets go to the proxy as absolute-URI requests: its 407 is an answer here, an error for undici.
+        await res.body?.cancel().catch(() => undefined);
+        throw new SourceError('network', `proxy refused the credentials (407) fetching ${u.host}`);
+      }
+      const headers: Record<string, string> = {};
+      const setCookie: string[] = [];
+      for (const [name, value] of res.headers.entries()) if (name !== 'set-cookie') addHeader(headers, setCookie, name, value);
+      setCookie.push(...res.headers.getSetCookie());
+      if (Number(headers['content-length']) > req.maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw tooLarge(req.maxBytes, req.url);
+      }
+      const body = await readLimited(res.body, req.maxBytes, req.url, req.signal);
+      const plain = await decompress(body, headers['content-encoding'], req.maxBytes, req.url);
+      return { status: res.status, url: req.url, headers, setCookie, body: decodeText(plain, headers['content-type']), bytes: plain.length, replayed: false };
+    } catch (e) {
+      throw toNetworkError(withCode(e), req.url, req.signal);
+    }
+  }
+
+  /**
+   * The checked addresses a direct connection to `u`'s host may use, or undefined when nothing is
+   * to pin (the operator allowed every target). Refused hosts throw `forbidden_target`.
+   */
+  private async pin(u: URL): Promise<string[] | undefined> {
+    const guard = this.opts.guard ?? {};
+    if (guard.allowPrivate) return undefined;
+    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (net.isIP(host)) {
+      const why = addressRefusal(host, guard, host);
+      if (why) throw new SourceError('forbidden_target', `refused target ${host}: ${why} address`);
+      return undefined;
+    }
+    const now = performance.now();
+    let hit = this.pins.get(host);
+    if (!hit || now - hit.at > (this.opts.dnsTtlMs ?? 30_000)) {
+      hit = { at: now, addrs: lookupChecked(host, guard) };
+      this.pins.set(host, hit);
+      if (this.pins.size > 4096) this.pins.delete(this.pins.keys().next().value as string);
+      hit.addrs.catch(() => this.pins.delete(host));
+    }
+    return hit.addrs;
+  }
+
+  /** One wreq transport (connection pool) per handshake profile, OS, proxy and pinned host. */
+  private pool(handshake: string, os: string, proxy: string | undefined, host: string, pin: string[] | undefined): Promise<Wreq.Transport> {
+    const key = `${handshake}|${os}|${proxy ?? ''}|${pin ? `${host}=${pin.join(',')}` : ''}`;
+    const hit = this.pools.get(key);
+    if (hit) {
+      this.pools.delete(key);
+      this.pools.set(key, hit);
+      return hit;
+    }
+    const made = wreq().createTransport({
+      browser: handshake as Wreq.BrowserProfile,
+      os: os as Wreq.EmulationOS,
+      ...(proxy ? { proxy } : {}),
+      ...(pin ? { resolve: { [host]: pin } } : {}),
+      ...(this.opts.insecure ? { insecure: true } : {}),
+      poolIdleTimeout: 30_000,
+    });
+    this.pools.set(key, made);
+    made.catch(() => this.pools.delete(key));
+    while (this.pools.size > (this.opts.maxPools ?? 256)) {
+      const oldest = this.pools.keys().next().value as string;
+      const t = this.pools.get(oldest)!;
+      this.pools.delete(oldest);
+      void t.then((x) => x.close()).catch(() => undefined);
+    }
+    return made;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(all.map((p) => p.then((t) => t.close()).catch(() => undefined)));
+  }
+}
+
+/** wreq's errors carry the OS error in their text only: the usual code in front, as undici's errors have. */
+const CODES: Array<[RegExp, string]> = [
+  [/connection refused/i, 'ECONNREFUSED'],
+  [/connection reset/i, 'ECONNRESET'],
+  [/timed? ?out/i, 'ETIMEDOUT'],
+  [/dns error|failed to lookup|name or service not known/i, 'ENOTFOUND'],
+  [/certificate|handshake/i, 'ERR_TLS'],
+  [/proxy|tunnel/i, 'EPROXY'],
+];
+function withCode(e: unknown): unknown {
+  if (!(e instanceof Error) || (e as NodeJS.ErrnoException).code || e instanceof SourceError) return e;
+  const hit = CODES.find(([re]) => re.test(e.message));
+  return hit ? Object.assign(e, { code: hit[1] }) : e;
+}
+
+/** Every address of `host`, each passing the guard (a name with one private address is refused). */
+async function lookupChecked(host: string, guard: GuardOptions): Promise<string[]> {
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    if (!addressRefusal('127.0.0.1', guard, host)) return ['127.0.0.1'];
+    throw new SourceError('forbidden_target', `refused target ${host}: loopback name`);
+  }
+  let addrs: Array<{ address: string }>;
+  try {
+    addrs = await (guard.resolver ?? ((h: string) => dns.promises.lookup(h, { all: true, verbatim: true })))(host);
+  } catch (e) {
+    throw new SourceError('network', `DNS lookup failed for ${host}: ${(e as Error).message}`, { cause: e });
+  }
+  if (addrs.length === 0) throw new SourceError('network', `DNS lookup for ${host} returned no address`);
+  for (const a of addrs) {
+    const why = addressRefusal(a.address, guard, host);
+    if (why) throw new SourceError('forbidden_target', `refused target ${host}: not an allowed target`, { detail: `refused target ${host} (${a.address}): ${why} address` });
+  }
+  return addrs.map((a) => a.address);
+}
+
+/** The whole body, aborted past `maxBytes` or when `signal` fires (wreq stops watching it once the headers are in). */
+async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number, url: string, signal: AbortSignal): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  const reader = body.getReader();
+  let fail: ((e: unknown) => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => (fail = reject));
+  aborted.catch(() => undefined);
+  const onAbort = () => fail!(signal.reason);
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      n += value.length;
+      if (n > maxBytes) throw tooLarge(maxBytes, url);
+      chunks.push(value);
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => undefined);
+    throw e;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].length) : Buffer.concat(chunks, n);
+}
+
+/**
+ * The live transport of the executor: requests that carry a fingerprint go out browser-true,
+ * the rest (FETCH_PROFILE=node, steps that ask for `transport: 'node'`) on undici.
+ *
+ * @example
+ *   const t = new WebTransport({ guard }); // the executor's default
+ */
+export class WebTransport implements Transport {
+  private readonly http = new HttpTransport();
+  private browserTrue?: ImpersonatingTransport;
+  private readonly opts: ImpersonatingOptions;
+
+  constructor(opts: ImpersonatingOptions = {}) {
+    this.opts = opts;
+  }
+
+  send(req: TransportRequest): Promise<TransportResponse> {
+    if (!req.fingerprint) return this.http.send(req);
+    this.browserTrue ??= new ImpersonatingTransport(this.opts);
+    return this.browserTrue.send(req);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.http.close(), this.browserTrue?.close()]);
+  }
+}
