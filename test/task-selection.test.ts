@@ -63,3 +63,20 @@ test('a selection the service cannot read is a 422 naming the field', async () =
     assert.match(r.body.errorMessage, want, JSON.stringify(body));
   }
 });
+
+test('enrich is accepted, kept in the task\'s metadata, and changes nothing', async () => {
+  const ids: string[] = [];
+  for (const enrich of [true, false]) {
+    const post = await postTask({ queries: ['q'], enrich, tags: [`enrich-${enrich}`] });
+    assert.equal(post.status, 200, JSON.stringify(post.body));
+    ids.push(post.body.id);
+  }
+  const names: string[][] = [];
+  for (const id of ids) {
+    const t = await until(async () => { const x = await h.svc.ctx.store.getTask(id); return x?.status === 'SUCCESS' && x; });
+    assert.equal(typeof t.spec.enrich, 'boolean');
+    names.push((await h.json(`/requests/${t.requestId}`)).body.data[0].map((p: { name: string }) => p.name));
+  }
+  assert.deepEqual(names[0], names[1]);
+  assert.equal(names[0].length, 5);
+});

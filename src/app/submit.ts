@@ -26,6 +26,8 @@ export interface SubmitOptions {
   format?: string;
   /** Task fields from POST /tasks. */
   task?: { tags: string[]; spec: Record<string, unknown> };
+  /** Queries the request may have (default MAX_QUERIES): a task's own expansion of categories × locations may have more. */
+  maxQueries?: number;
 }
 
 /** Prices change rarely (an operator command): each process re-reads them every 10 s at most. */
@@ -72,7 +74,8 @@ export async function checkWebhook(ctx: AppContext, url: string): Promise<void> 
 
 export async function submit(ctx: AppContext, account: Account, decl: DataEndpoint, params: Record<string, unknown>, queries: string[], o: SubmitOptions) {
   if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
-  if (queries.length > MAX_QUERIES) throw new AppError(422, `query takes at most ${MAX_QUERIES} queries per request, got ${queries.length}`);
+  const max = o.maxQueries ?? MAX_QUERIES;
+  if (queries.length > max) throw new AppError(422, `query takes at most ${max} queries per request, got ${queries.length}`);
   const adapter = await ctx.adapters.load(decl.path);
   if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet; it serves ${ctx.adapters.endpoints().join(', ') || 'no data endpoint'}`);
   if (adapter.checkQuery) {

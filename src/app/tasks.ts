@@ -17,6 +17,7 @@ import { checkBody } from './body.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { withSelection } from './task-selection.ts';
+import { taskQueries, TASK_MAX_QUERIES } from './task-queries.ts';
 import { selectionOf } from '../delivery/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
@@ -28,9 +29,6 @@ export function taskView(t: TaskRow) {
   };
 }
 
-/** Location `US>New York>Adams` → `Adams, New York, US` for a search phrase. */
-const locationPhrase = (loc: string) => loc.split('>').map((s) => s.trim()).filter(Boolean).reverse().join(', ');
-
 const asStringArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 export async function createTask(ctx: AppContext, account: Account, body: Record<string, unknown>) {
@@ -40,12 +38,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   if (!decl) {
     throw new AppError(422, `service_name must be one of ${dataEndpoints.map((e) => e.service).join(', ')}, got ${JSON.stringify(service.slice(0, 100))}`);
   }
-  let queries = asStringArray(body.queries);
-  const categories = asStringArray(body.categories);
-  const locations = asStringArray(body.locations);
-  if (!queries.length && categories.length) {
-    queries = locations.length ? categories.flatMap((c) => locations.map((l) => `${c} ${locationPhrase(l)}`)) : categories;
-  }
+  const queries = taskQueries(body);
   const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown };
   const format = settings.output_extension ?? 'xlsx';
   if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);
@@ -69,7 +62,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   params = withSelection(decl, body, params);
   const tags = asStringArray(body.tags);
   const { taskId } = await submit(ctx, account, decl, params, queries, {
-    webhook: null, ui: true, format, task: { tags, spec: { ...body, settings } },
+    webhook: null, ui: true, format, task: { tags, spec: { ...body, settings } }, maxQueries: TASK_MAX_QUERIES,
   });
   return { id: taskId! };
 }

@@ -57,10 +57,11 @@ export const taskBody = Type.Object({
   language: Type.Optional(Type.String()), region: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
   organizationsPerQueryLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), filters: Type.Optional(resultFilters),
   exactMatch: Type.Optional(Type.Boolean({ description: 'Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed.' })),
-  useZipCodes: Type.Optional(Type.Boolean()), dropDuplicates: Type.Optional(Type.Boolean()),
+  useZipCodes: Type.Optional(Type.Boolean({ description: 'Searches each location ZIP by ZIP: one query `<category> <ZIP>, US` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US); other locations stay one phrase. `metadata.queries` lists the queries searched.' })),
+  dropDuplicates: Type.Optional(Type.Boolean()),
   dropEmailDuplicates: Type.Optional(Type.Boolean({ description: 'Leaves out, in the task\'s result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed.' })),
   ignoreWithoutEmails: Type.Optional(Type.Boolean({ description: 'Keeps only places with at least one e-mail address after the contacts enrichment (needs `contacts_n_leads`). Places left out are neither stored nor billed.' })),
-  enrichLocations: Type.Optional(Type.Boolean()),
+  enrichLocations: Type.Optional(Type.Boolean({ description: 'Default true: `locations` are GET /locations values (`US>Vermont>Burlington` reads `Burlington, Vermont, US`). false: each location is your own text, searched as written and never split into ZIP codes.' })),
   UISettings: Type.Optional(Type.Object({ isCustomQueries: Type.Optional(Type.Boolean()), isCustomCategories: Type.Optional(Type.Boolean()),
     isCustomLocations: Type.Optional(Type.Boolean()) }, { additionalProperties: true })),
 }, { additionalProperties: true });

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { loadAdminNames } from './admin-names.ts';
 import { CITIES_JSON } from './data-files.ts';
+import { ZIP_COUNTRIES } from './zip-areas.ts';
 
 export interface LocationItem {
   title: string;
@@ -21,8 +22,6 @@ export interface LocationsResult {
   supports_zip_codes: boolean;
 }
 
-/** Countries with shipped postal data (see us-zips.ts). */
-const ZIP_COUNTRIES = new Set(['US']);
 
 /** A country code that is malformed or has no locations; the HTTP layer answers 422. */
 /** @example throw new UnknownCountryError('ZZ') */
