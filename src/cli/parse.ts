@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SourceRow } from '../sources/_kit/source.ts';
 import { SOURCES } from '../sources/registry.ts';
+import { isSourceError } from '../sources/_kit/errors.ts';
 
 /** The endpoints `trawl parse` reads, each with the response kinds it understands. */
 function parseable(rows: readonly SourceRow[]): string {
@@ -37,6 +38,11 @@ export async function parseCommand(endpoint: string | undefined, file: string | 
   try {
     process.stdout.write(`${JSON.stringify(await parse(text))}\n`);
   } catch (e) {
+    // A typed answer (a gate, a removed page) is understood: it is the failure the request would end in.
+    if (isSourceError(e) && e.type !== 'layout_changed') {
+      process.stderr.write(`trawl parse: ${file} is a ${e.type} answer: ${e.message}\n`);
+      process.exit(1);
+    }
     process.stderr.write(`trawl parse: ${file} is not a response ${endpoint} understands (${capture.kinds.join('; ')}): ${(e as Error).message}\n`);
     process.exit(1);
   }

@@ -93,5 +93,5 @@ export const businessesAnswer = Type.Object({
 /** Why queries failed (issue 9): beside the interface's fields of a request's answer. */
 export const queryErrors = Type.Array(Type.Object({
   query: S,
-  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records.' }), message: S }),
+  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records.' }), message: S }),
 }), { description: 'One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error.' });

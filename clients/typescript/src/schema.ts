@@ -663,7 +663,7 @@ export type paths = {
                             errors?: {
                                 query: string;
                                 error: {
-                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                     type: string;
                                     message: string;
                                 };
@@ -2821,7 +2821,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -2944,7 +2944,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3056,7 +3056,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3176,7 +3176,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3294,7 +3294,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3413,7 +3413,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3519,7 +3519,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3632,7 +3632,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3749,7 +3749,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3862,7 +3862,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -3971,7 +3971,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4084,7 +4084,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4194,7 +4194,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4311,7 +4311,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4428,7 +4428,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4538,7 +4538,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4644,7 +4644,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4750,7 +4750,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4862,7 +4862,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -4975,7 +4975,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -5081,7 +5081,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -5187,7 +5187,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };
@@ -5297,7 +5297,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
                                 type: string;
                                 message: string;
                             };

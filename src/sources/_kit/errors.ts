@@ -12,6 +12,7 @@ export type SourceErrorType =
   | 'network' // connection, DNS, TLS, timeout, too large
   | 'invalid_query' // the query cannot be understood by this source
   | 'stale_request' // the site no longer accepts the request's form (a persisted-query hash or API schema it dropped)
+  | 'login_required' // the content is only shown to a signed-in (or age-verified) visitor
   | 'forbidden_target'; // the SSRF guard refused a user-given URL
 
 const RETRYABLE: Record<SourceErrorType, boolean> = {
@@ -21,6 +22,8 @@ const RETRYABLE: Record<SourceErrorType, boolean> = {
   rate_limited: true,
   network: true,
   stale_request: true,
+  // Another proxy or session is as anonymous as this one: signing in is what would help.
+  login_required: false,
   not_found: false,
   layout_changed: false,
   invalid_query: false,

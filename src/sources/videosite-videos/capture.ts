@@ -6,7 +6,7 @@
  * request a continuation's channel fields are null.
  */
 import { SourceError } from '../_kit/errors.ts';
-import { collect, initialDataOf, channelOf, throwIfRefused } from './page.ts';
+import { collect, initialDataOf, channelOf, throwIfGated, throwIfRefused } from './page.ts';
 import { continuationFound, jsonAnswer, recordsOf } from './parse.ts';
 import type { VideositeVideo } from './record.ts';
 
@@ -27,11 +27,13 @@ export function parseCapture(text: string): VideositeVideo[] {
     const cont = continuationFound(d);
     if (cont) return recordsOf(cont, NONE, '', false);
     if (!d.contents) throw new Error('expected a browse, continuation or resolve answer');
+    throwIfGated(d, 'answer');
     const tabs = d.contents.twoColumnBrowseResultsRenderer?.tabs;
     const selected = Array.isArray(tabs) ? tabs.find((x: any) => x?.tabRenderer?.selected)?.tabRenderer : null;
     const shorts = /\/shorts$/.test(selected?.endpoint?.commandMetadata?.webCommandMetadata?.url ?? '');
     return recordsOf(collect(selected ? selected.content : d.contents), channelOf(d, NONE), '', shorts);
   } catch (e) {
+    if (e instanceof SourceError && e.type !== 'layout_changed') throw e;
     throw new Error(`videosite-videos: ${e instanceof SourceError ? e.message : (e as Error).message}`);
   }
 }

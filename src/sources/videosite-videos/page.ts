@@ -87,6 +87,52 @@ export function throwIfRefused(d: Obj, what: string): void {
   }
 }
 
+const plain = (t: any): string | null => {
+  if (typeof t === 'string') return t;
+  if (typeof t?.simpleText === 'string') return t.simpleText;
+  if (typeof t?.content === 'string') return t.content;
+  if (Array.isArray(t?.runs)) return t.runs.map((r: Obj) => (typeof r?.text === 'string' ? r.text : '')).join('') || null;
+  return null;
+};
+
+/**
+ * A channel shown only to signed-in, age-verified visitors: the tabs hold a `channelAgeGateRenderer`
+ * (channel title, "Sign in to confirm your age") in place of any listing, or a sign-in prompt where
+ * the videos would be. A typed `login_required` with the page's own words, never an empty success.
+ */
+export function throwIfGated(d: Obj, what: string): void {
+  const tabs = d.contents?.twoColumnBrowseResultsRenderer?.tabs ?? d.contents?.singleColumnBrowseResultsRenderer?.tabs;
+  if (!Array.isArray(tabs)) return;
+  let gate: Obj | null = null;
+  let prompt: string | null = null;
+  const walk = (n: unknown, depth: number): void => {
+    if (gate || !n || typeof n !== 'object' || depth > 30) return;
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x, depth + 1);
+      return;
+    }
+    for (const k in n as Obj) {
+      const v = (n as Obj)[k];
+      if (k === 'channelAgeGateRenderer' && v && typeof v === 'object') {
+        gate = v;
+        return;
+      }
+      if (ITEMS.has(k)) continue;
+      const t = (k === 'text' || k === 'title' || k === 'mainText' || k === 'subtitle') ? plain(v) : null;
+      if (t && /\bsign in to\b/i.test(t)) prompt ??= t;
+      walk(v, depth + 1);
+    }
+  };
+  walk(tabs, 0);
+  if (gate) {
+    const g = gate as Obj;
+    const words = [plain(g.header), plain(g.mainText), plain(g.secondaryText)].filter(Boolean).join(' ');
+    const title = plain(g.channelTitle);
+    throw new SourceError('login_required', `${what}: the channel${title ? ` "${title}"` : ''} is age-restricted: ${words || 'sign in to confirm your age'}`.slice(0, 300));
+  }
+  if (prompt && collect(tabs).items.length === 0) throw new SourceError('login_required', `${what}: the site asks to sign in: ${prompt}`.slice(0, 300));
+}
+
 export interface TabPick {
   /** Content of the wanted tab when it is the one served. */
   content: unknown;

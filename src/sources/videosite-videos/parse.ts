@@ -6,7 +6,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { videoOf } from './items.ts';
-import { channelOf, collect, initialDataOf, pickTab, throwIfRefused, type Found } from './page.ts';
+import { channelOf, collect, initialDataOf, pickTab, throwIfGated, throwIfRefused, type Found } from './page.ts';
 import { TAB_PARAMS, browseStep, continuationStep, type PageState } from './plan.ts';
 import type { ChannelInfo, VideositeParams, VideositeVideo } from './record.ts';
 
@@ -46,6 +46,7 @@ function page(found: Found, st: PageState, channel: ChannelInfo, ctx: QueryConte
 
 /** The first page of a tab (browse answer or ytInitialData of a channel page). */
 export function firstPage(d: Obj, st: PageState, ctx: QueryContext<VideositeParams>, browseId: string | null): ParseResult<VideositeVideo> {
+  throwIfGated(d, 'browse answer');
   const channel = channelOf(d, st.channel);
   const pick = pickTab(d, st.tab);
   if (pick.missing) return { records: [], next: [], cursor: null };

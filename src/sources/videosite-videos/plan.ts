@@ -3,7 +3,9 @@
  *
  * Query items: a handle (`@name`, or `name`), a channel id (`UC` + 22 characters), or a channel URL
  * (`/@name`, `/channel/UC...`, `/c/name`, `/user/name`, a bare legacy `/name`; any of www., m.,
- * music. hosts; a trailing tab such as `/videos` is ignored: `shorts` picks the tab).
+ * music. hosts; a trailing tab such as `/videos` is ignored: `shorts` picks the tab); or a channel's
+ * uploads playlist (`UU` + the same 22 characters as its channel id, bare or as a `list=` link:
+ * `/playlist?list=UU...`, `/watch?v=...&list=UU...`), read as that channel.
  *
  * Requests (facts from public clients such as NewPipeExtractor; the captures' `_requests.json`):
  *   POST https://www.youtube.com/youtubei/v1/navigation/resolve_url?prettyPrint=false
@@ -26,6 +28,8 @@ export const TAB_PARAMS = { videos: 'EgZ2aWRlb3PyBgQKAjoA', shorts: 'EgZzaG9ydHP
 export type Tab = keyof typeof TAB_PARAMS;
 
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+/** A channel's uploads playlist: `UU` and the rest of its channel id. */
+const UPLOADS_ID = /^UU([A-Za-z0-9_-]{22})$/;
 const HANDLE = /^@?[\p{L}\p{N}._·-]{3,100}$/u;
 const HOSTS = /^(?:(?:www|m|music)\.)?youtube\.com$/;
 const TABS = new Set(['videos', 'shorts', 'streams', 'featured', 'playlists', 'community', 'posts', 'about', 'live', 'podcasts', 'releases', 'store', 'search', 'channels']);
@@ -40,6 +44,8 @@ export type ChannelRef = { form: 'id'; id: string } | { form: 'url'; url: string
 export function channelRef(raw: string): ChannelRef | { form: 'invalid'; reason: string } {
   const q = raw.trim();
   if (CHANNEL_ID.test(q)) return { form: 'id', id: q };
+  const uploads = UPLOADS_ID.exec(q);
+  if (uploads) return { form: 'id', id: `UC${uploads[1]}` };
   if (!q.includes('/') && (q.startsWith('@') || !q.includes('.')) && HANDLE.test(q)) {
     const h = q.startsWith('@') ? q : `@${q}`;
     return { form: 'url', url: `${ORIGIN}/${encodeURI(h)}`, handle: h };
@@ -51,6 +57,12 @@ export function channelRef(raw: string): ChannelRef | { form: 'invalid'; reason:
     return { form: 'invalid', reason: bad(q) };
   }
   if (!HOSTS.test(u.hostname.toLowerCase())) return { form: 'invalid', reason: bad(q) };
+  const list = u.searchParams.get('list');
+  if (list !== null) {
+    const m = UPLOADS_ID.exec(list);
+    if (m) return { form: 'id', id: `UC${m[1]}` };
+    return { form: 'invalid', reason: `playlist "${list.slice(0, 60)}" is not a channel's uploads playlist (UU...): only those are read, as their channel` };
+  }
   const parts = u.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   const [a, b] = parts;
   if (a === 'channel' && b && CHANNEL_ID.test(b)) return { form: 'id', id: b };
@@ -62,7 +74,7 @@ export function channelRef(raw: string): ChannelRef | { form: 'invalid'; reason:
   return { form: 'invalid', reason: bad(q) };
 }
 
-const bad = (q: string) => `query "${q.slice(0, 100)}" is not a channel handle (@name), channel id (UC...) or channel URL (/@name, /channel/UC..., /c/name, /user/name)`;
+const bad = (q: string) => `query "${q.slice(0, 100)}" is not a channel handle (@name), channel id (UC...), channel URL (/@name, /channel/UC..., /c/name, /user/name) or uploads playlist (UU..., /playlist?list=UU...)`;
 
 export function checkChannelQuery(q: string): string | undefined {
   const r = channelRef(q);
