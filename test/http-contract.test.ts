@@ -304,6 +304,21 @@ describe('DELETE, history and expiry', () => {
     await h.get(`/requests/${running}`, { method: 'DELETE', key: acct.key });
   });
 
+  test('history: a request that ended in Failure carries the reason of its first failed query, or says it was cancelled', async () => {
+    const acct = await h.newAccount();
+    const ok = (await h.json('/maps/search?query=n=1&async=false', { key: acct.key })).body.id;
+    const failed = (await h.json('/maps/search?query=fail&query=fail&async=false', { key: acct.key })).body.id;
+    const cancelled = (await h.json('/maps/search?query=sleep=5000', { key: acct.key })).body.id;
+    await h.get(`/requests/${cancelled}`, { method: 'DELETE', key: acct.key });
+    const fin = (await h.json('/requests?type=finished', { key: acct.key })).body as { id: string; status: string; reason?: string }[];
+    const of = (id: string) => fin.find((x) => x.id === id)!;
+    assert.equal(of(ok).reason, undefined);
+    assert.equal(of(failed).status, 'Failure');
+    assert.match(of(failed).reason!, /^layout_changed: /);
+    assert.equal(of(cancelled).status, 'Failure');
+    assert.match(of(cancelled).reason!, /^cancelled: /);
+  });
+
   test('4 hours after completion the result reads Pending with expired: true; history forgets after 24 h', async () => {
     const acct = await h.newAccount();
     const r = await h.json('/maps/search?query=n=1&async=false', { key: acct.key });

@@ -49,3 +49,19 @@ test('usage per day: today\'s line per product, older days empty, days bounded',
   assert.equal((await h.json('/profile/usage')).body.days.length, 30);
   assert.equal((await h.json('/profile/usage?days=93')).status, 422);
 });
+
+test('prices: every data endpoint, enrichment and the business search, at the account\'s own price where one is set', async () => {
+  const other = await h.newAccount();
+  await h.svc.ctx.store.setPrice('reverse_geocoding_service', 1_250, other.account.id);
+  const mine = await h.json('/profile/prices');
+  assert.equal(mine.status, 200);
+  assert.equal(mine.body.currency, 'usd');
+  const of = (body: any, product: string) => body.prices.find((p: any) => p.product === product);
+  assert.deepEqual(of(mine.body, 'engine_maps_service_v2'), { product: 'engine_maps_service_v2', unit: 'place', endpoint: '/maps/search', unit_price: '0.003000', unit_price_micros: 3_000 });
+  assert.deepEqual(of(mine.body, 'reverse_geocoding_service'), { product: 'reverse_geocoding_service', unit: 'location', endpoint: '/reverse-geocoding', unit_price: '0.001000', unit_price_micros: 1_000 });
+  assert.equal(of(mine.body, 'phones_enricher_service').unit_price_micros, 500);
+  assert.equal(of(mine.body, 'businesses').unit, 'business');
+  const theirs = (await h.json('/profile/prices', { key: other.key })).body;
+  assert.equal(of(theirs, 'reverse_geocoding_service').unit_price, '0.001250', 'their own price, not the default');
+  assert.equal((await h.json('/profile/prices', { key: null })).status, 401);
+});

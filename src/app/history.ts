@@ -5,7 +5,7 @@
  * @example await history(ctx, account.id, { type: 'finished', skip: 0, pageSize: 20 }) // [{ id, usage: '12' }]
  */
 import type { AppContext } from './context.ts';
-import { ownRequest } from './results.ts';
+import { failedQueries, ownRequest } from './results.ts';
 
 export const HISTORY_MAX = 100;
 
@@ -14,9 +14,15 @@ export async function history(ctx: AppContext, accountId: string, o: { type: 'ru
   if (limit === 0) return [];
   const rows = await ctx.store.listRequests(accountId, { finished: o.type === 'finished', since: ctx.now() - ctx.settings.historyMs, skip: o.skip, limit });
   // The interface's two fields, plus what a client needs to show the list without fetching each result.
-  return rows.map((r) => ({
-    id: r.id, usage: String(r.usage), endpoint: r.endpoint, status: r.status, created: Math.floor(r.createdAt / 1000),
-    progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records },
+  // A failed request's reason: its results read up to the first failed query (usually the first
+  // result); successes and running requests have none and cost nothing more.
+  return Promise.all(rows.map(async (r) => {
+    const [why] = r.status === 'Failure' ? await failedQueries(ctx, r, 1) : [];
+    return {
+      id: r.id, usage: String(r.usage), endpoint: r.endpoint, status: r.status, created: Math.floor(r.createdAt / 1000),
+      progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records },
+      ...(why ? { reason: `${why.error.type}: ${why.error.message}` } : {}),
+    };
   }));
 }
 

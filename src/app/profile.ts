@@ -5,12 +5,17 @@
  * @example
  *   await createKey(ctx, account.id)            // { id, api_key: 'trw_...', prefix, created }
  *   await usagePerDay(ctx, account, 7)          // { currency, days: [{ date: '2026-11-17', products: [...] }, ...] }
+ *   await priceList(ctx, account)               // { currency: 'usd', prices: [{ product: 'engine_maps_service_v2', unit: 'place', unit_price: '0.003000', ... }] }
  */
 import type { Account } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createApiKey } from './accounts.ts';
-import { shownAmount } from '../billing/money.ts';
+import { shownAmount, fixedMicros } from '../billing/money.ts';
+import { priceOf } from './submit.ts';
+import { BUSINESSES_PRODUCT } from './businesses.ts';
+import { dataEndpoints } from '../contract/endpoints/index.ts';
+import { DEFAULT_ENRICHMENT_PRICES } from '../billing/prices.ts';
 import { byProduct } from './balance.ts';
 
 const DAY_MS = 86_400_000;
@@ -48,4 +53,18 @@ export async function usagePerDay(ctx: AppContext, account: Account, days: numbe
     return { date: new Date(start).toISOString().slice(0, 10), products };
   }));
   return { currency: account.currency, days: out };
+}
+
+/** The account's price of every product, as billing will apply it (its own price, else the default). */
+export async function priceList(ctx: AppContext, account: Account) {
+  const products: { product: string; unit: string; endpoint?: string; fallback?: number }[] = [
+    ...dataEndpoints.map((e) => ({ product: e.service, unit: e.unit, endpoint: e.path })),
+    ...Object.entries(DEFAULT_ENRICHMENT_PRICES).map(([product, fallback]) => ({ product, unit: 'place', fallback })),
+    { product: BUSINESSES_PRODUCT, unit: 'business' },
+  ];
+  const prices = await Promise.all(products.map(async ({ fallback, ...p }) => {
+    const micros = await priceOf(ctx, p.product, p.unit, account.id, fallback);
+    return { ...p, unit_price: fixedMicros(micros), unit_price_micros: micros };
+  }));
+  return { currency: account.currency, prices };
 }

@@ -6,6 +6,7 @@
  * @example const s = settingsFromEnv(process.env); s.port // 8080
  */
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
+import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
 
 export interface Settings {
   port: number;
@@ -62,6 +63,8 @@ export interface Settings {
   metricsCacheMs: number;
   /** BUSINESSES_SHARED: every account's scraped places feed one database all accounts see (default: each its own, docs/businesses.md). */
   sharedBusinesses: boolean;
+  /** MAP_TILE_URL, MAP_TILE_ATTRIBUTION: the dashboard's optional online basemap (src/config/map-tiles.ts). */
+  mapTiles: MapTiles | undefined;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -122,6 +125,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsCacheMs: num(env.METRICS_CACHE_MS, 15_000),
     sharedBusinesses: flag(env.BUSINESSES_SHARED, false),
+    mapTiles: mapTilesFromEnv(env),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

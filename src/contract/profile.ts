@@ -1,6 +1,6 @@
 /**
  * Account self-service operations beyond the interface's list (its account page manages keys and
- * shows usage, section 5.1; the interface gives no paths for them): API keys and usage per day.
+ * shows usage, section 5.1; the interface gives no paths for them): API keys, usage per day and prices.
  * Public operations any API client can call with its own key; the dashboard uses nothing else.
  */
 import { Type, int } from './dsl.ts';
@@ -23,6 +23,17 @@ export const usageDays = Type.Object({
   })),
 }, { description: 'Usage per product per UTC day, oldest day first.' });
 
+export const priceList = Type.Object({
+  currency: S,
+  prices: Type.Array(Type.Object({
+    product: Type.String({ description: 'Product billed (a data endpoint\'s service id, an enrichment, or businesses).' }),
+    unit: Type.String({ description: 'What one unit is (place, review, ...).' }),
+    endpoint: Type.Optional(Type.String({ description: 'The data endpoint billed as this product.' })),
+    unit_price: Type.String({ description: 'Price of one unit in the account\'s currency, exact decimal text.' }),
+    unit_price_micros: Type.Integer({ description: 'The same price in millionths of the currency (exact, for arithmetic).' }),
+  })),
+}, { description: 'The account\'s price of every product: its own price where the operator set one, else the default.' });
+
 export const profileOperations: AccountOperation[] = [
   { method: 'GET', path: '/profile/keys', summary: 'The account\'s API keys (active and revoked), newest first; never the keys themselves.',
     answers: { 200: Type.Array(apiKeyItem), 401: E } },
@@ -32,4 +43,6 @@ export const profileOperations: AccountOperation[] = [
     params: { keyId: Type.String({ maxLength: 100 }) }, answers: { 200: Type.Object({ revoked: S }), 401: E, 404: E, 422: E } },
   { method: 'GET', path: '/profile/usage', summary: 'Usage per product per UTC day over the last `days` days (today included).',
     params: { days: int({ min: 1, max: 92, def: 30, doc: 'Number of UTC days, today included.' }) }, answers: { 200: usageDays, 401: E, 422: E } },
+  { method: 'GET', path: '/profile/prices', summary: 'The account\'s price of every product (data endpoints, enrichments, business search): what a request will cost before it runs.',
+    answers: { 200: priceList, 401: E } },
 ];

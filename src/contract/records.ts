@@ -58,7 +58,8 @@ export const historyItem = Type.Object({
   endpoint: Type.Optional(S), status: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['Pending', 'Success', 'Failure'] })),
   created: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
   progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
-}, { description: 'Request history item; endpoint, status, created and progress are additions (extra fields may appear in any answer; the named ones never change meaning or type).' });
+  reason: Type.Optional(Type.String({ description: 'Why a request that ended in Failure failed: its first failed query\'s reason ("type: message"), or that it was cancelled.' })),
+}, { description: 'Request history item; endpoint, status, created, progress and reason are additions (extra fields may appear in any answer; the named ones never change meaning or type).' });
 export const task = Type.Object({
   id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,

@@ -7,6 +7,7 @@
  *
  * @example const doc = openApiDocument('http://127.0.0.1:8080', ['/maps/search']); doc.paths['/maps/search'].get['x-served'] // true
  */
+import { QUERY_EXAMPLES } from '../contract/examples.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 import { accountOperations } from '../contract/account.ts';
@@ -66,7 +67,7 @@ export function declaredDocument(baseUrl: string, served?: readonly string[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of dataEndpoints) {
     const parameters = [
-      param('query', queryDecl, true),
+      { ...param('query', queryDecl, true), ...(QUERY_EXAMPLES[e.path] ? { example: QUERY_EXAMPLES[e.path] } : {}) },
       ...Object.entries(shared).map(([n, s]) => ({ ...param(n, s, false), ...(e.shared.includes(n as keyof typeof shared) ? {} : { description: `${(s as any).description} (accepted, not in this endpoint's interface table)` }) })),
       ...Object.entries(e.params).map(([n, s]) => param(n, s, !!e.required?.includes(n))),
     ];

@@ -181,7 +181,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   registerDataRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerOpsRoutes(app, ctx, metrics);
-  registerAppRoutes(app);
+  registerAppRoutes(app, ctx.settings.mapTiles);
   await app.ready();
   return app;
 }

@@ -9,11 +9,22 @@
 import { readFileSync, readdirSync, statSync, existsSync, mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'web');
 const OUT = join(ROOT, 'dist', 'web');
-const TYPES: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8' };
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TYPES: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'index.html': 'text/html; charset=utf-8', 'favicon.svg': 'image/svg+xml',
+  'world-110m.json': JSON_TYPE, 'world-50m.json': JSON_TYPE, 'us-states.json': JSON_TYPE,
+};
+/** The map's offline layers (TopoJSON, Natural Earth via world-atlas; US states, Census via us-atlas): copied as they are. */
+const MAP_DATA: Record<string, string> = {
+  'world-110m.json': 'world-atlas/countries-110m.json', 'world-50m.json': 'world-atlas/countries-50m.json', 'us-states.json': 'us-atlas/states-10m.json',
+};
 
 export interface Asset { body: Buffer; type: string }
 
@@ -39,7 +50,12 @@ export async function buildWeb(): Promise<void> {
   });
   copyFileSync(join(SRC, 'app.css'), join(OUT, 'app.css'));
   copyFileSync(join(SRC, 'index.html'), join(OUT, 'index.html'));
+  copyFileSync(join(SRC, 'favicon.svg'), join(OUT, 'favicon.svg'));
+  for (const [name, from] of Object.entries(MAP_DATA)) copyFileSync(require.resolve(from), join(OUT, name));
 }
+
+/** The served name of each asset. */
+export const ASSET_NAMES = Object.keys(TYPES);
 
 let loaded: Promise<Map<string, Asset>> | null = null;
 

@@ -7,6 +7,8 @@
 import { h, mount, errorBox } from './dom.ts';
 import { api } from './api.ts';
 import type { Business } from '../../clients/typescript/src/client.ts';
+import { recordMap } from './map.ts';
+import type { Row } from './table.ts';
 
 interface Answer { items: Business[]; next_cursor: string | null; has_more: boolean; total?: number; parsed_query?: Record<string, unknown> }
 
@@ -44,9 +46,11 @@ export function businessesPage(root: HTMLElement) {
       current = cursor;
       mount(parsed, a.parsed_query ? [h('h2', null, 'Read as'), h('div.kv', null, Object.entries(a.parsed_query).flatMap(([k, v]) =>
         [h('div', null, k), h('div.mono', { dataset: { filter: k } }, typeof v === 'string' ? v : JSON.stringify(v))]))] : null);
-      mount(results, a.items.length ? h('table.list', null, h('tr', null, COLUMNS.map(([, t]) => h('th', null, t))),
-        a.items.map((b) => h('tr', { dataset: { osId: b.os_id } }, COLUMNS.map(([k]) => h('td', null, cell(b, k))))))
-        : h('p.muted', null, 'No business matches.'));
+      const bare = !body.query && !body.filters;
+      mount(results, a.items.length ? [h('div.scroll-x', null, h('table.list', null, h('tr', null, COLUMNS.map(([, t]) => h('th', null, t))),
+        a.items.map((b) => h('tr', { dataset: { osId: b.os_id } }, COLUMNS.map(([k]) => h('td', null, cell(b, k))))))),
+      h('h2', { style: 'margin-top:16px' }, 'On the map'), recordMap(a.items as unknown as Row[], 'No business of this page has coordinates.')]
+        : emptyHint(bare && total === 0));
       const from = back.length * Number(limit.value);
       mount(pager, h('button', { id: 'biz-prev', disabled: back.length === 0, onclick: () => void show(back.pop() ?? null) }, '← Previous'),
         h('span.muted', { id: 'biz-range' }, a.items.length ? `${from + 1}–${from + a.items.length}${total !== undefined ? ` of ${total}` : ''}` : ''),
@@ -70,7 +74,8 @@ export function businessesPage(root: HTMLElement) {
     },
   },
   h('label', { for: 'biz-query' }, 'Search'), h('div.row', null, query, h('button.primary', { type: 'submit', id: 'biz-search' }, 'Search')),
-  h('div.help', null, 'Read offline: kinds of business, places after in/near, coordinates and within 2 km, rated 4.5+, 100+ reviews, with a website, open/closed. Filters below apply too and win over the query for the same filter.'),
+  h('div.help', null, 'Write what you are looking for: kinds of business, a place after "in" or "near", a point and a distance ("near 43.73,7.42 within 2 km"), a rating ("rated 4.5+"), a number of reviews ("100+ reviews"), "with a website", "open" or "closed". The fields below narrow the search further; where they say something the search also says, the field wins.'),
+  h('div.help', null, 'The businesses come from the map searches run on this service and from OpenStreetMap extracts the operator imports. Each business shown costs one business unit.'),
   h('div.grid', null,
     h('div', null, h('label', { for: 'biz-country' }, 'Country code'), country, h('label', { for: 'biz-cities' }, 'Cities'), cities),
     h('div', null, h('label', { for: 'biz-types' }, 'Types'), types, h('label', { for: 'biz-rating' }, 'Rating'), rating),
@@ -85,4 +90,15 @@ function cell(b: Business, k: keyof Business | 'place'): Node | string {
   const v = b[k];
   if (k === 'site' && typeof v === 'string') return h('a', { href: v, target: '_blank', rel: 'noopener noreferrer' }, v.replace(/^https?:\/\/(www\.)?/, '').replace(/\/$/, ''));
   return v === null || v === undefined ? '' : String(v);
+}
+
+/** No result: how to fill the database (and, when even an empty search finds nothing, that it is empty). */
+function emptyHint(databaseEmpty: boolean): HTMLElement {
+  return h('div.empty-hint', { id: 'biz-empty' },
+    h('strong', null, databaseEmpty ? 'The business database is empty.' : 'No business matches.'),
+    h('p', null, databaseEmpty ? 'Fill it in either of two ways:' : 'If the database holds fewer businesses than you expect, fill it in either of two ways:'),
+    h('ul', null,
+      h('li', null, 'Run map searches (the Run page, ', h('code', null, '/maps/search'), '): every place they find is kept here.'),
+      h('li', null, 'Import an OpenStreetMap extract of a country or region (a ', h('code', null, '.osm.pbf'), ' file, from download.geofabrik.de for example) on the server:')),
+    h('pre', null, 'npx trawl businesses import monaco-latest.osm.pbf --country MC'));
 }

@@ -34,6 +34,16 @@ export function mount(target: Element, ...children: Child[]) {
   append(target, children);
 }
 
-export const when = (unixSec: number | undefined | null) => (unixSec ? new Date(unixSec * 1000).toLocaleString() : '');
+/**
+ * One convention for every time shown: the browser's own zone, year first, the zone named
+ * ("2026-11-27 06:33 CET"), so a time read off the page is never ambiguous.
+ */
+const FORMAT = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+export function at(d: Date): string {
+  const p = Object.fromEntries(FORMAT.formatToParts(d).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+}
+export const when = (unixSec: number | undefined | null) => (unixSec ? at(new Date(unixSec * 1000)) : '');
+export const whenIso = (iso: string | undefined | null) => (iso && !Number.isNaN(Date.parse(iso)) ? at(new Date(iso)) : '');
 export const status = (s: string | undefined) => h('span.status', { class: `status ${s ?? ''}` }, s ?? '');
 export const errorBox = (e: unknown) => h('div.error', { role: 'alert' }, e instanceof Error ? e.message : String(e));

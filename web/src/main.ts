@@ -35,7 +35,7 @@ async function route() {
   const hash = location.hash || '#/run';
   const main = h('main');
   mount(root, h('header', null, h('span.brand', null, 'trawl'), h('nav', null, PAGES.map(([href, label]) => h('a', { href, class: hash.startsWith(href) ? 'active' : '' }, label))),
-    h('a', { href: '/docs', style: 'color:#d0d5dd' }, 'API docs'), h('button', { onclick: () => { signOut(); location.hash = ''; signInPage(); } }, 'Sign out')), main);
+    h('span.spacer'), h('a', { href: '/docs', style: 'color:#d0d5dd' }, 'API docs'), h('button', { onclick: () => { signOut(); location.hash = ''; signInPage(); } }, 'Sign out')), main);
   try {
     const m = hash.match(/^#\/requests\/([^/?]+)/);
     if (m) await requestPage(main, decodeURIComponent(m[1]), alive);

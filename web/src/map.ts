@@ -1,15 +1,17 @@
 /**
- * Records with coordinates as points on a canvas: Web Mercator, fitted to the points, a graticule
- * for orientation, wheel to zoom and drag to pan, the record's name on hover. No tiles and no
- * network: it works offline and on any deployment.
+ * Records with coordinates as points on a map: Web Mercator on a canvas, over offline borders and
+ * coastlines (basemap.ts) or the operator's tiles, fitted to the points; wheel or buttons to zoom,
+ * drag to pan, and on hover the record's name, category and address (or, off the points, the
+ * country and US state under the cursor).
  */
 import { h } from './dom.ts';
 import type { Row } from './table.ts';
+import { Basemap, mercY, toMap, toScreen, type View } from './basemap.ts';
 
-interface Pt { x: number; y: number; label: string }
+interface Pt { x: number; y: number; label: string; detail: string }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
-const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360));
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : '');
 
 /** The points of the rows that have latitude/longitude (or lat/lng). */
 export function pointsOf(rows: Row[]): Pt[] {
@@ -18,7 +20,9 @@ export function pointsOf(rows: Row[]): Pt[] {
     const lat = num(r.latitude ?? r.lat);
     const lng = num(r.longitude ?? r.lng ?? r.lon);
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) continue;
-    out.push({ x: lng, y: mercY(lat), label: String(r.name ?? r.address ?? r.full_address ?? r.query ?? `${lat}, ${lng}`) });
+    const address = text(r.full_address) || text(r.address) || [text(r.city), text(r.state), text(r.country_code)].filter(Boolean).join(', ');
+    const label = text(r.name) || address || text(r.query) || `${lat}, ${lng}`;
+    out.push({ x: lng, y: mercY(lat), label, detail: [text(r.category), address === label ? '' : address].filter(Boolean).join(' · ') });
   }
   return out;
 }
@@ -32,88 +36,97 @@ export function withQueryCoordinates(rows: Row[]): Row[] {
   });
 }
 
-export function recordMap(rows: Row[]): HTMLElement {
+export function recordMap(rows: Row[], empty = 'No record of this result has coordinates.'): HTMLElement {
   const pts = pointsOf(withQueryCoordinates(rows));
+  if (!pts.length) return h('p.muted', null, empty);
   const canvas = h('canvas', { 'aria-label': `map of ${pts.length} points` });
   const tip = h('div.tip');
-  const box = h('div.map', { dataset: { points: String(pts.length) } }, canvas, tip);
-  if (!pts.length) return h('p.muted', null, 'No record of this result has coordinates.');
-  // View: centre (x in degrees of longitude, y in mercator units) and scale (pixels per degree).
+  const zoomBy = (f: number) => { v.scale = clampScale(v.scale * f); draw(); };
+  const basemap = new Basemap(() => draw());
+  const box = h('div.map', { dataset: { points: String(pts.length) } }, canvas, tip,
+    h('div.map-zoom', null, h('button', { type: 'button', title: 'Zoom in', onclick: () => zoomBy(1.6) }, '+'), h('button', { type: 'button', title: 'Zoom out', onclick: () => zoomBy(1 / 1.6) }, '−'),
+      h('button', { type: 'button', title: 'Fit the points', onclick: () => { v.scale = 0; draw(); } }, '⤢')),
+    basemap.server ? h('div.attribution', null, basemap.server.attribution || new URL(basemap.server.url.replace(/[{}]/g, '')).host) : h('div.attribution', null, 'Borders: Natural Earth, US Census'));
   const xs = pts.map((p) => p.x);
   const ys = pts.map((p) => p.y);
-  let cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-  let cy = (Math.min(...ys) + Math.max(...ys)) / 2;
-  let scale = 0;
-  const rad = Math.PI / 180;
+  const v: View = { cx: (Math.min(...xs) + Math.max(...xs)) / 2, cy: (Math.min(...ys) + Math.max(...ys)) / 2, scale: 0, w: 800, h: 480 };
+  const clampScale = (s: number) => Math.max(v.w / 400, Math.min(2e6, s));
 
+  let frame = 0;
   function draw() {
-    const w = canvas.clientWidth || 800;
-    const hgt = canvas.clientHeight || 480;
+    if (frame) return;
+    frame = requestAnimationFrame(() => { frame = 0; paint(); });
+  }
+  function paint() {
+    v.w = canvas.clientWidth || 800;
+    v.h = canvas.clientHeight || 480;
     const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== w * dpr) { canvas.width = w * dpr; canvas.height = hgt * dpr; }
-    if (!scale) {
-      const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 0.01);
-      const spanY = Math.max((Math.max(...ys) - Math.min(...ys)) / rad, 0.01);
-      scale = Math.min((w * 0.85) / spanX, (hgt * 0.85) / spanY);
+    if (canvas.width !== Math.round(v.w * dpr) || canvas.height !== Math.round(v.h * dpr)) { canvas.width = Math.round(v.w * dpr); canvas.height = Math.round(v.h * dpr); }
+    if (!v.scale) {
+      // Fit the points; a single place (or a cluster) opens at about city scale, not closer.
+      const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 0.05);
+      const spanY = Math.max(Math.max(...ys) - Math.min(...ys), 0.05);
+      v.cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+      v.cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+      v.scale = clampScale(Math.min((v.w * 0.85) / spanX, (v.h * 0.85) / spanY));
     }
     const g = canvas.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.fillStyle = '#eef4fb';
-    g.fillRect(0, 0, w, hgt);
-    // Graticule: a step that gives a handful of lines whatever the zoom.
-    const stepDeg = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30].find((s) => s * scale > 60) ?? 30;
-    g.strokeStyle = '#d5e1ee';
-    g.fillStyle = '#8aa2bd';
-    g.font = '11px system-ui';
-    g.lineWidth = 1;
-    const left = cx - w / 2 / scale;
-    const right = cx + w / 2 / scale;
-    for (let lng = Math.ceil(left / stepDeg) * stepDeg; lng <= right; lng += stepDeg) {
-      const x = (lng - cx) * scale + w / 2;
-      g.beginPath(); g.moveTo(x, 0); g.lineTo(x, hgt); g.stroke();
-      g.fillText(`${+lng.toFixed(3)}°`, x + 3, hgt - 4);
-    }
-    const top = cy + hgt / 2 / scale * rad;
-    const bottom = cy - hgt / 2 / scale * rad;
-    const toLat = (y: number) => (2 * Math.atan(Math.exp(y)) - Math.PI / 2) / rad;
-    for (let lat = Math.ceil(toLat(bottom) / stepDeg) * stepDeg; lat <= toLat(top); lat += stepDeg) {
-      const y = hgt / 2 - ((mercY(lat) - cy) / rad) * scale;
-      g.beginPath(); g.moveTo(0, y); g.lineTo(w, y); g.stroke();
-      g.fillText(`${+lat.toFixed(3)}°`, 4, y - 3);
-    }
-    g.fillStyle = 'rgba(37, 99, 235, 0.8)';
+    if (basemap.draw(g, v)) box.dataset.drawn = basemap.server ? 'tiles' : 'borders';
+    box.dataset.tiles = String(basemap.tilesLoaded);
+    g.fillStyle = 'rgba(37, 99, 235, 0.85)';
     g.strokeStyle = '#fff';
+    g.lineWidth = 1.2;
+    const r = pts.length > 2000 ? 2.5 : 4.5;
     for (const p of pts) {
-      const x = (p.x - cx) * scale + w / 2;
-      const y = hgt / 2 - ((p.y - cy) / rad) * scale;
-      if (x < -5 || y < -5 || x > w + 5 || y > hgt + 5) continue;
-      g.beginPath(); g.arc(x, y, 4, 0, 2 * Math.PI); g.fill(); g.stroke();
+      const [x, y] = toScreen(v, p.x, p.y);
+      if (x < -5 || y < -5 || x > v.w + 5 || y > v.h + 5) continue;
+      g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI); g.fill(); g.stroke();
     }
   }
 
   let drag: { x: number; y: number } | null = null;
-  canvas.addEventListener('mousedown', (e) => { drag = { x: e.clientX, y: e.clientY }; });
-  window.addEventListener('mouseup', () => { drag = null; });
-  canvas.addEventListener('mousemove', (e) => {
+  canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('pointermove', (e) => {
     if (drag) {
-      cx -= (e.clientX - drag.x) / scale;
-      cy += ((e.clientY - drag.y) / scale) * rad;
+      v.cx -= (e.clientX - drag.x) / v.scale;
+      v.cy += (e.clientY - drag.y) / v.scale;
       drag = { x: e.clientX, y: e.clientY };
+      tip.style.display = 'none';
       draw();
       return;
     }
-    const r = canvas.getBoundingClientRect();
-    const mx = e.clientX - r.left;
-    const my = e.clientY - r.top;
-    const hit = pts.find((p) => Math.hypot((p.x - cx) * scale + r.width / 2 - mx, r.height / 2 - ((p.y - cy) / rad) * scale - my) < 6);
-    tip.style.display = hit ? 'block' : 'none';
-    if (hit) { tip.textContent = hit.label; tip.style.left = `${mx + 10}px`; tip.style.top = `${my + 10}px`; }
+    const b = canvas.getBoundingClientRect();
+    const mx = e.clientX - b.left;
+    const my = e.clientY - b.top;
+    let hit: Pt | undefined;
+    let best = 8;
+    for (const p of pts) {
+      const [x, y] = toScreen(v, p.x, p.y);
+      const d = Math.hypot(x - mx, y - my);
+      if (d < best) { best = d; hit = p; }
+    }
+    const region = hit ? '' : basemap.regionAt(...toMap(v, mx, my), v);
+    tip.replaceChildren(...(hit ? [h('strong', null, hit.label), hit.detail ? h('div', null, hit.detail) : ''] : region ? [region] : []));
+    tip.dataset.kind = hit ? 'place' : 'region';
+    tip.style.display = hit || region ? 'block' : 'none';
+    tip.style.left = `${Math.min(mx + 12, b.width - 220)}px`;
+    tip.style.top = `${my + 12}px`;
   });
+  canvas.addEventListener('pointerleave', () => { tip.style.display = 'none'; });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
-    scale *= e.deltaY < 0 ? 1.25 : 0.8;
+    // Zoom about the cursor: the place under it stays under it.
+    const b = canvas.getBoundingClientRect();
+    const [mx, my] = toMap(v, e.clientX - b.left, e.clientY - b.top);
+    v.scale = clampScale(v.scale * (e.deltaY < 0 ? 1.25 : 0.8));
+    const [nx, ny] = toMap(v, e.clientX - b.left, e.clientY - b.top);
+    v.cx += mx - nx;
+    v.cy += my - ny;
     draw();
   }, { passive: false });
-  requestAnimationFrame(draw);
+  new ResizeObserver(() => draw()).observe(canvas);
+  draw();
   return box;
 }

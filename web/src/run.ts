@@ -5,7 +5,7 @@
  */
 import { h, mount, errorBox } from './dom.ts';
 import { api, openApi, type OpenApiOp, type OpenApiParam } from './api.ts';
-import { resultViewer } from './viewer.ts';
+import { failedQueries, resultViewer } from './viewer.ts';
 
 /** Up to this many queries run synchronously in "auto" mode. */
 export const SYNC_UP_TO = 20;
@@ -125,9 +125,18 @@ export async function runPage(root: HTMLElement) {
         const failed = res.headers.get('x-request-status') === 'Failure' || res.status === 204;
         const body = res.status === 204 ? null : await res.json() as { id: string; status: string; data?: unknown[]; errors?: never[]; results_location?: string };
         if (body?.status === 'Pending') { location.hash = `#/requests/${body.id}`; return; }
-        if (failed || !body) { mount(out, errorBox(`The request ended in Failure${res.headers.get('x-request-error') ? `: ${res.headers.get('x-request-error')}` : ''}`)); return; }
-        mount(out, h('div.card', null, h('p', null, 'Request ', h('a.mono', { href: `#/requests/${body.id}` }, body.id)), resultViewer(body.data ?? [], body.errors ?? [])));
-      } catch (e) { mount(out, errorBox(e)); } finally { submit.disabled = false; }
+        const id = body?.id ?? res.headers.get('x-request-id') ?? '';
+        const link = h('p', null, 'Request ', h('a.mono', { href: `#/requests/${id}` }, id));
+        if (failed || !body) {
+          // Why: every failed query with its reason (a body), or the first reason (a 204's header).
+          const header = res.headers.get('x-request-error');
+          mount(out, h('div.card', null, link, failedQueries(body?.errors ?? []) ?? errorBox(`The request ended in Failure${header ? `: ${header}` : ' without a reason given.'}`)));
+        } else mount(out, h('div.card', null, link, resultViewer(body.data ?? [], body.errors ?? [])));
+      } catch (e) { mount(out, errorBox(e)); } finally {
+        submit.disabled = false;
+        // The answer is below the form: bring it into view.
+        out.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      }
     },
   },
   h('div.card', null,

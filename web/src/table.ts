@@ -17,11 +17,16 @@ function sampleOf(rows: Row[]): Row[] {
   return [...rows.slice(0, 200), ...rows.filter((_, i) => i % stride === 0).slice(0, 200)];
 }
 
-/** Columns in first-seen order over a sample of rows. */
-function columnsOf(sample: Row[]): string[] {
+/** What a reader looks for first in a record, in this order; identifiers go last. */
+const LEAD = ['name', 'title', 'category', 'full_address', 'address', 'phone', 'site', 'rating', 'reviews'];
+const isId = (c: string) => /(^|_)c?id$/.test(c);
+
+/** Columns over a sample of rows: the lead ones, then the others in first-seen order, then the ids. */
+export function columnsOf(sample: Row[]): string[] {
   const seen = new Set<string>();
   for (const r of sample) for (const k of Object.keys(r)) seen.add(k);
-  return [...seen];
+  const rest = [...seen].filter((c) => !LEAD.includes(c));
+  return [...LEAD.filter((c) => seen.has(c)), ...rest.filter((c) => !isId(c)), ...rest.filter(isId)];
 }
 
 export function recordTable(rows: Row[]): HTMLElement {

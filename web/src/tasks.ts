@@ -1,5 +1,5 @@
 /** Tasks and files: create a UI task (service, queries or categories x locations, enrichments, output), list them, download files. */
-import { h, mount, errorBox, status } from './dom.ts';
+import { h, mount, errorBox, status, whenIso } from './dom.ts';
 import { api } from './api.ts';
 import { dataEndpoints } from './run.ts';
 
@@ -26,11 +26,11 @@ export async function tasksPage(root: HTMLElement, alive: () => boolean) {
   async function refresh() {
     try {
       const { tasks } = await c.tasks({ pageSize: 50 });
-      mount(list, tasks.length ? h('table.list', null, h('tr', null, ['Task', 'Status', 'Service', 'Queries', 'Created (UTC)', 'File'].map((t) => h('th', null, t))),
+      mount(list, tasks.length ? h('table.list', null, h('tr', null, ['Task', 'Status', 'Service', 'Queries', 'Created', 'File'].map((t) => h('th', null, t))),
         tasks.map((t) => {
           const file = t.results.find((r) => r.file_url)?.file_url;
           return h('tr', { dataset: { task: t.id } }, h('td.mono', null, t.id), h('td', null, status(t.status)), h('td', null, t.metadata.service_name),
-            h('td', null, t.metadata.queries.length), h('td', null, t.created.slice(0, 19).replace('T', ' ')),
+            h('td', null, t.metadata.queries.length), h('td', null, whenIso(t.created)),
             h('td', null, file ? h('a', { href: file, download: '' }, `Download ${file.split('.').pop()}`) : h('span.muted', null, 'not ready')));
         })) : h('p.muted', null, 'No tasks yet.'));
       return tasks.some((t) => t.status === 'PENDING' || t.status === 'RUNNING');

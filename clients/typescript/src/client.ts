@@ -24,6 +24,7 @@ export type Task = components['schemas']['Task'];
 export type HistoryItem = JsonOf<'/requests', 'get', 200>[number];
 export type ApiKeyItem = JsonOf<'/profile/keys', 'get', 200>[number];
 export type Usage = JsonOf<'/profile/usage', 'get', 200>;
+export type PriceList = JsonOf<'/profile/prices', 'get', 200>;
 export type TaskBody = NonNullable<paths['/tasks']['post']['requestBody']>['content']['application/json'];
 export type BusinessesBody = NonNullable<paths['/businesses']['post']['requestBody']>['content']['application/json'];
 export type Business = components['schemas']['Business'];
@@ -184,6 +185,7 @@ export class TrawlClient {
   createKey() { return this.json<{ id: string; api_key: string; prefix: string; created: number }>('POST', '/profile/keys'); }
   revokeKey(id: string) { return this.json<{ revoked: string }>('DELETE', `/profile/keys/${encodeURIComponent(id)}`); }
   usage(days = 30) { return this.json<Usage>('GET', '/profile/usage', { query: { days } }); }
+  prices() { return this.json<PriceList>('GET', '/profile/prices'); }
   webhookCalls() { return this.json<{ status: string; date: number }[]>('GET', '/webhook-calls'); }
 
   /** The file of a UI task's request, once written (its link appears when the task ends). */

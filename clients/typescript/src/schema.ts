@@ -590,6 +590,8 @@ export type paths = {
                                 queries_done: number;
                                 records: number;
                             };
+                            /** @description Why a request that ended in Failure failed: its first failed query's reason ("type: message"), or that it was cancelled. */
+                            reason?: string;
                         }[];
                     };
                 };
@@ -1557,6 +1559,65 @@ export type paths = {
                 };
                 /** @description Error body. */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profile/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's price of every product (data endpoints, enrichments, business search): what a request will cost before it runs. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            prices: {
+                                /** @description Product billed (a data endpoint's service id, an enrichment, or businesses). */
+                                product: string;
+                                /** @description What one unit is (place, review, ...). */
+                                unit: string;
+                                /** @description The data endpoint billed as this product. */
+                                endpoint?: string;
+                                /** @description Price of one unit in the account's currency, exact decimal text. */
+                                unit_price: string;
+                                /** @description The same price in millionths of the currency (exact, for arithmetic). */
+                                unit_price_micros: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error body. */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2771,7 +2832,13 @@ export interface operations {
     mapsSearch: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "coffee shops in Athens, Greece",
+                 *       "bakeries in Lyon, France"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -2893,7 +2960,12 @@ export interface operations {
     mapsReviews: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "Louvre Museum, Paris"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -3016,7 +3088,12 @@ export interface operations {
     enginePlacesByDomain: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "ikea.com"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -3135,7 +3212,12 @@ export interface operations {
     engineSearchEvents: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "jazz concerts in Chicago"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -3255,7 +3337,12 @@ export interface operations {
     engineSearchCareers: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "data engineer in Berlin"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -3373,7 +3460,12 @@ export interface operations {
     engineMapsAutocomplete: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "pizza in brookl"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
                 async?: boolean;
@@ -3485,7 +3577,13 @@ export interface operations {
     reverseGeocoding: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "40.7580 -73.9855",
+                 *       "48.8584,2.2945"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
                 async?: boolean;
@@ -3591,7 +3689,12 @@ export interface operations {
     bizdirReviews: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "gary-danko-san-francisco"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -3934,7 +4037,12 @@ export interface operations {
     forumComments: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "https://www.reddit.com/r/IAmA/comments/z1c9z/"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -4273,7 +4381,12 @@ export interface operations {
     networkPosts: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "microsoft"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -4500,7 +4613,12 @@ export interface operations {
     realestateSearch: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "san francisco, ca"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -4822,7 +4940,12 @@ export interface operations {
     videositeVideos: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "@Gronkh"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -4941,7 +5064,12 @@ export interface operations {
     emailValidator: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "info@example.com"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -5047,7 +5175,12 @@ export interface operations {
     emailValidatorAlias: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "info@example.com"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
                 async?: boolean;
@@ -5153,7 +5286,12 @@ export interface operations {
     emailsFinder: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "Jane Doe example.com"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
                 async?: boolean;
@@ -5259,7 +5397,13 @@ export interface operations {
     directoryPhones: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "+4915123456789",
+                 *       "+1 415 312 7128"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
                 async?: boolean;
