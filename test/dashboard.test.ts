@@ -261,7 +261,9 @@ test('50,000 records scroll, sort and filter quickly; failure reasons; a running
     assert.equal(await p.textContent('strong.pct'), '0 %');
     await p.screenshot({ path: join(SHOTS, 'request-running.png') });
     await p.click('button.danger:has-text("Cancel")');
-    await p.waitForSelector('.status.Failure', { timeout: 15_000 });
+    // Failure, shown as Cancelled since that is why it ended, with the reason.
+    await p.waitForSelector('.status.Cancelled', { timeout: 15_000 });
+    assert.match(await p.textContent('[role=alert]') ?? '', /^Reason: cancelled: /);
     assert.equal((await c.state(id)).status, 'Failure');
     await p.close();
   } finally {

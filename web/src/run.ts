@@ -6,6 +6,9 @@
 import { h, mount, errorBox } from './dom.ts';
 import { api, openApi, type OpenApiOp, type OpenApiParam } from './api.ts';
 import { failedQueries, resultViewer } from './viewer.ts';
+import { endpointInfo, labelOf, rich } from './help.ts';
+import { estimate, money } from './estimate.ts';
+import type { PriceList } from '../../clients/typescript/src/client.ts';
 
 /** Up to this many queries run synchronously in "auto" mode. */
 export const SYNC_UP_TO = 20;
@@ -53,8 +56,9 @@ export function csvColumn(text: string, column: string): string[] {
 
 function field(p: OpenApiParam): { el: HTMLElement; read: () => unknown } {
   const s = p.schema;
-  const help = p.description ? h('div.help', null, p.description.replace(/ \(accepted, not in this endpoint's interface table\)$/, '')) : null;
-  const label = (input: HTMLElement) => h('div', { dataset: { param: p.name } }, h('label', { for: `p-${p.name}` }, p.name, p.required ? ' *' : ''), input, help);
+  const help = p.description ? h('div.help', null, rich(p.description)) : null;
+  const label = (input: HTMLElement) => h('div', { dataset: { param: p.name } },
+    h('label', { for: `p-${p.name}`, title: `API parameter: ${p.name}` }, labelOf(p.name), p.required ? ' *' : '', ' ', h('code.param', null, p.name)), input, help);
   if (s.type === 'array' && s.items?.enum) {
     const boxes = s.items.enum.map((v) => h('input', { type: 'checkbox', value: v }));
     return { el: label(h('div.row', { id: `p-${p.name}` }, boxes.map((b, i) => h('span', null, b, ` ${s.items!.enum![i]}`)))), read: () => { const v = boxes.filter((b) => b.checked).map((b) => b.value); return v.length ? v : undefined; } };
@@ -80,24 +84,45 @@ export async function runPage(root: HTMLElement) {
   const queries = h('textarea', { id: 'queries', placeholder: 'One query a line', 'aria-label': 'queries' });
   const source = h('select', { id: 'query-source', 'aria-label': 'queries are' }, h('option', { value: 'lines' }, 'one query a line'), h('option', { value: 'csv' }, 'a CSV column'));
   const column = h('input', { type: 'text', id: 'csv-column', placeholder: 'column name or number', style: 'max-width:220px;display:none' });
-  const mode = h('select', { id: 'mode', 'aria-label': 'mode' }, h('option', { value: 'auto' }, `auto (sync up to ${SYNC_UP_TO} queries)`), h('option', { value: 'sync' }, 'synchronous'), h('option', { value: 'async' }, 'asynchronous'));
+  const mode = h('select', { id: 'mode', 'aria-label': 'mode' }, h('option', { value: 'auto' }, `Wait for the records if ${SYNC_UP_TO} queries or fewer`), h('option', { value: 'sync' }, 'Wait for the records'), h('option', { value: 'async' }, 'Run in the background'));
   const count = h('span.muted');
   const submit = h('button.primary', { type: 'submit' }, 'Run');
   const out = h('div');
   let readers: { name: string; read: () => unknown }[] = [];
 
   const readQueries = () => (source.value === 'csv' ? csvColumn(queries.value, column.value || '1') : queries.value.split(/\r?\n/).map((l) => l.trim()).filter(Boolean));
-  const recount = () => { const n = readQueries().length; count.textContent = `${n} ${n === 1 ? 'query' : 'queries'}`; };
+  const recount = () => { const n = readQueries().length; count.textContent = `${n} ${n === 1 ? 'query' : 'queries'}`; reestimate(); };
   queries.addEventListener('input', recount);
   column.addEventListener('input', recount);
   source.addEventListener('change', () => { column.style.display = source.value === 'csv' ? '' : 'none'; recount(); });
 
+  const example = h('div.example');
+  const cost = h('p.help', { id: 'estimate' });
+  let prices: PriceList | null = null;
+  let defaults: Record<string, unknown> = {};
+  const reestimate = () => {
+    const n = readQueries().length;
+    const values: Record<string, unknown> = {};
+    for (const r of readers) { const v = r.read(); if (v !== undefined) values[r.name] = v; }
+    const e = prices && n ? estimate(prices, select.value, n, values, defaults) : null;
+    if (!e) { mount(cost, prices && !n ? 'Give queries to see what the request may cost.' : null); return; }
+    mount(cost, h('span.estimate', null, e.maxMicros === null ? 'Cost: not bounded in advance' : `Cost: at most ${money(e.maxMicros, prices!.currency)}`),
+      ` (${e.lines.join('; ')}${e.maxMicros === null ? '; no limit is set, so the number of records is not known in advance' : ''}). Billed per ${e.unit} found, at your account\'s prices.`);
+  };
+  void api().prices().then((p) => { prices = p; reestimate(); }, () => undefined);
+
   const pick = () => {
     const e = eps.find((x) => x.path === select.value)!;
-    info.textContent = e.op.description ?? '';
+    const about = endpointInfo(e.op.description ?? '');
+    const query = e.op.parameters?.find((p) => p.name === 'query') as (OpenApiParam & { example?: string[] }) | undefined;
+    mount(info, about.summary, ' ', about.queries ? ['Each query is: ', ...rich(about.queries), ' '] : null, about.billing);
+    mount(example, query?.example?.length ? ['Example: ', h('button.link', { type: 'button', id: 'use-example', onclick: () => { queries.value = query.example!.join('\n'); source.value = 'lines'; column.style.display = 'none'; recount(); } },
+      query.example.join(' · '))] : null);
     const fields = (e.op.parameters ?? []).filter((p) => p.in === 'query' && !SKIP.has(p.name)).map((p) => ({ name: p.name, ...field(p) }));
+    defaults = Object.fromEntries((e.op.parameters ?? []).map((p) => [p.name, p.schema.default]));
     readers = fields;
     mount(params, fields.map((f) => f.el));
+    reestimate();
   };
   select.addEventListener('change', pick);
   const wanted = new URLSearchParams(location.hash.split('?')[1] ?? '').get('endpoint');
@@ -141,8 +166,10 @@ export async function runPage(root: HTMLElement) {
   },
   h('div.card', null,
     h('label', { for: 'endpoint' }, 'Endpoint'), select, info,
-    h('label', { for: 'queries' }, 'Queries'), h('div.row', { style: 'margin-bottom:6px' }, source, column, count), queries),
+    h('label', { for: 'queries' }, 'Queries'), h('div.row', { style: 'margin-bottom:6px' }, source, column, count), queries, example),
   h('div.card', null, h('h2', null, 'Parameters'), params),
-  h('div.row', null, mode, submit));
+  h('div.row', null, mode, submit, cost));
+  form.addEventListener('input', reestimate);
+  form.addEventListener('change', reestimate);
   mount(root, h('h1', null, 'Run'), form, out);
 }
