@@ -10,7 +10,7 @@ test('example queries name declared endpoints and reach the OpenAPI document as 
     assert.ok(paths.has(path), `${path} is not a data endpoint`);
     assert.ok(examples.length > 0 && examples.every((q) => q.trim() === q && q.length > 0), path);
   }
-  const doc = openApiDocument('http://127.0.0.1:8080') as { paths: Record<string, { get: { parameters: { name: string; example?: string[] }[] } }> };
+  const doc = openApiDocument('http://127.0.0.1:8080') as unknown as { paths: Record<string, { get: { parameters: { name: string; example?: string[] }[] } }> };
   assert.deepEqual(doc.paths['/reverse-geocoding'].get.parameters.find((p) => p.name === 'query')!.example, ['40.7580 -73.9855', '48.8584,2.2945']);
   assert.equal(doc.paths['/delivery'].get.parameters.find((p) => p.name === 'query')!.example, undefined, 'none where none is given');
 });
