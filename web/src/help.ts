@@ -40,7 +40,7 @@ export function endpointInfo(description: string): { summary: string; queries: s
   const [summary = '', ...rest] = description.split('\n\n');
   const items = rest.find((p) => p.startsWith('Query items: '))?.slice('Query items: '.length) ?? '';
   // "A phrase ..." reads on after "Each query is:" in lower case (but "URLs" stays).
-  const queries = /^[A-Z][a-z]/.test(items) ? items.charAt(0).toLowerCase() + items.slice(1) : items;
+  const queries = /^[A-Z](?![A-Z])/.test(items) ? items.charAt(0).toLowerCase() + items.slice(1) : items;
   const billing = rest.find((p) => p.startsWith('Billed per ')) ?? '';
   return { summary, queries, billing: plain(billing) };
 }
