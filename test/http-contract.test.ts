@@ -166,8 +166,11 @@ describe('validation and leniency', () => {
 
   test('garbage in parameters names the parameter, never 500', async () => {
     const cases: [string, RegExp][] = [
-      ['/maps/search?query=a&limit=most_relevant', /limit must be an integer from 1 to 500, got "most_relevant"/],
-      ['/maps/search?query=a&limit=0', /limit must be an integer from 1 to 500/],
+      ['/maps/search?query=a&limit=most_relevant', /limit must be an integer from 1 to 1000000, got "most_relevant"/],
+      ['/maps/search?query=a&limit=0', /limit must be an integer from 1 to 1000000/],
+      ['/maps/search?query=a&limit=501', /limit is 501; a query holds at most 500 places unless it has an area/],
+      ['/maps/search?query=a&area=XX%3EFoo', /area "XX>Foo" is not a location/],
+      ['/maps/search?query=a&area=-170,0,20,10', /area box spans 190° of longitude/],
       ['/maps/search?query=a&limit=1e3', /limit must be an integer/],
       ['/maps/search?query=a&async=maybe', /async must be a boolean/],
       ['/maps/search?query=a&language=klingon', /language must be one of/],
@@ -422,7 +425,7 @@ describe('account operations', () => {
     assert.equal(doc.openapi, '3.1.0');
     for (const e of dataEndpoints) assert.ok(doc.paths[e.path]?.get, e.path);
     const limit = doc.paths['/maps/search'].get.parameters.find((p: any) => p.name === 'limit');
-    assert.deepEqual([limit.schema.minimum, limit.schema.maximum, limit.schema.default], [1, 500, 500]);
+    assert.deepEqual([limit.schema.minimum, limit.schema.maximum, limit.schema.default], [1, 1_000_000, 500]); // above 500 only with an area (422 otherwise)
     const lang = doc.paths['/maps/search'].get.parameters.find((p: any) => p.name === 'language');
     assert.equal(lang.schema.enum.length, LANGUAGES.length);
     assert.ok(lang.schema.enum.includes('chr') && lang.schema.enum.includes('xx-pirate'));

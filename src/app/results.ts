@@ -10,7 +10,7 @@
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
-import { dataChunks, reasonOf, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
+import { dataChunks, reasonOf, splitNote, type QueryArea, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
 import { yieldEvery } from '../delivery/yield.ts';
 import { selectionOf } from '../delivery/selection.ts';
 
@@ -70,7 +70,8 @@ export async function failedQueries(ctx: AppContext, r: RequestRow, max = Infini
   const out: QueryError[] = [];
   if (max <= 0) return out;
   for await (const q of ctx.store.readResults(r.id)) {
-    if (q.error && !q.more) out.push({ query: q.query, error: reasonOf(q.error) });
+    const reason = q.more ? null : splitNote(q.error).reason;
+    if (reason) out.push({ query: q.query, error: reasonOf(reason) });
     if (out.length >= max) break;
   }
   if (!out.length && r.cancelled) out.push({ query: '', error: { type: 'cancelled', message: 'the request was cancelled (DELETE /requests/{id})' } });
@@ -89,10 +90,13 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
   const submitted = Array.isArray(r.params.fields) ? (r.params.fields as string[]) : undefined;
   const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates,
     dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates };
-  yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors);
+  const areas: QueryArea[] = [];
+  yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors, areas);
   // Queries that failed are named with their reason, so an empty array is never mistaken for
   // "found nothing" (and a query that ended early says so beside its records).
   if (errors.length) yield `,"errors":${JSON.stringify(errors)}`;
+  // Extension: how complete each area query believes it is (docs/areas.md).
+  if (areas.length) yield `,"areas":${JSON.stringify(areas)}`;
   yield '}';
 }
 

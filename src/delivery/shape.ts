@@ -54,6 +54,32 @@ export function reasonOf(stored: string): { type: string; message: string } {
   return m ? { type: m[1], message: m[2] } : { type: 'internal', message: stored };
 }
 
+const AREA = '\narea: ';
+
+/**
+ * A query's stored note: its early-end reason (`step_budget: ...`) and/or the adapter's summary
+ * (an area's coverage), one text so both stores keep it in the column they have.
+ *
+ * @example noteOf(undefined, { coverage: 0.99 }) // '\narea: {"coverage":0.99}'
+ */
+export function noteOf(reason: string | undefined, summary: Record<string, unknown> | undefined): string | undefined {
+  if (!summary) return reason;
+  return `${reason ?? ''}${AREA}${JSON.stringify(summary)}`;
+}
+
+/** A stored note split back: the reason (null when none) and the summary (null when none). */
+export function splitNote(stored: string | null): { reason: string | null; summary: Record<string, unknown> | null } {
+  if (!stored) return { reason: null, summary: null };
+  const at = stored.indexOf(AREA);
+  if (at < 0) return { reason: stored, summary: null };
+  let summary: Record<string, unknown> | null = null;
+  try { summary = JSON.parse(stored.slice(at + AREA.length)) as Record<string, unknown>; } catch { /* a damaged summary is left out */ }
+  return { reason: at > 0 ? stored.slice(0, at) : null, summary };
+}
+
+/** An area query's coverage as the `areas` field lists it. */
+export interface QueryArea { query: string; [k: string]: unknown }
+
 /** The records inside an array text (`[a,b]` → `a,b`). */
 const inner = (json: string) => json.trim().slice(1, -1).trim();
 
@@ -62,7 +88,7 @@ const inner = (json: string) => json.trim().slice(1, -1).trim();
  * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
  * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8).
  */
-export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = []): AsyncGenerator<string | Buffer> {
+export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = [], areas: QueryArea[] = []): AsyncGenerator<string | Buffer> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
   const unique = both(o.dropDuplicates ? firstOfEach() : null, o.dropEmailDuplicates ? firstOfEachEmail() : null);
@@ -72,7 +98,11 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
   let open = false;
   let filled = false;
   for await (const r of results) {
-    if (r.error && !r.more) errors.push({ query: r.query, error: reasonOf(r.error) });
+    if (r.error && !r.more) {
+      const { reason, summary } = splitNote(r.error);
+      if (reason) errors.push({ query: r.query, error: reasonOf(reason) });
+      if (summary) areas.push({ query: r.query, ...summary });
+    }
     let json = r.recordsJson;
     if (pick || unique) {
       let records = JSON.parse(json) as Record<string, unknown>[];

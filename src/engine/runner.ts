@@ -25,6 +25,7 @@ import { CpuSlots } from './cpu-slots.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 import { selectionTest } from '../delivery/selection.ts';
+import { noteOf } from '../delivery/shape.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -226,7 +227,7 @@ export class Runner {
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, now: this.o.now,
       });
-      note = run.state.note;
+      note = noteOf(run.state.note, run.state.summary);
       if (run.last) {
         return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
       }

@@ -40,6 +40,8 @@ export interface StepState {
   units: number;
   /** Set when the query ended early with what it had (step budget). */
   note?: string;
+  /** The adapter's figures about the whole query (ParseResult.summary), the last ones given. */
+  summary?: Record<string, unknown>;
 }
 
 /** The item is leased by another worker now (this one was too slow): stop, write nothing. */
@@ -128,6 +130,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     const response = await r.fetch(step);
     const out = r.parse ? await r.parse(step, response) : r.adapter.parse(step, response, ctx);
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
+    if (out.summary) state.summary = out.summary;
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
     // The resume point after this chunk: inside this step when the limit cuts it, else the rest.
     let resume: { steps: Step[]; skip: number } | null = rest.length ? { steps: rest, skip: 0 } : null;

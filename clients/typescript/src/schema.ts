@@ -2850,8 +2850,10 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
-                /** @description Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`. */
+                /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
+                /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
+                area?: string;
                 /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
                 skip?: number;
                 /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */

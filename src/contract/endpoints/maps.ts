@@ -3,6 +3,7 @@ import { defineEndpoint, type DataEndpoint } from '../endpoint.ts';
 import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
 import { LANGUAGES, MAPS_ENRICHMENTS } from '../enums.ts';
+import { checkArea } from '../../lookups/geo/area/resolve.ts';
 import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
 import { mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
 import { eventRecord } from '../records/engine-search-events.ts';
@@ -15,7 +16,8 @@ export const mapsSearch = defineEndpoint({
   path: '/maps/search', family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
   queryDoc: 'A phrase usable on a map site (location inside the phrase is recommended), an engine_id, a place_id, a CID, or a map URL.',
   params: {
-    limit: int({ min: 1, max: 500, def: 500, doc: 'Places per query; the source holds at most 500 per query. Also read as `organizationsPerQueryLimit`.' }),
+    limit: int({ min: 1, max: 1_000_000, def: 500, doc: 'Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`.' }),
+    area: str({ maxLength: 1_000_000, example: 'US>Nevada', doc: 'Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result\'s `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422.' }),
     skip: int({ min: 0, max: 499, doc: 'Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`.' }),
     dropDuplicates: bool({ def: false, doc: 'Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones.' }),
     totalLimit: int({ min: 1, max: 500_000, doc: 'Total places across all queries.' }),
@@ -27,7 +29,10 @@ export const mapsSearch = defineEndpoint({
   shared: FULL_SET, record: placeRecord, unit: 'place', service: 'engine_maps_service_v2', emptyCostsOne: true,
   check: (p) => {
     const missing = unsupportedEnrichments(p.enrichment);
-    return missing.length ? `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}` : undefined;
+    if (missing.length) return `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}`;
+    if (typeof p.area === 'string') return checkArea(p.area);
+    if (typeof p.limit === 'number' && p.limit > 500) return `limit is ${p.limit}; a query holds at most 500 places unless it has an area`;
+    return undefined;
   },
 });
 

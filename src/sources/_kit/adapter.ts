@@ -62,6 +62,10 @@ export interface ParseResult<R = Record<string, unknown>> {
    * in a record field of its own (e.g. `review_pagination_id`).
    */
   cursor?: string | null;
+  /** Figures about the whole query the adapter knows at its last step (an area's coverage): the
+   *  runner keeps the last one given and stores it beside the query's result (`area: <json>` in its
+   *  note), where GET /requests/{id} shows it as the `areas` extension field. */
+  summary?: Record<string, unknown>;
 }
 
 /** What `finish` returns for a query that found nothing (decision 20: it may still cost one unit).

@@ -30,7 +30,8 @@ export const MAX_LIMIT = 500;
  */
 export function searchSettings(p: MapsSearchParams | undefined): SearchSettings {
   const params = p ?? {};
-  const limit = params.limit ?? MAX_LIMIT;
+  // An area's limit bounds the places of the area (cover.ts); the view search keeps its own cap.
+  const limit = params.area ? MAX_LIMIT : params.limit ?? MAX_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new SourceError('invalid_query', `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`);
   }

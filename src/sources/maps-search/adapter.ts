@@ -22,6 +22,8 @@ export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   parse: parseMapsSearch,
   finish(records, ctx) {
     const s = searchSettings(ctx.params);
-    return mergePlaces(records, s.limit).slice(s.skip);
+    // An area's limit is the places of the area; a view search's is at most 500.
+    const limit = ctx.params.area ? ctx.params.limit ?? Infinity : s.limit;
+    return mergePlaces(records, limit).slice(s.skip);
   },
 };

@@ -12,6 +12,7 @@ import { placeStep } from '../_maps/place-step.ts';
 import { classifyQuery } from '../_maps/query.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import { afterSearchPage } from './paging.ts';
+import { afterAreaPage, readAreaState } from './cover.ts';
 import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
@@ -55,6 +56,11 @@ export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: Quer
       if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
       const page = parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params));
       return afterSearchPage(state, page);
+    }
+    case 'area': {
+      const state = readAreaState(step.state);
+      if (!state) throw new SourceError('invalid_query', 'area step without a valid state');
+      return afterAreaPage(structuredClone(state), parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params)), ctx);
     }
     case 'place':
       return parsePlaceStep(response, nodeOptionsOf(ctx.query, ctx.params));

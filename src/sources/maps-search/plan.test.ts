@@ -13,6 +13,7 @@ import { EN, HTML, fixture, missing, rng } from '../_maps/test-support.ts';
 import { appInitState } from '../_maps/html.ts';
 import { altitudeFor, contains, FOV_DEG, quadrants, VIEW_H, VIEW_W, viewBox, zoomFor, type Box } from '../_maps/cells.ts';
 import { mergePlaces } from './finish.ts';
+import { constructedSearchBody } from '../_maps/constructed-search.ts';
 import { adapter as mapsSearchAdapter } from './adapter.ts';
 import { afterSearchPage, MAX_DEPTH, SPLIT_SLACK, VIEW_CAP } from './paging.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
@@ -236,18 +237,7 @@ function serve(f: Field, step: Step): FetchedResponse {
   const halfLng = ((h * VIEW_W) / VIEW_H) / 2 / (111_320 * Math.cos((v.lat * Math.PI) / 180));
   const inView = f.places.filter((p) => Math.abs(p.lat - v.lat) <= halfLat && Math.abs(p.lng - v.lng) <= halfLng);
   const shown = inView.slice(0, VIEW_CAP).slice(v.offset, v.offset + v.pageSize);
-  const items: unknown[] = [[null, null, null, null, null, null, null, null, 'echo', 'ei', [u.searchParams.get('q'), 0]]];
-  for (const p of shown) {
-    const node: unknown[] = [];
-    node[11] = `P${p.i}`;
-    node[10] = `0x1:0x${p.i.toString(16)}`;
-    node[9] = [null, null, p.lat, p.lng];
-    node[78] = `ChIJsimulated${String(p.i).padStart(8, '0')}`;
-    const item: unknown[] = [];
-    item[14] = node;
-    items.push(item);
-  }
-  return { status: 200, url: step.url, headers: {}, body: ")]}'\n" + JSON.stringify([[u.searchParams.get('q'), items]]) };
+  return { status: 200, url: step.url, headers: {}, body: constructedSearchBody(u.searchParams.get('q'), shown) };
 }
 
 function run(f: Field, query: string, params: MapsSearchParams) {

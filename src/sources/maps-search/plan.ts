@@ -9,6 +9,7 @@ import { placeStep } from '../_maps/place-step.ts';
 import { classifyQuery } from '../_maps/query.ts';
 import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
+import { firstAreaStep } from './cover.ts';
 
 /**
  * @example
@@ -22,7 +23,7 @@ export function planMapsSearch(ctx: QueryContext<MapsSearchParams>): Step[] {
     case 'invalid':
       throw new SourceError('invalid_query', form.reason);
     case 'phrase':
-      return [firstSearchStep(form.q, s, form.camera ?? null)];
+      return [ctx.params.area ? firstAreaStep(form.q, ctx, s) : firstSearchStep(form.q, s, form.camera ?? null)];
     default:
       return [placeStep(form, { language: s.language, region: s.region })];
   }

@@ -1,0 +1,276 @@
+/**
+ * Covering an area (the `area` parameter): the phrase is searched view by view over the area's
+ * shape until every view is unsaturated, with one step in flight and the whole plan in its state.
+ *
+ * - Root views tile the shape's bounding box; each is 4:3 on the ground, the viewport's own
+ *   proportion, so a view shows exactly its cell and its quadrants keep the proportion. A view that
+ *   does not meet the shape is never searched.
+ * - A view is paged (20 a page) until a short page; a view whose page at offset 100 is still full is
+ *   saturated (the site shows at most ~120 places a view) and is split into its four quadrants,
+ *   searched depth first, down to MIN_CELL_DEG.
+ * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
+ *   places found again by a quadrant.
+ * - Saving requests: a saturated view's places are a sample of its cell. Once a quadrant has been
+ *   counted, the sample's rate (places found per sampled place) estimates its siblings' counts, and
+ *   a quadrant estimated well above a view's capacity is split without being searched itself.
+ * - Coverage: a view also checks which of its parent's sampled places inside it it found again.
+ *   The share found again estimates the share of the cell's places the view saw (capture-recapture),
+ *   which gives the estimated places of the area and the share found.
+ * - The whole plan (root index, a stack of cells, counters) travels in the one pending step's state,
+ *   so each checkpoint is small and a resumed query continues at the view it was on.
+ */
+import type { ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import { SourceError } from '../_kit/errors.ts';
+import { contains, quadrants, type Box } from '../_maps/cells.ts';
+import { buildPb, PAGE_SIZE } from '../_maps/pb.ts';
+import type { MapsSearchParams } from '../_maps/params.ts';
+import type { PlaceRecord } from '../_maps/record.ts';
+import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
+import { placeKey } from './finish.ts';
+
+export const VIEW_CAP = 120;
+/** Quadrants narrower than this (degrees, about 55 m) are not split further. */
+export const MIN_CELL_DEG = 0.0005;
+/** A cell estimated above this many places is split without being searched (VIEW_CAP x 1.3). */
+export const SKIP_ABOVE = 156;
+/** Sampled places a rate needs before it is trusted. */
+const MIN_RATE_SAMPLE = 6;
+
+/** A cell waiting on the stack: its box, depth, the parent's sampled places inside it (hashes),
+ *  its estimated places (when a rate is known), and the sibling group it reports to. */
+type Pt = [number, number, string];
+interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: number; g: number }
+
+/** The view being paged. */
+interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
+  /** Hashes of the places it kept so far, and their coordinates (a split's sample). */
+  seen: string[]; pts: Pt[] }
+
+/** Sibling groups still open: places counted and sampled places of their counted quadrants. */
+interface Group { c: number; k: number; open: number; est?: number }
+
+export interface Tally {
+  /** Views searched (at least one page fetched) and split without a search. */
+  views: number; skipped: number;
+  /** Views found saturated, and those that could not be split (smallest cell). */
+  saturated: number; deep: number;
+  requests: number;
+  /** Places kept (unique by construction over unsaturated views, plus a parent's not found again). */
+  found: number;
+  /** Estimated places of the counted cells (capture-recapture), and the places counted there. */
+  estimated: number;
+}
+
+export interface AreaState {
+  q: string; hl: string; gl: string | null; limit: number;
+  roots: { box: [number, number, number, number]; rows: number; cols: number; next: number };
+  stack: Cell[]; view: View | null; groups: Record<string, Group>; nextGroup: number; tally: Tally;
+}
+
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+const boxOf = (b: [number, number, number, number]): Box => ({ s: b[0], w: b[1], n: b[2], e: b[3] });
+const arr = (b: Box): [number, number, number, number] => [b.s, b.w, b.n, b.e];
+const cos = (lat: number) => Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+
+/** Short stable hash of a place's identity (FNV-1a, base 36). */
+export function placeHash(r: PlaceRecord): string {
+  const s = placeKey(r);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+export function areaOf(params: MapsSearchParams): Area {
+  try {
+    return resolveArea(String(params.area));
+  } catch (e) {
+    if (e instanceof AreaError) throw new SourceError('invalid_query', e.message);
+    throw e;
+  }
+}
+
+/** Root tiling: one row of 4:3 views as tall as the box, or rows of them when the box is taller. */
+function rootGrid(b: Box): AreaState['roots'] {
+  const lat = (b.s + b.n) / 2;
+  const hKm = (b.n - b.s) * 111.32;
+  const wKm = (b.e - b.w) * 111.32 * cos(lat);
+  // The side of a view: the smaller of the box's height and its width's 3/4, at least a few km.
+  const tileH = Math.max(0.01, Math.min(hKm, (wKm * 3) / 4) / 111.32);
+  const tileW = (tileH * 4) / 3 / cos(lat);
+  const rows = Math.max(1, Math.ceil((b.n - b.s) / tileH - 1e-9));
+  const cols = Math.max(1, Math.ceil((b.e - b.w) / tileW - 1e-9));
+  return { box: [b.s, b.w, b.s + rows * tileH, b.w + cols * tileW], rows, cols, next: 0 };
+}
+
+function rootCell(st: AreaState, i: number): Box {
+  const { box, rows, cols } = st.roots;
+  const h = (box[2] - box[0]) / rows;
+  const w = (box[3] - box[1]) / cols;
+  const r = Math.floor(i / cols), c = i % cols;
+  return { s: box[0] + r * h, w: box[1] + c * w, n: box[0] + (r + 1) * h, e: box[1] + (c + 1) * w };
+}
+
+export function areaUrl(st: AreaState, v: View): string {
+  const gl = st.gl ? `&gl=${encodeURIComponent(st.gl)}` : '';
+  return `https://www.google.com/search?tbm=map&authuser=0&hl=${encodeURIComponent(st.hl)}${gl}&q=${encodeURIComponent(st.q)}&pb=${encodeURIComponent(buildPb(boxOf(v.b), v.offset))}`;
+}
+
+function stepOf(st: AreaState): Step {
+  return { kind: 'area', url: areaUrl(st, st.view!), expect: 'xssi-json', state: st as unknown as Record<string, unknown> };
+}
+
+/** The first step of an area query. */
+export function firstAreaStep(q: string, ctx: QueryContext<MapsSearchParams>, s: { language: string; region: string | null }): Step {
+  const area = areaOf(ctx.params);
+  const limit = typeof ctx.params.limit === 'number' && ctx.params.limit > 0 ? ctx.params.limit : Infinity;
+  const st: AreaState = {
+    q, hl: s.language, gl: s.region, limit: Number.isFinite(limit) ? limit : -1,
+    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1,
+    tally: { views: 0, skipped: 0, saturated: 0, deep: 0, requests: 0, found: 0, estimated: 0 },
+  };
+  advance(st, area);
+  if (!st.view) throw new SourceError('invalid_query', 'area has no view to search');
+  return stepOf(st);
+}
+
+/** A group's rate: places counted per sampled place in its counted quadrants, when enough. */
+function rateOf(st: AreaState, g: number): number | undefined {
+  const G = st.groups[g];
+  if (!G) return undefined;
+  if (G.est !== undefined) return undefined;
+  return G.k >= MIN_RATE_SAMPLE ? G.c / G.k : undefined;
+}
+
+/** A cell ended with `c` places counted: its group learns the rate; a closed group reports up. */
+function report(st: AreaState, g: number, c: number, k: number): void {
+  const G = st.groups[g];
+  if (!G) return;
+  G.c += c;
+  G.k += k;
+  G.open -= 1;
+  if (G.open <= 0) delete st.groups[g];
+}
+
+/** Splits a cell into quadrants on the stack (those meeting the shape), sampled places shared out. */
+function split(st: AreaState, area: Area, b: Box, d: number, sample: Pt[], est: number | undefined): void {
+  const quads = quadrants(b).filter((q) => area.meets(q));
+  const g = st.nextGroup++;
+  const cells: Cell[] = quads.map((q) => {
+    const k = sample.filter(([lat, lng]) => contains(q, lat, lng));
+    return { b: arr(q), d: d + 1, k, g, ...(est !== undefined ? { est: (est * (k.length + 0.25)) / (sample.length + 1) } : {}) };
+  });
+  st.groups[g] = { c: 0, k: 0, open: cells.length, ...(est !== undefined ? { est } : {}) };
+  if (!cells.length) delete st.groups[g];
+  // Depth first; the quadrant with the smallest sample first (the likeliest to be counted in full,
+  // so its siblings get a rate).
+  cells.sort((x, y) => y.k.length - x.k.length);
+  st.stack.push(...cells);
+}
+
+/** Moves to the next view to search (st.view), splitting the cells estimated too full on the way. */
+function advance(st: AreaState, area: Area): void {
+  st.view = null;
+  for (;;) {
+    if (st.limit >= 0 && st.tally.found >= st.limit) return;
+    const cell = st.stack.pop();
+    if (!cell) {
+      const { rows, cols } = st.roots;
+      while (st.roots.next < rows * cols && !area.meets(rootCell(st, st.roots.next))) st.roots.next++;
+      if (st.roots.next >= rows * cols) return;
+      const b = rootCell(st, st.roots.next++);
+      st.view = { b: arr(b), d: 0, k: [], g: 0, offset: 0, seen: [], pts: [] };
+      return;
+    }
+    const b = boxOf(cell.b);
+    const est = cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
+    const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
+    if (est !== undefined && est > SKIP_ABOVE && !small) {
+      st.tally.skipped += 1;
+      report(st, cell.g, 0, 0);
+      split(st, area, b, cell.d, cell.k, est);
+      continue;
+    }
+    st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [] };
+    return;
+  }
+}
+
+/** Coverage of the area so far: views, saturated views, estimated share of its places found. */
+export function coverageOf(t: Tally): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number } {
+  const estimated = Math.max(t.estimated, t.found);
+  return {
+    views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
+    requests: t.requests, places_found: t.found, places_estimated: Math.round(estimated),
+    coverage: estimated > 0 ? Math.round((1e4 * t.found) / estimated) / 1e4 : 1,
+  };
+}
+
+/**
+ * One fetched page of an area view → the places kept and the next step (or none at the end).
+ */
+export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> & { summary?: Record<string, unknown> } {
+  const area = areaOf(ctx.params);
+  const v = st.view;
+  if (!v) throw new SourceError('invalid_query', 'area step without a view');
+  const cell = boxOf(v.b);
+  st.tally.requests += 1;
+  if (v.offset === 0) st.tally.views += 1;
+  const records: PlaceRecord[] = [];
+  for (const r of page) {
+    if (r.latitude === null || r.longitude === null || !contains(cell, r.latitude, r.longitude)) continue;
+    const h = placeHash(r);
+    // Pages of one view may repeat a place (the ranking moves between requests).
+    if (v.seen.includes(h)) continue;
+    v.seen.push(h);
+    v.pts.push([r6(r.latitude), r6(r.longitude), h]);
+    if (area.contains(r.latitude, r.longitude)) records.push(r);
+  }
+  const full = page.length >= PAGE_SIZE;
+  if (full && v.offset + PAGE_SIZE < VIEW_CAP) {
+    v.offset += PAGE_SIZE;
+    return { records, next: [stepOf(st)] };
+  }
+  // The view is done: counted in full, or saturated.
+  const saturated = full;
+  const small = cell.n - cell.s < 2 * MIN_CELL_DEG || cell.e - cell.w < 2 * MIN_CELL_DEG;
+  const c = v.seen.length;
+  const again = v.k.filter((p) => v.seen.includes(p[2])).length;
+  if (saturated && !small) {
+    st.tally.saturated += 1;
+    const G = st.groups[v.g];
+    const est = G && G.k >= MIN_RATE_SAMPLE ? (G.c / G.k) * (v.k.length + 0.25) : undefined;
+    report(st, v.g, 0, 0);
+    // Places of the parent's sample not found again stay found (the parent kept them) and stay in
+    // the quadrants' samples, so they are counted where they lie.
+    const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
+    split(st, area, cell, v.d, sample, est !== undefined && est > c ? est : undefined);
+  } else {
+    if (saturated) { st.tally.saturated += 1; st.tally.deep += 1; }
+    // Counted: the places seen, plus the parent's sampled ones not seen again (found by the parent).
+    const union = c + (v.k.length - again);
+    st.tally.found += union;
+    // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
+    const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
+    const n = saturated || share < 1 ? Math.max(union, c / share) : union;
+    st.tally.estimated += n;
+    report(st, v.g, c, v.k.length);
+  }
+  advance(st, area);
+  if (st.view) return { records, next: [stepOf(st)] };
+  return { records, summary: coverageOf(st.tally) };
+}
+
+/** Validates a stored area state (it comes back from storage). */
+export function readAreaState(v: unknown): AreaState | null {
+  const s = v as AreaState;
+  if (!s || typeof s !== 'object' || typeof s.q !== 'string' || !Array.isArray(s.stack) || !s.roots || !s.tally) return null;
+  return s;
+}
+
+/** The root views of an area (the oracle of the tests plans over the same ones). */
+export function rootViews(area: Area): Box[] {
+  const st = { roots: rootGrid(area.bbox) } as AreaState;
+  const out: Box[] = [];
+  for (let i = 0; i < st.roots.rows * st.roots.cols; i++) if (area.meets(rootCell(st, i))) out.push(rootCell(st, i));
+  return out;
+}

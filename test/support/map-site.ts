@@ -1,0 +1,144 @@
+/**
+ * A loopback map site for tests and benches (test support, not a product feature): the real search
+ * answer format (constructed-search.ts) over synthetic places laid out by real population density.
+ *
+ * - Places: most sit around GeoNames populated places (the cities500 data trawl ships), each city
+ *   drawing places in proportion to its population, spread over its radius; `rural` of them sit
+ *   anywhere in the field, outside every city. The field is the area's box grown 10%, so places
+ *   outside the area are served too.
+ * - A search answers the places in the camera's view (pb altitude, 1024x768, field of view), ranked
+ *   by a fixed prominence plus noise drawn anew for every request, at most 120 a view, 20 a page.
+ * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
+ *   quadtree over the same root views that stops where a view holds at most 120 places, paying
+ *   ceil(n / 20) pages for a view of n places and nothing for an empty one.
+ * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
+ *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
+ *
+ * @example
+ *   const site = mapSite({ area: resolveArea('US>Nevada'), places: 100_000, seed: 1 });
+ *   site.serve(step.url).body
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import KDBush from 'kdbush';
+import type { Step, WebAdapter } from '../../src/sources/_kit/adapter.ts';
+import { constructedSearchBody } from '../../src/sources/_maps/constructed-search.ts';
+import { readPb } from '../../src/sources/_maps/pb.ts';
+import { VIEW_H, VIEW_W, quadrants, type Box } from '../../src/sources/_maps/cells.ts';
+import { loadAdminNames } from '../../src/lookups/geo/admin-names.ts';
+import { loadPlaces } from '../../src/lookups/geo/places.ts';
+import { cityRadiusKm, type Area } from '../../src/lookups/geo/area/resolve.ts';
+import { rng } from '../../src/sources/_maps/test-support.ts';
+
+export const SITE_VIEW_CAP = 120;
+export const SITE_PAGE = 20;
+
+export interface MapSite {
+  count: number;
+  lat: Float64Array;
+  lng: Float64Array;
+  /** Whether each place lies in the area (the truth recall is measured against). */
+  inside: Uint8Array;
+  insideCount: number;
+  requests: number;
+  serve(url: string): { status: number; body: string };
+  oracle(roots: Box[]): number;
+  listen(): Promise<{ url: string; close(): Promise<void> }>;
+}
+
+function gauss(r: () => number): number {
+  return Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
+}
+
+export function mapSite(o: { area: Area; places: number; seed?: number; rural?: number; noise?: number }): MapSite {
+  const r = rng(o.seed ?? 1);
+  const b = o.area.bbox;
+  const gl = (b.n - b.s) * 0.1, gw = (b.e - b.w) * 0.1;
+  const field = { s: Math.max(-85, b.s - gl), w: Math.max(-180, b.w - gw), n: Math.min(85, b.n + gl), e: Math.min(180, b.e + gw) };
+  const P = loadPlaces(loadAdminNames());
+  const cities = P.index.range(field.w, field.s, field.e, field.n);
+  const cum = new Float64Array(cities.length);
+  let total = 0;
+  cities.forEach((id, k) => { total += P.population[id]!; cum[k] = total; });
+  const n = o.places;
+  const lat = new Float64Array(n), lng = new Float64Array(n), prominence = new Float32Array(n);
+  const rural = o.rural ?? 0.15;
+  for (let i = 0; i < n; i++) {
+    if (!cities.length || r() < rural) {
+      lat[i] = field.s + r() * (field.n - field.s);
+      lng[i] = field.w + r() * (field.e - field.w);
+    } else {
+      const x = r() * total;
+      let lo = 0, hi = cum.length - 1;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (cum[m]! < x) lo = m + 1; else hi = m; }
+      const id = cities[lo]!;
+      const km = cityRadiusKm(P.population[id]!) / 2;
+      lat[i] = P.lat[id]! + (gauss(r) * km) / 111.32;
+      lng[i] = P.lng[id]! + (gauss(r) * km) / (111.32 * Math.max(0.05, Math.cos((P.lat[id]! * Math.PI) / 180)));
+    }
+    prominence[i] = -Math.log(r() || 1e-12);
+  }
+  const index = new KDBush(n);
+  for (let i = 0; i < n; i++) index.add(lng[i]!, lat[i]!);
+  index.finish();
+  const inside = new Uint8Array(n);
+  let insideCount = 0;
+  for (let i = 0; i < n; i++) if (o.area.contains(lat[i]!, lng[i]!)) { inside[i] = 1; insideCount++; }
+  const noise = o.noise ?? 0.02;
+  const noiseRng = rng((o.seed ?? 1) + 7);
+
+  const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
+  const site: MapSite = {
+    count: n, lat, lng, inside, insideCount, requests: 0,
+    serve(url) {
+      const u = new URL(url);
+      const v = readPb(u.searchParams.get('pb') ?? '');
+      if (!v) return { status: 400, body: 'no pb' };
+      site.requests++;
+      const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
+      const halfLat = h / 2 / 111_320;
+      const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
+      const ids = inBox({ s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng });
+      const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
+      const shown = scored.slice(0, SITE_VIEW_CAP).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
+      return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
+    },
+    oracle(roots) {
+      let cost = 0;
+      const visit = (cell: Box, depth: number) => {
+        if (!o.area.meets(cell)) return;
+        const ids = inBox(cell);
+        if (!ids.some((i) => inside[i])) return;
+        if (ids.length <= SITE_VIEW_CAP || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
+        for (const q of quadrants(cell)) visit(q, depth + 1);
+      };
+      for (const root of roots) visit(root, 0);
+      return cost;
+    },
+    async listen() {
+      const server = createServer((req, res) => {
+        const out = site.serve(`http://x${req.url ?? '/'}`);
+        res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8' }).end(out.body);
+      });
+      await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+      const { port } = server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok())) };
+    },
+  };
+  return site;
+}
+
+const PRODUCT = 'https://www.google.com';
+
+/** The adapter with every search step sent to `base` instead of the product (tests only). */
+export function onSite(adapter: WebAdapter, base: string): WebAdapter {
+  const moved = (s: Step): Step => (s.url.startsWith(PRODUCT) ? { ...s, url: base + s.url.slice(PRODUCT.length) } : s);
+  return {
+    ...adapter,
+    plan: (ctx) => adapter.plan(ctx).map(moved),
+    parse: (step, res, ctx) => {
+      const out = adapter.parse(step, res, ctx);
+      return out.next ? { ...out, next: out.next.map(moved) } : out;
+    },
+  };
+}
