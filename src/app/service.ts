@@ -25,6 +25,7 @@ import { Runner, type FetchStep } from '../engine/runner.ts';
 import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
+import { MonitorScheduler } from '../monitors/scheduler.ts';
 import { finishTask } from './tasks.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends } from '../config/backends.ts';
@@ -79,6 +80,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   let executor: { close(): Promise<void> } | null = null;
   let parser: { close(): Promise<void> } | null = null;
   let dispatcher: WebhookDispatcher | null = null;
+  let monitors: MonitorScheduler | null = null;
   let opsServer: FastifyInstance | null = null;
   const timers: NodeJS.Timeout[] = [];
 
@@ -132,6 +134,8 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     ctx.queue.start((item) => runner.run(item), { concurrency: settings.concurrency, owner, leaseMs: settings.leaseMs });
     dispatcher = new WebhookDispatcher(ctx);
     dispatcher.start();
+    monitors = new MonitorScheduler(ctx, settings.monitorTickMs);
+    monitors.start();
     // Tasks whose request ended just before a crash get their file now.
     void (async () => {
       for (const t of await ctx.store.strandedTasks(1_000)) {
@@ -164,6 +168,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       await ctx.queue.stop();
       await ctx.store.releaseItems(owner, ctx.now()).catch(() => 0);
       await dispatcher?.stop();
+      await monitors?.stop();
       events.off('finished', onFinished);
       await executor?.close();
       await parser?.close();

@@ -28,6 +28,9 @@ export interface SubmitOptions {
   task?: { tags: string[]; spec: Record<string, unknown> };
   /** Queries the request may have (default MAX_QUERIES): a task's own expansion of categories × locations may have more. */
   maxQueries?: number;
+  /** The request's id when the caller chose it beforehand (a monitor run: a second submit of the
+   *  same id fails in the store instead of starting the run twice). */
+  id?: string;
 }
 
 /** Prices change rarely (an operator command): each process re-reads them every 10 s at most. */
@@ -101,7 +104,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   await assertRoomForWork(ctx);
 
   const now = ctx.now();
-  const id = newRequestId();
+  const id = o.id ?? newRequestId();
   const unitPriceMicros = await priceOf(ctx, decl.service, decl.unit, account.id);
   // Each enrichment asked is its own product, priced now like the request's (the runner bills it per
   // place with the query's completion; the price travels in the stored parameters, not user-settable).

@@ -65,6 +65,8 @@ export interface Settings {
   sharedBusinesses: boolean;
   /** MAP_TILE_URL, MAP_TILE_ATTRIBUTION: the dashboard's optional online basemap (src/config/map-tiles.ts). */
   mapTiles: MapTiles | undefined;
+  /** MONITOR_TICK_MS: how often a process with workers looks for due monitor runs and ended ones. */
+  monitorTickMs: number;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -126,6 +128,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     metricsCacheMs: num(env.METRICS_CACHE_MS, 15_000),
     sharedBusinesses: flag(env.BUSINESSES_SHARED, false),
     mapTiles: mapTilesFromEnv(env),
+    monitorTickMs: num(env.MONITOR_TICK_MS, 1_000),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

@@ -3,9 +3,10 @@ import { Type, bool, int, literals, oneOf, str, type TSchema } from './dsl.ts';
 import * as R from './records.ts';
 import { profileOperations } from './profile.ts';
 import { resultFilters } from './result-filters.ts';
+import { monitorOperations } from './monitors.ts';
 
 export interface AccountOperation {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   summary: string;
   params?: Record<string, TSchema>;
@@ -100,5 +101,6 @@ export const accountOperations: AccountOperation[] = [
   { method: 'GET', path: '/webhook-calls', summary: 'Latest 100 failed webhook calls of the last 24 hours.',
     answers: { 200: Type.Array(R.webhookCall), 401: E } },
   ...profileOperations,
+  ...monitorOperations,
 ];
 

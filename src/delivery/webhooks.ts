@@ -16,6 +16,7 @@ import type { WebhookDelivery } from '../store/contract.ts';
 import { failedQueries, resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 import { openSecret } from '../app/secrets.ts';
+import { monitorWebhookPart } from '../monitors/webhook-part.ts';
 
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 
@@ -56,10 +57,13 @@ export class WebhookDispatcher {
     // A failed request says why (its results are empty rows, so this read is cheap); a successful
     // one's partial failures are at results_location.
     const errors = r.status === 'Failure' ? await failedQueries(this.ctx, r, 10) : [];
+    // A monitor run's request: the run's changes ride along (src/monitors/webhook-part.ts).
+    const monitor = await monitorWebhookPart(this.ctx, r);
     const body = JSON.stringify({
       id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,
       results_location: resultsLocation(this.ctx, r.id), quota_usage: [{ product_name: r.product, quantity: r.usage }],
       ...(errors.length ? { errors } : {}),
+      ...(monitor ? { monitor } : {}),
     });
     return { body, secret: openSecret(a.webhookSecret, this.ctx.settings.secretKey) };
   }

@@ -23,6 +23,7 @@ import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts'
 import { locationsView } from '../app/locations.ts';
 import { searchBusinesses } from '../app/businesses.ts';
 import { profileHandlers } from './routes-profile.ts';
+import { createMonitor, deleteMonitor, getMonitor, listChanges, listMonitors, listRuns, patchMonitor } from '../app/monitors.ts';
 
 export type Handler = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: Record<string, unknown>) => Promise<unknown>;
 
@@ -84,6 +85,16 @@ const handlers: Record<string, Handler> = {
   'GET /webhook-calls': async (ctx, req) => ctx.store.listWebhookCalls(req.account!.id, ctx.now() - ctx.settings.historyMs, 100),
 
   ...profileHandlers,
+
+  'POST /monitors': async (ctx, req) => createMonitor(ctx, req.account!, body(req)),
+  'GET /monitors': async (ctx, req, _r, p) => listMonitors(ctx, req.account!.id, p as { lastId?: string; pageSize: number }),
+  'GET /monitors/{monitorId}': async (ctx, req) => getMonitor(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId),
+  'PATCH /monitors/{monitorId}': async (ctx, req) => patchMonitor(ctx, req.account!, (req.params as { monitorId: string }).monitorId, body(req)),
+  'DELETE /monitors/{monitorId}': async (ctx, req, reply) =>
+    reply.code(200).type('text/plain; charset=utf-8').send(await deleteMonitor(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId)),
+  'GET /monitors/{monitorId}/runs': async (ctx, req, _r, p) => listRuns(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId, p as { before?: number; pageSize: number }),
+  'GET /monitors/{monitorId}/changes': async (ctx, req, _r, p) =>
+    listChanges(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId, p as { cursor?: string; kind?: string; from?: number; to?: number; pageSize: number }),
 };
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -95,7 +106,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
     app.route({
-      method: method as 'GET' | 'POST' | 'DELETE', url,
+      method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE', url,
       handler: async (req, reply) => h(ctx, req, reply, readParams(queryDecls, rawParams(req), decl.required)),
     });
   }

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { diffRun, identityOf } from './compare.ts';
+
+const cmp = { identity: ['place_id'], fields: ['phone', 'rating', 'working_hours'] };
+const meta = (baseline = false) => ({ monitorId: 'm', runId: 'r', at: 1, baseline });
+type Rec = Record<string, unknown>;
+
+function seenOf(d: ReturnType<typeof diffRun>, prev = new Map<string, Rec>()): Map<string, Rec> {
+  const m = new Map(prev);
+  for (const g of d.gone) m.delete(g);
+  for (const s of d.seen) m.set(s.identity, s.values);
+  return m;
+}
+
+test('baseline remembers and reports nothing; then new, gone and one event per changed field', () => {
+  const run1 = diffRun(new Map(), [{ query: 'q', records: [{ place_id: 'a', phone: '1', rating: 4.1, working_hours: { Mon: ['9-5'] } }, { place_id: 'b', phone: '2', rating: 3 }] }], cmp, meta(true));
+  assert.deepEqual(run1.changes, []);
+  assert.equal(run1.seen.length, 2);
+  const run2 = diffRun(seenOf(run1), [{ query: 'q', records: [{ place_id: 'a', phone: '9', rating: 4.2, working_hours: { Mon: ['9-5'] } }, { place_id: 'c', phone: '3' }] }], cmp, meta());
+  const kinds = run2.changes.map((c) => [c.kind, c.identity, c.field, c.before, c.after]);
+  assert.deepEqual(kinds, [['changed', 'a', 'phone', '1', '9'], ['changed', 'a', 'rating', 4.1, 4.2], ['new', 'c', null, null, null], ['gone', 'b', null, null, null]]);
+  assert.deepEqual(run2.counts, { new: 1, gone: 1, changed: 2, new_reviews: 0, records: 2 });
+  assert.deepEqual((run2.changes.find((c) => c.kind === 'new')!.record as Rec).place_id, 'c', 'a new record comes whole');
+});
+
+test('key order and repeated records do not make changes; a record without identity is skipped', () => {
+  const prev = seenOf(diffRun(new Map(), [{ query: 'q', records: [{ place_id: 'a', working_hours: { Mon: 1, Tue: 2 } }] }], cmp, meta(true)));
+  const d = diffRun(prev, [{ query: 'q', records: [{ place_id: 'a', working_hours: { Tue: 2, Mon: 1 } }, { place_id: 'a', phone: 'x' }, { name: 'no id' }] },
+    { query: 'q2', records: [{ place_id: 'a' }] }], cmp, meta());
+  assert.deepEqual(d.changes, []);
+  assert.equal(identityOf({ place_id: '' }, ['place_id']), null);
+});
+
+test('a failed query says nothing about its records being gone; a query no longer asked forgets quietly', () => {
+  const prev = seenOf(diffRun(new Map(), [{ query: 'q1', records: [{ place_id: 'a' }] }, { query: 'q2', records: [{ place_id: 'b' }] }], cmp, meta(true)));
+  const failed = diffRun(prev, [{ query: 'q1', records: [], failed: true }, { query: 'q2', records: [{ place_id: 'b' }] }], cmp, meta());
+  assert.deepEqual(failed.changes, []);
+  assert.deepEqual(failed.gone, []);
+  const dropped = diffRun(prev, [{ query: 'q2', records: [{ place_id: 'b' }] }], cmp, meta());
+  assert.deepEqual(dropped.changes, []);
+  assert.deepEqual(dropped.gone, ['a']);
+});
+
+test('new reviews: newer than the newest seen, or at its time and unseen; the memory keeps a mark, not every id', () => {
+  const rc = { identity: ['place_id'], fields: ['rating'] };
+  const place = (reviews: [string, number][]) => ({ place_id: 'p', rating: 4, reviews_data: reviews.map(([id, t]) => ({ review_id: id, review_timestamp: t })) });
+  const s1 = seenOf(diffRun(new Map(), [{ query: 'q', records: [place([['r1', 100], ['r2', 200], ['r3', 200]])] }], rc, meta(true)));
+  assert.deepEqual([s1.get('p')!._newest, s1.get('p')!._ids], [200, ['r2', 'r3']]);
+  const d2 = diffRun(s1, [{ query: 'q', records: [place([['r4', 300], ['r5', 200], ['r2', 200], ['r1', 100]])] }], rc, meta());
+  const ev = d2.changes.find((c) => c.kind === 'new_reviews')!;
+  assert.deepEqual((ev.record as Rec[]).map((r) => r.review_id), ['r4', 'r5']);
+  assert.equal(ev.after, 2);
+  assert.equal(d2.counts.new_reviews, 1);
+  const d3 = diffRun(seenOf(d2, s1), [{ query: 'q', records: [place([['r4', 300]])] }], rc, meta());
+  assert.deepEqual(d3.changes, [], 'nothing newer: no event');
+});

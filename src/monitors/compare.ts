@@ -1,0 +1,132 @@
+/**
+ * What a monitor run changed (issue 29), as pure functions: the records a run found against what the
+ * monitor saw before give `new`, `gone`, `changed` (one event per field, before and after) and, for
+ * records that carry reviews, `new_reviews` with the reviews themselves.
+ *
+ * What is remembered of a record (`SeenRecord.values`) is only the compared fields, the query it was
+ * found under (`_q`: a query that failed this run says nothing about its records being gone) and, for
+ * reviews, the newest review time and the ids at that time (`_newest`, `_ids`): a review newer than
+ * that, or at that time but unseen, is new. So the memory per record stays a few fields, however many
+ * reviews a place has.
+ *
+ * @example diffRun(seen, [{ query: 'q', records: [{ place_id: 'a', phone: '+1 2' }] }], { identity: ['place_id'], fields: ['phone'] }, meta)
+ */
+import type { ChangeRow, MonitorCompare, SeenRecord } from '../store/monitors/contract.ts';
+
+type Rec = Record<string, unknown>;
+
+/** Defaults per endpoint: the record's identity and the fields a person means by "it changed". */
+const PLACE_FIELDS = ['name', 'full_address', 'phone', 'site', 'category', 'rating', 'reviews', 'working_hours', 'business_status', 'price_range'];
+export const DEFAULT_COMPARE: Record<string, MonitorCompare> = {
+  '/maps/search': { identity: ['place_id'], fields: PLACE_FIELDS },
+  '/maps/search-v2': { identity: ['place_id'], fields: PLACE_FIELDS },
+  '/maps/search-v3': { identity: ['place_id'], fields: PLACE_FIELDS },
+  '/places-by-domain': { identity: ['place_id'], fields: PLACE_FIELDS },
+  '/maps/reviews': { identity: ['place_id'], fields: ['name', 'rating', 'reviews'] },
+};
+
+/** Fields whose values are lists of reviews, with the keys a review is known by. */
+const REVIEW_LISTS: { list: string; id: string; time: string }[] = [{ list: 'reviews_data', id: 'review_id', time: 'review_timestamp' }];
+
+export interface QueryRecords {
+  query: string;
+  records: Rec[];
+  /** The query failed: its previous records are not reported gone. */
+  failed?: boolean;
+}
+
+export interface RunMeta { monitorId: string; runId: string; at: number; baseline: boolean }
+
+export interface RunDiff {
+  changes: ChangeRow[];
+  seen: SeenRecord[];
+  gone: string[];
+  counts: { new: number; gone: number; changed: number; new_reviews: number; records: number };
+}
+
+/** Key order does not make two values differ. */
+function stable(v: unknown): string {
+  if (v === undefined) return 'null';
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
+  return `{${Object.keys(v as Rec).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Rec)[k])}`).join(',')}}`;
+}
+
+export function identityOf(r: Rec, identity: string[]): string | null {
+  const parts = identity.map((k) => r[k]);
+  if (parts.some((p) => p === null || p === undefined || p === '')) return null;
+  return parts.map(String).join('|');
+}
+
+interface ReviewMark { newest: number; ids: string[] }
+
+/** The reviews of `r` newer than `mark` (or at its time and unseen), and the mark after them. */
+function newReviews(r: Rec, mark: ReviewMark | null): { fresh: Rec[]; mark: ReviewMark | null; has: boolean } {
+  for (const { list, id, time } of REVIEW_LISTS) {
+    const reviews = r[list];
+    if (!Array.isArray(reviews)) continue;
+    let newest = mark?.newest ?? -Infinity;
+    const fresh: Rec[] = [];
+    for (const v of reviews as Rec[]) {
+      const t = typeof v[time] === 'number' ? (v[time] as number) : null;
+      const rid = v[id] == null ? null : String(v[id]);
+      if (t === null) continue;
+      if (!mark || t > mark.newest || (t === mark.newest && rid !== null && !mark.ids.includes(rid))) fresh.push(v);
+      if (t > newest) newest = t;
+    }
+    if (newest === -Infinity) return { fresh: [], mark, has: true };
+    const ids = (reviews as Rec[]).filter((v) => v[time] === newest && v[id] != null).map((v) => String(v[id]));
+    const keep = mark && mark.newest === newest ? [...new Set([...mark.ids, ...ids])] : ids;
+    return { fresh: mark ? fresh : [], mark: { newest, ids: keep.slice(-50) }, has: true };
+  }
+  return { fresh: [], mark: null, has: false };
+}
+
+/**
+ * The changes of one run. On the monitor's first (baseline) run everything found is remembered and
+ * nothing is reported: there is nothing to compare with.
+ */
+export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compare: MonitorCompare, meta: RunMeta): RunDiff {
+  const changes: ChangeRow[] = [];
+  const seen: SeenRecord[] = [];
+  const found = new Set<string>();
+  const failedQueries = new Set(results.filter((q) => q.failed).map((q) => q.query));
+  const counts = { new: 0, gone: 0, changed: 0, new_reviews: 0, records: 0 };
+  const event = (kind: ChangeRow['kind'], identity: string, field: string | null, b: unknown, a: unknown, record: unknown) => {
+    if (meta.baseline) return;
+    changes.push({ monitorId: meta.monitorId, runId: meta.runId, at: meta.at, kind, identity, field, before: b ?? null, after: a ?? null, record: record ?? null });
+    counts[kind]++;
+  };
+  for (const q of results) {
+    if (q.failed) continue;
+    for (const r of q.records) {
+      counts.records++;
+      const id = identityOf(r, compare.identity);
+      // The same record under two queries (overlapping searches) is one record.
+      if (id === null || found.has(id)) continue;
+      found.add(id);
+      const prev = before.get(id);
+      const values: Rec = { _q: q.query };
+      for (const f of compare.fields) values[f] = r[f] ?? null;
+      const rv = newReviews(r, prev && prev._newest !== undefined ? { newest: prev._newest as number, ids: (prev._ids as string[]) ?? [] } : null);
+      if (rv.mark) { values._newest = rv.mark.newest; values._ids = rv.mark.ids; }
+      if (!prev) event('new', id, null, null, null, r);
+      else {
+        for (const f of compare.fields) {
+          if (stable(prev[f]) !== stable(values[f])) event('changed', id, f, prev[f], values[f], null);
+        }
+        if (rv.fresh.length) event('new_reviews', id, null, null, rv.fresh.length, rv.fresh);
+      }
+      seen.push({ identity: id, values });
+    }
+  }
+  const gone: string[] = [];
+  for (const [id, prev] of before) {
+    if (found.has(id) || failedQueries.has(prev._q as string)) continue;
+    // Asked no more (the monitor's queries were changed): forgotten, not reported.
+    if (!results.some((q) => q.query === prev._q)) { gone.push(id); continue; }
+    gone.push(id);
+    event('gone', id, null, null, null, null);
+  }
+  return { changes, seen, gone, counts };
+}

@@ -1,0 +1,136 @@
+/**
+ * Runs monitors (issue 29). Every process with workers ticks: it takes over runs whose claimer died,
+ * claims due runs (./store: one owner per due time) and starts each as an ordinary request, with the
+ * request id chosen at the claim (a take-over submits that same id, so a run's request exists once),
+ * then ends the runs whose request ended: the records against what the monitor saw before
+ * (./compare.ts), stored with the run in one transaction.
+ *
+ * A run's request carries the monitor's webhook, so the delivery is made, signed, retried and logged
+ * like every webhook's; its body gains the run's changes (./webhook-part.ts).
+ *
+ * @example const s = new MonitorScheduler(ctx); s.start(); ... await s.stop();
+ */
+import type { AppContext } from '../app/context.ts';
+import type { RequestRow } from '../store/contract.ts';
+import type { MonitorRow, MonitorRunRow } from '../store/monitors/contract.ts';
+import { monitorStoreOf } from '../store/monitors/index.ts';
+import { endpointFor } from '../contract/endpoints/index.ts';
+import { newRequestId } from '../app/ids.ts';
+import { submit } from '../app/submit.ts';
+import { diffRun, type QueryRecords } from './compare.ts';
+import { nextRunAfter } from './schedule.ts';
+
+/** The request parameter that ties a request to its monitor run (not settable by clients: set here). */
+export const MONITOR_RUN = '_monitorRun';
+
+/** A claim not confirmed as started this long after it was made is taken over. */
+const STALE_CLAIM_MS = 30_000;
+/** Runs claimed per tick at most (the rest wait a tick: a burst of due monitors does not flood the queue at once). */
+const CLAIMS_PER_TICK = 50;
+
+export class MonitorScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private busy: Promise<void> | null = null;
+  private readonly onFinished = (r: RequestRow) => { if (r.params?.[MONITOR_RUN]) this.kick(); };
+
+  constructor(private readonly ctx: AppContext, private readonly pollMs = 1_000) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.ctx.events.on('finished', this.onFinished);
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.busy) return;
+    this.busy = this.tick().catch((e) => this.ctx.log.warn({ err: (e as Error).message }, 'monitor tick failed')).finally(() => { this.busy = null; });
+  }
+
+  /** One pass: take-overs, claims, ends. Exposed for tests. */
+  async tick(): Promise<void> {
+    const store = monitorStoreOf(this.ctx.store);
+    const now = this.ctx.now();
+    for (const run of await store.staleClaims(now - STALE_CLAIM_MS, 20)) {
+      if (await store.retakeRun(run.id, run.claimedAt, now)) await this.startRun(run);
+    }
+    for (let i = 0; i < CLAIMS_PER_TICK; i++) {
+      const c = await store.claimDueRun(now, (m) => nextRunAfter(m.schedule, now, m.nextRunAt ?? now), newRequestId);
+      if (!c) break;
+      await this.startRun(c.run, c.monitor);
+    }
+    for (const run of await store.runningRuns(100)) {
+      const r = await this.ctx.store.getRequest(run.requestId);
+      if (r?.finishedAt != null) await endRun(this.ctx, run, r);
+      else if (!r) await store.finishRun(run.id, failed(`its request ${run.requestId} is gone`, this.ctx.now()));
+    }
+  }
+
+  /** Submits the run's request (its id chosen at the claim); a request already there is this run's. */
+  private async startRun(run: MonitorRunRow, monitor?: MonitorRow): Promise<void> {
+    const store = monitorStoreOf(this.ctx.store);
+    const m = monitor ?? await store.getMonitor(run.accountId, run.monitorId);
+    const account = await this.ctx.store.getAccount(run.accountId);
+    const decl = m && endpointFor(m.endpoint);
+    let why: string | null = null;
+    if (!m || !account || !decl) why = !m ? 'the monitor was deleted' : !account ? 'the account is gone' : `${m.endpoint} is not served`;
+    else if (!(await this.ctx.store.getRequest(run.requestId))) {
+      try {
+        await submit(this.ctx, account, decl, { ...m.params, [MONITOR_RUN]: run.id }, m.queries, { webhook: m.webhook, ui: false, id: run.requestId });
+      } catch (e) {
+        // Another process submitted the same id meanwhile (it was late, not dead): that request is this run's.
+        if (!(await this.ctx.store.getRequest(run.requestId))) why = `the run could not start: ${(e as Error).message}`;
+      }
+    }
+    await store.markRunning(run.id);
+    if (why) {
+      this.ctx.log.warn({ monitorId: run.monitorId, runId: run.id }, why);
+      await store.finishRun(run.id, failed(why, this.ctx.now()));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.ctx.events.off('finished', this.onFinished);
+    await this.busy;
+  }
+}
+
+function failed(reason: string, now: number) {
+  return { status: 'failed' as const, reason, counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, records: 0 }, changes: [], seen: [], gone: [], now };
+}
+
+/** Reads a query's records; a query that failed (not one that ended early with its records) is marked. */
+async function resultsOf(ctx: AppContext, requestId: string): Promise<{ queries: QueryRecords[]; firstError: string | null }> {
+  const byIndex = new Map<number, QueryRecords>();
+  let firstError: string | null = null;
+  for await (const part of ctx.store.readResults(requestId)) {
+    let q = byIndex.get(part.queryIndex);
+    if (!q) { q = { query: part.query, records: [] }; byIndex.set(part.queryIndex, q); }
+    for (const r of JSON.parse(part.recordsJson) as Record<string, unknown>[]) q.records.push(r);
+    if (part.error && !part.more && !part.error.startsWith('step_budget') && !part.error.startsWith('credit_limit')) {
+      q.failed = q.records.length === 0;
+      firstError ??= part.error;
+    }
+  }
+  return { queries: [...byIndex.values()], firstError };
+}
+
+/**
+ * Ends a run whose request ended: its changes, what the monitor has now seen, its counts. Safe to call
+ * from several processes (the store ends a run once). Returns the run as ended, or null.
+ */
+export async function endRun(ctx: AppContext, run: MonitorRunRow, request: RequestRow): Promise<void> {
+  const store = monitorStoreOf(ctx.store);
+  const m = await store.getMonitor(run.accountId, run.monitorId);
+  const now = ctx.now();
+  if (!m) { await store.finishRun(run.id, failed('the monitor was deleted', now)); return; }
+  const { queries, firstError } = await resultsOf(ctx, request.id);
+  if (request.status !== 'Success' || queries.every((q) => q.failed)) {
+    await store.finishRun(run.id, failed(`its request ${request.id} ended in Failure: ${firstError ?? 'no query succeeded'}`, now));
+    return;
+  }
+  const before = await store.seenRecords(m.id);
+  const d = diffRun(before, queries, m.compare, { monitorId: m.id, runId: run.id, at: now, baseline: run.baseline });
+  await store.finishRun(run.id, { status: 'done', reason: firstError && `some queries failed: ${firstError}`, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
+}
