@@ -56,8 +56,9 @@ test('every account operation query parameter and body', { timeout: 60_000 }, as
     }
     if (o.body) {
       for (const body of ['{', '"str"', 'null', '[]', '{"limit":"ten"}', '{"queries":[1,2]}', '{"filters":{"geo_filters":[{"type":"square"}]}}', `{"query":"${huge}"}`]) {
-        const r = await h.json(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-        assert.ok([422, 200, 501].includes(r.status), `${o.path} body ${body.slice(0, 40)}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+        const r = await h.json(path, { method: o.method, body, headers: { 'content-type': 'application/json' } });
+        // An operation on one thing (PATCH /monitors/{id}) may answer 404 for the made-up id first.
+        assert.ok([422, 200, 501].includes(r.status) || (r.status === 404 && o.path.includes('{')), `${o.method} ${o.path} body ${body.slice(0, 40)}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
         assert.notEqual(r.status, 500);
       }
     }

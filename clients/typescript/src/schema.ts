@@ -1635,6 +1635,483 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's monitors, newest first (extension). */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Last monitor id of the previous page. */
+                    lastId?: string;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            monitors: components["schemas"]["Monitor"][];
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Creates a monitor: a data request run on a schedule that reports what changed (extension). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description The data endpoint each run asks, e.g. /maps/search. */
+                        endpoint: string;
+                        /** @description The queries each run asks. */
+                        queries: string[];
+                        /** @description The endpoint's parameters (limit, language, ...), checked as that endpoint checks them. */
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Exactly one of every_s and cron. */
+                        schedule: {
+                            /** @description Seconds between runs (at least 60). */
+                            every_s?: number;
+                            /** @description Five-field cron expression (minute hour day month weekday), read in time_zone. */
+                            cron?: string;
+                            /** @description IANA time zone of cron (default UTC). */
+                            time_zone?: string;
+                        };
+                        compare?: {
+                            /** @description Record fields that together name one record across runs (default per endpoint: place_id for places). */
+                            identity?: string[];
+                            /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
+                            fields?: string[];
+                        };
+                        name?: string;
+                        /** @description Called after each run (signed like every webhook) with the run and its changes. */
+                        webhook?: string;
+                        status?: "active" | "paused";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Monitor"];
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{monitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One monitor (extension). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The monitor's id. */
+                    monitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Monitor"];
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Deletes a monitor with its runs and changes (extension). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The monitor's id. */
+                    monitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Plain-text confirmation `Request <id> terminated`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Pauses, resumes or changes a monitor (extension). */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The monitor's id. */
+                    monitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description The data endpoint each run asks, e.g. /maps/search. */
+                        endpoint?: string;
+                        /** @description The queries each run asks. */
+                        queries?: string[];
+                        /** @description The endpoint's parameters (limit, language, ...), checked as that endpoint checks them. */
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Exactly one of every_s and cron. */
+                        schedule?: {
+                            /** @description Seconds between runs (at least 60). */
+                            every_s?: number;
+                            /** @description Five-field cron expression (minute hour day month weekday), read in time_zone. */
+                            cron?: string;
+                            /** @description IANA time zone of cron (default UTC). */
+                            time_zone?: string;
+                        };
+                        compare?: {
+                            /** @description Record fields that together name one record across runs (default per endpoint: place_id for places). */
+                            identity?: string[];
+                            /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
+                            fields?: string[];
+                        };
+                        name?: string;
+                        /** @description Called after each run (signed like every webhook) with the run and its changes. */
+                        webhook?: string;
+                        status?: "active" | "paused";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Monitor"];
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/monitors/{monitorId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor's runs, newest first (extension). */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only runs due before this Unix second (the previous page's last due). */
+                    before?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The monitor's id. */
+                    monitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: components["schemas"]["MonitorRun"][];
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{monitorId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a monitor's runs found changed, oldest first, through a cursor (extension). */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Comma-separated kinds: new, gone, changed, new_reviews. */
+                    kind?: string;
+                    /** @description Unix seconds, inclusive. */
+                    from?: number;
+                    /** @description Unix seconds, inclusive. */
+                    to?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The monitor's id. */
+                    monitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: components["schemas"]["MonitorChange"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -2806,6 +3283,73 @@ export type components = {
         WebhookCall: {
             status: string;
             date: number;
+        };
+        /** @description A monitor (an extension: not in the interface). */
+        Monitor: {
+            id: string;
+            name: string | null;
+            endpoint: string;
+            queries: string[];
+            params: {
+                [key: string]: unknown;
+            };
+            /** @description Exactly one of every_s and cron. */
+            schedule: {
+                /** @description Seconds between runs (at least 60). */
+                every_s?: number;
+                /** @description Five-field cron expression (minute hour day month weekday), read in time_zone. */
+                cron?: string;
+                /** @description IANA time zone of cron (default UTC). */
+                time_zone?: string;
+            };
+            compare: {
+                /** @description Record fields that together name one record across runs (default per endpoint: place_id for places). */
+                identity?: string[];
+                /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
+                fields?: string[];
+            };
+            webhook: string | null;
+            status: "active" | "paused";
+            next_run: number | null;
+            last_run: number | null;
+            runs: number;
+            created: number;
+            updated: number;
+            changes_location: string;
+        };
+        /** @description One run of a monitor: an ordinary request, metered and billed as such. */
+        MonitorRun: {
+            id: string;
+            /** @description Unix seconds of the due time this run answers. */
+            due: number;
+            status: "claimed" | "running" | "done" | "failed";
+            reason: string | null;
+            /** @description The first run: it records what is there and reports no change. */
+            baseline: boolean;
+            request_id: string;
+            results_location: string | null;
+            counts: {
+                new: number;
+                gone: number;
+                changed: number;
+                new_reviews: number;
+                records: number;
+            };
+            finished: number | null;
+        };
+        /** @description One change a monitor run found. */
+        MonitorChange: {
+            /** @description new: found for the first time; gone: no more found by the same query; changed: one field changed; new_reviews: reviews newer than any seen. */
+            kind: "new" | "gone" | "changed" | "new_reviews";
+            /** @description The record's identity values joined by |. */
+            identity: string;
+            field: string | null;
+            before: unknown;
+            after: unknown;
+            /** @description The record (new) or the new reviews (new_reviews); else null. */
+            record: unknown;
+            run_id: string;
+            at: number;
         };
         /** @description Body POSTed to a webhook when a request ends; header X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with the account webhook secret>. Retried after about 1 min, 5 min, 30 min, 2 h, 6 h without a 2xx within 10 s. */
         WebhookBody: {

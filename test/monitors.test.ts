@@ -1,0 +1,154 @@
+/**
+ * Monitors end to end (issue 29) on a world that changes between runs, on the service's fake clock:
+ * the first run records, the next reports new / gone / changed with before and after; runs are
+ * ordinary requests (in /requests, billed); the run's changes reach the webhook, signed; pause stops
+ * runs and resume starts them again; a failed run says why and the next one still comes; changes page
+ * through a cursor. Both stores.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { startHarness, until, type Harness } from './support/harness.ts';
+import { registryOfAdapters } from '../src/sources/registry.ts';
+import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
+import { SourceError } from '../src/sources/_kit/errors.ts';
+import { pgTestUrl, scratchSchema, dropSchema } from '../src/store/postgres/testing.ts';
+
+type Rec = Record<string, unknown>;
+
+function worldAdapter(world: Map<string, Rec>, broken: { on: boolean }): LocalAdapter {
+  return {
+    kind: 'local', endpoint: '/maps/search',
+    async lookup({ query }) {
+      if (broken.on) throw new SourceError('blocked', 'test: the site blocks us today');
+      return [...world.values()].map((r) => ({ ...r, query }));
+    },
+  };
+}
+
+async function receiver() {
+  const calls: { body: any; signature: string | undefined; raw: string }[] = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => { raw += c; });
+    req.on('end', () => { calls.push({ body: JSON.parse(raw), signature: req.headers['x-hub-signature-256'] as string | undefined, raw }); res.end('ok'); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const post = (h: Harness, path: string, body: unknown, method = 'POST') =>
+  h.json(path, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+async function scenario(h: Harness, world: Map<string, Rec>, broken: { on: boolean }) {
+  const hook = await receiver();
+  try {
+    world.set('a', { place_id: 'a', name: 'Alpha Café', phone: '+1 512 555 0100', rating: 4.5 });
+    world.set('b', { place_id: 'b', name: 'Beta Bar', phone: '+1 512 555 0101', rating: 4.0 });
+    const created = await post(h, '/monitors', { endpoint: '/maps/search', queries: ['coffee austin'], params: { limit: 50 }, schedule: { every_s: 3600 }, webhook: hook.url, name: 'austin coffee' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    assert.deepEqual([created.body.status, created.body.compare.identity], ['active', ['place_id']]);
+    const runsDone = (n: number) => until(async () => {
+      const r = (await h.json(`/monitors/${id}/runs`)).body.runs as any[];
+      return r.filter((x) => x.status === 'done' || x.status === 'failed').length >= n && r;
+    }, 20_000, `${n} runs ended`);
+    // The first run at once: the baseline, no change reported.
+    const [first] = await runsDone(1);
+    assert.deepEqual([first.baseline, first.counts.records, first.status], [true, 2, 'done']);
+    assert.deepEqual((await h.json(`/monitors/${id}/changes`)).body.changes, []);
+    // The world changes; an hour later the next run reports exactly that.
+    world.get('a')!.phone = '+1 512 555 0199';
+    world.delete('b');
+    world.set('c', { place_id: 'c', name: 'Gamma Grill', phone: null, rating: 4.8 });
+    h.clock.offset += 3_600_000;
+    const runs = await runsDone(2);
+    assert.deepEqual([runs[0].baseline, runs[0].counts.new, runs[0].counts.gone, runs[0].counts.changed], [false, 1, 1, 1]);
+    const ch = (await h.json(`/monitors/${id}/changes`)).body;
+    assert.deepEqual(ch.changes.map((c: any) => [c.kind, c.identity, c.field, c.before, c.after]).sort(),
+      [['changed', 'a', 'phone', '+1 512 555 0100', '+1 512 555 0199'], ['gone', 'b', null, null, null], ['new', 'c', null, null, null]]);
+    assert.equal(ch.changes.find((c: any) => c.kind === 'new').record.name, 'Gamma Grill');
+    // Paged through a cursor, filtered by kind.
+    const p1 = (await h.json(`/monitors/${id}/changes?pageSize=2`)).body;
+    const p2 = (await h.json(`/monitors/${id}/changes?pageSize=2&cursor=${p1.next_cursor}`)).body;
+    assert.deepEqual([p1.changes.length, p1.has_more, p2.changes.length, p2.has_more], [2, true, 1, false]);
+    assert.deepEqual((await h.json(`/monitors/${id}/changes?kind=gone`)).body.changes.map((c: any) => c.identity), ['b']);
+    assert.equal((await h.json(`/monitors/${id}/changes?kind=moved`)).status, 422);
+    // Runs are ordinary requests: listed, billed.
+    const req = await h.svc.ctx.store.getRequest(runs[0].request_id);
+    assert.deepEqual([req!.endpoint, req!.status, req!.usage], ['/maps/search', 'Success', 2]);
+    // The webhook of the second run carries its changes, signed with the account's secret.
+    const secret = (await h.json('/profile/webhook-secret')).body.webhook_secret;
+    const call = await until(async () => hook.calls.find((c) => c.body.monitor?.run_id === runs[0].id), 15_000, 'the run\'s webhook');
+    assert.equal(call.signature, `sha256=${createHmac('sha256', secret).update(call.raw).digest('hex')}`);
+    assert.deepEqual([call.body.monitor.monitor_id, call.body.monitor.counts.changed, call.body.monitor.changes.length], [id, 1, 3]);
+    // Paused: due times pass, nothing runs. Resumed: the next run comes.
+    assert.equal((await post(h, `/monitors/${id}`, { status: 'paused' }, 'PATCH')).body.next_run, null);
+    h.clock.offset += 3 * 3_600_000;
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal((await h.json(`/monitors/${id}/runs`)).body.runs.length, 2, 'a paused monitor runs nothing');
+    // A run that fails says why; the one after it still comes.
+    broken.on = true;
+    const resumed = (await post(h, `/monitors/${id}`, { status: 'active' }, 'PATCH')).body;
+    assert.ok(resumed.next_run * 1000 > h.svc.ctx.now(), 'resumed: the next run from now');
+    h.clock.offset += 3_600_000;
+    const afterFail = await runsDone(3);
+    assert.equal(afterFail[0].status, 'failed');
+    assert.match(afterFail[0].reason, /blocked: test: the site blocks us today/);
+    broken.on = false;
+    world.get('c')!.rating = 4.9;
+    h.clock.offset += 3_600_000;
+    const afterOk = await runsDone(4);
+    assert.deepEqual([afterOk[0].status, afterOk[0].counts.changed], ['done', 1]);
+    const last = (await h.json(`/monitors/${id}/changes?kind=changed`)).body.changes.at(-1);
+    assert.deepEqual([last.identity, last.field, last.before, last.after], ['c', 'rating', 4.8, 4.9]);
+    // Another account sees none of it; delete removes it.
+    const other = await h.newAccount();
+    assert.equal((await h.json(`/monitors/${id}`, { key: other.key })).status, 404);
+    assert.equal((await h.json(`/monitors/${id}/changes`, { key: other.key })).status, 404);
+    assert.equal((await h.json(`/monitors/${id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await h.json(`/monitors/${id}`)).status, 404);
+  } finally { await hook.close(); }
+}
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  const pg = pgTestUrl();
+  test(`monitors end to end on ${kind}: baseline, new / gone / changed, webhook, pause, a failed run, paging`, { skip: kind === 'postgres' && !pg ? 'PostgreSQL not configured: set TEST_DATABASE_URL' : false, timeout: 90_000 }, async () => {
+    const world = new Map<string, Rec>();
+    const broken = { on: false };
+    const schema = scratchSchema();
+    const h = await startHarness({
+      adapters: registryOfAdapters([worldAdapter(world, broken)]), settings: { monitorTickMs: 40, allowPrivateTargets: true },
+      backendEnv: kind === 'postgres' ? { DATABASE_URL: pg!, DATABASE_SCHEMA: schema, QUEUE: 'embedded' } : {},
+    });
+    try { await scenario(h, world, broken); } finally { await h.close(); if (kind === 'postgres') await dropSchema(pg!, schema); }
+  });
+}
+
+test('a monitor that could never run is refused, naming the field', async () => {
+  const h = await startHarness({ settings: { monitorTickMs: 60_000 } });
+  try {
+    const bad = async (body: unknown, re: RegExp) => {
+      const r = await post(h, '/monitors', body);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      assert.match(r.body.errorMessage, re);
+    };
+    await bad({ queries: ['x'], schedule: { every_s: 3600 } }, /endpoint is required/);
+    await bad({ endpoint: '/nope', queries: ['x'], schedule: { every_s: 3600 } }, /not a data endpoint/);
+    await bad({ endpoint: '/maps/search', schedule: { every_s: 3600 } }, /queries is required/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 5 } }, /every_s must be a whole number of seconds from 60/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { cron: '61 * * * *' } }, /schedule.cron/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, params: { limitt: 5 } }, /params.limitt is not a parameter/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, params: { limit: 'many' } }, /params: /);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, name: 'a\u0000b' }, /name has a control character/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, webhook: 'http://169.254.169.254/' }, /webhook .* is refused/);
+    await bad({ endpoint: '/directory-phones', queries: ['+1'], schedule: { every_s: 3600 } }, /compare is required/);
+    const ok = await post(h, '/monitors', { endpoint: '/maps/search', queries: ['x'], schedule: { cron: '0 9 * * 1', time_zone: 'Europe/Athens' } });
+    assert.equal(ok.status, 200);
+    const patched = await post(h, `/monitors/${ok.body.id}`, { endpoint: '/other' }, 'PATCH');
+    assert.equal(patched.status, 422);
+    assert.match(patched.body.errorMessage, /endpoint cannot be changed/);
+  } finally { await h.close(); }
+});
