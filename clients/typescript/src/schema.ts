@@ -2921,6 +2921,22 @@ export type components = {
             status_text: string | null;
             /** @description Listing brokerage. */
             broker_name: string | null;
+            /** @description True for a building or community listed once for many units (then `beds`, `baths`, `area_sqft` and `price` are its smallest or cheapest unit's, and the ranges below span its units); false for a single home. */
+            is_building: boolean | null;
+            /** @description Units the building lists (available or shown), when it says. */
+            unit_count: number | null;
+            /** @description Fewest bedrooms of the building's units (0 = studio). */
+            min_beds: number | null;
+            /** @description Most bedrooms of the building's units. */
+            max_beds: number | null;
+            /** @description Fewest bathrooms of the building's units. */
+            min_baths: number | null;
+            /** @description Most bathrooms of the building's units. */
+            max_baths: number | null;
+            /** @description Lowest price (or rent) of the building's units, in `currency` units. */
+            min_price: number | null;
+            /** @description Highest price (or rent) of the building's units, in `currency` units. */
+            max_price: number | null;
         } & {
             [key: string]: unknown;
         };

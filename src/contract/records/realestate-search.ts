@@ -3,7 +3,7 @@
  * numbers in the currency unit with an ISO 4217 `currency`; the site's own text is `price_text`.
  */
 import type { Static } from '@sinclair/typebox';
-import { nint, nnum, nstr, record, str } from './fields.ts';
+import { nbool, nint, nnum, nstr, record, str } from './fields.ts';
 
 export const realestateSearchRecord = record('RealestateSearchRecord', 'A property from a real-estate search.', {
   query: str('The query item as given.'),
@@ -31,6 +31,14 @@ export const realestateSearchRecord = record('RealestateSearchRecord', 'A proper
   url: nstr("The property's page."),
   status_text: nstr('Status as written, e.g. "House for sale".'),
   broker_name: nstr('Listing brokerage.'),
+  is_building: nbool('True for a building or community listed once for many units (then `beds`, `baths`, `area_sqft` and `price` are its smallest or cheapest unit\'s, and the ranges below span its units); false for a single home.'),
+  unit_count: nint('Units the building lists (available or shown), when it says.'),
+  min_beds: nnum("Fewest bedrooms of the building's units (0 = studio)."),
+  max_beds: nnum("Most bedrooms of the building's units."),
+  min_baths: nnum("Fewest bathrooms of the building's units."),
+  max_baths: nnum("Most bathrooms of the building's units."),
+  min_price: nnum("Lowest price (or rent) of the building's units, in `currency` units."),
+  max_price: nnum("Highest price (or rent) of the building's units, in `currency` units."),
 });
 
 export type RealestateSearchRecord = Static<typeof realestateSearchRecord>;

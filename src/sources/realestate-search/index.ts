@@ -13,5 +13,5 @@ export const source = defineSource({
   },
   verifiedBy: 'real captures (result and property nodes, wrapped as served)',
   folder: import.meta.url,
-  samples: [{ file: 'zillow/scrapfly_property_gdp_2023-06.json', fixture: true }],
+  samples: [{ file: 'zillow/scrapfly_property_gdp_2023-06.json', fixture: true }, { file: 'constructed-search-buildings.json' }],
 });

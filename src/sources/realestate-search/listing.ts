@@ -12,6 +12,7 @@
  *   homeStatus, zestimate, rentZestimate, daysOnZillow, hdpUrl, hiResImageLink, brokerageName.
  */
 import { amountOf } from '../_kit/money.ts';
+import { countOf, unitRange } from './building.ts';
 import type { EstateRecord } from './record.ts';
 
 export const SITE = 'https://www.zillow.com';
@@ -57,8 +58,12 @@ export function resultRecord(x: unknown, query: string): EstateRecord | null {
   const unit0 = Array.isArray(r.units) ? obj(r.units[0]) : null;
   const id = firstOf(s(r.zpid), s(hi.zpid), s(r.plid), s(r.buildingId), s(r.lotId));
   if (!id) return null;
-  const priceText = firstOf(s(r.price), s(unit0?.price));
-  const price = firstOf(n(hi.price), n(r.unformattedPrice), amountOf(priceText));
+  const range = unitRange(r);
+  // A building's own price text is its cheapest unit's ("From $988,901"); a rental building has
+  // none and lists units: the lowest of them, with its text.
+  const cheapest = range.min_price !== null && Array.isArray(r.units) ? r.units.find((u: Node) => amountOf(s(u?.price)) === range.min_price) : null;
+  const priceText = firstOf(s(r.price), s(cheapest?.price), s(unit0?.price));
+  const price = firstOf(n(hi.price), n(r.unformattedPrice), amountOf(priceText), range.min_price);
   return {
     query,
     property_id: id,
@@ -73,8 +78,8 @@ export function resultRecord(x: unknown, query: string): EstateRecord | null {
     price,
     currency: price === null ? null : (s(hi.currency) ?? 'USD'),
     price_text: priceText,
-    beds: firstOf(n(r.beds), n(hi.bedrooms), n(unit0?.beds), n(r.minBeds)),
-    baths: firstOf(n(r.baths), n(hi.bathrooms), n(r.minBaths)),
+    beds: firstOf(countOf(r.beds), n(hi.bedrooms), range.min_beds),
+    baths: firstOf(countOf(r.baths), n(hi.bathrooms), range.min_baths),
     area_sqft: firstOf(n(r.area), n(hi.livingArea), n(r.minArea)),
     lot_area_sqft: lotSqft(hi.lotAreaValue, hi.lotAreaUnit),
     home_type: s(hi.homeType),
@@ -85,6 +90,7 @@ export function resultRecord(x: unknown, query: string): EstateRecord | null {
     url: absolute(r.detailUrl),
     status_text: s(r.statusText),
     broker_name: s(r.brokerName),
+    ...range,
   };
 }
 
@@ -129,5 +135,14 @@ export function propertyRecord(x: unknown, query: string): EstateRecord | null {
     url: absolute(p.hdpUrl),
     status_text: s(p.listingTypeDimension),
     broker_name: s(p.brokerageName),
+    // A property page is one home.
+    is_building: false,
+    unit_count: null,
+    min_beds: null,
+    max_beds: null,
+    min_baths: null,
+    max_baths: null,
+    min_price: null,
+    max_price: null,
   };
 }

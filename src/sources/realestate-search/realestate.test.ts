@@ -103,6 +103,7 @@ test('property node: field by field, bare and inside a property page', { skip: f
       price_text: null, beds: 2, baths: 1, area_sqft: 900, lot_area_sqft: 3746, home_type: 'SINGLE_FAMILY', estimate: 887000, rent_estimate: 3058,
       days_on_site: 31, photo: 'https://photos.zillowstatic.com/fp/fc74d9ea95fb55d5343f731fb0c1bc56-p_f.jpg',
       url: 'https://www.zillow.com/homedetails/661-Lakeview-Ave-San-Francisco-CA-94112/15192198_zpid/', status_text: 'For Sale by Agent', broker_name: 'KW Advisors',
+      is_building: false, unit_count: null, min_beds: null, max_beds: null, min_baths: null, max_baths: null, min_price: null, max_price: null,
     });
   }
   const [step] = adapter.plan({ query: 'https://www.zillow.com/homedetails/661-Lakeview-Ave-San-Francisco-CA-94112/15192198_zpid/', params: {} });

@@ -1,0 +1,56 @@
+/**
+ * Buildings (one listing, many units) of `/realestate-search`: `beds`, `baths` and `price` are the
+ * smallest or cheapest unit's, and the units' range is kept (`min_beds`..`max_price`,
+ * `unit_count`, `is_building`), never null because a rental building writes its units' beds as text.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Value } from '@sinclair/typebox/value';
+import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
+import { realestateSearchRecord } from '../../contract/records/realestate-search.ts';
+import { parseCapture } from './capture.ts';
+import { countOf, unitRange } from './building.ts';
+
+const listFile = fixturePath('zillow', 'scrapfly_search_listResults_2024-02.json');
+const answer = (list: unknown[]) => JSON.stringify({ cat1: { searchResults: { listResults: list, mapResults: [] } } });
+
+test('a rental building of the constructed answer: beds, baths and price of its cheapest unit, and the range', () => {
+  const [tower, house] = parseCapture(readFileSync(new URL('./constructed-search-buildings.json', import.meta.url), 'utf8'));
+  assert.ok(Value.Check(realestateSearchRecord, tower) && Value.Check(realestateSearchRecord, house));
+  assert.deepEqual(
+    [tower!.is_building, tower!.beds, tower!.baths, tower!.price, tower!.price_text, tower!.currency, tower!.unit_count],
+    [true, 0, 1, 2895, '$2,895+', 'USD', 14],
+  );
+  assert.deepEqual([tower!.min_beds, tower!.max_beds, tower!.min_baths, tower!.max_baths, tower!.min_price, tower!.max_price], [0, 3, 1, 2.5, 2895, 6100]);
+  // A single home has no range.
+  assert.deepEqual([house!.is_building, house!.beds, house!.min_beds, house!.max_price], [false, 3, null, null]);
+});
+
+test('the real building and community nodes: ranges from their min fields; homes are not buildings', { skip: fixtureMissing(listFile) }, () => {
+  const raw = JSON.parse(readFileSync(listFile, 'utf8')) as any[];
+  const recs = parseCapture(answer(raw));
+  const buildings = recs.filter((r) => r.is_building);
+  assert.equal(buildings.length, 6);
+  assert.equal(recs.filter((r) => r.is_building === false).length, 381);
+  for (const r of buildings) {
+    const x = raw[recs.indexOf(r)];
+    assert.equal(r.beds, x.minBeds);
+    assert.equal(r.min_beds, x.minBeds);
+    assert.equal(r.min_baths, x.minBaths);
+    assert.equal(r.unit_count, x.unitCount);
+    assert.ok(r.price !== null && r.min_price === null, 'a "From $X" building states no unit prices');
+  }
+  const lofton = buildings.find((r) => r.property_id === '29303776')!;
+  assert.deepEqual([lofton.beds, lofton.baths, lofton.area_sqft, lofton.price, lofton.unit_count], [2, 3, 1387, 988901, 9]);
+  // The same real building as a rental one lists it: units with text counts.
+  const node = { ...raw.find((x) => x.plid === '29303776'), price: undefined, minBeds: undefined, minBaths: undefined, unitCount: undefined, units: [{ price: '$3,400+', beds: '2' }, { price: '$2,950+', beds: 'Studio' }, { price: '$4,100+', beds: '3', baths: '2' }] };
+  const [r] = parseCapture(answer([node]));
+  assert.deepEqual([r!.beds, r!.price, r!.price_text, r!.min_beds, r!.max_beds, r!.min_price, r!.max_price, r!.max_baths, r!.unit_count], [0, 2950, '$2,950+', 0, 3, 2950, 4100, 2, 3]);
+});
+
+test('counts written as text', () => {
+  assert.deepEqual(['0', '2', '1.5', 'Studio', ' 3 ', 2, -1, '2+', 'two', null].map(countOf), [0, 2, 1.5, 0, 3, 2, null, null, null, null]);
+  assert.equal(unitRange({ zpid: '1', beds: 3 }).is_building, false);
+  assert.equal(unitRange({ buildingId: 'x', units: [] }).is_building, true);
+});

@@ -1,0 +1,63 @@
+/**
+ * A building or community listed once for many units (a search result with `isBuilding`, a
+ * `buildingId` or `plid` and no zpid, or a `units[]` list): its units' range. Rental buildings list
+ * `units[]` as `{price: "$2,895+", beds: "1"}` (numbers as text, "0" or "Studio" for a studio);
+ * sale buildings and new-construction communities state `minBeds`/`minBaths`/`minArea` (and
+ * sometimes the `max` ones) and a "From $988,901" price. Both are read; a single home has no range.
+ */
+import { amountOf } from '../_kit/money.ts';
+import type { EstateRecord } from './record.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Node = Record<string, any>;
+
+/** The range fields of a record, as the contract declares them. */
+export type UnitRange = Pick<EstateRecord, 'is_building' | 'unit_count' | 'min_beds' | 'max_beds' | 'min_baths' | 'max_baths' | 'min_price' | 'max_price'>;
+
+/** A count written as a number or as text ("2", "1.5", "Studio" = 0); null for anything else. */
+export function countOf(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : null;
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  if (/^studio$/i.test(t)) return 0;
+  return /^\d+(\.\d+)?$/.test(t) ? Number(t) : null;
+}
+
+const money = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : typeof v === 'string' ? amountOf(v) : null);
+
+function span(values: Array<number | null>): [number | null, number | null] {
+  const xs = values.filter((x): x is number => x !== null);
+  return xs.length ? [Math.min(...xs), Math.max(...xs)] : [null, null];
+}
+
+/** Whether a result node is a building of many units rather than one home. */
+export function isBuildingNode(r: Node): boolean {
+  if (r.isBuilding === true || Array.isArray(r.units)) return true;
+  const hasZpid = r.zpid != null || r.hdpData?.homeInfo?.zpid != null;
+  return !hasZpid && (r.buildingId != null || r.plid != null);
+}
+
+/**
+ * The units' range of a building node; `is_building: false` and nulls for a single home.
+ * @example unitRange({ isBuilding: true, units: [{ price: '$2,895+', beds: '0' }, { price: '$3,400+', beds: '2' }] }).max_beds // 2
+ */
+export function unitRange(r: Node): UnitRange {
+  if (!isBuildingNode(r)) {
+    return { is_building: false, unit_count: null, min_beds: null, max_beds: null, min_baths: null, max_baths: null, min_price: null, max_price: null };
+  }
+  const units: Node[] = Array.isArray(r.units) ? r.units.filter((u: unknown) => u && typeof u === 'object') : [];
+  const [minBeds, maxBeds] = span([...units.map((u) => countOf(u.beds)), countOf(r.minBeds), countOf(r.maxBeds)]);
+  const [minBaths, maxBaths] = span([...units.map((u) => countOf(u.baths)), countOf(r.minBaths), countOf(r.maxBaths)]);
+  const [minPrice, maxPrice] = span([...units.map((u) => money(u.price)), money(r.minPrice), money(r.maxPrice)]);
+  const count = countOf(r.unitCount) ?? countOf(r.availabilityCount) ?? (units.length || null);
+  return {
+    is_building: true,
+    unit_count: count === null ? null : Math.trunc(count),
+    min_beds: minBeds,
+    max_beds: maxBeds,
+    min_baths: minBaths,
+    max_baths: maxBaths,
+    min_price: minPrice,
+    max_price: maxPrice,
+  };
+}
