@@ -6,6 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { startHarness, until } from './support/harness.ts';
 import { US_ZIPS_TXT } from '../src/lookups/geo/data-files.ts';
 
@@ -50,14 +51,35 @@ test('a city: the codes named after it; two categories × two cities; a city no 
 
 test('without postal data, with enrichLocations false, or without useZipCodes, a location is one phrase; an unknown US location is a 422', async () => {
   assert.deepEqual(await searched({ categories: ['dentist'], locations: ['SE>Stockholm'], useZipCodes: true, tags: ['zip-se'] }), ['dentist Stockholm, SE']);
+  const my = await postTask({ categories: ['dentist'], locations: ['MY>Johor>Nowhere Town'], useZipCodes: true });
+  assert.equal(my.status, 422, 'a Malaysian city the postal data does not name');
   assert.deepEqual(await searched({ categories: ['dentist'], locations: ['30309'], useZipCodes: true, enrichLocations: false, tags: ['zip-own'] }), ['dentist 30309']);
   assert.deepEqual(await searched({ categories: ['dentist'], locations: ['US>Vermont>Burlington'], tags: ['zip-off'] }), ['dentist Burlington, Vermont, US']);
   const bad = await postTask({ categories: ['dentist'], locations: ['US>Vermont', 'US>Atlantis'], useZipCodes: true });
   assert.equal(bad.status, 422);
-  assert.match(bad.body.errorMessage, /locations\.1: "US>Atlantis" is not a state or city of GET \/locations\?country=US/);
+  assert.match(bad.body.errorMessage, /locations\.1: "US>Atlantis" has no ZIP codes in the postal data: give a state, or a city the data names, of GET \/locations\?country=US/);
+});
+
+test('Malaysia: a state is searched code by code, every postcode malaysia-postcodes files under it; a town, its own', async () => {
+  const { allPostcodes } = createRequire(import.meta.url)('malaysia-postcodes') as { allPostcodes: { name: string; city: { name: string; postcode: string[] }[] }[] };
+  const perlis = allPostcodes.find((s) => s.name === 'Perlis')!;
+  const want = [...new Set(perlis.city.flatMap((c) => c.postcode))].sort();
+  assert.deepEqual(await searched({ categories: ['cafe'], locations: ['MY>Perlis'], useZipCodes: true, tags: ['zip-my'] }), want.map((z) => `cafe ${z}, MY`));
+  const kangar = [...new Set(perlis.city.find((c) => c.name === 'Kangar')!.postcode)].sort();
+  assert.deepEqual(await searched({ categories: ['cafe'], locations: ['MY>Perlis>Kangar'], useZipCodes: true, tags: ['zip-my-town'] }), kangar.map((z) => `cafe ${z}, MY`));
+});
+
+test('every /locations state of a postal-data country has its codes in the data', async () => {
+  const { postalRows, ZIP_COUNTRIES } = await import('../src/lookups/geo/zip-areas.ts');
+  for (const cc of ZIP_COUNTRIES) {
+    const states = (await h.json(`/locations?country=${cc}`)).body.items.filter((i: { children: unknown[] }) => i.children.length).map((i: { title: string }) => i.title).sort();
+    const postal = new Set(postalRows(cc).map((r) => r.state));
+    assert.deepEqual(states.filter((s: string) => !postal.has(s)), [], `${cc}: /locations states without postal codes`);
+  }
 });
 
 test('supports_zip_codes is true only for countries searched ZIP by ZIP', async () => {
   assert.equal((await h.json('/locations?country=US')).body.supports_zip_codes, true);
+  assert.equal((await h.json('/locations?country=MY')).body.supports_zip_codes, true);
   assert.equal((await h.json('/locations?country=SE')).body.supports_zip_codes, false);
 });

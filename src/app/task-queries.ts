@@ -2,7 +2,7 @@
  * The queries a task searches: its `queries`, or each of its `categories` in each of its `locations`.
  * A location value from `/locations` (`US>New York>Adams`) reads as a phrase (`Adams, New York, US`);
  * with `useZipCodes`, a location of a country with postal data is searched ZIP by ZIP, one query per
- * ZIP code that lies in it (src/lookups/geo/zip-areas.ts), as `<category> <ZIP>, US`. With
+ * ZIP code that lies in it (src/lookups/geo/zip-areas.ts), as `<category> <ZIP>, <country code>`. With
  * `enrichLocations: false` a location is the caller's own text, used as written (no ZIP expansion).
  *
  * @example taskQueries({ categories: ['dentist'], locations: ['US>Vermont>Burlington'], useZipCodes: true })
@@ -25,7 +25,10 @@ function searchedAs(loc: string, i: number, body: Record<string, unknown>): stri
   const country = loc.split('>')[0].trim().toUpperCase();
   if (body.useZipCodes !== true || !ZIP_COUNTRIES.has(country)) return [locationPhrase(loc)];
   const zips = zipsIn(loc);
-  if (!zips) throw new AppError(422, `locations.${i}: ${JSON.stringify(loc.slice(0, 200))} is not a state or city of GET /locations?country=${country}, so its ZIP codes are unknown`);
+  if (!zips) {
+    throw new AppError(422, `locations.${i}: ${JSON.stringify(loc.slice(0, 200))} has no ZIP codes in the postal data: give a state, or a city the data names, `
+      + `of GET /locations?country=${country}, or leave useZipCodes off`);
+  }
   return zips.map((z) => `${z}, ${country}`);
 }
 

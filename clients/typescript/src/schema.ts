@@ -870,7 +870,7 @@ export type paths = {
                         }[];
                         /** @description Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed. */
                         exactMatch?: boolean;
-                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, US` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US); other locations stay one phrase. `metadata.queries` lists the queries searched. */
+                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries` lists the queries searched. */
                         useZipCodes?: boolean;
                         dropDuplicates?: boolean;
                         /** @description Leaves out, in the task's result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed. */
