@@ -43,7 +43,8 @@ export interface MapSite {
   requests: number;
   serve(url: string): { status: number; body: string };
   oracle(roots: Box[]): number;
-  listen(): Promise<{ url: string; close(): Promise<void> }>;
+  /** Over HTTP on loopback; `hits` counts each URL served, `delayMs` holds every answer back. */
+  listen(o?: { delayMs?: number }): Promise<{ url: string; hits: Map<string, number>; close(): Promise<void> }>;
 }
 
 function gauss(r: () => number): number {
@@ -115,14 +116,16 @@ export function mapSite(o: { area: Area; places: number; seed?: number; rural?: 
       for (const root of roots) visit(root, 0);
       return cost;
     },
-    async listen() {
+    async listen(lo = {}) {
+      const hits = new Map<string, number>();
       const server = createServer((req, res) => {
+        hits.set(req.url ?? '/', (hits.get(req.url ?? '/') ?? 0) + 1);
         const out = site.serve(`http://x${req.url ?? '/'}`);
-        res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8' }).end(out.body);
+        setTimeout(() => res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8' }).end(out.body), lo.delayMs ?? 0);
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       const { port } = server.address() as AddressInfo;
-      return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok())) };
+      return { url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((ok) => server.close(() => ok())) };
     },
   };
   return site;

@@ -21,11 +21,15 @@ import { startService } from '../../src/app/service.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
 import { testRegistry } from './test-adapter.ts';
 import { pagedAdapter } from './paged-source.ts';
+import { onSite } from './map-site.ts';
+import { adapter as mapsSearchAdapter } from '../../src/sources/maps-search/adapter.ts';
 
 const workerOnly = !!process.env.NO_LISTEN;
 const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: true } : {}) };
 // PAGED_SOURCE_URL: /bizdir-reviews walks the constructed paged source there (test/support/paged-source.ts).
+// MAP_SITE_URL: /maps/search runs the real adapter against the loopback map site there (test/support/map-site.ts).
 const paged = process.env.PAGED_SOURCE_URL ? [pagedAdapter(process.env.PAGED_SOURCE_URL)] : [];
+if (process.env.MAP_SITE_URL) paged.push(onSite(mapsSearchAdapter, process.env.MAP_SITE_URL));
 const svc = await startService({ settings, adapters: testRegistry(undefined, paged) });
 let stopping = false;
 const stop = async () => {
