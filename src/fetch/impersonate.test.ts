@@ -165,3 +165,15 @@ test('SSRF guard: direct connections go only to checked addresses, pinned (a nam
   assert.equal(res.body, 'inside');
   assert.equal(srv.seen[0].headers.host, `inside.test:${srv.port}`);
 });
+
+test('a body that stalls after a declared length still ends at the attempt’s time limit', async (t) => {
+  const srv = await loopback((_req, res) => {
+    res.writeHead(200, { 'content-length': '1000' });
+    res.write('x'.repeat(10));
+  });
+  t.after(() => srv.close());
+  const ex = executor(t, { fetchProfile: 'chrome', timeoutMs: 300 });
+  const t0 = performance.now();
+  await assert.rejects(ex.run(step(`${srv.url}/stall`), ex.sessionFor('q')), (e) => isSourceError(e) && e.type === 'network' && /timed out after 300 ms/.test(e.message));
+  assert.ok(performance.now() - t0 < 2000);
+});

@@ -94,11 +94,13 @@ export class ImpersonatingTransport implements Transport {
       const setCookie: string[] = [];
       for (const [name, value] of res.headers.entries()) if (name !== 'set-cookie') addHeader(headers, setCookie, name, value);
       setCookie.push(...res.headers.getSetCookie());
-      if (Number(headers['content-length']) > req.maxBytes) {
+      const declared = headers['content-length'] === undefined ? NaN : Number(headers['content-length']);
+      if (declared > req.maxBytes) {
         await res.body?.cancel().catch(() => undefined);
         throw tooLarge(req.maxBytes, req.url);
       }
-      const body = await readLimited(res.body, req.maxBytes, req.url, req.signal);
+      // A declared length under the limit is read in one native call; otherwise chunk by chunk, counted.
+      const body = Number.isFinite(declared) ? await whole(res, req.signal) : await readLimited(res.body, req.maxBytes, req.url, req.signal);
       const plain = await decompress(body, headers['content-encoding'], req.maxBytes, req.url);
       return { status: res.status, url: req.url, headers, setCookie, body: decodeText(plain, headers['content-type']), bytes: plain.length, replayed: false };
     } catch (e) {
@@ -198,6 +200,23 @@ async function lookupChecked(host: string, guard: GuardOptions): Promise<string[
     if (why) throw new SourceError('forbidden_target', `refused target ${host}: not an allowed target`, { detail: `refused target ${host} (${a.address}): ${why} address` });
   }
   return addrs.map((a) => a.address);
+}
+
+/** The body of a response whose declared length passed the limit; the caller's signal still ends the wait. */
+async function whole(res: Wreq.Response, signal: AbortSignal): Promise<Buffer> {
+  const read = res.arrayBuffer();
+  if (signal.aborted) throw signal.reason;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return Buffer.from(await Promise.race([read, aborted]));
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+    read.catch(() => undefined);
+  }
 }
 
 /** The whole body, aborted past `maxBytes` or when `signal` fires (wreq stops watching it once the headers are in). */
