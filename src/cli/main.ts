@@ -16,6 +16,7 @@
  *                                   [--name TEXT] [--rating EXPR]   the selection as a task file (xlsx, csv, json, parquet)
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
+ *   trawl fetch <url> [--profile browser|chrome|firefox|node] [--proxy URL] [--out FILE]   what a site answers us (src/cli/fetch.ts)
  *   trawl run | wait | requests | tasks | balance | cancel   the API's client (src/cli/client/main.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
@@ -110,14 +111,14 @@ async function main(argv: string[]) {
   // The API's client commands load only the client: they talk to a running server over HTTP.
   if (CLIENT.has(cmd)) return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
   const { values, positionals } = parseArgs({
-    args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
+    args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' || cmd === 'fetch' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
     allowPositionals: true, strict: false,
     options: {
       name: { type: 'string' }, balance: { type: 'string' }, 'credit-limit': { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' },
       id: { type: 'string' }, add: { type: 'string' }, account: { type: 'string' }, product: { type: 'string' }, price: { type: 'string' },
       from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
       country: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, filters: { type: 'string' }, types: { type: 'string' },
-      cities: { type: 'string' }, rating: { type: 'string' },
+      cities: { type: 'string' }, rating: { type: 'string' }, profile: { type: 'string' }, proxy: { type: 'string' },
     },
   });
   switch (cmd) {
@@ -130,6 +131,11 @@ async function main(argv: string[]) {
     case 'parse':
       // The source parsers load only for this command: every other command starts without them.
       return (await import('./parse.ts')).parseCommand(positionals[0], positionals[1]);
+    case 'fetch': {
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      process.exitCode = await (await import('./fetch.ts')).fetchCommand(positionals[0], { profile: str(values.profile), proxy: str(values.proxy), out: str(values.out) });
+      return;
+    }
     case 'accounts':
       return withStore(async ({ store }) => {
         const settings = settingsFromEnv(process.env);
