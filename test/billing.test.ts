@@ -38,9 +38,10 @@ test('60 parallel requests against one balance: the ledger adds up exactly', { t
 });
 
 test('the next submit after work drew the balance to the credit limit is 402 at once, not after the key cache expires', async () => {
-  const h = await startHarness({ balance: 0.01 });
+  const h = await startHarness({ balance: 0.009 });
   try {
-    // 5 places at 0.003: the balance goes to -0.005, while the authentication cache still holds 0.01.
+    // 5 places asked at 0.003, 3 kept (the credit limit stops the query): the balance goes to 0, while
+    // the authentication cache still holds 0.009.
     assert.equal((await h.json('/maps/search?query=n=5&async=false')).status, 200);
     const next = await h.json('/maps/search?query=n=1');
     assert.equal(next.status, 402, JSON.stringify(next.body));

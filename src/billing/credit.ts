@@ -4,8 +4,8 @@
  *
  * While work runs, a work item is billed only while its account may be charged, checked in the same
  * store transaction as the charge (a conditional UPDATE on PostgreSQL, one serialized transaction on
- * SQLite). The charge that crosses the line is the last: the balance never passes `-credit_limit` by
- * more than one item's worth (its own product and its enrichments). An item that completes after
+ * SQLite). The charge that crosses the line is the last; the item itself was stopped at what the
+ * account could still pay while it ran (./purse.ts), so it stays within the line. An item that completes after
  * that, or after an operator flagged the account past due, is not billed and not delivered: its query
  * ends with BALANCE_EXHAUSTED, like any failed query (decision 25). Charges that are not one item's
  * worth (the dropDuplicates surcharge at a request's end) are cut to what the account can still take

@@ -9,7 +9,7 @@
  *   const runner = new Runner({ store, queue, adapters, fetchStep, owner: 'w-1' });
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
-import type { FanIn, ItemOutcome, QueryResult, RequestRow, Store, WorkItem } from '../store/contract.ts';
+import type { ExtraProduct, FanIn, ItemOutcome, QueryResult, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { enrichmentProducts } from '../enrich/supported.ts';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
@@ -26,6 +26,7 @@ import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 import { selectionTest } from '../delivery/selection.ts';
 import { noteOf } from '../delivery/shape.ts';
+import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -99,6 +100,24 @@ export class Runner {
    *  1000-query request stops fetching rather than running every query only to be refused. */
   private readonly exhausted = new Set<string>();
 
+  /** What each running query of an account holds unbilled (src/billing/purse.ts). */
+  private readonly purses = new Purses();
+
+  /** The purse of one item: the request's unit price plus its enrichments per record, against the
+   *  account's balance plus credit read fresh at each ask. */
+  private async purseOf(item: WorkItem, extra: ExtraProduct[]): Promise<Purse> {
+    const request = await this.o.store.getRequest(item.requestId);
+    const store = this.o.store;
+    return this.purses.open(item.accountId, item.id, {
+      unitPriceMicros: request?.unitPriceMicros ?? 0,
+      extraMicros: extra.reduce((s, e) => s + e.unitPriceMicros, 0),
+      async available() {
+        const a = await store.getAccount(item.accountId);
+        return a && canCharge(a) ? a.balanceMicros + a.creditLimitMicros : 0;
+      },
+    });
+  }
+
   private async cannotPay(accountId: string): Promise<boolean> {
     if (!this.exhausted.has(accountId)) return false;
     const a = await this.o.store.getAccount(accountId);
@@ -108,12 +127,7 @@ export class Runner {
 
   async run(item: WorkItem): Promise<void> {
     const t0 = this.o.now();
-    if (await this.cannotPay(item.accountId)) {
-      const fan = await this.o.store.failItem(item.id, this.o.owner, BALANCE_EXHAUSTED, null, this.o.now());
-      this.after(fan);
-      this.o.onItem?.({ endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 });
-      return;
-    }
+    if (await this.cannotPay(item.accountId)) return this.refuse(item, t0);
     const ac = new AbortController();
     const beat = setInterval(() => {
       this.o.store.heartbeat(this.o.owner, [item.id], this.o.now() + this.o.leaseMs).catch(() => {});
@@ -122,6 +136,9 @@ export class Runner {
     let storing = false;
     try {
       const { out, records } = await this.outcome(item, ac.signal);
+      // Stopped at the credit limit before its first record: nothing to deliver, and an empty query's
+      // one unit would pass the limit.
+      if (out.count === 0 && out.note === CREDIT_NOTE) return await this.refuse(item, t0);
       storing = true;
       const fan = await this.slots.run(() => this.o.store.completeItem(out));
       storing = false;
@@ -150,8 +167,16 @@ export class Runner {
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);
+      this.purses.release(item.accountId, item.id);
       this.o.endSession?.(item.id);
     }
+  }
+
+  /** Ends the item unbilled and undelivered: its account cannot pay (src/billing/credit.ts). */
+  private async refuse(item: WorkItem, t0: number): Promise<void> {
+    const fan = await this.o.store.failItem(item.id, this.o.owner, BALANCE_EXHAUSTED, null, this.o.now());
+    this.after(fan);
+    this.o.onItem?.({ endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 });
   }
 
   private async failed(item: WorkItem, e: unknown, t0: number): Promise<void> {
@@ -206,10 +231,17 @@ export class Runner {
       itemId: item.id, owner: this.o.owner, now: this.o.now(),
       totalLimit: typeof item.params.totalLimit === 'number' ? item.params.totalLimit : undefined,
     };
-    const dedupe = item.params.dropDuplicates === true;
-    const units = (records: Rec[]) => (adapter.units ? adapter.units(records) : records.length);
     // Enrichments are billed per place found, with the item's own bill (exactly once).
     const extraProducts = enrichmentProducts(item.params);
+    // Closed by run() once the item's bill is written (or it failed).
+    const purse = await this.purseOf(item, extraProducts);
+    return this.outcomeWithin(item, signal, adapter, base, extraProducts, purse);
+  }
+
+  private async outcomeWithin(item: WorkItem, signal: AbortSignal, adapter: SourceAdapter, base: Pick<ItemOutcome, 'itemId' | 'owner' | 'now' | 'totalLimit'>,
+    extraProducts: ExtraProduct[], purse: Purse): Promise<{ out: ItemOutcome; records: Rec[] | null }> {
+    const dedupe = item.params.dropDuplicates === true;
+    const units = (records: Rec[]) => (adapter.units ? adapter.units(records) : records.length);
     let raw: Rec[];
     let note: string | undefined;
     if (adapter.kind === 'local') {
@@ -225,7 +257,7 @@ export class Runner {
           ? parseStep(item.endpoint, adapter, step, response, ctx, (parse) => this.slots.run(parse))
           : this.slots.run(() => adapter.parse(step, response, ctx)),
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
-        paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, now: this.o.now,
+        paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, purse, now: this.o.now,
       });
       note = noteOf(run.state.note, run.state.summary);
       if (run.last) {
@@ -235,6 +267,13 @@ export class Runner {
         return { out: { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts }, records: null };
       }
       raw = adapter.finish ? adapter.finish(run.records, { query: item.query, params: item.params }) : run.records;
+    }
+    // A lookup's answer, or a merged query, holds no more than the account can pay for (the steps
+    // stopped there already; a merge or a lookup may still hold more).
+    const fits = await purse.fit(raw, (r) => units([r]));
+    if (fits < raw.length) {
+      raw = raw.slice(0, fits);
+      note = CREDIT_NOTE;
     }
     const records = await this.prepare(item, raw);
     const out: ItemOutcome = {

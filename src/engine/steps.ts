@@ -25,6 +25,7 @@ import { cursorSigner, CursorError, type CursorSigner } from './cursor.ts';
 import { budgetNote } from './budget.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { withCursor } from './record-fields.ts';
+import { CREDIT_NOTE, type Purse } from '../billing/purse.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -83,6 +84,8 @@ export interface StepRun {
   prepare(records: Rec[], cursor?: string | null): Promise<Rec[]>;
   /** Streamed chunks: their billable units. */
   units(records: Rec[]): number;
+  /** What the account can still pay for (src/billing/purse.ts): the query stops there, noted. */
+  purse?: Purse;
   now(): number;
 }
 
@@ -121,9 +124,17 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
   const ctx = { query: r.item.query, params: r.item.params };
   const cut = !r.adapter.finish && r.limit !== undefined ? r.limit : Infinity;
   let signer: CursorSigner | undefined;
+  // Records the account can still pay for, asked before each step (a page is not fetched for
+  // nothing) and applied to the step's records like a limit.
+  const room = async () => (r.purse ? r.purse.room({ records: state.records, units: r.streamed ? state.units : undefined }) : Infinity);
+  let broke = false;
   while (state.pending.length && state.records < cut) {
     if (state.steps >= r.budget) {
       state.note = budgetNote(state.steps, state.records);
+      break;
+    }
+    if (await room() <= 0) {
+      state.note = CREDIT_NOTE;
       break;
     }
     const step = state.pending[0];
@@ -132,10 +143,13 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
     if (out.summary) state.summary = out.summary;
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
-    // The resume point after this chunk: inside this step when the limit cuts it, else the rest.
+    // The resume point after this chunk: inside this step when the limit (or the credit) cuts it, else the rest.
     let resume: { steps: Step[]; skip: number } | null = rest.length ? { steps: rest, skip: 0 } : null;
-    if (recs.length > cut - state.records) {
-      recs = recs.slice(0, cut - state.records);
+    const want = Math.min(recs.length, cut - state.records);
+    const keep = r.purse ? await r.purse.take({ records: state.records, units: r.streamed ? state.units : undefined }, want) : want;
+    if (recs.length > keep) {
+      broke = keep < want;
+      recs = recs.slice(0, keep);
       resume = { steps: state.pending, skip: state.skip + recs.length };
     }
     let cursor: string | null | undefined;
@@ -156,6 +170,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       for (const x of recs) records.push(x);
     }
     state.records += chunk.length;
+    if (broke) state.note = CREDIT_NOTE;
     // A query done in its first step (most searches: no further step, or the limit reached) is not
     // checkpointed: its records go with the completion, in the same transaction (streamed: as `last`;
     // buffered: in `records`, as always). A crash before then re-runs that one step, as a crash before

@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Purses } from './purse.ts';
+
+const price = (available: () => number, extra = 0) => ({ unitPriceMicros: 3_000, extraMicros: extra, available: async () => available() });
+
+test('queries of one account asking at once share what it can pay; a release gives it back', async () => {
+  const purses = new Purses();
+  const a = purses.open('acct', 'r:0', price(() => 50_000));
+  const b = purses.open('acct', 'r:1', price(() => 50_000));
+  const other = purses.open('else', 'q:0', price(() => 50_000));
+  const [ta, tb, to] = await Promise.all([a.take({ records: 0 }, 10), b.take({ records: 0 }, 10), other.take({ records: 0 }, 10)]);
+  assert.equal(ta + tb, 16, `50,000 pays 16 records of 3,000 between both (${ta} + ${tb})`);
+  assert.equal(to, 10, 'another account is not touched');
+  assert.equal(await b.room({ records: tb }), 0);
+  purses.release('acct', 'r:0');
+  assert.equal(await b.room({ records: tb }), 16 - tb);
+});
+
+test("fit counts each record's units and its enrichments; free records always fit", async () => {
+  const purses = new Purses();
+  const p = purses.open('acct', 'r:0', price(() => 20_000, 1_000));
+  // 4 units + 1 enrichment = 13,000; then 2 units + 1 = 7,000 (20,000 reached); the third does not fit.
+  assert.equal(await p.fit([4, 2, 1], (u) => u), 2);
+  const free = purses.open('acct', 'r:1', { unitPriceMicros: 0, extraMicros: 0, available: async () => 0 });
+  assert.equal(await free.fit([1, 2, 3], () => 1), 3);
+  assert.equal(await free.room({ records: 5 }), Infinity);
+  const broke = purses.open('acct', 'r:2', price(() => 0));
+  assert.equal(await broke.take({ records: 0 }, 5), 0);
+});

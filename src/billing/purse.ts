@@ -1,0 +1,103 @@
+/**
+ * What a running query may still spend (issue 28): the store bills a finished query whole while its
+ * account can pay (./credit.ts), so without a cap on the query itself one 10,000-record query took a
+ * 0.05 balance to -19.95. A purse is asked, before each step and for each step's records, how many
+ * more records the query may keep; the runner stops the query there, keeps (and bills) what it has,
+ * and notes CREDIT_NOTE.
+ *
+ * What the account can pay is read fresh from the store at each ask (balance plus credit limit), less
+ * what the other queries of the same account running in this process hold but have not been billed
+ * for yet (`Purses`). A record is priced as the request's unit price times its units plus one unit of
+ * each enrichment. The margin left: queries of the same account running in other worker processes at
+ * the same moment each see the balance before the others' bills (at most what each may hold), and an
+ * empty query's one unit (decision 20).
+ *
+ * @example
+ *   const purses = new Purses();
+ *   const purse = purses.open('acct', 'req:0', { unitPriceMicros: 3000, extraMicros: 0, available: async () => 50_000 });
+ *   await purse.room({ records: 0, units: 0 }); // 16
+ */
+import type { Micros } from './money.ts';
+
+export const CREDIT_LIMIT = 'credit_limit';
+
+/** The note a query that stopped at its account's credit limit ends with (kept beside its records). */
+export const CREDIT_NOTE = `${CREDIT_LIMIT}: stopped at the account's credit limit; the records before it are kept and billed (top up, then resume with next_page_cursor where the endpoint has one)`;
+
+/** What a query holds so far: records, and units when they differ from records (streamed). */
+export interface Held { records: number; units?: number }
+
+export interface PursePrice {
+  /** The request's price per unit. */
+  unitPriceMicros: Micros;
+  /** Enrichment prices billed once per record (place). */
+  extraMicros: Micros;
+  /** Balance plus credit limit now (0 or less: nothing more may be spent). */
+  available(): Promise<Micros>;
+}
+
+export interface Purse {
+  /** More records the query may keep beyond `held` (Infinity when records are free). */
+  room(held: Held): Promise<number>;
+  /** Up to `wanted` more records, held against the account at once (so its other queries asking at
+   *  the same moment see them): how many the query may keep. */
+  take(held: Held, wanted: number): Promise<number>;
+  /** How many leading `records` fit in what the account can pay, each costing `unitsOf` units. */
+  fit<T>(records: T[], unitsOf: (r: T) => number): Promise<number>;
+}
+
+/** The cost of holding `held` at `p`. */
+const costOf = (p: PursePrice, held: Held): number => p.unitPriceMicros * (held.units ?? held.records) + p.extraMicros * held.records;
+
+/** The purses of one worker process: what each running query of an account holds, unbilled. */
+export class Purses {
+  private readonly held = new Map<string, Map<string, Micros>>();
+
+  open(accountId: string, itemId: string, p: PursePrice): Purse {
+    const mine = this.held.get(accountId) ?? new Map<string, Micros>();
+    this.held.set(accountId, mine);
+    mine.set(itemId, 0);
+    const others = () => { let s = 0; for (const [id, m] of mine) if (id !== itemId) s += m; return s; };
+    const perRecord = p.unitPriceMicros + p.extraMicros;
+    // What the others hold is read in the same turn as this query's own holding is set (no await
+    // between): queries of one account that ask at once each see the others' holdings.
+    return {
+      async room(held) {
+        const spent = costOf(p, held);
+        const available = await p.available();
+        mine.set(itemId, spent);
+        if (perRecord <= 0) return Infinity;
+        return Math.max(0, Math.floor((available - others() - spent) / perRecord));
+      },
+      async take(held, wanted) {
+        const spent = costOf(p, held);
+        const available = await p.available();
+        const n = perRecord <= 0 ? wanted : Math.max(0, Math.min(wanted, Math.floor((available - others() - spent) / perRecord)));
+        mine.set(itemId, spent + n * perRecord);
+        return n;
+      },
+      async fit(records, unitsOf) {
+        const available = await p.available();
+        if (perRecord <= 0) return records.length;
+        const budget = available - others();
+        let n = 0;
+        let spent = 0;
+        for (const r of records) {
+          const cost = p.unitPriceMicros * unitsOf(r) + p.extraMicros;
+          if (spent + cost > budget) break;
+          spent += cost;
+          n++;
+        }
+        mine.set(itemId, spent);
+        return n;
+      },
+    };
+  }
+
+  /** The query's bill is written (or it failed): what it held no longer counts against its account. */
+  release(accountId: string, itemId: string): void {
+    const mine = this.held.get(accountId);
+    mine?.delete(itemId);
+    if (mine && !mine.size) this.held.delete(accountId);
+  }
+}
