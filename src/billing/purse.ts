@@ -49,37 +49,54 @@ export interface Purse {
 /** The cost of holding `held` at `p`. */
 const costOf = (p: PursePrice, held: Held): number => p.unitPriceMicros * (held.units ?? held.records) + p.extraMicros * held.records;
 
+/** What one running query holds; `releasedAt`: the tick its bill was written (or it ended), if so. */
+interface Holding { micros: Micros; releasedAt: number | null }
+
 /** The purses of one worker process: what each running query of an account holds, unbilled. */
 export class Purses {
-  private readonly held = new Map<string, Map<string, Micros>>();
+  private readonly held = new Map<string, Map<string, Holding>>();
+  /** Orders reads and releases: a read that began before a query's bill was written may not see the
+   *  bill in the balance it reads (PostgreSQL reads are asynchronous), so it still counts the holding. */
+  private tick = 0;
+  private readonly reading = new Set<number>();
 
   open(accountId: string, itemId: string, p: PursePrice): Purse {
-    const mine = this.held.get(accountId) ?? new Map<string, Micros>();
+    const mine = this.held.get(accountId) ?? new Map<string, Holding>();
     this.held.set(accountId, mine);
-    mine.set(itemId, 0);
-    const others = () => { let s = 0; for (const [id, m] of mine) if (id !== itemId) s += m; return s; };
+    mine.set(itemId, { micros: 0, releasedAt: null });
     const perRecord = p.unitPriceMicros + p.extraMicros;
-    // What the others hold is read in the same turn as this query's own holding is set (no await
-    // between): queries of one account that ask at once each see the others' holdings.
+    const hold = (micros: Micros) => mine.set(itemId, { micros, releasedAt: null });
+    // The balance, less what the others hold. What they hold is read in the same turn as this query's
+    // own holding is set (no await between): queries of one account that ask at once each see the
+    // others' holdings.
+    const read = async <T>(decide: (left: Micros) => T): Promise<T> => {
+      const began = ++this.tick;
+      this.reading.add(began);
+      let available: Micros;
+      try {
+        available = await p.available();
+      } finally {
+        this.reading.delete(began);
+      }
+      let others = 0;
+      for (const [id, h] of mine) if (id !== itemId && (h.releasedAt === null || h.releasedAt > began)) others += h.micros;
+      this.forget(accountId);
+      return decide(available - others);
+    };
     return {
-      async room(held) {
+      room: (held) => read((left) => {
         const spent = costOf(p, held);
-        const available = await p.available();
-        mine.set(itemId, spent);
-        if (perRecord <= 0) return Infinity;
-        return Math.max(0, Math.floor((available - others() - spent) / perRecord));
-      },
-      async take(held, wanted) {
+        hold(spent);
+        return perRecord <= 0 ? Infinity : Math.max(0, Math.floor((left - spent) / perRecord));
+      }),
+      take: (held, wanted) => read((left) => {
         const spent = costOf(p, held);
-        const available = await p.available();
-        const n = perRecord <= 0 ? wanted : Math.max(0, Math.min(wanted, Math.floor((available - others() - spent) / perRecord)));
-        mine.set(itemId, spent + n * perRecord);
+        const n = perRecord <= 0 ? wanted : Math.max(0, Math.min(wanted, Math.floor((left - spent) / perRecord)));
+        hold(spent + n * perRecord);
         return n;
-      },
-      async fit(records, unitsOf) {
-        const available = await p.available();
+      }),
+      fit: (records, unitsOf) => read((budget) => {
         if (perRecord <= 0) return records.length;
-        const budget = available - others();
         let n = 0;
         let spent = 0;
         for (const r of records) {
@@ -88,16 +105,26 @@ export class Purses {
           spent += cost;
           n++;
         }
-        mine.set(itemId, spent);
+        hold(spent);
         return n;
-      },
+      }),
     };
   }
 
-  /** The query's bill is written (or it failed): what it held no longer counts against its account. */
+  /** The query's bill is written (or it failed): reads that begin from now on see it in the balance. */
   release(accountId: string, itemId: string): void {
+    const h = this.held.get(accountId)?.get(itemId);
+    if (h) h.releasedAt = ++this.tick;
+    this.forget(accountId);
+  }
+
+  /** Drops released holdings no read in flight can still need. */
+  private forget(accountId: string): void {
     const mine = this.held.get(accountId);
-    mine?.delete(itemId);
-    if (mine && !mine.size) this.held.delete(accountId);
+    if (!mine) return;
+    let oldest = Infinity;
+    for (const t of this.reading) oldest = Math.min(oldest, t);
+    for (const [id, h] of mine) if (h.releasedAt !== null && h.releasedAt < oldest) mine.delete(id);
+    if (!mine.size) this.held.delete(accountId);
   }
 }
