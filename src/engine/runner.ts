@@ -138,7 +138,7 @@ export class Runner {
       const { out, records } = await this.outcome(item, ac.signal);
       // Stopped at the credit limit before its first record: nothing to deliver, and an empty query's
       // one unit would pass the limit.
-      if (out.count === 0 && out.note === CREDIT_NOTE) return await this.refuse(item, t0);
+      if (out.count === 0 && out.note?.startsWith(CREDIT_NOTE)) return await this.refuse(item, t0);
       storing = true;
       const fan = await this.slots.run(() => this.o.store.completeItem(out));
       storing = false;
