@@ -76,7 +76,7 @@ export async function requestPage(root: HTMLElement, id: string, alive: () => bo
     }
     const records = s.data.reduce((n, q) => n + (Array.isArray(q) ? q.length : 1), 0);
     mount(head, h('div.row', null, status('Success'), progressBar(s.data.length, s.data.length, 'Success'), h('strong.pct', null, '100 %'), h('span', null, `${records.toLocaleString()} records`)));
-    mount(body, h('div.card', null, resultViewer(s.data, s.errors)));
+    mount(body, h('div.card', null, resultViewer(s.data, s.errors, s.areas)));
     return;
   }
 }

@@ -8,7 +8,8 @@ import { api, openApi, type OpenApiOp, type OpenApiParam } from './api.ts';
 import { failedQueries, resultViewer } from './viewer.ts';
 import { endpointInfo, labelOf, rich } from './help.ts';
 import { estimate, money } from './estimate.ts';
-import type { PriceList } from '../../clients/typescript/src/client.ts';
+import { areaPicker } from './area-picker.ts';
+import type { AreaCoverage, PriceList } from '../../clients/typescript/src/client.ts';
 
 /** Up to this many queries run synchronously in "auto" mode. */
 export const SYNC_UP_TO = 20;
@@ -73,6 +74,8 @@ function field(p: OpenApiParam): { el: HTMLElement; read: () => unknown } {
     placeholder: s.default !== undefined ? `default ${JSON.stringify(s.default)}` : '', min: s.minimum, max: s.maximum,
   });
   if (s.type === 'array') input.placeholder = 'several values: separate with commas';
+  // An area (maps search, docs/areas.md): picked from the locations, drawn as a box, or pasted GeoJSON.
+  if (p.name === 'area') return { el: label(h('div', null, input, areaPicker(input))), read: () => (input.value.trim() === '' ? undefined : input.value.trim()) };
   return { el: label(input), read: () => (input.value.trim() === '' ? undefined : s.type === 'array' ? input.value.split(',').map((x) => x.trim()).filter(Boolean) : input.value.trim()) };
 }
 
@@ -148,7 +151,7 @@ export async function runPage(root: HTMLElement) {
         }
         const res = await c.call('GET', select.value, { query: { ...p, query: qs, async: false } });
         const failed = res.headers.get('x-request-status') === 'Failure' || res.status === 204;
-        const body = res.status === 204 ? null : await res.json() as { id: string; status: string; data?: unknown[]; errors?: never[]; results_location?: string };
+        const body = res.status === 204 ? null : await res.json() as { id: string; status: string; data?: unknown[]; errors?: never[]; results_location?: string; areas?: AreaCoverage[] };
         if (body?.status === 'Pending') { location.hash = `#/requests/${body.id}`; return; }
         const id = body?.id ?? res.headers.get('x-request-id') ?? '';
         const link = h('p', null, 'Request ', h('a.mono', { href: `#/requests/${id}` }, id));
@@ -156,7 +159,7 @@ export async function runPage(root: HTMLElement) {
           // Why: every failed query with its reason (a body), or the first reason (a 204's header).
           const header = res.headers.get('x-request-error');
           mount(out, h('div.card', null, link, failedQueries(body?.errors ?? []) ?? errorBox(`The request ended in Failure${header ? `: ${header}` : ' without a reason given.'}`)));
-        } else mount(out, h('div.card', null, link, resultViewer(body.data ?? [], body.errors ?? [])));
+        } else mount(out, h('div.card', null, link, resultViewer(body.data ?? [], body.errors ?? [], body.areas)));
       } catch (e) { mount(out, errorBox(e)); } finally {
         submit.disabled = false;
         // The answer is below the form: bring it into view.

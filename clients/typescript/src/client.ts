@@ -30,12 +30,15 @@ export type BusinessesBody = NonNullable<paths['/businesses']['post']['requestBo
 export type Business = components['schemas']['Business'];
 
 export interface Progress { queries_total: number; queries_done: number; records: number; elapsedMs: number }
+/** How complete an area query believes it is (the `areas` extension field, docs/areas.md). */
+export interface AreaCoverage { query: string; views_searched?: number; views_saturated?: number; views_saturated_deepest?: number; places_found?: number; places_estimated?: number; coverage?: number; [k: string]: unknown }
+
 /** Why a query failed (decision 25); `type` is one of the executor's typed errors. */
 export interface QueryError { query: string; error: { type: string; message: string } }
 
 export type RequestState<R = Record<string, unknown>> =
   | { id: string; status: 'Pending'; progress?: Omit<Progress, 'elapsedMs'>; expired?: boolean }
-  | { id: string; status: 'Success'; data: R[][]; errors: QueryError[] }
+  | { id: string; status: 'Success'; data: R[][]; errors: QueryError[]; areas?: AreaCoverage[] }
   | { id: string; status: 'Failure'; data: []; errors: QueryError[]; reason: string | null };
 export type Result<R = Record<string, unknown>> = Exclude<RequestState<R>, { status: 'Pending' }>;
 
@@ -139,7 +142,7 @@ export class TrawlClient {
     const res = await this.call('GET', `/requests/${encodeURIComponent(id)}`, { query: { flat: o.flat, convertFileResult: o.convertFileResult }, signal: o.signal });
     if (res.status === 204) return { id, status: 'Failure', data: [], errors: [], reason: res.headers.get('x-request-error') };
     const body = await res.json() as Record<string, unknown>;
-    if (body.status === 'Success') return { id, status: 'Success', data: body.data as R[][], errors: errorsOf(body) };
+    if (body.status === 'Success') return { id, status: 'Success', data: body.data as R[][], errors: errorsOf(body), ...(Array.isArray(body.areas) ? { areas: body.areas as AreaCoverage[] } : {}) };
     if (body.status === 'Failure') return { id, status: 'Failure', data: [], errors: errorsOf(body), reason: res.headers.get('x-request-error') };
     return { id, status: 'Pending', progress: body.progress as Omit<Progress, 'elapsedMs'> | undefined, expired: body.expired === true };
   }
