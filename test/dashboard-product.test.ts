@@ -257,3 +257,49 @@ test('390 px wide: every page fits (no sideways scrolling of the page), the navi
   }
   await p.context().close();
 });
+
+test('Run: an area picked from the locations, drawn as a box, or pasted as GeoJSON is sent with the search; a wrong one is the API\'s 422', { skip, timeout: 180_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-dash-'));
+  let t: TrawlProc | undefined;
+  try {
+    t = await startTrawl({ DATA_DIR: dir, PORT: '0' });
+    const p = await signedIn(t.url, t.key);
+    await p.goto(`${t.url}/app#/run?endpoint=/maps/search`);
+    await p.waitForSelector('#p-area');
+    // A location: the country's list searched, one picked.
+    await p.fill('#area-country', 'us');
+    await p.press('#area-country', 'Tab');
+    await p.waitForSelector('#area-search:not([disabled])');
+    await p.fill('#area-search', 'nevada');
+    await p.click('#area-results button[data-value="US>Nevada"]');
+    assert.equal(await p.inputValue('#p-area'), 'US>Nevada');
+    // A box: dragged on the world map, read back as west,south,east,north.
+    await p.click('.area-modes button:has-text("A box on the map")');
+    await p.waitForSelector('.area-map[data-drawn=borders]');
+    const b = (await (await p.$('#area-map'))!.boundingBox())!;
+    await p.mouse.move(b.x + b.width * 0.25, b.y + b.height * 0.3);
+    await p.mouse.down();
+    await p.mouse.move(b.x + b.width * 0.3, b.y + b.height * 0.4, { steps: 5 });
+    await p.mouse.up();
+    const box = (await p.inputValue('#p-area')).split(',').map(Number);
+    assert.equal(box.length, 4);
+    const [w, s, e, n] = box;
+    assert.ok(w < e && s < n && w > -100 && e < -60 && s > 0 && n < 80, `a box in the western hemisphere's north: ${box}`);
+    await shot(p, 'run-area-box');
+    // Sent with the search (the test adapter finds its 3 records; the area is accepted).
+    await p.fill('#queries', 'n=3');
+    await p.click('button[type=submit]');
+    await p.waitForSelector('.vt-row');
+    // GeoJSON that crosses itself: the API's 422, naming the problem.
+    await p.click('.area-modes button:has-text("GeoJSON")');
+    await p.fill('#area-geojson', '{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}');
+    assert.match(await p.inputValue('#p-area'), /^\{"type":"Polygon"/);
+    await p.click('button[type=submit]');
+    await p.waitForSelector('[role=alert]');
+    assert.match(await p.textContent('[role=alert]') ?? '', /^422 Unprocessable Entity.*crosses itself/);
+    await p.context().close();
+  } finally {
+    if (t) await stopTrawl(t);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
