@@ -192,3 +192,31 @@ test('arguments: unknown options are endpoint parameters, repeated ones arrays',
   assert.deepEqual(a, { positionals: ['/maps/search', 'pizza', '--literal'], options: { out: 'x.csv', quiet: true }, params: { limit: '5', enrichment: ['a', 'b'] } });
   assert.throws(() => parseClientArgs(['--limit'], {}), /--limit needs a value/);
 });
+
+describe('trawl monitors', () => {
+  test('create, list, runs, changes, pause, resume, delete; a bad schedule is refused with exit 3', { timeout: 120_000 }, async () => {
+    const made = await trawl(['monitors', 'create', '/reverse-geocoding', '40.7624,-73.9738', '--every', '1h', '--identity', 'query', '--fields', 'city,postal_code', '--name', 'midtown', '--json'], env);
+    assert.equal(made.code, 0, made.err);
+    const m = JSON.parse(made.out);
+    assert.deepEqual([m.endpoint, m.schedule.every_s, m.compare.identity, m.name, m.status], ['/reverse-geocoding', 3600, ['query'], 'midtown', 'active']);
+    const list = await trawl(['monitors', 'list'], env);
+    assert.match(list.out, new RegExp(`${m.id}\\s+midtown\\s+/reverse-geocoding\\s+active`));
+    // The first run comes at once: the baseline.
+    let runs: Ran;
+    for (let i = 0; ; i++) {
+      runs = await trawl(['monitors', 'runs', m.id], env);
+      if (/baseline/.test(runs.out) || i > 100) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.match(runs.out, /baseline\s+0\s+0\s+0\s+0\s+1/, runs.out);
+    assert.equal((await trawl(['monitors', 'changes', m.id], env)).out, 'no changes\n');
+    assert.match((await trawl(['monitors', 'pause', m.id], env)).out, new RegExp(`monitor ${m.id} paused`));
+    assert.match((await trawl(['monitors', 'resume', m.id], env)).out, /active; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const bad = await trawl(['monitors', 'create', '/reverse-geocoding', '1,1', '--every', '10s', '--identity', 'query'], env);
+    assert.equal(bad.code, 3);
+    assert.match(bad.err, /every_s must be a whole number of seconds from 60/);
+    assert.equal((await trawl(['monitors', 'create', '/reverse-geocoding', '1,1'], env)).code, 2, 'no schedule: a usage error');
+    assert.match((await trawl(['monitors', 'delete', m.id], env)).out, /deleted/);
+    assert.equal((await trawl(['monitors', 'show', m.id], env)).code, 3);
+  });
+});

@@ -17,7 +17,7 @@
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
  *   trawl fetch <url> [--profile browser|chrome|firefox|node] [--proxy URL] [--out FILE]   what a site answers us (src/cli/fetch.ts)
- *   trawl run | wait | requests | tasks | balance | cancel   the API's client (src/cli/client/main.ts)
+ *   trawl run | wait | requests | tasks | balance | cancel | monitors   the API's client (src/cli/client/main.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
  */
@@ -104,7 +104,7 @@ const shownAccount = ({ webhookSecret: _s, balanceMicros, creditLimitMicros, ...
   ...a, balance: fixedMicros(balanceMicros), creditLimit: fixedMicros(creditLimitMicros),
 });
 
-const CLIENT = new Set(['run', 'wait', 'requests', 'tasks', 'balance', 'cancel']);
+const CLIENT = new Set(['run', 'wait', 'requests', 'tasks', 'balance', 'cancel', 'monitors']);
 
 async function main(argv: string[]) {
   const [cmd, sub, ...rest] = argv;
@@ -201,7 +201,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price: fixedMicros(price), account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl run | wait | requests | tasks | balance | cancel   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

@@ -9,6 +9,7 @@
  *   trawl tasks [--json]
  *   trawl balance [--json]
  *   trawl cancel <request id>
+ *   trawl monitors create|list|show|runs|changes|pause|resume|delete ...   (./monitors.ts)
  *
  * Exit codes: 0 done; 1 the request ended in Failure; 2 wrong arguments; 3 the API refused the call
  * (401, 402, 404, 422 ...); 4 the server could not be reached or failed (5xx); 5 done, but some
@@ -20,6 +21,7 @@ import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
 import { fixedMicros, toMicros } from '../../billing/money.ts';
 import { dataText, isFileFormat, outFormat, writeOut, type OutFormat } from './output.ts';
+import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, partial: 5, interrupted: 130 } as const;
 
@@ -29,6 +31,7 @@ const KINDS: Record<string, OptionKinds> = {
   wait: { ...COMMON, format: 'string', out: 'string' },
   requests: { ...COMMON, running: 'boolean', finished: 'boolean' },
   tasks: COMMON, balance: COMMON, cancel: COMMON,
+  monitors: { ...COMMON, ...MONITOR_OPTIONS },
 };
 
 const USAGE = `usage:
@@ -36,6 +39,8 @@ const USAGE = `usage:
   trawl wait <request id> [--format ...] [--out FILE]
   trawl requests [--running | --finished] [--json]
   trawl tasks [--json]  |  trawl balance [--json]  |  trawl cancel <request id>
+  trawl monitors create <endpoint> [queries... | --file F] (--every 1d | --cron "0 9 * * 1" [--tz Zone]) [--name N] [--webhook URL] [--identity a,b --fields x,y] [--<param> value ...]
+  trawl monitors list | show <id> | runs <id> | changes <id> [--kind changed,new] [--since DATE] | pause <id> | resume <id> | delete <id>   [--json]
 options: --url URL (default http://127.0.0.1:8080 or TRAWL_URL), --key KEY (or TRAWL_API_KEY), --quiet (no progress)
 exit codes: 0 done, 1 request Failure, 2 wrong arguments, 3 refused by the API, 4 server unreachable or failing, 5 some queries failed, 130 interrupted
 `;
@@ -146,6 +151,7 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, money(l.amount)])]));
       return EXIT.ok;
     }
+    case 'monitors': return monitorsCommand(client, a.positionals, a.options, a.params, (qs) => queriesOf(qs, a.options.file as string | undefined));
     case 'cancel': {
       const id = a.positionals[0];
       if (!id) throw new UsageError('trawl cancel needs a request id');
