@@ -172,6 +172,12 @@ describe('failure, partial results and cancel (test adapter)', () => {
     const c = await trawl(['cancel', id], tenv);
     assert.equal(c.code, 0, c.err);
     assert.equal(c.out.trim(), `Request ${id} terminated`);
+    // A second cancel finds it ended: the answer says so instead of "terminated" again.
+    const again = await trawl(['cancel', id], tenv);
+    assert.equal(again.out.trim(), `Request ${id} had already finished (Failure); nothing was terminated`);
+    // Finished requests exist, running ones do not: the empty list says which it means.
+    const none = await trawl(['requests', '--running'], tenv);
+    assert.equal(none.out, 'no running requests\n');
     const w = await trawl(['wait', id], tenv);
     assert.equal(w.code, 1, w.err);
     assert.match(w.err, new RegExp(`request ${id} ended in Failure`));

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIXTURES_ROOT, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
@@ -102,6 +103,24 @@ test('trawl serve on an empty store creates an account and prints its key once',
     assert.equal(JSON.parse(again.stdout).length, 1);
   } finally {
     child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('trawl serve on a port in use creates nothing, prints no key and names the setting to change', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-serve-busy-'));
+  const busy = createNetServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+  const port = (busy.address() as { port: number }).port;
+  try {
+    const data = join(dir, 'data');
+    const r = trawl(['serve'], { DATA_DIR: data, PORT: String(port), HOST: '127.0.0.1' });
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '', 'no account, no key');
+    assert.equal(r.err.trim(), `trawl: port ${port} on 127.0.0.1 is already in use (another trawl, or another program): set PORT to a free port, or stop the other one`);
+    assert.equal(existsSync(data), false, 'no store was created');
+  } finally {
+    busy.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -26,10 +26,13 @@ export async function history(ctx: AppContext, accountId: string, o: { type: 'ru
   }));
 }
 
-/** Cancels unfinished queries; the request ends as Failure; only extracted items stay billed. */
+/** Cancels unfinished queries; the request ends as Failure; only extracted items stay billed. A request
+ *  that had already ended is left as it was, and the answer says so. */
 export async function terminate(ctx: AppContext, accountId: string, id: string): Promise<string> {
   await ownRequest(ctx, accountId, id);
   const fan = await ctx.store.cancelRequest(id, ctx.now());
   if (fan.finished) ctx.events.emit('finished', fan.finished);
+  // The store cancels only a Pending request, atomically: otherwise it had ended before this call.
+  if (!fan.applied) return `Request ${id} had already finished (${(await ctx.store.getRequest(id))?.status ?? 'ended'}); nothing was terminated`;
   return `Request ${id} terminated`;
 }

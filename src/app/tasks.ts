@@ -39,6 +39,8 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
     throw new AppError(422, `service_name must be one of ${dataEndpoints.map((e) => e.service).join(', ')}, got ${JSON.stringify(service.slice(0, 100))}`);
   }
   const queries = taskQueries(body);
+  // The body's field names, not the query string's (`query=...`): submit's own checks speak of those.
+  if (!queries.length) throw new AppError(422, 'queries is required: give at least one query in the body\'s "queries" array (or "categories", with optional "locations")');
   const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown };
   const format = settings.output_extension ?? 'xlsx';
   if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);

@@ -47,16 +47,27 @@ async function withStore<T>(fn: (b: Awaited<ReturnType<typeof openBackends>>) =>
 
 async function serve(workers: boolean, listen: boolean) {
   const settings = { ...settingsFromEnv(process.env), ...(workers ? {} : { workers: false }) };
+  // The address first: a port in use must not leave a store, an account and a printed key behind.
+  const { portProblem, listenProblem } = await import('../ops/port-check.ts');
+  const problem = listen ? await portProblem(settings.port, settings.host) : undefined;
+  if (problem) fail(problem, 1);
   // The service (HTTP server, engine) loads only here: the account commands start without it.
   const { startService } = await import('../app/service.ts');
   const svc = await startService({ settings });
-  if (listen && (await svc.ctx.store.countAccounts()) === 0) {
-    // First start on an empty store: one account, its key printed once, so the API can be called at once.
-    const { account, apiKey } = await createAccount(svc.ctx.store, settings, { name: 'default', balanceMicros: 100 * MICROS_PER_UNIT });
-    process.stdout.write(`\nCreated the first account ${account.id} with a balance of 100 ${account.currency}.\nIts API key (shown once, keep it): ${apiKey}\n\n`);
-  }
   if (listen) {
-    const url = await svc.listen();
+    let url: string;
+    try {
+      url = await svc.listen();
+    } catch (e) {
+      // Taken between the check and now (another process started meanwhile).
+      await svc.close();
+      return fail(listenProblem(e as NodeJS.ErrnoException, settings.port, settings.host) ?? (e as Error).message, 1);
+    }
+    if ((await svc.ctx.store.countAccounts()) === 0) {
+      // First start on an empty store: one account, its key printed once, so the API can be called at once.
+      const { account, apiKey } = await createAccount(svc.ctx.store, settings, { name: 'default', balanceMicros: 100 * MICROS_PER_UNIT });
+      process.stdout.write(`\nCreated the first account ${account.id} with a balance of 100 ${account.currency}.\nIts API key (shown once, keep it): ${apiKey}\n\n`);
+    }
     svc.ctx.log.info({ url, workers: settings.workers, owner: svc.owner }, 'trawl listening');
   } else {
     // No API here; METRICS_PORT serves /health, /ready and /metrics for Prometheus.

@@ -67,6 +67,9 @@ export interface Settings {
   mapTiles: MapTiles | undefined;
   /** MONITOR_TICK_MS: how often a process with workers looks for due monitor runs and ended ones. */
   monitorTickMs: number;
+  /** STRICT_PARAMS: a call with a parameter its operation does not read is refused (422) instead of
+   *  answered with the parameter named in X-Unknown-Parameters (src/http/unknown-params.ts). */
+  strictParams: boolean;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -129,6 +132,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     sharedBusinesses: flag(env.BUSINESSES_SHARED, false),
     mapTiles: mapTilesFromEnv(env),
     monitorTickMs: num(env.MONITOR_TICK_MS, 1_000),
+    strictParams: flag(env.STRICT_PARAMS, false),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

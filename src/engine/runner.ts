@@ -22,6 +22,7 @@ import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
 import type { ParseStep } from './parse-thread.ts';
 import { CpuSlots } from './cpu-slots.ts';
+import { isFinal } from '../fetch/retry.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 import { selectionTest } from '../delivery/selection.ts';
@@ -181,7 +182,8 @@ export class Runner {
 
   private async failed(item: WorkItem, e: unknown, t0: number): Promise<void> {
     const se = isSourceError(e) ? e : null;
-    const retry = !!se?.retryable && item.attempts < item.maxAttempts;
+    // A final error (a name that does not resolve, a body too large) ends the query at once.
+    const retry = !!se?.retryable && !isFinal(e) && item.attempts < item.maxAttempts;
     const reason = reasonOf(e);
     this.o.log?.warn({ requestId: item.requestId, query: item.query.slice(0, 200), type: reason.type, message: reason.message, attempt: item.attempts, retry },
       'query attempt failed');

@@ -72,3 +72,20 @@ export function markFinal<E extends Error>(e: E): E {
 export function isFinal(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[FINAL] === true;
 }
+
+/** DNS answers that a name does not exist (NXDOMAIN) or has no address: asking again gives the same
+ *  answer. EAI_AGAIN (resolver unreachable, SERVFAIL) is transient and stays retryable. */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * `e` marked final when it (or an error it was caused by) says the name does not resolve, so neither
+ * the executor nor the engine retries it: the query fails at once with that reason.
+ *
+ * @example finalIfNoSuchName(new SourceError('network', 'ENOTFOUND ...', { cause: dnsError }))
+ */
+export function finalIfNoSuchName<E extends Error>(e: E): E {
+  for (let c: unknown = e, depth = 0; c && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
+    if (NO_SUCH_NAME.has((c as NodeJS.ErrnoException).code ?? '')) return markFinal(e);
+  }
+  return e;
+}

@@ -15,6 +15,7 @@ import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { inPrefix, parseCidr, parseIPv4, parseIPv6, type Cidr } from './ip.ts';
+import { finalIfNoSuchName } from './retry.ts';
 
 const cidr = (text: string): Cidr => parseCidr(text)!;
 
@@ -236,7 +237,7 @@ export async function checkUrl(url: string | URL, opts: GuardOptions = {}): Prom
   try {
     addrs = await (opts.resolver ?? defaultResolver)(host);
   } catch (e) {
-    throw new SourceError('network', `DNS lookup failed for ${host}: ${(e as Error).message}`, { cause: e });
+    throw finalIfNoSuchName(new SourceError('network', `DNS lookup failed for ${host}: ${(e as Error).message}`, { cause: e }));
   }
   if (addrs.length === 0) throw new SourceError('network', `DNS lookup for ${host} returned no address`);
   // Every address: a name with one public and one private address must not slip through.

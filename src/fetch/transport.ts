@@ -6,6 +6,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import { decodeText, decompress, tooLarge } from './decode.ts';
 import type { Fingerprint } from './fingerprint.ts';
+import { finalIfNoSuchName } from './retry.ts';
 
 export interface TransportRequest {
   url: string;
@@ -61,7 +62,10 @@ export function toNetworkError(e: unknown, url: string, signal?: AbortSignal): S
     // keep the raw text
   }
   const what = code ? `${code}` : err?.name ?? 'error';
-  return new SourceError('network', `${what} fetching ${host}: ${err?.message ?? String(e)}`, { cause: e });
+  // undici says only "fetch failed": the reason is its cause's.
+  const text = (err?.message === 'fetch failed' && (cause as Error | undefined)?.message) || err?.message || String(e);
+  const noName = code === 'ENOTFOUND' || code === 'ENODATA' ? ' (the name does not resolve)' : '';
+  return finalIfNoSuchName(new SourceError('network', `${what} fetching ${host}: ${text}${noName}`, { cause: e }));
 }
 
 /**

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { AppContext } from '../app/context.ts';
 import { accountOperations, type AccountOperation } from '../contract/account.ts';
 import { readParams } from './params.ts';
+import { reportUnknown } from './unknown-params.ts';
 import { rawParams } from './server.ts';
 import { sendView } from './routes-data.ts';
 import { AppError } from '../app/errors.ts';
@@ -107,7 +108,11 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
     app.route({
       method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE', url,
-      handler: async (req, reply) => h(ctx, req, reply, readParams(queryDecls, rawParams(req), decl.required)),
+      handler: async (req, reply) => {
+        const params = readParams(queryDecls, rawParams(req), decl.required);
+        reportUnknown(ctx, req, reply, Object.keys(queryDecls));
+        return h(ctx, req, reply, params);
+      },
     });
   }
 }

@@ -11,6 +11,7 @@ import { dataEndpoints } from '../contract/endpoints/index.ts';
 import { query as queryDecl, shared } from '../contract/shared.ts';
 import { readParams, withAliases } from './params.ts';
 import { rawParams } from './server.ts';
+import { reportUnknown } from './unknown-params.ts';
 import { submit } from '../app/submit.ts';
 import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
 import { parseFields } from '../delivery/shape.ts';
@@ -63,6 +64,7 @@ export async function sendView(reply: FastifyReply, v: RequestView, pendingStatu
 
 async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, reply: FastifyReply) {
   const raw = withAliases(rawParams(req), decl.paramAliases);
+  reportUnknown(ctx, req, reply, [...Object.keys(sharedDecls), ...Object.keys(decl.params), ...Object.keys(decl.paramAliases ?? {})]);
   const s = readParams(sharedDecls, raw);
   const params = readParams(decl.params, raw, decl.required);
   const queries = (s.query as string[] | undefined) ?? [];

@@ -8,13 +8,16 @@
  *   flaky=2        a retryable network error on the first 2 attempts, then one record
  *   sleep=100      waits 100 ms first (combine with ';', e.g. "sleep=50;n=2")
  *   keys=a,b,a     records whose engine_id are a, b, a (dropDuplicates)
+ *   dns=ENOTFOUND  the transport's error for a DNS lookup failing with that code (EAI_AGAIN: transient),
+ *                  every attempt; attempts are counted in `attempts` under `${endpoint}|${query}`
  */
 import type { LocalAdapter, SourceAdapter } from '../../src/sources/_kit/adapter.ts';
 import { SourceError } from '../../src/sources/_kit/errors.ts';
 import { dataEndpoints } from '../../src/contract/endpoints/index.ts';
 import { registryOfAdapters } from '../../src/sources/registry.ts';
+import { toNetworkError } from '../../src/fetch/transport.ts';
 
-const attempts = new Map<string, number>();
+export const attempts = new Map<string, number>();
 
 function opts(q: string): Record<string, string> {
   return Object.fromEntries(q.split(';').map((p) => { const [k, v = ''] = p.split('='); return [k.trim(), v.trim()]; }));
@@ -31,6 +34,11 @@ export function testAdapter(endpoint: string): LocalAdapter {
           const t = setTimeout(resolve, Number(o.sleep));
           signal?.addEventListener('abort', () => { clearTimeout(t); reject(new SourceError('network', 'aborted')); }, { once: true });
         });
+      }
+      if (o.dns) {
+        const key = `${endpoint}|${query}`;
+        attempts.set(key, (attempts.get(key) ?? 0) + 1);
+        throw toNetworkError(new TypeError('fetch failed', { cause: Object.assign(new Error(`getaddrinfo ${o.dns} maps.test`), { code: o.dns }) }), 'https://maps.test/');
       }
       if ('fail' in o) throw new SourceError('layout_changed', 'test: no expected data');
       if (o.flaky) {

@@ -127,7 +127,11 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       const types = a.options.running ? ['running'] as const : a.options.finished ? ['finished'] as const : ['running', 'finished'] as const;
       const items = (await Promise.all(types.map((type) => client.requests({ type, pageSize: 100 })))).flat();
       if (a.options.json) { print(items); return EXIT.ok; }
-      if (!items.length) { process.stdout.write('no requests in the last 24 hours\n'); return EXIT.ok; }
+      if (!items.length) {
+        const none = types.length === 2 ? 'no requests in the last 24 hours' : types[0] === 'running' ? 'no running requests' : 'no finished requests in the last 24 hours';
+        process.stdout.write(`${none}\n`);
+        return EXIT.ok;
+      }
       process.stdout.write(table([['id', 'endpoint', 'status', 'queries', 'records', 'usage', 'created (UTC)'],
         ...items.map((r) => [r.id, r.endpoint ?? '', r.status ?? '', r.progress ? `${r.progress.queries_done}/${r.progress.queries_total}` : '', r.progress?.records ?? '', r.usage, when(r.created)])]));
       return EXIT.ok;
