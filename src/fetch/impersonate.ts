@@ -16,6 +16,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import type * as Wreq from 'wreq-js';
 import { SourceError } from '../sources/_kit/errors.ts';
+import { finalIfNoSuchName } from './retry.ts';
 import { decodeText, decompress, tooLarge } from './decode.ts';
 import { addressRefusal, type GuardOptions } from './ssrf.ts';
 import { addHeader, HttpTransport, toNetworkError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
@@ -172,6 +173,8 @@ const CODES: Array<[RegExp, string]> = [
   [/connection refused/i, 'ECONNREFUSED'],
   [/connection reset/i, 'ECONNRESET'],
   [/timed? ?out/i, 'ETIMEDOUT'],
+  // A resolver that did not answer is transient (retried); a name that does not exist is not.
+  [/temporary failure in name resolution|try again/i, 'EAI_AGAIN'],
   [/dns error|failed to lookup|name or service not known/i, 'ENOTFOUND'],
   [/certificate|handshake/i, 'ERR_TLS'],
   [/proxy|tunnel/i, 'EPROXY'],
@@ -192,7 +195,7 @@ async function lookupChecked(host: string, guard: GuardOptions): Promise<string[
   try {
     addrs = await (guard.resolver ?? ((h: string) => dns.promises.lookup(h, { all: true, verbatim: true })))(host);
   } catch (e) {
-    throw new SourceError('network', `DNS lookup failed for ${host}: ${(e as Error).message}`, { cause: e });
+    throw finalIfNoSuchName(new SourceError('network', `DNS lookup failed for ${host}: ${(e as Error).message}`, { cause: e }));
   }
   if (addrs.length === 0) throw new SourceError('network', `DNS lookup for ${host} returned no address`);
   for (const a of addrs) {
