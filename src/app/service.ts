@@ -18,7 +18,7 @@ import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
 import type { AdapterRegistry, AppContext, AppEvents } from './context.ts';
 import { createLogger, type Logger } from '../ops/log.ts';
-import { createMetrics, type Metrics } from '../ops/metrics.ts';
+import { createMetrics, metricHost, type Metrics } from '../ops/metrics.ts';
 import { buildServer } from '../http/server.ts';
 import { buildOpsServer } from '../http/ops-server.ts';
 import { Runner, type FetchStep } from '../engine/runner.ts';
@@ -98,10 +98,12 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets }, {
         onEvent: (e: any) => {
           if (e?.type === 'error' && e.errorType) metrics.fetchErrors.inc({ type: String(e.errorType) });
+          else if (e?.type === 'proxy') metrics.proxyOutcomes.inc({ host: metricHost(e.host), tier: e.tier ?? 'direct', outcome: e.outcome });
         },
       });
       executor = ex;
-      fetchStep = (step, key, signal) => ex.run(step, ex.sessionFor(key), signal);
+      // The work item's key leases pooled identities of each host it visits (docs/executor.md).
+      fetchStep = (step, key, signal) => ex.run(step, key, signal);
       endSession = (key) => ex.releaseSession(key);
     }
     // The served table's parses run on parse threads (they load its adapters there); another

@@ -27,6 +27,10 @@ test('detection table: each kind of wall', () => {
     [{ status: 403, headers: html, body: '<title>Attention Required! | Cloudflare</title>' }, 'blocked', 'cloudflare-block'],
     [{ status: 403 }, 'blocked', 'http-403'],
     [{ status: 404 }, 'not_found'],
+    [{ status: 302, url: 'https://shop.example/p/1', location: 'https://shop.example/captcha?return=%2Fp%2F1' }, 'captcha', 'captcha-redirect'],
+    [{ status: 302, url: 'https://shop.example/p/1', location: 'https://shop.example/captchas-are-fun' }, undefined],
+    [{ headers: html, body: '  \n' }, 'rate_limited', 'empty-page'],
+    [{ headers: { 'content-type': 'application/json' }, body: '' }, undefined],
     [{ status: 410 }, 'not_found'],
     [{ status: 200, headers: { 'content-type': 'application/json' }, body: '{"note":"unusual traffic from your computer network"}' }, undefined],
     [{ status: 200, headers: html, body: '<div class="g-recaptcha"></div>' }, undefined],
@@ -54,4 +58,9 @@ test('charset decoding: BOMs, header, meta, windows-1252 C1 range, unknown label
   assert.equal(decodeText(Buffer.from([0x82, 0xa0]), 'text/plain; charset=shift_jis'), 'あ');
   assert.equal(decodeText(Buffer.from('ü'), 'text/plain; charset=x-unknown-thing'), 'ü');
   assert.equal(decodeText(Buffer.from('{"a":"ü"}'), 'application/json'), '{"a":"ü"}');
+});
+
+test('a soft rule says so: pacing backs off without benching the proxy', () => {
+  assert.deepEqual(detect(o({ headers: html, body: '' })), { type: 'rate_limited', rule: 'empty-page', soft: true });
+  assert.equal(detect(o({ status: 429 }))?.soft, undefined);
 });

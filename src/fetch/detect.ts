@@ -35,11 +35,15 @@ export interface DetectRule {
   maxBodyLength?: number;
   /** A header that must be present (lower-case name), optionally matching a pattern. */
   header?: { name: string; value?: RegExp };
+  /** A soft block (the site degrades rather than refuses): pacing backs off and the identity's
+   *  score grows, but the proxy is not benched. */
+  soft?: boolean;
 }
 
 export interface Detection {
   type: DetectRule['type'];
   rule: string;
+  soft?: boolean;
 }
 
 const HTML = /html|text\/plain|^$/i;
@@ -60,6 +64,8 @@ export const RULES: DetectRule[] = [
   { name: 'cloudflare-challenge', type: 'captcha', status: [403, 503], body: /challenges\.cloudflare\.com|cf-turnstile|cf_chl_opt|Just a moment\.\.\./i, contentType: HTML },
   { name: 'datadome', type: 'captcha', status: [403], body: /geo\.captcha-delivery\.com|ct\.captcha-delivery\.com/i, contentType: HTML },
   { name: 'perimeterx', type: 'captcha', status: [403, 429], body: /px-captcha|captcha\.px-cdn\.net|_pxAppId/i, contentType: HTML }, // Zillow's bot wall
+  // A redirect to the site's own captcha page (`/captcha`, `/captcha/`, `/captcha?...`).
+  { name: 'captcha-redirect', type: 'captcha', location: /^https?:\/\/[^/]+\/(?:[^?#]*\/)?captcha(?:[/?#.]|$)/i },
   { name: 'aws-waf-challenge', type: 'captcha', status: [202, 403, 405], body: /awswaf\.com|AwsWafIntegration/i, contentType: HTML }, // Booking.com's JS challenge
 
   // Consent walls.
@@ -70,6 +76,8 @@ export const RULES: DetectRule[] = [
   // Throttling.
   { name: 'http-429', type: 'rate_limited', status: [429] },
   { name: '503-retry-after', type: 'rate_limited', status: [503], header: { name: 'retry-after' } },
+  // An HTML page with nothing in it where content belongs: a soft block, never an answer.
+  { name: 'empty-page', type: 'rate_limited', status: [200], body: /^\s*$/, contentType: /text\/html/i, soft: true },
   { name: '503-throttle-page', type: 'rate_limited', status: [503], body: /rate limit|too many requests|slow down|throttl/i, contentType: HTML, maxBodyLength: 100_000 },
 
   // Blocks.
@@ -110,6 +118,6 @@ function matches(rule: DetectRule, o: Observed, ct: string): boolean {
  */
 export function detect(o: Observed, rules: DetectRule[] = RULES): Detection | undefined {
   const ct = o.headers['content-type'] ?? '';
-  for (const rule of rules) if (matches(rule, o, ct)) return { type: rule.type, rule: rule.name };
+  for (const rule of rules) if (matches(rule, o, ct)) return rule.soft ? { type: rule.type, rule: rule.name, soft: true } : { type: rule.type, rule: rule.name };
   return undefined;
 }

@@ -45,7 +45,19 @@ export interface LayoutChangeEvent {
   detail: string;
 }
 
-export type FetchEvent = RequestEvent | ErrorEvent | LayoutChangeEvent;
+/** One attempt's verdict as pacing, proxy health and tiers saw it (metrics per host and tier). */
+export interface ProxyEvent {
+  type: 'proxy';
+  /** host:port */
+  host: string;
+  /** Tier name (PROXY_TIERS), undefined when direct. */
+  tier?: string;
+  proxy?: string;
+  /** 'ok', a SourceError type, or 'soft_block'. */
+  outcome: string;
+}
+
+export type FetchEvent = RequestEvent | ErrorEvent | LayoutChangeEvent | ProxyEvent;
 export type FetchEventListener = (e: FetchEvent) => void;
 
 /** Minimal logger shape (pino-compatible). */

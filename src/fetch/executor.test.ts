@@ -103,12 +103,20 @@ test('429 with a short Retry-After is waited for and retried; a long one goes ba
 });
 
 test('503 with Retry-After is rate_limited; plain 503 is a retryable network error', async (t) => {
+  let served = 0;
   const { srv, ex } = await setup(t, (req, res) => {
+    served++;
     res.writeHead(503, req.url === '/ra' ? { 'retry-after': '7200' } : {});
     res.end('busy');
   });
-  await assert.rejects(ex.run(step(`${srv.url}/ra`)), rejectsWith('rate_limited'));
   await assert.rejects(ex.run(step(`${srv.url}/plain`)), rejectsWith('network', /HTTP 503/));
+  await assert.rejects(ex.run(step(`${srv.url}/ra`)), rejectsWith('rate_limited'));
+  // Retry-After is honoured: the host is not asked again before then, the error says how long.
+  const before = served;
+  const err = await ex.run(step(`${srv.url}/plain`)).catch((e) => e);
+  assert.equal(err.type, 'rate_limited');
+  assert.ok(err.retryAfterMs > 7_000_000, `wait handed back (${err.retryAfterMs})`);
+  assert.equal(served, before, 'no request reached the site');
 });
 
 test('consent redirect → consent (not followed); Google /sorry/ redirect and unusual-traffic page → captcha', async (t) => {

@@ -14,8 +14,12 @@ import { onLayoutChange, type FetchEvent } from './events.ts';
 import { HarRecorder, harEntry, loadHar, RecordingTransport, ReplayTransport } from './har.ts';
 import { HostLimiter } from './limits.ts';
 import { ProxyPool, type ProxyEntry } from './proxy.ts';
+import { ProxyChoice } from './proxy-choice.ts';
+import { ProxyHealth } from './proxy-health.ts';
+import { Pacer, type PaceOutcome, type PaceSlot } from './pacing.ts';
+import { HostTiers, type TierOutcome } from './tiers.ts';
 import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
-import { SessionPool, type SessionHandle } from './session.ts';
+import { SessionPool, type ScoredError, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
 import { credentialFor } from './credentials.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
@@ -55,6 +59,9 @@ export class Executor {
   private readonly proxies: ProxyPool;
   private readonly sessions: SessionPool;
   private readonly limiter: HostLimiter;
+  private readonly pacer: Pacer;
+  private readonly health: ProxyHealth;
+  private readonly tiers: HostTiers;
   private readonly direct: Dispatcher;
   private readonly guard: GuardOptions;
   /** `checkUrl` options for user URLs: the guard, without DNS while replaying. */
@@ -80,8 +87,13 @@ export class Executor {
     const agentOpts: Agent.Options = { connections: Math.max(s.perHostConcurrency, 1) * 2, keepAliveTimeout: 30_000 };
     // Direct traffic always goes through the connect-time guard, unless the operator opened it.
     this.direct = s.allowPrivateTargets ? new Agent(agentOpts) : guardedAgent(this.guard, agentOpts);
-    this.proxies = new ProxyPool(s.proxyUrls, s.proxyRotation, agentOpts);
-    this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles });
+    this.proxies = new ProxyPool(s.proxyTiers.length ? s.proxyTiers : s.proxyUrls, s.proxyRotation, agentOpts);
+    this.pacer = new Pacer({ targetConcurrency: s.pacingTargetConcurrency, maxDelayMs: s.pacingMaxDelayMs });
+    this.health = new ProxyHealth({ failThreshold: s.proxyFailThreshold, benchBaseMs: s.proxyBenchMs, benchMaxMs: s.proxyBenchMaxMs });
+    this.tiers = new HostTiers({ tiers: this.proxies.tiers.length, probeEveryMs: s.proxyTierProbeMs });
+    const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (x) => this.pacer.readyAt(this.paceSlots(x.host ?? '', x.proxy)));
+    this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles, identities,
+      limits: { poolSize: s.sessionPoolSize, maxUses: s.sessionMaxUses, maxAgeMs: s.sessionMaxAgeMs, maxErrorScore: s.sessionMaxErrorScore, errorScoreDecrement: 0.5 } });
     this.anonymousHeaders = this.sessions.generateHeaders();
     this.anonymousFingerprint = this.sessions.fingerprintFor(this.anonymousHeaders);
     this.limiter = new HostLimiter({ concurrency: s.perHostConcurrency, rps: s.perHostRps, burst: s.perHostBurst });
@@ -120,21 +132,44 @@ export class Executor {
     }
   }
 
+  /** Pacing slot of a request: the host, or the host through one proxy (the site sees one IP). */
+  private paceSlots(host: string, proxy: ProxyEntry | undefined): PaceSlot[] {
+    return proxy ? [{ key: `${host}|${proxy.label}`, minDelayMs: this.settings.perProxyRps > 0 ? 1000 / this.settings.perProxyRps : 0 }] : [{ key: host, minDelayMs: 0 }];
+  }
+
+  /** Pooled identity of a work item for the step's host (a lease: the same for all its steps there). */
+  private leaseFor(key: string, url: string): SessionHandle | undefined {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return undefined; // the attempt reports the invalid URL
+    }
+    return this.sessions.get(key, hostKey(u));
+  }
+
   /**
-   * Runs one step: returns the final response or throws a `SourceError`.
+   * Runs one step: returns the final response or throws a `SourceError`. `session` is a work
+   * item's key (a pooled identity of the step's host is leased for it: the engine's way), or an
+   * explicit session from `sessionFor`.
    *
    * @example
-   *   const res = await ex.run({ kind: 'search', url, expect: 'xssi-json' }, ex.sessionFor('q1'));
+   *   const res = await ex.run({ kind: 'search', url, expect: 'xssi-json' }, `${requestId}/${queryIndex}`);
    *   adapter.parse(step, res, ctx);
    */
-  async run(step: Step, session?: SessionHandle, signal?: AbortSignal): Promise<FetchedResponse> {
+  async run(step: Step, session?: SessionHandle | string, signal?: AbortSignal): Promise<FetchedResponse> {
     if (this.closed) throw new Error('executor is closed');
     const s = this.settings;
     const deadline = performance.now() + s.totalTimeoutMs;
-    let current = session;
+    const workKey = typeof session === 'string' ? session : undefined;
     for (let attempt = 0; ; attempt++) {
+      const trace: AttemptTrace = { ms: 0 };
+      let current: SessionHandle | undefined;
       try {
-        return await this.attempt(step, current, signal, attempt);
+        current = workKey !== undefined ? this.leaseFor(workKey, step.url) : (session as SessionHandle | undefined);
+        const res = await this.attempt(step, current, signal, attempt, trace);
+        this.judge(trace, current, 'ok');
+        return res;
       } catch (e) {
         const err = isSourceError(e) ? e : toNetworkError(e, step.url, signal);
         const rule = (e as { rule?: string })?.rule;
@@ -144,11 +179,15 @@ export class Executor {
         } catch {
           // invalid URL: reported through the error itself
         }
+        this.judge(trace, current, err);
         const delay = this.retryDelay(err, attempt, signal, deadline);
         this.emit({ type: 'error', kind: step.kind, host, errorType: err.type, message: err.message, rule, attempt, willRetry: delay !== undefined, delayMs: delay });
         if (delay === undefined) throw err;
         // A burnt identity is not worth another try: fresh headers, cookies and proxy.
-        if (current && (err.type === 'blocked' || err.type === 'captcha')) current = this.sessions.retire(current);
+        // (A pooled identity was retired by its score in `judge`: the next lease is a new one.
+        // One whose proxy failed at the network level is retired too: the retry takes another proxy.)
+        if (current?.host !== undefined && current.proxy && err.type === 'network') current.retired = true;
+        if (current && workKey === undefined && (err.type === 'blocked' || err.type === 'captcha')) session = this.sessions.retire(current);
         await sleep(delay, signal);
       }
     }
@@ -169,9 +208,53 @@ export class Executor {
     return delay;
   }
 
-  private pickProxy(session: SessionHandle | undefined): ProxyEntry | undefined {
+  private pickProxy(session: SessionHandle | undefined, host: string): ProxyEntry | undefined {
     if (session?.proxy) return session.proxy;
-    return this.proxies.next();
+    // Round robin without a pooled identity: skip proxies benched for this host, unless all are.
+    let first: ProxyEntry | undefined;
+    for (let i = 0; i < this.proxies.size; i++) {
+      const p = this.proxies.next()!;
+      first ??= p;
+      if (this.health.available(p.label, host)) return p;
+    }
+    return first;
+  }
+
+  /**
+   * Feeds one attempt's outcome to pacing, proxy health, the host's tier and the identity's score.
+   * A rule marked `soft` (an empty page where content belongs) counts as a soft block.
+   */
+  private judge(trace: AttemptTrace, session: SessionHandle | undefined, outcome: 'ok' | SourceError): void {
+    if (!trace.host) return; // never reached the network (invalid URL, SSRF refusal, replay)
+    const type = outcome === 'ok' ? 'ok' : outcome.type;
+    const soft = outcome !== 'ok' && (outcome as { soft?: boolean }).soft === true;
+    const blocked = type === 'blocked' || type === 'captcha';
+    let pace: PaceOutcome = 'error';
+    if (type === 'ok') pace = 'ok';
+    else if (soft || blocked) pace = 'soft_block';
+    else if (type === 'rate_limited') pace = 'rate_limited';
+    this.pacer.record(this.paceSlots(trace.host, trace.proxy), trace.ms, pace, outcome === 'ok' ? undefined : outcome.retryAfterMs);
+    const p = trace.proxy;
+    let tierOutcome: TierOutcome = 'other';
+    if (type === 'ok') {
+      tierOutcome = 'ok';
+      if (p) this.health.ok(p.label, trace.host);
+    } else if (blocked && !soft) {
+      tierOutcome = 'blocked';
+      if (p) this.health.fail(p.label, trace.host, 'blocked');
+    } else if (type === 'network' && p && outcome !== 'ok' && !outcome.message.includes('benched')) {
+      this.health.fail(p.label, trace.host, 'network');
+    }
+    if (p) this.tiers.record(trace.host, p.tier, tierOutcome);
+    if (session?.host !== undefined) {
+      let scored: ScoredError | undefined;
+      if (soft) scored = 'soft_block';
+      else if (blocked) scored = type as ScoredError;
+      else if (type === 'rate_limited') scored = 'rate_limited';
+      if (type === 'ok') this.sessions.markGood(session);
+      else if (scored) this.sessions.markBad(session, scored);
+    }
+    this.emit({ type: 'proxy', host: trace.host, tier: p?.tierName, proxy: p?.label, outcome: soft ? 'soft_block' : type });
   }
 
   private async headersFor(step: Step, session: SessionHandle | undefined, url: string, method: string): Promise<Record<string, string>> {
@@ -197,7 +280,7 @@ export class Executor {
   }
 
   /** One attempt: every redirect hop under one time limit. */
-  private async attempt(step: Step, session: SessionHandle | undefined, outer: AbortSignal | undefined, attempt: number): Promise<FetchedResponse> {
+  private async attempt(step: Step, session: SessionHandle | undefined, outer: AbortSignal | undefined, attempt: number, trace: AttemptTrace): Promise<FetchedResponse> {
     const s = this.settings;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new SourceError('network', `timed out after ${s.timeoutMs} ms: ${step.kind} ${safeHost(step.url)}`)), s.timeoutMs);
@@ -210,7 +293,7 @@ export class Executor {
     const signal = timeout.signal;
     try {
       if (step.browser) return await this.runBrowser(step, signal, attempt);
-      const proxy = this.pickProxy(session);
+      let proxy: ProxyEntry | undefined;
       let url = step.url;
       let method: string = step.method ?? 'GET';
       let body = step.body;
@@ -224,8 +307,21 @@ export class Executor {
         }
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new SourceError('forbidden_target', `scheme ${u.protocol} is not http or https`);
         const headers = await this.headersFor(step, session, url, method);
-        const release = await this.limiter.acquire(hostKey(u), signal);
+        const host = hostKey(u);
+        proxy ??= this.pickProxy(session, host);
+        if (!this.replaying) {
+          // Honour a long Retry-After without holding a worker: the engine retries the item later.
+          const paused = await this.pacer.wait(this.paceSlots(host, proxy), signal, s.maxRetryAfterMs);
+          if (paused) throw new SourceError('rate_limited', `rate_limited: ${u.host} asked us to wait (Retry-After), ${Math.ceil(paused / 1000)} s left`, { retryAfterMs: Math.ceil(paused) });
+        }
+        const release = await this.limiter.acquire(host, signal);
+        if (session) session.uses++;
         const t0 = performance.now();
+        // What `judge` reads: the last hop's host, proxy and time (a redirect's target is what answered).
+        if (!this.replaying) {
+          trace.host = host;
+          trace.proxy = proxy;
+        }
         let res: TransportResponse;
         try {
           res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct,
@@ -233,6 +329,7 @@ export class Executor {
             fingerprint: step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint });
         } finally {
           release();
+          trace.ms = performance.now() - t0;
         }
         if (session) for (const c of res.setCookie) if (await session.jar.setCookie(c, url, { ignoreError: true })) session.hasCookies = true;
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
@@ -265,6 +362,7 @@ export class Executor {
     const where = o.location ? `${safeHost(o.url)} → ${safeHost(o.location)}` : safeHost(o.url);
     const err = new SourceError(d.type, `${d.type}: HTTP ${o.status} from ${where} (rule ${d.rule})`, { retryAfterMs });
     Object.defineProperty(err, 'rule', { value: d.rule, enumerable: false });
+    if (d.soft) Object.defineProperty(err, 'soft', { value: true, enumerable: false });
     throw err;
   }
 
@@ -309,6 +407,12 @@ export class Executor {
       this.browser?.close(),
     ]);
   }
+}
+
+interface AttemptTrace {
+  host?: string;
+  proxy?: ProxyEntry;
+  ms: number;
 }
 
 function safeHost(url: string): string {

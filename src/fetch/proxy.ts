@@ -19,6 +19,15 @@ export interface ProxyEntry {
   /** The URL with credentials: for transports other than undici (never logged). */
   url: string;
   dispatcher: Dispatcher;
+  /** Index of its tier in PROXY_TIERS (0: PROXY_URLS or the cheapest). */
+  tier: number;
+  tierName: string;
+}
+
+/** One tier of PROXY_TIERS: a name (for metrics) and its proxy URLs. */
+export interface ProxyTier {
+  name: string;
+  urls: string[];
 }
 
 /**
@@ -73,12 +82,17 @@ export function stableHash(s: string): number {
 }
 
 export class ProxyPool {
+  /** Tier 0's proxies: what rotation without a host (round robin, sticky keys) draws from. */
   readonly entries: ProxyEntry[];
+  /** Every tier's proxies, cheapest tier first. */
+  readonly tiers: ProxyEntry[][];
   readonly rotation: ProxyRotation;
   private cursor = 0;
 
-  constructor(urls: string[], rotation: ProxyRotation, agentOpts: Agent.Options = {}) {
-    this.entries = urls.map((url) => ({ label: redactProxy(url), url, dispatcher: proxyDispatcher(url, agentOpts) }));
+  constructor(urls: string[] | ProxyTier[], rotation: ProxyRotation, agentOpts: Agent.Options = {}) {
+    const tiers: ProxyTier[] = urls.length && typeof urls[0] !== 'string' ? (urls as ProxyTier[]) : [{ name: 'default', urls: urls as string[] }];
+    this.tiers = tiers.map((t, tier) => t.urls.map((url) => ({ label: redactProxy(url), url, dispatcher: proxyDispatcher(url, agentOpts), tier, tierName: t.name })));
+    this.entries = this.tiers[0] ?? [];
     this.rotation = rotation;
   }
 
@@ -112,6 +126,6 @@ export class ProxyPool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.entries.map((e) => e.dispatcher.close().catch(() => undefined)));
+    await Promise.all(this.tiers.flat().map((e) => e.dispatcher.close().catch(() => undefined)));
   }
 }

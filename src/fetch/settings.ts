@@ -5,6 +5,7 @@
 
 import { credentialsFromEnv, type HostCredential } from './credentials.ts';
 import { FETCH_PROFILES, type FetchProfile } from './fingerprint.ts';
+import type { ProxyTier } from './proxy.ts';
 
 export type ProxyRotation = 'round_robin' | 'sticky';
 export type ReplayFallback = 'none' | 'volatile' | 'path';
@@ -52,6 +53,25 @@ export interface ExecutorSettings {
   fetchProfile: FetchProfile;
   /** Sessions kept at once (LRU): bounds memory in a long-running server. */
   maxSessions: number;
+  /** PROXY_TIERS: proxies by tier, cheapest first (empty: `proxyUrls` is the one tier). */
+  proxyTiers: ProxyTier[];
+  /** Requests started per second to one host through one proxy (the site sees one IP); 0 = no cap. */
+  perProxyRps: number;
+  /** Adaptive pacing aims at this many requests in flight per host (per host and proxy when proxied). */
+  pacingTargetConcurrency: number;
+  /** Longest gap between requests that pacing backs off to. */
+  pacingMaxDelayMs: number;
+  /** Pooled identities per host, their maximum uses, age and error score. */
+  sessionPoolSize: number;
+  sessionMaxUses: number;
+  sessionMaxAgeMs: number;
+  sessionMaxErrorScore: number;
+  /** Network failures in a row that bench a proxy; the first bench and the longest. */
+  proxyFailThreshold: number;
+  proxyBenchMs: number;
+  proxyBenchMaxMs: number;
+  /** Time a host spends on a higher tier before one identity probes the tier below. */
+  proxyTierProbeMs: number;
   /** Operator session headers per host (NETWORK_POSTS_COOKIES, SHORTVIDEO_COOKIES): see credentials.ts. */
   hostCredentials: HostCredential[];
 }
@@ -80,6 +100,18 @@ export const DEFAULT_SETTINGS: ExecutorSettings = {
   locales: ['en-US', 'en'],
   fetchProfile: 'browser',
   maxSessions: 10_000,
+  proxyTiers: [],
+  perProxyRps: 0,
+  pacingTargetConcurrency: 10,
+  pacingMaxDelayMs: 60_000,
+  sessionPoolSize: 50,
+  sessionMaxUses: 50,
+  sessionMaxAgeMs: 3_000_000,
+  sessionMaxErrorScore: 3,
+  proxyFailThreshold: 3,
+  proxyBenchMs: 30_000,
+  proxyBenchMaxMs: 1_800_000,
+  proxyTierProbeMs: 600_000,
   hostCredentials: [],
 };
 
@@ -112,18 +144,41 @@ const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks4:', 'socks4a:
  *   const s = executorSettingsFromEnv({ PROXY_URLS: 'http://u:p@10.0.0.2:3128,socks5://10.0.0.3:1080', PER_HOST_RPS: '5' });
  *   s.proxyUrls.length // 2
  */
+function checkProxyUrl(name: string, p: string): void {
+  let u: URL;
+  try {
+    u = new URL(p);
+  } catch {
+    throw new Error(`setting ${name}: ${JSON.stringify(p.replace(/\/\/[^@/]*@/, '//***@'))} is not a URL`);
+  }
+  if (!PROXY_SCHEMES.has(u.protocol)) throw new Error(`setting ${name}: scheme ${u.protocol} is not supported (http, https, socks4, socks5)`);
+}
+
+/**
+ * PROXY_TIERS: `name=url,url;name=url`, cheapest tier first.
+ *
+ * @example parseProxyTiers('datacenter=http://10.0.0.2:3128,http://10.0.0.3:3128;residential=http://u:p@res.example:8000')
+ */
+export function parseProxyTiers(raw: string): ProxyTier[] {
+  return raw.split(';').map((s) => s.trim()).filter(Boolean).map((part) => {
+    const eq = part.indexOf('=');
+    const name = eq > 0 ? part.slice(0, eq).trim() : '';
+    if (!/^[a-z][a-z0-9_-]*$/i.test(name)) throw new Error(`setting PROXY_TIERS: each tier is name=url,url (tiers separated by ';'); got a tier without a name`);
+    const urls = list(part.slice(eq + 1));
+    if (!urls.length) throw new Error(`setting PROXY_TIERS: tier ${name} has no proxy URL`);
+    for (const u of urls) checkProxyUrl('PROXY_TIERS', u);
+    return { name, urls };
+  });
+}
+
 export function executorSettingsFromEnv(env: Record<string, string | undefined> = process.env): ExecutorSettings {
   const d = DEFAULT_SETTINGS;
-  const proxyUrls = list(env.PROXY_URLS);
-  for (const p of proxyUrls) {
-    let u: URL;
-    try {
-      u = new URL(p);
-    } catch {
-      throw new Error(`setting PROXY_URLS: ${JSON.stringify(p.replace(/\/\/[^@/]*@/, '//***@'))} is not a URL`);
-    }
-    if (!PROXY_SCHEMES.has(u.protocol)) throw new Error(`setting PROXY_URLS: scheme ${u.protocol} is not supported (http, https, socks4, socks5)`);
-  }
+  let proxyUrls = list(env.PROXY_URLS);
+  for (const p of proxyUrls) checkProxyUrl('PROXY_URLS', p);
+  const proxyTiers = parseProxyTiers(env.PROXY_TIERS ?? '');
+  if (proxyTiers.length && proxyUrls.length) throw new Error('settings PROXY_URLS and PROXY_TIERS are both set: use one (PROXY_URLS is a single tier)');
+  // The browser pool and per-key rotation read proxyUrls: the cheapest tier.
+  if (proxyTiers.length) proxyUrls = proxyTiers[0]!.urls;
   const rotation = (env.PROXY_ROTATION ?? '').trim() || d.proxyRotation;
   if (rotation !== 'round_robin' && rotation !== 'sticky') {
     throw new Error(`setting PROXY_ROTATION=${JSON.stringify(rotation)} must be round_robin or sticky`);
@@ -163,6 +218,18 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
     fetchProfile: fetchProfile as FetchProfile,
     hostCredentials: credentialsFromEnv(env),
+    proxyTiers,
+    perProxyRps: num(env, 'PER_PROXY_RPS', 0, d.perProxyRps),
+    pacingTargetConcurrency: num(env, 'PACING_TARGET_CONCURRENCY', 0.1, d.pacingTargetConcurrency),
+    pacingMaxDelayMs: int(env, 'PACING_MAX_DELAY_MS', 1, d.pacingMaxDelayMs),
+    sessionPoolSize: int(env, 'SESSION_POOL_SIZE', 1, d.sessionPoolSize),
+    sessionMaxUses: int(env, 'SESSION_MAX_USES', 1, d.sessionMaxUses),
+    sessionMaxAgeMs: int(env, 'SESSION_MAX_AGE_S', 1, d.sessionMaxAgeMs / 1000) * 1000,
+    sessionMaxErrorScore: num(env, 'SESSION_MAX_ERROR_SCORE', 1, d.sessionMaxErrorScore),
+    proxyFailThreshold: int(env, 'PROXY_FAIL_THRESHOLD', 1, d.proxyFailThreshold),
+    proxyBenchMs: int(env, 'PROXY_BENCH_MS', 1, d.proxyBenchMs),
+    proxyBenchMaxMs: int(env, 'PROXY_BENCH_MAX_MS', 1, d.proxyBenchMaxMs),
+    proxyTierProbeMs: int(env, 'PROXY_TIER_PROBE_MS', 1, d.proxyTierProbeMs),
   };
 }
 

@@ -18,8 +18,25 @@ export function createMetrics() {
     queueDepth: new Gauge({ name: 'trawl_queue_depth', help: 'Work items waiting to run.', registers: [registry] }),
     itemsRun: new Counter({ name: 'trawl_work_items_run_total', help: 'Work item runs by endpoint and outcome.', labelNames: ['endpoint', 'outcome'], registers: [registry] }),
     sourceErrors: new Counter({ name: 'trawl_source_errors_total', help: 'Source errors by endpoint and type (layout_changed is the loud one).', labelNames: ['endpoint', 'type'], registers: [registry] }),
+    proxyOutcomes: new Counter({ name: 'trawl_fetch_outcomes_total', help: 'Executor attempts by host, proxy tier and outcome (ok, blocked, captcha, rate_limited, soft_block, network, ...); hosts beyond the first 200 count as "other".', labelNames: ['host', 'tier', 'outcome'], registers: [registry] }),
     fetchErrors: new Counter({ name: 'trawl_fetch_errors_total', help: 'Executor fetch errors by type, retried or not.', labelNames: ['type'], registers: [registry] }),
     billedUnits: new Counter({ name: 'trawl_billed_units_total', help: 'Billed units by product (counted when requests end).', labelNames: ['product', 'unit'], registers: [registry] }),
     itemSeconds: new Histogram({ name: 'trawl_work_item_seconds', help: 'Work item run time.', labelNames: ['endpoint'], buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] }),
   };
+}
+
+const seenHosts = new Set<string>();
+/** Hosts beyond the first this many are labelled "other": user-given URLs must not grow /metrics without end. */
+export const METRIC_HOSTS = 200;
+
+/**
+ * The `host` label of a fetch metric: the host itself for the first `METRIC_HOSTS` seen, then "other".
+ *
+ * @example metricHost('www.google.com:443') // 'www.google.com:443'
+ */
+export function metricHost(host: string): string {
+  if (seenHosts.has(host)) return host;
+  if (seenHosts.size >= METRIC_HOSTS) return 'other';
+  seenHosts.add(host);
+  return host;
 }

@@ -1,0 +1,62 @@
+/**
+ * Which proxy a new identity of a host gets: one of the host's tier (or the tier below, for a
+ * probe), skipping benched proxies, in rotation; the next tier up when the whole tier is benched.
+ * When every proxy is benched, a clear retryable error says when the first one is back: a dead
+ * proxy set is never hammered.
+ */
+import { SourceError } from '../sources/_kit/errors.ts';
+import type { ProxyEntry, ProxyPool } from './proxy.ts';
+import type { ProxyHealth } from './proxy-health.ts';
+import type { IdentitySource, SessionHandle } from './session.ts';
+import type { HostTiers } from './tiers.ts';
+
+export class ProxyChoice implements IdentitySource {
+  private readonly cursors: number[];
+
+  constructor(
+    private readonly pool: ProxyPool,
+    private readonly health: ProxyHealth,
+    private readonly tiers: HostTiers,
+    /** When an identity's proxy could next start a request to its host (its pacing slot). */
+    private readonly readyAt: (s: SessionHandle) => number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.cursors = pool.tiers.map(() => 0);
+  }
+
+  proxyFor(host: string): { proxy?: ProxyEntry; tier: number; probe: boolean } {
+    if (this.pool.tiers.every((t) => t.length === 0)) return { tier: 0, probe: false };
+    const { tier, probe } = this.tiers.choose(host);
+    for (let t = tier; t < this.pool.tiers.length; t++) {
+      const p = this.next(t, host);
+      if (p) return { proxy: p, tier: t, probe: probe && t === tier };
+    }
+    let back = Infinity;
+    for (const t of this.pool.tiers.slice(tier)) for (const e of t) back = Math.min(back, this.health.availableAt(e.label, host));
+    const ms = Math.max(0, Math.ceil(back - this.now()));
+    throw new SourceError('network', `every proxy for ${host} is benched after failures; the first is back in ${Math.ceil(ms / 1000)} s`, { retryAfterMs: ms });
+  }
+
+  /** Round robin over tier `t`, skipping proxies benched for `host`. */
+  private next(t: number, host: string): ProxyEntry | undefined {
+    const list = this.pool.tiers[t]!;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[(this.cursors[t]! + i) % list.length]!;
+      if (this.health.available(e.label, host)) {
+        this.cursors[t] = (this.cursors[t]! + i + 1) % list.length;
+        return e;
+      }
+    }
+    return undefined;
+  }
+
+  stillValid(s: SessionHandle): boolean {
+    if (!s.proxy || s.host === undefined) return true;
+    if (!this.health.available(s.proxy.label, s.host)) return false;
+    return s.probe === true || s.tier === this.tiers.current(s.host);
+  }
+
+  rank(s: SessionHandle): number {
+    return this.readyAt(s);
+  }
+}
