@@ -82,13 +82,14 @@ test('PER_PROXY_RPS is never exceeded, however many items wait', async (t) => {
   // undici: the browser-true transport's own connection set-up would blur arrival times.
   const ex = new Executor({ ...base, fetchProfile: 'node', perProxyRps: 20, perHostConcurrency: 50, proxyUrls: [`http://127.0.0.1:${ps[0]!.port}`] });
   t.after(() => ex.close());
-  await ex.run(step(`${srv.url}/warm`), 'warm'); // the first connection's set-up is not pacing
+  await ex.run(step(`${srv.url}/warm`), 'warm');
+  const t0 = performance.now();
   starts.length = 0;
   await Promise.all(Array.from({ length: 8 }, (_, i) => ex.run(step(`${srv.url}/q${i}`), `item-${i}`)));
-  starts.sort((a, b) => a - b);
-  const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
-  // 50 ms apart at the client; the loopback hop may delay one arrival onto the next (a new
-  // connection), never make three arrive within one gap.
-  assert.ok(starts[7]! - starts[0]! >= 7 * 50 - 40, `8 requests took ${(starts[7]! - starts[0]!).toFixed(0)} ms, gaps ${gaps.map((g) => g.toFixed(0))}`);
-  for (let i = 0; i + 2 < starts.length; i++) assert.ok(starts[i + 2]! - starts[i]! >= 50, `gaps ${gaps.map((g) => g.toFixed(0))}`);
+  // The warm-up started a gap before the first of these: the eighth starts at least 7 gaps after t0
+  // (only a lower bound: a busy box can delay an arrival at the proxy, never bring one forward;
+  // without pacing all eight arrive within a few ms).
+  const last = Math.max(...starts) - t0;
+  assert.equal(starts.length, 8);
+  assert.ok(last >= 7 * 50, `the eighth request arrived ${last.toFixed(0)} ms after t0`);
 });
