@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startHarness, until } from './support/harness.ts';
 import { registryOfAdapters } from '../src/sources/registry.ts';
-import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
+import type { LocalAdapter, ParseResult, WebAdapter } from '../src/sources/_kit/adapter.ts';
+import { pagedAdapter, startPagedServer } from './support/paged-source.ts';
 
 // Every query finds the same five places, with its own ids.
 const places: LocalAdapter = {
@@ -79,4 +80,29 @@ test('enrich is accepted, kept in the task\'s metadata, and changes nothing', as
   }
   assert.deepEqual(names[0], names[1]);
   assert.equal(names[0].length, 5);
+});
+
+test('a streamed source (paged, no finish): filters drop records chunk by chunk, the limit counts the records kept, each billed once', { timeout: 60_000 }, async () => {
+  const src = await startPagedServer({ total: 100, pageSize: 7 });
+  const paged = pagedAdapter(src.url);
+  // The constructed records as review records: review_rating 1..5 by position.
+  const reviews: WebAdapter = { ...paged, parse: (step, res, ctx) => {
+    const out = paged.parse(step, res, ctx) as ParseResult;
+    return { ...out, records: out.records.map((r) => ({ review_id: r.id, review_rating: (Number(r.i) % 5) + 1, review_text: r.text, i: r.i })) };
+  } };
+  const h2 = await startHarness({ adapters: registryOfAdapters([reviews]), settings: { allowPrivateTargets: true }, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+  try {
+    const post = await h2.json('/tasks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
+      service_name: 'bizdir_reviews_service', queries: ['shop'], limit: 20, filters: [{ key: 'review_rating', operator: 'greater than or equals', value: 4 }] }) });
+    assert.equal(post.status, 200, JSON.stringify(post.body));
+    const task = await until(async () => { const t = await h2.svc.ctx.store.getTask(post.body.id); return t?.status === 'SUCCESS' && t; });
+    const data = (await h2.json(`/requests/${task.requestId}`)).body.data[0] as { i: number; review_rating: number }[];
+    // Ratings 4 and 5 are positions 3, 4, 8, 9, ...: the first 20 of them.
+    assert.deepEqual(data.map((r) => r.i), Array.from({ length: 20 }, (_, k) => 5 * Math.floor(k / 2) + 3 + (k % 2)));
+    const lines = await h2.svc.ctx.store.usageForPeriod(h2.account.id, 0, Date.now() + 60_000);
+    assert.equal(lines.filter((l) => l.product === 'bizdir_reviews_service').reduce((s, l) => s + l.quantity, 0), 20);
+  } finally {
+    await h2.close();
+    await src.close();
+  }
 });

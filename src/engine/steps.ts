@@ -128,8 +128,13 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
   // nothing) and applied to the step's records like a limit.
   const room = async () => (r.purse ? r.purse.room({ records: state.records, units: r.streamed ? state.units : undefined }) : Infinity);
   let broke = false;
+  // A step whose records the limit cut, but of which prepare kept fewer than the limit still wants (a
+  // task's selection left some out): its parse is used again for the rest of its records, not refetched.
+  let again: { step: Step; out: ParseResult } | undefined;
   while (state.pending.length && state.records < cut) {
-    if (state.steps >= r.budget) {
+    const step = state.pending[0];
+    const reuse = again?.step === step;
+    if (!reuse && state.steps >= r.budget) {
       state.note = budgetNote(state.steps, state.records);
       break;
     }
@@ -137,9 +142,15 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       state.note = CREDIT_NOTE;
       break;
     }
-    const step = state.pending[0];
-    const response = await r.fetch(step);
-    const out = r.parse ? await r.parse(step, response) : r.adapter.parse(step, response, ctx);
+    let out: ParseResult;
+    if (reuse) {
+      out = again!.out;
+    } else {
+      const response = await r.fetch(step);
+      out = r.parse ? await r.parse(step, response) : r.adapter.parse(step, response, ctx);
+      state.steps += 1;
+    }
+    again = undefined;
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
     if (out.summary) state.summary = out.summary;
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
@@ -159,9 +170,6 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       // A streamed chunk gets it in prepare, where each record is copied once.
       if (!r.streamed) recs = withCursor(recs, cursor);
     }
-    state.pending = resume === null || resume.steps === state.pending ? [] : rest;
-    state.skip = 0;
-    state.steps += 1;
     let chunk: Rec[] = recs;
     if (r.streamed) {
       chunk = await r.prepare(recs, cursor);
@@ -171,6 +179,15 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     }
     state.records += chunk.length;
     if (broke) state.note = CREDIT_NOTE;
+    const cutHere = resume !== null && resume.steps === state.pending;
+    if (cutHere && !broke && state.records < cut) {
+      // The cut chunk kept fewer records than the limit: the rest of this step comes next.
+      state.skip = resume!.skip;
+      again = { step, out };
+    } else {
+      state.pending = resume === null || cutHere ? [] : rest;
+      state.skip = 0;
+    }
     // A query done in its first step (most searches: no further step, or the limit reached) is not
     // checkpointed: its records go with the completion, in the same transaction (streamed: as `last`;
     // buffered: in `records`, as always). A crash before then re-runs that one step, as a crash before
