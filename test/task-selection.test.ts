@@ -65,6 +65,12 @@ test('a selection the service cannot read is a 422 naming the field', async () =
   }
 });
 
+test('the stored selection cannot be set from the query string', async () => {
+  const get = await h.json(`/maps/search?query=q&_selection=${encodeURIComponent(JSON.stringify({ ignoreWithoutEmails: true }))}`);
+  assert.equal(get.status, 202, JSON.stringify(get.body));
+  assert.equal((await h.svc.ctx.store.getRequest(get.body.id))!.params._selection, undefined);
+});
+
 test('enrich is accepted, kept in the task\'s metadata, and changes nothing', async () => {
   const ids: string[] = [];
   for (const enrich of [true, false]) {
