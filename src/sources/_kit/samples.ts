@@ -23,7 +23,7 @@ export function samplePath(row: SourceRow, s: SourceSample): string {
 }
 
 /** The served body of a sample file (unwrapped from a constructed sample's envelope when named). */
-function bodyOf(text: string, s: SourceSample): string {
+export function bodyOf(text: string, s: SourceSample): string {
   if (!s.unwrap) return text;
   const inner = (JSON.parse(text) as Record<string, unknown>)[s.unwrap];
   if (inner === undefined) throw new Error(`${s.file} has no "${s.unwrap}" property`);

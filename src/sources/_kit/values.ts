@@ -38,3 +38,15 @@ export function connectionNodes(v: unknown): Obj[] {
   if (Array.isArray(c.edges)) return objs(c.edges).map((e) => obj(e.node) ?? e);
   return objs(c.nodes);
 }
+
+/**
+ * An entry a site marks as paid placement (`isSponsored`, `sponsored`, `promoted`, `isAd`, a
+ * `Sponsored…`/`Promoted…`/`Ad…` typename): not one of the listing's own entries.
+ * @example isAdNode({ __typename: 'SponsoredMenuPageItem', id: '1' }) // true
+ */
+export function isAdNode(v: unknown): boolean {
+  const o = obj(v);
+  if (!o) return false;
+  if (o.isSponsored === true || o.sponsored === true || o.promoted === true || o.isAd === true || o.is_ad === true) return true;
+  return typeof o.__typename === 'string' && /^(Sponsored|Promoted|Ad[A-Z_]|Ad$)/.test(o.__typename);
+}

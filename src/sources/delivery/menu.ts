@@ -11,7 +11,7 @@
  * @example menuItems(data).map((m) => m.node.name)
  */
 import { amountOf, currencyOf } from '../_kit/money.ts';
-import { idOf, int, obj, str, type Obj } from '../_kit/values.ts';
+import { idOf, int, isAdNode, obj, str, type Obj } from '../_kit/values.ts';
 
 const TYPED = /^(?:MenuPage|StorePage|Storepage|Menu|Store)?Item(?:Header)?$/;
 const PRICED = ['displayPrice', 'price', 'unitAmount', 'priceDisplayString', 'quickAddContext'];
@@ -37,6 +37,8 @@ const isChoiceList = (o: Obj): boolean => CHOICE_BOUNDS.some((k) => k in o) || (
 export function isMenuItem(v: unknown): v is Obj {
   const o = obj(v);
   if (!o || !str(o.name) || itemIdOf(o) === null) return false;
+  // A promoted tile among the menu's lists is an ad, not the store's item.
+  if (isAdNode(o)) return false;
   if (typeof o.__typename === 'string' && CHOICE_TYPE.test(o.__typename)) return false;
   if (surcharge(o)) return false;
   const typed = typeof o.__typename === 'string' && TYPED.test(o.__typename);
@@ -83,7 +85,9 @@ export function menuItems(root: unknown): FoundItem[] {
     const o = v as Obj;
     if (isMenuItem(o)) return add(o, holder);
     if (isChoiceList(o)) return;
-    for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : null, depth + 1);
+    // A wrapper without a name of its own (`{data: item}`) keeps the list that holds it as holder.
+    const named = str((v as Obj).name) !== null || str((v as Obj).title) !== null;
+    for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : named ? null : holder, depth + 1);
   };
   walk(root, null, 0);
   return [...byId.values()];

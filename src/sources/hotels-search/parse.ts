@@ -121,16 +121,18 @@ function amenitiesOf(e: unknown[]): string[] {
   return ids.map((id) => AMENITY_NAMES[id]).filter((s): s is string => s !== undefined);
 }
 
+/** The histogram, all rows or none: a row out of shape means the block moved, and half of it would mislead. */
 function perScore(e: unknown[]): Record<string, number> | null {
   const rows = arr(e, 7, 1, 0);
-  if (!rows) return null;
+  if (!rows || !rows.length) return null;
   const out: Record<string, number> = {};
   for (const r of rows) {
-    const s = int(r, 0);
-    const c = int(r, 2);
-    if (s !== null && c !== null && s >= 1 && s <= 5) out[String(s)] = c;
+    const s = at(r, 0);
+    const c = at(r, 2);
+    if (!Number.isInteger(s) || (s as number) < 1 || (s as number) > 5 || !Number.isInteger(c) || (c as number) < 0 || String(s) in out) return null;
+    out[String(s)] = c as number;
   }
-  return Object.keys(out).length ? out : null;
+  return out;
 }
 
 /** The stay's total as shown: the last one-item text list of the price block. */

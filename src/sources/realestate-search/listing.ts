@@ -13,6 +13,7 @@
  */
 import { amountOf } from '../_kit/money.ts';
 import { countOf, unitRange } from './building.ts';
+import { isAdNode } from '../_kit/values.ts';
 import type { EstateRecord } from './record.ts';
 
 export const SITE = 'https://www.zillow.com';
@@ -53,7 +54,8 @@ const days = (v: unknown) => {
  */
 export function resultRecord(x: unknown, query: string): EstateRecord | null {
   const r = obj(x);
-  if (!r) return null;
+  // A paid tile among the results (flagged sponsored) is an ad, not a listing of the search.
+  if (!r || isAdNode(r)) return null;
   const hi = obj(obj(r.hdpData)?.homeInfo) ?? {};
   const unit0 = Array.isArray(r.units) ? obj(r.units[0]) : null;
   const id = firstOf(s(r.zpid), s(hi.zpid), s(r.plid), s(r.buildingId), s(r.lotId));

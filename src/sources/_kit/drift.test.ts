@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { driftProblems, mutations } from './drift.ts';
+
+const before = [{ query: 'q', item_id: '1', name: 'Large Margherita', price: 18.99, tags: ['a', 'b'] }, { query: 'q', item_id: '2', name: 'Garlic Knots', price: 6.5, tags: [] }];
+
+test('verdicts: the same or less passes; another value, a stranger, an empty success do not', () => {
+  assert.deepEqual(driftProblems(before, before), []);
+  assert.deepEqual(driftProblems(before, [{ ...before[0], price: null, tags: ['a'] }]), []);
+  assert.deepEqual(driftProblems(before, [{ ...before[0], price: 19 }]), [], 'a rounded fallback is the same price');
+  assert.match(driftProblems(before, [{ ...before[0], price: 6.5 }])[0]!, /^price: 6.5 where the original has 18.99/);
+  assert.match(driftProblems(before, [{ ...before[0], tags: ['c'] }])[0]!, /^tags/);
+  assert.match(driftProblems(before, [{ query: 'q', item_id: '9', name: 'AD x' }])[0]!, /a record the original does not have/);
+  assert.deepEqual(driftProblems(before, [{ query: 'q', item_id: '9', name: 'AD x', sponsored: true }]), [], 'an ad that says so');
+  assert.match(driftProblems(before, [])[0]!, /empty success/);
+});
+
+test('mutations: every kind, at the nodes records come from, the same for the same seed', () => {
+  const doc = { data: { lists: [{ name: 'Pizzas', items: [{ id: '1', name: 'Large Margherita', price: 18.99 }, { id: '2', name: 'Garlic Knots', price: 6.5 }] }] } };
+  const recs = [{ item_id: '1', name: 'Large Margherita', price: 18.99 }, { item_id: '2', name: 'Garlic Knots', price: 6.5 }];
+  const a = mutations(doc, recs, 'seed', 2);
+  assert.deepEqual(new Set(a.map((m) => m.kind)), new Set(['rename', 'move', 'wrap', 'empty', 'ad']));
+  assert.deepEqual(a.map((m) => m.where), mutations(doc, recs, 'seed', 2).map((m) => m.where));
+  const ad = a.find((m) => m.kind === 'ad')!.doc as any;
+  assert.equal(ad.data.lists[0].items.length, 3);
+  assert.ok(ad.data.lists[0].items.some((x: any) => x.isSponsored === true && /^AD /.test(x.name)));
+  assert.equal(JSON.stringify(doc).includes('AD '), false, 'the original is not touched');
+});
