@@ -152,3 +152,40 @@ test('a monitor that could never run is refused, naming the field', async () => 
     assert.match(patched.body.errorMessage, /endpoint cannot be changed/);
   } finally { await h.close(); }
 });
+
+test('reviews: after the baseline a run asks only for reviews since the newest seen (cutoff), and reports the new ones', { timeout: 60_000 }, async () => {
+  const reviews = new Map<string, { review_id: string; review_timestamp: number }[]>([
+    ['p1', [{ review_id: 'a', review_timestamp: 1_000 }, { review_id: 'b', review_timestamp: 2_000 }]],
+    ['p2', [{ review_id: 'c', review_timestamp: 1_500 }]],
+  ]);
+  const asked: Record<string, unknown>[] = [];
+  const adapter: LocalAdapter = {
+    kind: 'local', endpoint: '/maps/reviews',
+    async lookup({ query, params }) {
+      asked.push(params);
+      const cutoff = typeof params.cutoff === 'number' ? params.cutoff : 0;
+      const all = reviews.get(query) ?? [];
+      return [{ query, place_id: query, rating: 4, reviews: all.length, reviews_data: all.filter((r) => r.review_timestamp >= cutoff) }];
+    },
+  };
+  const h = await startHarness({ adapters: registryOfAdapters([adapter]), settings: { monitorTickMs: 40 } });
+  try {
+    const m = (await post(h, '/monitors', { endpoint: '/maps/reviews', queries: ['p1', 'p2'], params: { reviewsLimit: 0 }, schedule: { every_s: 3600 } })).body;
+    const ended = (n: number) => until(async () => {
+      const r = (await h.json(`/monitors/${m.id}/runs`)).body.runs as any[];
+      return r.filter((x) => x.status === 'done').length >= n && r;
+    }, 20_000, `${n} runs`);
+    await ended(1);
+    assert.equal(asked.filter((p) => p.cutoff !== undefined).length, 0, 'the baseline reads everything');
+    reviews.get('p2')!.push({ review_id: 'd', review_timestamp: 3_000 });
+    reviews.get('p1')!.push({ review_id: 'e', review_timestamp: 2_500 });
+    asked.length = 0;
+    h.clock.offset += 3_600_000;
+    await ended(2);
+    assert.deepEqual(asked.map((p) => [p.cutoff, p.sort]), [[1_500, 'newest'], [1_500, 'newest']], 'the oldest of the places\' newest reviews');
+    const ch = (await h.json(`/monitors/${m.id}/changes?kind=new_reviews`)).body.changes;
+    assert.deepEqual(ch.map((c: any) => [c.identity, c.after, c.record.map((r: any) => r.review_id)]).sort(), [['p1', 1, ['e']], ['p2', 1, ['d']]]);
+    const changed = (await h.json(`/monitors/${m.id}/changes?kind=changed`)).body.changes;
+    assert.deepEqual(changed.map((c: any) => [c.identity, c.field, c.before, c.after]).sort(), [['p1', 'reviews', 2, 3], ['p2', 'reviews', 1, 2]]);
+  } finally { await h.close(); }
+});

@@ -76,7 +76,8 @@ export class MonitorScheduler {
     if (!m || !account || !decl) why = !m ? 'the monitor was deleted' : !account ? 'the account is gone' : `${m.endpoint} is not served`;
     else if (!(await this.ctx.store.getRequest(run.requestId))) {
       try {
-        await submit(this.ctx, account, decl, { ...m.params, [MONITOR_RUN]: run.id }, m.queries, { webhook: m.webhook, ui: false, id: run.requestId });
+        const params = { ...m.params, ...(run.baseline ? {} : await onlyWhatMoved(store, m)), [MONITOR_RUN]: run.id };
+        await submit(this.ctx, account, decl, params, m.queries, { webhook: m.webhook, ui: false, id: run.requestId });
       } catch (e) {
         // Another process submitted the same id meanwhile (it was late, not dead): that request is this run's.
         if (!(await this.ctx.store.getRequest(run.requestId))) why = `the run could not start: ${(e as Error).message}`;
@@ -94,6 +95,19 @@ export class MonitorScheduler {
     this.ctx.events.off('finished', this.onFinished);
     await this.busy;
   }
+}
+
+/**
+ * Parameters that make a run fetch only what can have moved since the monitor last looked. Reviews:
+ * a `cutoff` at the oldest of the places' newest reviews seen (reviews at that second are fetched
+ * again and recognised as seen), with the newest-first order it implies; so a run reads the reviews
+ * written since, not every review again. A cutoff the monitor's own parameters set is kept.
+ */
+export async function onlyWhatMoved(store: ReturnType<typeof monitorStoreOf>, m: MonitorRow): Promise<Record<string, unknown>> {
+  if (m.endpoint !== '/maps/reviews' || m.params.cutoff !== undefined) return {};
+  let oldest = Infinity;
+  for (const v of (await store.seenRecords(m.id)).values()) if (typeof v._newest === 'number') oldest = Math.min(oldest, v._newest);
+  return Number.isFinite(oldest) ? { cutoff: oldest, sort: 'newest' } : {};
 }
 
 function failed(reason: string, now: number) {
