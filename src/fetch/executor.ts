@@ -292,7 +292,7 @@ export class Executor {
     else outer?.addEventListener('abort', onOuter, { once: true });
     const signal = timeout.signal;
     try {
-      if (step.browser) return await this.runBrowser(step, signal, attempt);
+      if (step.browser) return await this.runBrowser(step, signal, attempt, session);
       let proxy: ProxyEntry | undefined;
       let url = step.url;
       let method: string = step.method ?? 'GET';
@@ -366,7 +366,7 @@ export class Executor {
     throw err;
   }
 
-  private async runBrowser(step: Step, signal: AbortSignal, attempt: number): Promise<FetchedResponse> {
+  private async runBrowser(step: Step, signal: AbortSignal, attempt: number, session?: SessionHandle): Promise<FetchedResponse> {
     if (step.userUrl) await checkUrl(step.url, this.urlCheck);
     const t0 = performance.now();
     let res: FetchedResponse;
@@ -381,7 +381,13 @@ export class Executor {
     } else {
       this.browser ??= new BrowserPool(this.settings, this.guard);
       const started = new Date();
-      res = await this.browser.run(step, signal);
+      // The session's own context: its cookies, proxy and a fingerprint that matches its headers.
+      res = await this.browser.run(step, signal, {
+        key: session ? `${session.key}#${session.generation}` : '',
+        headers: session?.headers ?? this.anonymousHeaders,
+        fingerprint: session ? session.fingerprint : this.anonymousFingerprint,
+        proxyUrl: session?.proxy?.url,
+      });
       bytes = Buffer.byteLength(res.body);
       this.recorder?.add(harEntry({ url: step.url, method: 'GET', headers: {} }, { ...res, setCookie: [], bytes, replayed: false }, performance.now() - t0, started, true));
     }
