@@ -4,7 +4,7 @@
  * example and a cost estimate, results brought into view, failure reasons on Run and in the
  * Requests list (status colours, paging, times with their zone), a map with offline borders and
  * labels on hover (and the operator's tiles when set), the Businesses page's map and empty-state
- * hint, and every page at 390 px. Screenshots go to test-artifacts/dashboard/ (not committed).
+ * hint, an area picked on Run and its coverage once searched (loopback map site), and every page at 390 px. Screenshots go to test-artifacts/dashboard/ (not committed).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +18,8 @@ import type { Browser, Page } from 'playwright-core';
 import { startServe, type Served } from './support/serve-real.ts';
 import { startTrawl, stopTrawl, type TrawlProc } from './support/cluster.ts';
 import { TrawlClient } from '../clients/typescript/src/client.ts';
+import { mapSite } from './support/map-site.ts';
+import { resolveArea } from '../src/lookups/geo/area/resolve.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skip = !existsSync(CHROMIUM) && `Chromium not found at ${CHROMIUM} (CI installs Debian's chromium; set CHROMIUM_PATH)`;
@@ -300,6 +302,43 @@ test('Run: an area picked from the locations, drawn as a box, or pasted as GeoJS
     await p.context().close();
   } finally {
     if (t) await stopTrawl(t);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an area search run from the dashboard ends with its coverage table and its places on the map (loopback map site)', { skip, timeout: 240_000 }, async () => {
+  const AREA = '-115.35,36.0,-115.0,36.3';
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-dash-area-'));
+  const site = mapSite({ area: resolveArea(AREA), places: 2000, seed: 7 });
+  const http = await site.listen();
+  let t: TrawlProc | undefined;
+  try {
+    t = await startTrawl({ DATA_DIR: dir, PORT: '0', MAP_SITE_URL: http.url, ALLOW_PRIVATE_TARGETS: 'true' });
+    const p = await signedIn(t.url, t.key);
+    await p.goto(`${t.url}/app#/run?endpoint=/maps/search`);
+    await p.waitForSelector('#p-area');
+    await p.fill('#queries', 'dentist');
+    await p.fill('#p-area', AREA);
+    await p.fill('#p-limit', '100000');
+    await p.selectOption('#mode', 'async');
+    await p.click('button[type=submit]');
+    await p.waitForURL(/#\/requests\/[0-9a-f-]{36}$/);
+    await p.waitForSelector('#area-coverage', { timeout: 180_000 });
+    const row = await p.$$eval('#area-coverage tr:nth-child(2) td', (tds) => tds.map((td) => td.textContent ?? ''));
+    assert.equal(row[0], 'dentist');
+    assert.ok(Number(row[1].replace(/,/g, '')) > 5, `views searched: ${row[1]}`);
+    assert.match(row[6], /^\d+\.\d %$/);
+    const found = Number(row[4].replace(/,/g, ''));
+    assert.ok(found >= 0.9 * site.insideCount, `${found} of ${site.insideCount} places`);
+    await p.click('.tabs button:has-text("Map")');
+    await p.waitForSelector('.map[data-drawn=borders]');
+    const points = Number(await p.getAttribute('.map', 'data-points'));
+    assert.ok(points >= 0.9 * site.insideCount && points <= found, `${points} places on the map, ${found} found`);
+    await shot(p, 'request-area');
+    await p.context().close();
+  } finally {
+    if (t) await stopTrawl(t);
+    await http.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
