@@ -78,8 +78,11 @@ test('Chrome profile: GREASE, TLS_AES_128_GCM_SHA256 first, ALPN h2 + http/1.1, 
   assertChromeHandshake(c);
   const r = c.requests[0];
   assert.deepEqual(r.pseudoHeaderOrder, [':method', ':authority', ':scheme', ':path']);
-  // The generated browser's own header order reaches the wire, nothing added.
-  assert.deepEqual(r.headerOrder, Object.keys(session.headers));
+  // The generated browser's own header order reaches the wire, then Chrome's priority, nothing else.
+  assert.deepEqual(r.headerOrder, [...Object.keys(session.headers), 'priority']);
+  assert.equal(r.headers.priority, 'u=0, i');
+  await ex.run(step(`${wall.url}/api`, { expect: 'json' }), session);
+  assert.equal(c.requests[1].headers.priority, 'u=1, i');
   assert.equal(r.headerOrder[0], 'sec-ch-ua');
   const who = claimed(r);
   assert.equal(who.browser, 'chrome');

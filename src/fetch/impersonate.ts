@@ -75,7 +75,7 @@ export class ImpersonatingTransport implements Transport {
       const transport = await this.pool(fp.handshake, fp.os, req.proxyUrl, u.hostname, pin);
       const res = await wreq().fetch(req.url, {
         method: req.method,
-        headers: Object.entries(req.headers),
+        headers: withPriority(req.headers, fp),
         body: req.body,
         signal: req.signal,
         redirect: 'manual',
@@ -166,6 +166,16 @@ export class ImpersonatingTransport implements Transport {
     this.pools.clear();
     await Promise.all(all.map((p) => p.then((t) => t.close()).catch(() => undefined)));
   }
+}
+
+/**
+ * Chrome (124+) and Edge send RFC 9218 `priority` last: `u=0, i` for a navigation, `u=1, i` for a
+ * page's own fetch. The header generator's samples predate it, so it is added here.
+ */
+function withPriority(h: Record<string, string>, fp: NonNullable<TransportRequest['fingerprint']>): Array<[string, string]> {
+  const out = Object.entries(h);
+  if (fp.browser !== 'firefox' && fp.version >= 124 && h.priority === undefined) out.push(['priority', h['sec-fetch-mode'] === 'navigate' ? 'u=0, i' : 'u=1, i']);
+  return out;
 }
 
 /** wreq's errors carry the OS error in their text only: the usual code in front, as undici's errors have. */
