@@ -51,3 +51,30 @@ test('the key is masked in every spelling the reader accepts, in URLs and in err
     assert.ok(http.every((l) => /\[redacted\]/.test(l.url)));
   } finally { await h.close(); }
 });
+
+test('a trawl key is masked wherever a logged line holds it: 14 spellings the server does not take as a key', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
+  const h = await startHarness();
+  (h.svc.ctx as any).log = createLogger('info', sink);
+  try {
+    const k = h.key;
+    const enc = encodeURIComponent(k);
+    const rest = k.slice(4);
+    const paths = [
+      `/profile/balance?key=${enc}`, `/profile/balance?token=${enc}`, `/profile/balance?access_token=${enc}`,
+      `/profile/balance?apiKey[0]=${enc}`, `/profile/balance?apiKeys=${enc}`, `/profile/balance?apikey%5B0%5D=${enc}`,
+      `/profile/${enc}`, `/requests/${enc}?x=1`, `/maps/search?query=${encodeURIComponent(`coffee ${k}`)}`,
+      `/maps/search?webhook=${encodeURIComponent(`https://hooks.example/x?key=${k}`)}`, `/profile/balance?key=trw%5F${rest}`,
+      `/profile/balance?key=%74rw_${rest}`, `/profile/balance?q=${encodeURIComponent(encodeURIComponent(k)).replace('trw', 'TRW')}`,
+      `/profile/balance?${enc}`,
+    ];
+    assert.equal(paths.length, 14);
+    for (const p of paths) await h.get(p, { key: null });
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('');
+    assert.equal(lines.filter((l) => JSON.parse(l).msg === 'http').length, 14, 'each call was logged');
+    assert.ok(!all.includes(rest), `no key in the log:\n${lines.filter((l) => l.includes(rest)).join('\n')}`);
+    assert.ok(!/trw(_|%5f)/i.test(all), 'nothing key-shaped left');
+  } finally { await h.close(); }
+});

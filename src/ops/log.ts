@@ -9,10 +9,24 @@ import pino from 'pino';
 
 export type Logger = pino.Logger;
 
+/**
+ * Anything shaped like a trawl key (`trw_` and what follows, the prefix in any case or percent-encoded
+ * form, the rest with percent escapes), wherever it stands in a line: the last net under every other,
+ * for the spellings the server does not take as a key (`key=`, `token=`, `access_token=`,
+ * `apiKey[0]`, `apiKeys`, the key in the path or inside another parameter's value, issue 28).
+ */
+const KEY_SHAPE = /(?:t|%74)(?:r|%72)(?:w|%77)(?:_|%5f)(?:[a-z0-9_-]|%[0-9a-f]{2})+/gi;
+
+/** `text` with every trawl-key-shaped run replaced.
+ *  @example maskKeys('GET /x?token=trw_abc') // 'GET /x?token=[redacted]' */
+export const maskKeys = (text: string): string => text.replace(KEY_SHAPE, '[redacted]');
+
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   return pino({
     level,
     base: { service: 'trawl' },
+    // Every serialized line passes the key mask, whatever field or message holds the key.
+    hooks: { streamWrite: maskKeys },
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey', 'api_key', '*.apiKey', '*.api_key', 'key'], censor: '[redacted]' },
   }, destination);
 }
