@@ -57,6 +57,23 @@ test('failed authentications are limited per client address; the limit refills',
   } finally { await h.close(); }
 });
 
+test('failures count per address and key prefix: a valid key from an address that sent many bad keys still works', async () => {
+  const h = await startHarness({ settings: { authFailBurst: 3, authFailPerSec: 0.001 } });
+  try {
+    for (let i = 0; i < 3; i++) assert.equal((await h.json('/profile/balance', { key: 'trw_wrongkey' })).status, 401);
+    assert.equal((await h.json('/profile/balance', { key: 'trw_wrongkey' })).status, 429, 'the bad key is held back');
+    assert.equal((await h.json('/profile/balance')).status, 200, 'the valid key from the same address is not');
+    // Rotating keys meets the address's bucket (10 x 3 failures); a prefix that passed before still passes it.
+    const statuses = [];
+    for (let i = 0; i < 40; i++) statuses.push((await h.json('/profile/balance', { key: `trw_${String(i).padStart(8, 'x')}` })).status);
+    assert.ok(statuses.slice(0, 20).every((s) => s === 401), statuses.join(','));
+    assert.ok(statuses.slice(-5).every((s) => s === 429), statuses.join(','));
+    assert.equal((await h.json('/profile/balance')).status, 200, 'a key that authenticated from this address still passes');
+    const other = await h.newAccount();
+    assert.equal((await h.json('/profile/balance', { key: other.key })).status, 429, 'a new key prefix waits for the address bucket');
+  } finally { await h.close(); }
+});
+
 test('/metrics counts work items at most once per interval and can require a token', async () => {
   const h = await startHarness({ settings: { metricsToken: 'scrape-secret', metricsCacheMs: 60_000 } });
   try {

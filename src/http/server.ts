@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
 import type { Account } from '../store/contract.ts';
 import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
-import { AuthFailureGate } from './auth-failures.ts';
+import { AuthGate } from './auth-failures.ts';
 import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_TARGET_BYTES, headerBytes, keyFromTarget } from './limits.ts';
 import { authenticate } from '../app/accounts.ts';
 import { ParamError, parseQueryString, type RawParams } from './params.ts';
@@ -87,7 +87,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
       return sendError(reply, new AppError(400, `the request could not be routed (${String(err.code ?? 'error')})`));
     },
   });
-  const authFailures = new AuthFailureGate(ctx.settings.authFailPerSec, ctx.settings.authFailBurst, ctx.now);
+  const authFailures = new AuthGate(ctx.settings.authFailPerSec, ctx.settings.authFailBurst, ctx.now);
   app.decorateRequest('account', null);
   app.decorateRequest('raw_params', null as unknown as RawParams);
   app.decorateRequest('presented_keys', null);
@@ -104,19 +104,20 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     if (!req.headers.host && req.raw.httpVersion === '1.1') return sendError(reply, new AppError(400, 'the Host header is required in HTTP/1.1'));
     const path = req.url.split('?', 1)[0];
     if (PUBLIC.some((p) => p.test(path))) return;
-    const wait = authFailures.retryAfterSec(req.ip);
-    if (wait > 0) {
-      return sendError(reply, new AppError(429, `too many failed authentications from this address; retry after ${wait} s`, { 'retry-after': String(wait) }));
-    }
     // Authenticate before the parameters are parsed: the key is picked out of the query string alone.
     const header = req.headers['x-api-key'];
     const key = (Array.isArray(header) ? header[0] : header) || keyFromTarget(req.url);
+    const wait = authFailures.retryAfterSec(req.ip, key);
+    if (wait > 0) {
+      return sendError(reply, new AppError(429, `too many failed authentications from this address; retry after ${wait} s`, { 'retry-after': String(wait) }));
+    }
     if (key) req.presented_keys = [key];
     const account = await authenticate(ctx.store, key);
     if (!account) {
-      authFailures.failed(req.ip);
+      authFailures.failed(req.ip, key);
       return sendError(reply, new AppError(401, UNAUTHORIZED));
     }
+    authFailures.passed(req.ip, key);
     req.account = account;
     const rate = await ctx.rateLimiter.take(account.id, account.ratePerSec, account.burst);
     if (!rate.ok) {
