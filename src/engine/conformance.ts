@@ -118,6 +118,25 @@ export function queueConformance(name: string, open: () => Promise<QueueFixture>
     assert.equal(seen.size, 3);
   });
 
+  t("one account's backlog does not hold another account's first item (fair claims)", async ({ store, queue }) => {
+    const order: string[] = [];
+    const seen = new Map<string, number>();
+    const run = completer(store, 'w1', seen, 40);
+    queue.start(async (item) => { order.push(item.requestId); await run(item); }, { concurrency: 4, owner: 'w1', leaseMs: 30_000 });
+    const a = await submit(store, 200);
+    await queue.enqueue(a.itemIds.map((i) => ({ id: i })));
+    await until(() => order.length >= 8, 10_000, 'the backlog to run');
+    const b = await submit(store, 1);
+    const before = order.length;
+    await queue.enqueue(b.itemIds.map((i) => ({ id: i })));
+    await until(() => order.includes(b.id), 10_000, "the other account's item");
+    // FIFO would run all 200 first. Fair: the next slot that frees (4 running; a claim may be in flight).
+    const after = order.indexOf(b.id) - before;
+    assert.ok(after <= 8, `${after} of the backlog's items ran before the other account's first`);
+    await store.cancelRequest(a.id, Date.now());
+    await until(async () => (await store.getRequest(b.id))?.status === 'Success', 10_000, 'the other request to finish');
+  });
+
   t('depth and ping answer', async ({ store, queue }) => {
     await queue.ping();
     const { itemIds } = await submit(store, 2);

@@ -5,8 +5,9 @@
  * - One job per announcement of an item, id `<item id>#<attempts made>`: a repeated announcement of the
  *   same attempt is dropped by BullMQ while the job exists, and the retry of attempt n (announced from
  *   inside the running job n) gets a new id, so it is not swallowed by the job still running.
- * - A job's processor claims its item by id in the store (`claimItems(owner, 1, leaseMs, now, [id])`);
- *   a job whose item is done, leased by someone else or not yet due does nothing.
+ * - A job is a turn: its processor claims the next item in the store's fair order (`claimItems(owner,
+ *   n, leaseMs, now)` for the n jobs that started together, src/store/requests/fairness.ts), which may
+ *   be another account's; a job that finds nothing runnable does nothing.
  * - Retries are BullMQ delayed jobs.
  * - A sweeper (every `sweepMs`, one worker per period through a Redis lock) re-announces items the
  *   store says are runnable now: queued and due, or leased with an expired lease. So a job lost with a
@@ -111,7 +112,7 @@ export class RedisQueue implements WorkQueue {
   private readonly warnConn = warner('redis queue: connection');
   private readonly warnRun = warner('redis queue: job failed');
   /** Claims requested by jobs that started in the same turn of the event loop, made in one store call. */
-  private claims: { id: string; resolve: (it: WorkItem | undefined) => void; reject: (e: unknown) => void }[] = [];
+  private claims: { resolve: (it: WorkItem | undefined) => void; reject: (e: unknown) => void }[] = [];
   private claimsScheduled = false;
 
   constructor(private readonly store: Store, o: RedisQueueOptions) {
@@ -169,42 +170,43 @@ export class RedisQueue implements WorkQueue {
     if (typeof id !== 'string') return;
     let item: WorkItem | undefined;
     try {
-      item = await this.claim(id, opts);
+      item = await this.claim(opts);
     } catch (e) {
       // Store unreachable: the item stays runnable in the store and a later sweep announces it again.
       this.warnRun(e);
       return;
     }
     if (!item) return;
-    this.active.set(id, item.attempts);
+    this.active.set(item.id, item.attempts);
     try {
       await run(item);
     } catch (e) {
       this.warnRun(e);
     } finally {
-      this.active.delete(id);
+      this.active.delete(item.id);
     }
   }
 
   /**
-   * Claims one item by id, batched with the other jobs that start in this turn of the event loop:
+   * Claims one item (the next in fair order), batched with the other jobs that start in this turn of the event loop:
    * BullMQ often hands several jobs over from one socket read, and one store call (one transaction,
    * one round trip) for all of them is most of the difference to raw BullMQ.
    */
-  private claim(id: string, opts: ConsumeOptions): Promise<WorkItem | undefined> {
+  private claim(opts: ConsumeOptions): Promise<WorkItem | undefined> {
     return new Promise((resolve, reject) => {
-      this.claims.push({ id, resolve, reject });
+      this.claims.push({ resolve, reject });
       if (this.claimsScheduled) return;
       this.claimsScheduled = true;
       setImmediate(() => {
         const batch = this.claims;
         this.claims = [];
         this.claimsScheduled = false;
-        const ids = [...new Set(batch.map((b) => b.id))];
-        this.store.claimItems(opts.owner, ids.length, opts.leaseMs, this.o.now(), ids).then((items) => {
-          const byId = new Map(items.map((i) => [i.id, i]));
-          // Two jobs for one item in the same batch: the first runs it, the other does nothing.
-          for (const b of batch) { b.resolve(byId.get(b.id)); byId.delete(b.id); }
+        // A job is a turn, not a ticket for its own item: the batch claims as many items as it has jobs
+        // in the store's fair order (src/store/requests/fairness.ts), so a job of one account's backlog
+        // runs another account's waiting item first. Every runnable item keeps a job (the one whose
+        // turn took it left its own job to a later item), and the sweeper covers the rest.
+        this.store.claimItems(opts.owner, batch.length, opts.leaseMs, this.o.now()).then((items) => {
+          batch.forEach((b, i) => b.resolve(items[i]));
         }, (e) => { for (const b of batch) b.reject(e); });
       });
     });

@@ -20,6 +20,7 @@ import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
+import { pickFair } from '../requests/fairness.ts';
 import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
 import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
@@ -54,27 +55,42 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
 
   async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
     if (max <= 0 || (ids && !ids.length)) return [];
-    // Queued items first (oldest due first), then items whose lease ran out; rows another claimer
-    // holds are skipped, not waited for. The outer LIMIT stops the second scan when the first sufficed.
+    // Each account's oldest due item first, the least busy accounts first (../requests/fairness.ts),
+    // then queued items oldest due first, then items whose lease ran out; rows another claimer holds
+    // are skipped, not waited for. The outer LIMIT stops the later scans when the first sufficed.
     const ctes = ids
       ? `pick AS (SELECT id FROM work_items WHERE id = ANY($5::text[])
                     AND ((state = 'queued' AND run_after <= $1) OR (state = 'leased' AND lease_until < $1))
                   LIMIT $2 FOR UPDATE SKIP LOCKED)`
-      : `q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
+      : `f AS (SELECT w.id FROM work_items w WHERE w.id = ANY($5::text[]) AND w.state = 'queued' AND w.run_after <= $1 FOR UPDATE SKIP LOCKED),
+         q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 AND id <> ALL($5::text[]) ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
          l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
-         pick AS (SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)`;
+         pick AS (SELECT id FROM f UNION ALL SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)`;
     const rows = await this.h.q(`WITH ${ctes}
                                  UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
                                  FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
                                  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
                                            r.account_id, r.endpoint, r.params`,
-    ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs]);
+    ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs, await this.fairHeads(now, max)]);
     if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     else rows.sort((a, b) => a.run_after - b.run_after);
     return rows.map((x) => ({
       id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
       query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts,
     }));
+  }
+
+  /** The fair part of a claim (../requests/fairness.ts): ids of each account's oldest due item,
+   *  fewest leased first. Read without locks; the claim skips what another claimer took meanwhile. */
+  private async fairHeads(now: number, max: number): Promise<string[]> {
+    const [heads, busy] = await Promise.all([
+      this.h.q(`SELECT r.account_id, h.id FROM requests r
+                CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.request_id = r.id AND w.state = 'queued' AND w.run_after <= $1 LIMIT 1) h
+                WHERE r.finished_at IS NULL ORDER BY r.created_at`, [now]),
+      this.h.q(`SELECT r.account_id, count(*)::int AS n FROM work_items w JOIN requests r ON r.id = w.request_id
+                WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id`, [now]),
+    ]);
+    return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max).map((x) => x.id as string);
   }
 
   async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {

@@ -13,6 +13,7 @@ import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
+import { pickFair } from '../requests/fairness.ts';
 import { billUsage, canPay } from './billing.ts';
 import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
@@ -36,6 +37,20 @@ function addKeys(h: SqliteDb, requestId: string, keys: string[]): number {
   return added;
 }
 
+/**
+ * The fair part of a claim (../requests/fairness.ts): each account's oldest due item (the first of
+ * its unfinished requests', by key), accounts with the fewest items leased first. The claim fills any
+ * slots left oldest first.
+ */
+function fairHeads(h: SqliteDb, now: number, max: number): Row[] {
+  const heads = h.s(`SELECT r.account_id AS account_id, (SELECT w.id FROM work_items w WHERE w.id > r.id || ':' AND w.id < r.id || ';'
+                              AND w.state = 'queued' AND w.run_after <= ? LIMIT 1) AS id
+                     FROM requests r WHERE r.finished_at IS NULL ORDER BY r.created_at`).all(now) as Row[];
+  const busy = h.s(`SELECT r.account_id AS account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
+                    WHERE w.state = 'leased' AND w.lease_until >= ? GROUP BY r.account_id`).all(now) as Row[];
+  return pickFair(heads.filter((x) => x.id !== null), new Map(busy.map((b) => [b.account_id as string, b.n as number])), max);
+}
+
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
 export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
@@ -49,7 +64,12 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
         const q = h.s(`SELECT id FROM work_items WHERE id = ? AND ((state = 'queued' AND run_after <= ?) OR (state = 'leased' AND lease_until < ?))`);
         rows = ids.map((id) => q.get(id, now, now) as Row | undefined).filter((r): r is Row => !!r).slice(0, max);
       } else {
-        rows = h.s(`SELECT id FROM work_items WHERE state = 'queued' AND run_after <= ? ORDER BY run_after LIMIT ?`).all(now, max) as Row[];
+        rows = fairHeads(h, now, max);
+        if (rows.length < max) {
+          const taken = new Set(rows.map((r) => r.id));
+          const fifo = h.s(`SELECT id FROM work_items WHERE state = 'queued' AND run_after <= ? ORDER BY run_after LIMIT ?`).all(now, max) as Row[];
+          rows = rows.concat(fifo.filter((r) => !taken.has(r.id)).slice(0, max - rows.length));
+        }
         if (rows.length < max) {
           rows = rows.concat(h.s(`SELECT id FROM work_items WHERE state = 'leased' AND lease_until < ? LIMIT ?`).all(now, max - rows.length) as Row[]);
         }
