@@ -11,18 +11,11 @@ import assert from 'node:assert/strict';
 import { startHarness, until, type Harness } from './support/harness.ts';
 import { testRegistry } from './support/test-adapter.ts';
 import { pagedAdapter, startPagedServer } from './support/paged-source.ts';
-import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
+import { bothStores } from './support/stores.ts';
 import { toMicros } from '../src/billing/money.ts';
 import type { WebAdapter } from '../src/sources/_kit/adapter.ts';
 
-const url = pgTestUrl();
-const stores: Array<[string, string | false, () => { env: NodeJS.ProcessEnv; drop(): Promise<void> }]> = [
-  ['sqlite', false, () => ({ env: {}, drop: async () => {} })],
-  ['postgres', !url && PG_SKIP, () => {
-    const schema = scratchSchema();
-    return { env: { DATABASE_URL: url, DATABASE_SCHEMA: schema }, drop: () => dropSchema(url!, schema) };
-  }],
-];
+const stores = bothStores();
 
 /** The paged source as a buffering adapter: every page kept, merged at the end. */
 const buffering = (base: string): WebAdapter => ({ ...pagedAdapter(base, '/launchsite-reviews'), finish: (records) => records });

@@ -6,16 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, until } from './support/harness.ts';
-import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
+import { bothStores } from './support/stores.ts';
 
-const url = pgTestUrl();
-const stores: Array<[string, string | false, () => { env: NodeJS.ProcessEnv; drop(): Promise<void> }]> = [
-  ['sqlite', false, () => ({ env: {}, drop: async () => {} })],
-  ['postgres', !url && PG_SKIP, () => {
-    const schema = scratchSchema();
-    return { env: { DATABASE_URL: url, DATABASE_SCHEMA: schema }, drop: () => dropSchema(url!, schema) };
-  }],
-];
+const stores = bothStores();
 
 for (const [name, skip, open] of stores) {
   test(`[${name}] B's one-query synchronous request behind A's 2,000 queued items answers within 10 s`, { skip, timeout: 120_000 }, async (t) => {
