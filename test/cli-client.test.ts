@@ -191,6 +191,9 @@ test('progress line: bar, percentage, records, elapsed and ETA', () => {
   assert.ok(m, bar);
   assert.ok(bar.length <= 100, 'fits the terminal');
   assert.equal(Math.round((4 * m[1].length) / (m[1].length + m[2].length)), 1, 'a quarter of the bar is filled');
+  // An area request also shows its views done / planned.
+  const area = { views_planned: 40, views_done: 12, views_saturated: 3, places_found: 900, coverage: 0.99, planned: [] };
+  assert.equal(progressLine({ queries_total: 1, queries_done: 0, records: 0, elapsedMs: 5_000, area }), '0% 0/1 queries · 12/40 views (3 saturated) · 0 records · 00:05 elapsed');
 });
 
 test('arguments: unknown options are endpoint parameters, repeated ones arrays', () => {

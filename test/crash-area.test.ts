@@ -29,6 +29,11 @@ test('kill -9 in the middle of an area query: resumed at its view, every place o
     assert.equal(sub.status, 202, JSON.stringify(sub.body));
     const id = sub.body.id as string;
     await waitFor(async () => served() >= 40, 'the worker to be in the middle of the covering', 60_000, 5);
+    // While it runs, the request's progress shows the covering (views done / planned, the next views).
+    const running = await getJson(s, `/requests/${id}`);
+    const area = running.body.progress?.area;
+    assert.ok(area && area.views_done > 0 && area.views_planned > area.views_done && area.planned.length > 0, JSON.stringify(running.body));
+    assert.equal(area.planned[0].length, 4);
     await stopTrawl(s, 'SIGKILL');
     const atKill = served();
 

@@ -10,6 +10,8 @@
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
+import { areaProgressOf } from '../sources/maps-search/cover.ts';
+import type { StepState } from '../engine/steps.ts';
 import { dataChunks, reasonOf, splitNote, type QueryArea, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
 import { yieldEvery } from '../delivery/yield.ts';
 import { selectionOf } from '../delivery/selection.ts';
@@ -107,7 +109,38 @@ export async function requestView(ctx: AppContext, accountId: string, id: string
     const t = await ctx.store.getTask(r.taskId);
     fileLinkOnly = t?.results.find((x) => x.file_url)?.file_url ?? null;
   }
-  return viewOf(ctx, r, { ...o, fileLinkOnly, first });
+  const view = viewOf(ctx, r, { ...o, fileLinkOnly, first });
+  if (view.kind === 'pending' && view.body.progress && typeof r.params.area === 'string') {
+    const area = await areaProgress(ctx, r);
+    if (area) (view.body.progress as Record<string, unknown>).area = area;
+  }
+  return view;
+}
+
+/** Most running queries of one request whose checkpoints an area progress reads. */
+const AREA_PROGRESS_QUERIES = 50;
+
+/**
+ * The covering of a running request's area queries (extension `progress.area`), summed over the
+ * checkpoints of its unfinished queries: each holds its plan in its one pending step.
+ */
+async function areaProgress(ctx: AppContext, r: RequestRow): Promise<Record<string, unknown> | null> {
+  const sum = { views_planned: 0, views_done: 0, views_saturated: 0, places_found: 0, coverage: 1, planned: [] as number[][] };
+  let any = false;
+  for (let i = 0; i < Math.min(r.queriesTotal, AREA_PROGRESS_QUERIES); i++) {
+    const saved = await ctx.store.loadProgress(`${r.id}:${i}`);
+    if (!saved) continue;
+    const p = areaProgressOf((JSON.parse(saved.state) as StepState).pending?.[0]?.state);
+    if (!p) continue;
+    any = true;
+    sum.views_planned += p.views_planned;
+    sum.views_done += p.views_done;
+    sum.views_saturated += p.views_saturated;
+    sum.places_found += p.places_found;
+    sum.coverage = Math.min(sum.coverage, p.coverage);
+    sum.planned.push(...p.planned.slice(0, Math.max(0, 200 - sum.planned.length)));
+  }
+  return any ? sum : null;
 }
 
 /**

@@ -49,9 +49,21 @@ export { phoneLookupRecord as phoneRecord } from './records/directory-phones.ts'
 // ------------------------------------------------------------------ account-level shapes
 export const errorBody = Type.Object({ error: Type.Literal(true), errorMessage: S }, { $id: 'Error', description: 'Error body.' });
 export const accepted = Type.Object({ id: S, status: Type.Literal('Pending'), results_location: S }, { description: '202: request accepted.' });
+const I = Type.Integer();
+/** An area query's covering as it runs (extension, /maps/search with `area`). */
+export const areaProgress = Type.Object({
+  views_planned: I, views_done: I, views_saturated: I, places_found: I,
+  coverage: Type.Number({ description: 'Estimated share of the counted cells\' places found so far (0-1).' }),
+  planned: Type.Array(Type.Array(Type.Number()), { description: 'Views still to search, each [south, west, north, east], the next one first (at most 200).' }),
+}, { description: 'Extension: the covering of the area queries still running (views are map views; a saturated view showed ~120 places and was split into quadrants). Counts add up over the running area queries.' });
+/** How complete each ended area query believes it is (extension, docs/areas.md). */
+export const queryAreas = Type.Array(Type.Object({
+  query: S, views_searched: I, views_split_unsearched: I, views_saturated: I, views_saturated_deepest: I, requests: I,
+  places_found: I, places_estimated: I, coverage: Type.Number({ description: 'Estimated share of the area\'s places found (0-1), from the places each view found again of its parent\'s.' }),
+}), { description: 'Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area\'s places found. Absent without area queries.' });
 export const pending = Type.Object({
   id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
-  progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer() })),
+  progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer(), area: Type.Optional(areaProgress) })),
 }, { description: 'Still running (progress counts queries and records so far), or expired: results are kept 4 hours after completion, then status reads Pending with expired: true.' });
 export const historyItem = Type.Object({
   id: S, usage: S,

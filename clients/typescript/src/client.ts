@@ -29,10 +29,11 @@ export type TaskBody = NonNullable<paths['/tasks']['post']['requestBody']>['cont
 export type BusinessesBody = NonNullable<paths['/businesses']['post']['requestBody']>['content']['application/json'];
 export type Business = components['schemas']['Business'];
 
-export interface Progress { queries_total: number; queries_done: number; records: number; elapsedMs: number }
+/** Progress of a running request as GET /requests/{id} states it (with `area` for area queries). */
+export type AreaProgress = NonNullable<NonNullable<JsonOf<'/requests/{requestId}', 'get', 202>['progress']>['area']>;
+export interface Progress { queries_total: number; queries_done: number; records: number; elapsedMs: number; area?: AreaProgress }
 /** How complete an area query believes it is (the `areas` extension field, docs/areas.md). */
 export interface AreaCoverage { query: string; views_searched?: number; views_saturated?: number; views_saturated_deepest?: number; places_found?: number; places_estimated?: number; coverage?: number; [k: string]: unknown }
-
 /** Why a query failed (decision 25); `type` is one of the executor's typed errors. */
 export interface QueryError { query: string; error: { type: string; message: string } }
 

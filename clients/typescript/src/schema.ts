@@ -670,6 +670,19 @@ export type paths = {
                                     message: string;
                                 };
                             }[];
+                            /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                            areas?: {
+                                query: string;
+                                views_searched: number;
+                                views_split_unsearched: number;
+                                views_saturated: number;
+                                views_saturated_deepest: number;
+                                requests: number;
+                                places_found: number;
+                                places_estimated: number;
+                                /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                                coverage: number;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -690,6 +703,17 @@ export type paths = {
                                 queries_total: number;
                                 queries_done: number;
                                 records: number;
+                                /** @description Extension: the covering of the area queries still running (views are map views; a saturated view showed ~120 places and was split into quadrants). Counts add up over the running area queries. */
+                                area?: {
+                                    views_planned: number;
+                                    views_done: number;
+                                    views_saturated: number;
+                                    places_found: number;
+                                    /** @description Estimated share of the counted cells' places found so far (0-1). */
+                                    coverage: number;
+                                    /** @description Views still to search, each [south, west, north, east], the next one first (at most 200). */
+                                    planned: number[][];
+                                };
                             };
                         };
                     };
@@ -3455,6 +3479,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -3583,6 +3620,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -3699,6 +3749,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -3825,6 +3888,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -3947,6 +4023,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -4072,6 +4161,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -4183,6 +4285,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -4302,6 +4417,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -4419,6 +4547,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -4531,6 +4672,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -4646,6 +4800,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -4759,6 +4926,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -4868,6 +5048,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -4991,6 +5184,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5108,6 +5314,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5223,6 +5442,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5329,6 +5561,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5434,6 +5679,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -5551,6 +5809,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -5670,6 +5941,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5781,6 +6065,19 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
                     };
                 };
             };
@@ -5891,6 +6188,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };
@@ -6007,6 +6317,19 @@ export interface operations {
                                 type: string;
                                 message: string;
                             };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
                         }[];
                     };
                 };

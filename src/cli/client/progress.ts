@@ -23,7 +23,9 @@ export function progressLine(p: Progress, width = 0): string {
   const total = Math.max(p.queries_total, 1);
   const pct = Math.floor((100 * p.queries_done) / total);
   const eta = p.queries_done > 0 && p.queries_done < p.queries_total ? ` · ETA ${clock((p.elapsedMs / p.queries_done) * (p.queries_total - p.queries_done))}` : '';
-  const text = `${p.queries_done}/${p.queries_total} queries · ${p.records} records · ${clock(p.elapsedMs)} elapsed${eta}`;
+  // An area query's covering: views searched (or split unsearched) of those planned so far.
+  const views = p.area ? ` · ${p.area.views_done}/${p.area.views_planned} views (${p.area.views_saturated} saturated)` : '';
+  const text = `${p.queries_done}/${p.queries_total} queries${views} · ${p.records} records · ${clock(p.elapsedMs)} elapsed${eta}`;
   if (!width) return `${pct}% ${text}`;
   const barWidth = Math.max(10, Math.min(40, width - text.length - 9));
   const filled = Math.round((barWidth * p.queries_done) / total);
@@ -44,7 +46,7 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { quiet?: boolea
         drawn = true;
         return;
       }
-      const key = `${p.queries_done}/${p.records}`;
+      const key = `${p.queries_done}/${p.records}/${p.area?.views_done ?? ''}`;
       const now = Date.now();
       if (key === last || (now - lastAt < 1_000 && p.queries_done < p.queries_total)) return;
       last = key;

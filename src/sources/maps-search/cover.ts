@@ -274,3 +274,26 @@ export function rootViews(area: Area): Box[] {
   for (let i = 0; i < st.roots.rows * st.roots.cols; i++) if (area.meets(rootCell(st, i))) out.push(rootCell(st, i));
   return out;
 }
+
+/** The planned views an area progress lists at most (the dashboard draws them). */
+const PLANNED_SHOWN = 200;
+
+/**
+ * An area query's progress from its checkpointed step state (the pending step carries the plan):
+ * views done, planned (done + on the stack + root views not reached yet), saturated, places so
+ * far, and the next views to search as [s, w, n, e]. Null when the state is not an area's.
+ */
+export function areaProgressOf(stepState: unknown): { views_planned: number; views_done: number; views_saturated: number; places_found: number; coverage: number; planned: number[][] } | null {
+  const st = readAreaState(stepState);
+  if (!st) return null;
+  const done = st.tally.views + st.tally.skipped;
+  const planned: number[][] = [];
+  if (st.view) planned.push(st.view.b.map(r6));
+  for (let i = st.stack.length - 1; i >= 0 && planned.length < PLANNED_SHOWN; i--) planned.push(st.stack[i]!.b.map(r6));
+  const rootsLeft = st.roots.rows * st.roots.cols - st.roots.next;
+  const c = coverageOf(st.tally);
+  return {
+    views_planned: done + st.stack.length + (st.view ? 1 : 0) + rootsLeft, views_done: done, views_saturated: st.tally.saturated,
+    places_found: st.tally.found, coverage: c.coverage, planned,
+  };
+}
