@@ -129,6 +129,8 @@ test('Run: the records are scrolled into view; a map of them over offline border
   await page.waitForSelector('.map .tip[data-kind=region]');
   assert.match(await page.textContent('.map .tip') ?? '', /France/);
   await shot(page, 'run-map');
+  // At street level the offline coastline is not exact: land and sea are not filled, and the map says so.
+  assert.ok(await page.isVisible('.map .legend-note'));
   // Zoomed out (the buttons) to France and its neighbours: land, sea and borders all drawn, so the
   // canvas holds the colours of land and sea (and more: lines, the point).
   for (let i = 0; i < 11; i++) await page.click('.map-zoom button[title="Zoom out"]');
@@ -140,6 +142,7 @@ test('Run: the records are scrolled into view; a map of them over offline border
     return [...seen];
   });
   assert.ok(colours.includes(0xf7f5ef) && colours.includes(0xdbe8f5) && colours.length > 4, `land and sea: ${colours.length} colours`);
+  assert.ok(!(await page.isVisible('.map .legend-note')));
   await shot(page, 'run-map-europe');
 });
 

@@ -12,6 +12,8 @@ import type { Topology, GeometryObject } from 'topojson-specification';
 import type { Geometry, Position } from 'geojson';
 
 const RAD = Math.PI / 180;
+/** Pixels per degree beyond which the offline coastline's error (1:50m, a kilometre or two) shows: 1 px ≈ 75 m. */
+const APPROXIMATE_ABOVE = 1_500;
 /** Mercator y of a latitude, in map units. */
 export const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85.05, Math.min(85.05, lat)) * RAD) / 2)) / RAD;
 export const latOf = (y: number) => (2 * Math.atan(Math.exp(y * RAD)) - Math.PI / 2) / RAD;
@@ -136,6 +138,8 @@ export class Basemap {
   readonly server = tileServer();
   readonly ready: Promise<void>;
   tilesLoaded = 0;
+  /** The last view was closer than the offline layers are true to. */
+  approximate = false;
 
   constructor(private onChange: () => void) {
     this.ready = worldLayer('world-110m.json').then((l) => { this.coarse = l; onChange(); });
@@ -160,7 +164,19 @@ export class Basemap {
     }
     const layer = this.detail(v);
     if (!layer) return false;
-    if (!tiled) {
+    this.approximate = !tiled && v.scale > APPROXIMATE_ABOVE;
+    if (this.approximate) {
+      // Closer than the 1:50m coastline is true to (a kilometre or two), land and sea are not
+      // told apart (a harbour's places would sit "in the sea"): a neutral ground, the coast dashed.
+      g.fillStyle = '#f4f3ef';
+      g.fillRect(0, 0, v.w, v.h);
+      pathOf(g, v, layer.land, true);
+      g.setLineDash([6, 4]);
+      g.strokeStyle = '#9fb3c8';
+      g.lineWidth = 1;
+      g.stroke();
+      g.setLineDash([]);
+    } else if (!tiled) {
       pathOf(g, v, layer.land, true);
       g.fillStyle = '#f7f5ef';
       g.fill('evenodd');

@@ -43,7 +43,8 @@ export function recordMap(rows: Row[], empty = 'No record of this result has coo
   const tip = h('div.tip');
   const zoomBy = (f: number) => { v.scale = clampScale(v.scale * f); draw(); };
   const basemap = new Basemap(() => draw());
-  const box = h('div.map', { dataset: { points: String(pts.length) } }, canvas, tip,
+  const note = h('div.legend-note', null, 'Coastlines are approximate at this zoom (an operator can add a street map: MAP_TILE_URL)');
+  const box = h('div.map', { dataset: { points: String(pts.length) } }, canvas, tip, note,
     h('div.map-zoom', null, h('button', { type: 'button', title: 'Zoom in', onclick: () => zoomBy(1.6) }, '+'), h('button', { type: 'button', title: 'Zoom out', onclick: () => zoomBy(1 / 1.6) }, '−'),
       h('button', { type: 'button', title: 'Fit the points', onclick: () => { v.scale = 0; draw(); } }, '⤢')),
     basemap.server ? h('div.attribution', null, basemap.server.attribution || new URL(basemap.server.url.replace(/[{}]/g, '')).host) : h('div.attribution', null, 'Borders: Natural Earth, US Census'));
@@ -73,6 +74,7 @@ export function recordMap(rows: Row[], empty = 'No record of this result has coo
     const g = canvas.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (basemap.draw(g, v)) box.dataset.drawn = basemap.server ? 'tiles' : 'borders';
+    note.style.display = basemap.approximate ? 'block' : 'none';
     box.dataset.tiles = String(basemap.tilesLoaded);
     g.fillStyle = 'rgba(37, 99, 235, 0.85)';
     g.strokeStyle = '#fff';
