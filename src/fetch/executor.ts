@@ -91,7 +91,7 @@ export class Executor {
     this.pacer = new Pacer({ targetConcurrency: s.pacingTargetConcurrency, maxDelayMs: s.pacingMaxDelayMs });
     this.health = new ProxyHealth({ failThreshold: s.proxyFailThreshold, benchBaseMs: s.proxyBenchMs, benchMaxMs: s.proxyBenchMaxMs });
     this.tiers = new HostTiers({ tiers: this.proxies.tiers.length, probeEveryMs: s.proxyTierProbeMs });
-    const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (x) => this.pacer.readyAt(this.paceSlots(x.host ?? '', x.proxy)));
+    const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (host, proxy) => this.pacer.readyAt(this.paceSlots(host, proxy)), s.maxRetryAfterMs);
     this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles, identities,
       limits: { poolSize: s.sessionPoolSize, maxUses: s.sessionMaxUses, maxAgeMs: s.sessionMaxAgeMs, maxErrorScore: s.sessionMaxErrorScore, errorScoreDecrement: 0.5 } });
     this.anonymousHeaders = this.sessions.generateHeaders();
@@ -231,7 +231,8 @@ export class Executor {
     const blocked = type === 'blocked' || type === 'captcha';
     let pace: PaceOutcome = 'error';
     if (type === 'ok') pace = 'ok';
-    else if (soft || blocked) pace = 'soft_block';
+    // A hard block is the IP's verdict (proxy health benches it), not a reason to slow the others.
+    else if (soft) pace = 'soft_block';
     else if (type === 'rate_limited') pace = 'rate_limited';
     this.pacer.record(this.paceSlots(trace.host, trace.proxy), trace.ms, pace, outcome === 'ok' ? undefined : outcome.retryAfterMs);
     const p = trace.proxy;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ProxyHealth } from './proxy-health.ts';
 import { HostTiers } from './tiers.ts';
 import { ProxyPool } from './proxy.ts';
-import { SessionPool, type IdentitySource } from './session.ts';
+import { lacksClientHints, SessionPool, type IdentitySource } from './session.ts';
 import { ProxyChoice } from './proxy-choice.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { parseProxyTiers, executorSettingsFromEnv } from './settings.ts';
@@ -76,21 +76,22 @@ function pools(tierUrls: string[][], limits = { poolSize: 2, maxUses: 3, maxAgeM
   const proxies = new ProxyPool(tierUrls.map((urls, i) => ({ name: `t${i}`, urls })), 'round_robin');
   const health = new ProxyHealth({ failThreshold: 1, benchBaseMs: 1000, benchMaxMs: 60_000, now: c.now });
   const tiers = new HostTiers({ tiers: tierUrls.length, probeEveryMs: 10_000, now: c.now });
-  const choice: IdentitySource = new ProxyChoice(proxies, health, tiers, (s) => s.uses, c.now);
+  const busy = new Map<string, number>();
+  const choice: IdentitySource = new ProxyChoice(proxies, health, tiers, (_h, p) => busy.get(p.label) ?? c.t, Infinity, c.now);
   const pool = new SessionPool({ proxies, locales: ['en-US'], maxSessions: 100, limits, identities: choice, now: c.now });
-  return { c, proxies, health, tiers, pool };
+  return { c, proxies, health, tiers, pool, busy };
 }
 
 test('sessions per host: leased per work item, shared up to the pool size, retired by uses, age and score', async () => {
-  const { c, pool, proxies } = pools([['http://10.0.0.1:1', 'http://10.0.0.2:1']]);
+  const { c, pool, proxies, busy } = pools([['http://10.0.0.1:1', 'http://10.0.0.2:1']]);
   const a = pool.get('item-a', 'site:443');
   assert.equal(pool.get('item-a', 'site:443'), a, 'a work item keeps its identity on a host');
   const b = pool.get('item-b', 'site:443');
   assert.notEqual(a, b, 'a new identity while the pool is not full');
   assert.notEqual(a.proxy?.label, b.proxy?.label, 'new identities rotate proxies');
-  a.uses = 2;
+  busy.set(a.proxy!.label, 500); // a's proxy can start its next request later than b's
   const c3 = pool.get('item-c', 'site:443');
-  assert.equal(c3, b, 'pool full: the least busy identity is shared');
+  assert.equal(c3, b, 'pool full: the identity whose proxy is free soonest is shared');
   assert.equal(pool.pooled('site:443').length, 2);
   assert.notEqual(pool.get('item-a', 'other:443'), a, 'identities are per host');
 
@@ -160,4 +161,26 @@ test('PROXY_TIERS: parsed by name, checked, exclusive with PROXY_URLS', () => {
   assert.equal(s.perProxyRps, 2.5);
   assert.equal(s.sessionMaxAgeMs, 60_000);
   assert.throws(() => executorSettingsFromEnv({ SESSION_POOL_SIZE: '0' }), /SESSION_POOL_SIZE/);
+});
+
+test('a proxy paused past the wait (Retry-After) is passed over for new identities and leases', () => {
+  const c = clock();
+  const proxies = new ProxyPool([{ name: 't0', urls: ['http://10.0.0.1:1', 'http://10.0.0.2:1'] }], 'round_robin');
+  const health = new ProxyHealth({ failThreshold: 1, benchBaseMs: 1000, benchMaxMs: 60_000, now: c.now });
+  const tiers = new HostTiers({ tiers: 1, probeEveryMs: 10_000, now: c.now });
+  const pausedUntil = new Map<string, number>();
+  const choice = new ProxyChoice(proxies, health, tiers, (_h, p) => pausedUntil.get(p.label) ?? c.t, 30_000, c.now);
+  const pool = new SessionPool({ proxies, locales: ['en-US'], maxSessions: 100, identities: choice, now: c.now });
+  const a = pool.get('a', 'site:443');
+  pausedUntil.set(a.proxy!.label, 120_000);
+  const a2 = pool.get('a', 'site:443');
+  assert.notEqual(a2.proxy?.label, a.proxy?.label, 'the lease left the paused IP');
+  assert.notEqual(pool.get('b', 'site:443').proxy?.label, a.proxy?.label, 'and new identities avoid it');
+});
+
+test('header sets of a Chromium UA without client hints are never used', () => {
+  assert.equal(lacksClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.54 Safari/537.36' }), true);
+  assert.equal(lacksClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' }), false);
+  const pool = new SessionPool({ proxies: new ProxyPool([], 'round_robin'), locales: ['en-US'], maxSessions: 10 });
+  for (let i = 0; i < 300; i++) assert.equal(lacksClientHints(pool.generateHeaders()), false);
 });

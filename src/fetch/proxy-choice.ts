@@ -17,8 +17,10 @@ export class ProxyChoice implements IdentitySource {
     private readonly pool: ProxyPool,
     private readonly health: ProxyHealth,
     private readonly tiers: HostTiers,
-    /** When an identity's proxy could next start a request to its host (its pacing slot). */
-    private readonly readyAt: (s: SessionHandle) => number,
+    /** When a proxy could next start a request to a host (its pacing slot). */
+    private readonly readyAt: (host: string, proxy: ProxyEntry) => number,
+    /** A proxy paused longer than this for a host (Retry-After) is passed over, like a benched one. */
+    private readonly maxPauseMs = Infinity,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.cursors = pool.tiers.map(() => 0);
@@ -42,7 +44,7 @@ export class ProxyChoice implements IdentitySource {
     const list = this.pool.tiers[t]!;
     for (let i = 0; i < list.length; i++) {
       const e = list[(this.cursors[t]! + i) % list.length]!;
-      if (this.health.available(e.label, host)) {
+      if (this.health.available(e.label, host) && !this.paused(host, e)) {
         this.cursors[t] = (this.cursors[t]! + i + 1) % list.length;
         return e;
       }
@@ -52,11 +54,15 @@ export class ProxyChoice implements IdentitySource {
 
   stillValid(s: SessionHandle): boolean {
     if (!s.proxy || s.host === undefined) return true;
-    if (!this.health.available(s.proxy.label, s.host)) return false;
+    if (!this.health.available(s.proxy.label, s.host) || this.paused(s.host, s.proxy)) return false;
     return s.probe === true || s.tier === this.tiers.current(s.host);
   }
 
   rank(s: SessionHandle): number {
-    return this.readyAt(s);
+    return s.proxy && s.host !== undefined ? this.readyAt(s.host, s.proxy) : s.uses;
+  }
+
+  private paused(host: string, p: ProxyEntry): boolean {
+    return this.maxPauseMs !== Infinity && this.readyAt(host, p) - this.now() > this.maxPauseMs;
   }
 }

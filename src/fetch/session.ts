@@ -88,6 +88,11 @@ export function normalizeGenerated(h: Record<string, string>): Record<string, st
   return out;
 }
 
+/** A Chromium User-Agent (not Firefox, not Safari) without the `sec-ch-ua` header it always sends. */
+export function lacksClientHints(h: Readonly<Record<string, string>>): boolean {
+  return /Chrome\/\d/.test(h['user-agent'] ?? '') && h['sec-ch-ua'] === undefined;
+}
+
 export interface SessionPoolOptions {
   proxies: ProxyPool;
   locales: string[];
@@ -136,7 +141,11 @@ export class SessionPool {
    *   pool.generateHeaders()['user-agent']
    */
   generateHeaders(): Record<string, string> {
-    return normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
+    let h = normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
+    // The generator's data holds some Chromium header sets without client hints, which every
+    // Chromium since 89 sends: a bot wall flags that at once. Draw again (a few times at most).
+    for (let i = 0; i < 5 && lacksClientHints(h); i++) h = normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
+    return h;
   }
 
   /**

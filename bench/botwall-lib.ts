@@ -1,0 +1,170 @@
+/**
+ * Bench support: a loopback "bot wall" and the loopback proxies in front of it.
+ *
+ * The wall (on `handshakeListener`, which reads each connection's raw ClientHello and HTTP/2
+ * preface) judges every connection against the browser its User-Agent names: a Chromium UA must
+ * come with GREASE, TLS_AES_128_GCM_SHA256 first, ALPN h2 and Chrome's pseudo-header order; a
+ * Firefox UA with no GREASE, its own cipher order, a record size limit and m,p,a,s. It keeps a
+ * token bucket per client IP. Violations get soft blocks: an incoherent connection an empty page or
+ * a captcha redirect, a request over the bucket a 429 with Retry-After. An IP with `banAfter`
+ * violations within a minute is banned (403 forever). Each proxy connects from its own 127.0.0.x address, so each
+ * is one IP to the wall; some are banned from the start, some drop connections at random.
+ */
+import net from 'node:net';
+import { handshakeListener, type HandshakeListener, type SeenConnection, type SeenRequest } from '../src/fetch/handshake.testkit.ts';
+
+export interface WallOptions {
+  /** Requests per second per IP, and the bucket size. */
+  rps: number;
+  burst: number;
+  /** Violations within a minute that ban an IP. */
+  banAfter: number;
+  /** IPs banned before the run starts. */
+  bannedAtStart: string[];
+}
+
+export interface WallStats {
+  requests: number;
+  served: number;
+  incoherent: number;
+  rateViolations: number;
+  bans: number;
+  bannedIps: Set<string>;
+}
+
+type Verdict = 'ok' | string;
+
+/** Is this connection (handshake + first request) the browser its headers name? */
+export function coherent(conn: SeenConnection, r: SeenRequest): Verdict {
+  const ua = r.headers['user-agent'] ?? '';
+  const h = conn.hello;
+  if (!h) return 'plain http';
+  if (/Firefox\//.test(ua)) {
+    if (h.grease) return 'firefox UA, GREASE in hello';
+    if (h.ciphers[0] !== 0x1301) return 'firefox UA, cipher order';
+    if (h.recordSizeLimit === undefined) return 'firefox UA, no record size limit';
+    if (r.headers['sec-ch-ua'] !== undefined) return 'firefox UA with client hints';
+    if (conn.alpn === 'h2' && r.pseudoHeaderOrder.join(',') !== ':method,:path,:authority,:scheme') return 'firefox UA, pseudo-header order';
+    return 'ok';
+  }
+  if (/Chrome\//.test(ua)) {
+    if (!h.grease) return 'chromium UA, no GREASE';
+    if (h.ciphers[1] !== 0x1301) return 'chromium UA, cipher order';
+    if (!h.alpn.includes('h2') || conn.alpn !== 'h2') return 'chromium UA without h2';
+    if (!r.headers['sec-ch-ua']) return 'chromium UA without client hints';
+    if (r.pseudoHeaderOrder.join(',') !== ':method,:authority,:scheme,:path') return 'chromium UA, pseudo-header order';
+    return 'ok';
+  }
+  return 'unknown browser';
+}
+
+export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListener; stats: WallStats }> {
+  const stats: WallStats = { requests: 0, served: 0, incoherent: 0, rateViolations: 0, bans: 0, bannedIps: new Set(o.bannedAtStart) };
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const violations = new Map<string, number[]>();
+  const judged = new WeakMap<SeenConnection, Verdict>();
+  const violate = (ip: string) => {
+    const now = performance.now();
+    const recent = (violations.get(ip) ?? []).filter((t) => now - t < 60_000);
+    recent.push(now);
+    violations.set(ip, recent);
+    if (recent.length >= o.banAfter && !stats.bannedIps.has(ip)) {
+      stats.bannedIps.add(ip);
+      stats.bans++;
+    }
+  };
+  const wall = await handshakeListener((req, res, conn) => {
+    stats.requests++;
+    const ip = conn.remoteAddress.replace(/^::ffff:/, '');
+    if (stats.bannedIps.has(ip)) {
+      res.writeHead(403, { 'content-type': 'text/html' });
+      return void res.end('<title>Access Denied</title>');
+    }
+    const r = conn.requests[conn.requests.length - 1]!;
+    let v = judged.get(conn);
+    if (v === undefined) {
+      v = coherent(conn, r);
+      judged.set(conn, v);
+      if (v !== 'ok') {
+        stats.incoherent++;
+        if (process.env.BOTWALL_DEBUG) console.error(`incoherent: ${v}: ${r.headers['user-agent']}`);
+      }
+    }
+    if (v !== 'ok') {
+      violate(ip);
+      // Soft blocks: an empty page or a captcha redirect, never a plain refusal.
+      if (stats.incoherent % 2) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return void res.end('');
+      }
+      res.writeHead(302, { location: '/captcha?from=wall' });
+      return void res.end();
+    }
+    const now = performance.now();
+    const b = buckets.get(ip) ?? { tokens: o.burst, at: now };
+    b.tokens = Math.min(o.burst, b.tokens + ((now - b.at) / 1000) * o.rps);
+    b.at = now;
+    buckets.set(ip, b);
+    if (b.tokens < 1) {
+      stats.rateViolations++;
+      violate(ip);
+      res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '2' });
+      return void res.end('<p>Too many requests</p>');
+    }
+    b.tokens -= 1;
+    stats.served++;
+    const q = new URL(req.url ?? '/', 'https://wall').searchParams.get('q') ?? '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<html><body><div id="result" data-q="${q}">result for ${q}</div></body></html>`);
+  });
+  return { wall, stats };
+}
+
+export interface LoopbackProxy {
+  url: string;
+  ip: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A CONNECT proxy listening on `ip` and connecting out from `ip` (so the wall sees `ip`). A flaky
+ * one refuses the share `dropShare` of tunnels.
+ */
+export async function connectProxy(ip: string, dropShare = 0, random: () => number = Math.random): Promise<LoopbackProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    let head = Buffer.alloc(0);
+    const onData = (d: Buffer) => {
+      head = Buffer.concat([head, d]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      client.off('data', onData);
+      const m = /^CONNECT ([^\s:]+):(\d+) HTTP/.exec(head.subarray(0, end).toString('latin1'));
+      if (!m || random() < dropShare) return void client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      const up = net.connect({ host: m[1], port: Number(m[2]), localAddress: ip }, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        const rest = head.subarray(end + 4);
+        if (rest.length) up.write(rest);
+        client.pipe(up).pipe(client);
+      });
+      sockets.add(up);
+      up.on('close', () => sockets.delete(up));
+      up.on('error', () => client.destroy());
+      client.on('close', () => up.destroy());
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((resolve) => server.listen(0, ip, resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url: `http://${ip}:${port}`,
+    ip,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
