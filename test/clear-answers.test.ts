@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { startHarness, until } from './support/harness.ts';
 import { createLogger } from '../src/ops/log.ts';
 import { unknownParams } from '../src/http/unknown-params.ts';
@@ -86,5 +87,22 @@ test('a name that does not resolve fails its query at once with the reason; a tr
     const again = await h.json('/maps/search?query=dns=EAI_AGAIN&async=false');
     assert.equal(again.headers.get('x-request-status'), 'Failure');
     assert.equal(attempts.get('/maps/search|dns=EAI_AGAIN'), h.svc.ctx.settings.maxAttempts, 'retried up to the attempts allowed');
+  } finally { await h.close(); }
+});
+
+test('task CSV: a phone survives by default; settings.escape_formulas true escapes it, a non-boolean is refused', { timeout: 60_000 }, async () => {
+  const h = await startHarness();
+  try {
+    const post = (settings: Record<string, unknown>) => h.json('/tasks', { method: 'POST', body: JSON.stringify({ service_name: 'engine_maps_service_v2', queries: ['n=1;phone=+14153127128'], settings: { output_extension: 'csv', ...settings } }), headers: { 'content-type': 'application/json' } });
+    const fileOf = async (settings: Record<string, unknown>) => {
+      const { body } = await post(settings);
+      const t = await until(async () => { const x = await h.svc.ctx.store.getTask(body.id); return x?.status === 'SUCCESS' ? x : null; }, 30_000, 'the task file');
+      return readFileSync(t.filePath!, 'utf8');
+    };
+    assert.match(await fileOf({}), /,"\+14153127128"/);
+    assert.match(await fileOf({ escape_formulas: true }), /,"'\+14153127128"/);
+    const bad = await post({ escape_formulas: 'yes' });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.errorMessage, /settings\.escape_formulas must be true .* or false/);
   } finally { await h.close(); }
 });

@@ -41,7 +41,10 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   const queries = taskQueries(body);
   // The body's field names, not the query string's (`query=...`): submit's own checks speak of those.
   if (!queries.length) throw new AppError(422, 'queries is required: give at least one query in the body\'s "queries" array (or "categories", with optional "locations")');
-  const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown };
+  const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown; escape_formulas?: unknown };
+  if (settings.escape_formulas !== undefined && typeof settings.escape_formulas !== 'boolean') {
+    throw new AppError(422, `settings.escape_formulas must be true (escape every formula-looking text, numbers and phones too) or false (none), got ${JSON.stringify(settings.escape_formulas)}`);
+  }
   const format = settings.output_extension ?? 'xlsx';
   if (!isExportFormat(format)) throw new AppError(422, `settings.output_extension must be one of ${exportFormats.join(', ')}, got ${JSON.stringify(format)}`);
   // Body fields that are parameters of the endpoint go through the same reader as the query string.
@@ -94,11 +97,13 @@ export async function finishTask(ctx: AppContext, r: RequestRow): Promise<void> 
   }
   const token = randomBytes(24).toString('base64url');
   const path = join(ctx.settings.dataDir, 'files', `${t.id}.${extensionOf(t.format as ExportFormat)}`);
-  const columns = asStringArray((t.spec.settings as { output_columns?: unknown } | undefined)?.output_columns);
+  const taskSettings = t.spec.settings as { output_columns?: unknown; escape_formulas?: unknown } | undefined;
+  const columns = asStringArray(taskSettings?.output_columns);
+  const escapeFormulas = typeof taskSettings?.escape_formulas === 'boolean' ? taskSettings.escape_formulas : undefined;
   // On a worker thread (EXPORT_THREADS): encoding 10k rows stalled the API for up to 0.8 s (issue 15).
   const { writeExportOffThread } = await import('../delivery/export/off-thread.ts');
   const job = { format: t.format as ExportFormat, path, columns: columns.length ? columns : undefined, dropDuplicates: r.dropDuplicates,
-    dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates };
+    dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates, escapeFormulas };
   await writeExportOffThread(job, () => textsOf(ctx, r), ctx.settings.exportThreads);
   await ctx.store.updateTask(t.id, {
     status: 'SUCCESS', fileToken: token, filePath: path, updated: ctx.now(),

@@ -27,8 +27,8 @@ async function* walk(store: Store, q: BusinessQuery, onPage?: (rows: number) => 
   }
 }
 
-export async function exportRecords(store: Store, q: BusinessQuery, format: ExportFormat, file: string, onProgress?: (rows: number) => void): Promise<ExportSummary> {
+export async function exportRecords(store: Store, q: BusinessQuery, format: ExportFormat, file: string, onProgress?: (rows: number) => void, escapeFormulas?: boolean): Promise<ExportSummary> {
   // A function source: csv, xlsx and parquet take their columns from a first walk, then write in a second.
-  const r = await writeExport(format, () => walk(store, q, onProgress) as AsyncIterable<Record<string, unknown>>, file);
+  const r = await writeExport(format, () => walk(store, q, onProgress) as AsyncIterable<Record<string, unknown>>, file, { escapeFormulas });
   return { file, format, rows: r.rows, bytes: r.bytes };
 }

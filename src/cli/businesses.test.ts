@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE } from '../store/businesses/conformance.ts';
@@ -28,6 +28,12 @@ test('trawl businesses import then export then import elsewhere; bad input exits
     const exported = trawl(['export', '--out', csv, '--filters', '{"country_code":"US"}', '--rating', '3.5+'], a);
     assert.equal(exported.code, 0, exported.err);
     assert.equal(JSON.parse(exported.out).rows, 2);
+    // The phone survives as written by default; --escape-formulas all marks it, none marks nothing.
+    assert.match(readFileSync(csv, 'utf8'), /,"\+1 512-555-0101",/);
+    const all = join(dir, 'all.csv');
+    assert.equal(trawl(['export', '--out', all, '--filters', '{"country_code":"US"}', '--escape-formulas', 'all'], a).code, 0);
+    assert.match(readFileSync(all, 'utf8'), /,"'\+1 512-555-0101",/);
+    assert.match(trawl(['export', '--out', all, '--escape-formulas', 'some'], a).err, /--escape-formulas must be all .* or none/);
     const again = trawl(['import', csv], b);
     assert.equal(again.code, 0, again.err);
     assert.deepEqual(((s) => [s.format, s.added])(JSON.parse(again.out)), ['csv', 2]);

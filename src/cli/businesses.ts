@@ -14,7 +14,7 @@ import { isExportFormat, type ExportFormat } from '../delivery/export/index.ts';
 type Values = Record<string, string | boolean | undefined>;
 interface Io { out(v: unknown): void; fail(message: string, code?: number): never }
 
-const USAGE = 'businesses import FILE [--country CC] [--account ID] | businesses export --out FILE [--format xlsx|csv|json|parquet] [--account ID] [--filters JSON] [--country CC] [--types a,b] [--cities a,b] [--name TEXT] [--rating EXPR]';
+const USAGE = 'businesses import FILE [--country CC] [--account ID] | businesses export --out FILE [--format xlsx|csv|json|parquet] [--account ID] [--filters JSON] [--country CC] [--types a,b] [--cities a,b] [--name TEXT] [--rating EXPR] [--escape-formulas all|none]';
 
 export async function businessesCommand(store: Store, sub: string | undefined, positionals: string[], values: Values, io: Io): Promise<void> {
   const tty = process.stderr.isTTY;
@@ -46,9 +46,12 @@ export async function businessesCommand(store: Store, sub: string | undefined, p
     const file = values.out;
     const format = (values.format as string | undefined)?.toLowerCase() ?? extname(file).slice(1).toLowerCase();
     if (!isExportFormat(format)) io.fail(`--format (or the --out file's extension) must be one of xlsx, csv, json, parquet; got ${JSON.stringify(format)}`);
+    const escaping = values['escape-formulas'];
+    if (escaping !== undefined && escaping !== 'all' && escaping !== 'none') io.fail(`--escape-formulas must be all (numbers and phones too) or none; without it every formula-looking text but plain numbers and phones is escaped (docs/exports.md); got ${JSON.stringify(escaping)}`);
     const q = await selection(owner, values).catch((e: Error) => io.fail(e.message));
     const { exportRecords } = await import('../businesses/records-export.ts');
-    const summary = await exportRecords(store, q, format as ExportFormat, file, (n) => progress(`${n} businesses read`)).catch((e: Error) => io.fail(e.message, 1));
+    const summary = await exportRecords(store, q, format as ExportFormat, file, (n) => progress(`${n} businesses read`), escaping === undefined ? undefined : escaping === 'all')
+      .catch((e: Error) => io.fail(e.message, 1));
     if (tty) process.stderr.write('\n');
     return io.out(summary);
   }

@@ -129,7 +129,7 @@ async function main(argv: string[]) {
       id: { type: 'string' }, add: { type: 'string' }, account: { type: 'string' }, product: { type: 'string' }, price: { type: 'string' },
       from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
       country: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, filters: { type: 'string' }, types: { type: 'string' },
-      cities: { type: 'string' }, rating: { type: 'string' }, profile: { type: 'string' }, proxy: { type: 'string' },
+      cities: { type: 'string' }, rating: { type: 'string' }, 'escape-formulas': { type: 'string' }, profile: { type: 'string' }, proxy: { type: 'string' },
     },
   });
   switch (cmd) {

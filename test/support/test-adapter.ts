@@ -8,6 +8,7 @@
  *   flaky=2        a retryable network error on the first 2 attempts, then one record
  *   sleep=100      waits 100 ms first (combine with ';', e.g. "sleep=50;n=2")
  *   keys=a,b,a     records whose engine_id are a, b, a (dropDuplicates)
+ *   phone=+1415    the records carry that phone (export escaping)
  *   dns=ENOTFOUND  the transport's error for a DNS lookup failing with that code (EAI_AGAIN: transient),
  *                  every attempt; attempts are counted in `attempts` under `${endpoint}|${query}`
  */
@@ -50,7 +51,7 @@ export function testAdapter(endpoint: string): LocalAdapter {
       if ('empty' in o) return [];
       if (o.keys) return o.keys.split(',').map((k, i) => ({ engine_id: k, name: `place ${k}`, i }));
       const n = Number(o.n ?? 1);
-      return Array.from({ length: n }, (_, i) => ({ name: `record ${i}`, rating: 4.5, i, nested: { a: [1, 2] } }));
+      return Array.from({ length: n }, (_, i) => ({ name: `record ${i}`, rating: 4.5, i, nested: { a: [1, 2] }, ...(o.phone ? { phone: o.phone } : {}) }));
     },
   };
 }

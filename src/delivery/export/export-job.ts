@@ -23,6 +23,8 @@ export interface ExportJob {
   dropDuplicates?: boolean;
   /** Leave out places whose e-mail address an earlier place had (a task's dropEmailDuplicates). */
   dropEmailDuplicates?: boolean;
+  /** CSV formula escaping: undefined = all but plain numbers and phones, true = all, false = none (CsvOptions). */
+  escapeFormulas?: boolean;
 }
 
 export type Batch = string[] | null | { error: string };
@@ -48,7 +50,7 @@ export default async function exportJob(job: ExportJob, port: MessagePort): Prom
 
 /** The export of the records in `texts()` (JSON array texts; called once per pass), on this thread. */
 export function writeExportOfTexts(job: ExportJob, texts: () => AsyncIterable<string>): Promise<ExportResult> {
-  return writeExport(job.format, () => recordsOf(texts(), job), job.path, job.columns ? { columns: job.columns } : {});
+  return writeExport(job.format, () => recordsOf(texts(), job), job.path, { ...(job.columns ? { columns: job.columns } : {}), escapeFormulas: job.escapeFormulas });
 }
 
 async function* recordsOf(texts: AsyncIterable<string>, job: Pick<ExportJob, 'dropDuplicates' | 'dropEmailDuplicates'>): AsyncGenerator<Record<string, unknown>> {

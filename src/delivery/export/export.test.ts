@@ -141,12 +141,23 @@ test('csv: RFC 4180 bytes — BOM, quoted strings, bare numbers/booleans, empty 
   assert.equal(await readFile(path, 'utf8'), '"s"\r\n"x"\r\n');
 });
 
-test('csv: formula-looking text is prefixed with a quote mark by default (OWASP), and read back as it was', async () => {
+test('csv: formula-looking text is prefixed with a quote mark by default (OWASP), numbers and phones kept, and read back as it was', async () => {
   const path = join(dir, 'formulas.csv');
   const row = { a: '=HYPERLINK("x")', b: '+1 212', c: -5, d: 'ok', e: '@SUM(A1)', f: '-2+3', g: '\tx', h: '\r=1', i: "'=already", j: "it's" };
   await writeExport('csv', [row], path, { bom: false });
   assert.equal(await readFile(path, 'utf8'),
-    '"a","b","c","d","e","f","g","h","i","j"\r\n"\'=HYPERLINK(""x"")","\'+1 212",-5,"ok","\'@SUM(A1)","\'-2+3","\'\tx","\'\r=1","\'\'=already","it\'s"\r\n');
+    '"a","b","c","d","e","f","g","h","i","j"\r\n"\'=HYPERLINK(""x"")","+1 212",-5,"ok","\'@SUM(A1)","\'-2+3","\'\tx","\'\r=1","\'\'=already","it\'s"\r\n');
+  assert.deepEqual(await readAll('csv', path), [row]);
+  // Phones and signed numbers are written as they are; anything with a letter, an operator past the
+  // sign, a reference or a DDE bar is still escaped.
+  const phones = { p1: '+14153127128', p2: '+1 (415) 312-7128', p3: '-12.5', p4: '+30 21 0123 4567', p5: '-', q1: '+1+cmd|\' /C calc\'!A0', q2: '-1+SUM(A1)', q3: '+A1', q4: '-2*3' };
+  await writeExport('csv', [phones], path, { bom: false });
+  const line = (await readFile(path, 'utf8')).split('\r\n')[1];
+  assert.equal(line, '"+14153127128","+1 (415) 312-7128","-12.5","+30 21 0123 4567","\'-","\'+1+cmd|\' /C calc\'!A0","\'-1+SUM(A1)","\'+A1","\'-2*3"');
+  assert.deepEqual(await readAll('csv', path), [phones]);
+  // All on (escapeFormulas: true, task setting escape_formulas): numbers and phones too.
+  await writeExport('csv', [row], path, { bom: false, escapeFormulas: true });
+  assert.match(await readFile(path, 'utf8'), /"'\+1 212"/);
   assert.deepEqual(await readAll('csv', path), [row]);
   // Off on request; a value that would read back wrong is still marked, so reading stays exact.
   await writeExport('csv', [row], path, { bom: false, escapeFormulas: false });

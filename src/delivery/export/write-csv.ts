@@ -10,13 +10,19 @@ export interface CsvOptions {
   /** Start with a UTF-8 byte-order mark so Excel reads non-ASCII text right. Default true. */
   bom?: boolean;
   /**
-   * Prefix text starting with = + - @ (and tab/CR) with `'` so a spreadsheet never runs scraped
-   * text as a formula (OWASP "CSV injection"). On by default. It changes what a spreadsheet shows
-   * (a phone "+1 212…" is written "'+1 212…", which Excel displays as "+1 212…"); readExportAsJson
-   * takes the mark off again (see FORMULA_LIKE).
+   * Formula escaping (OWASP "CSV injection", decision in docs/exports.md): text a spreadsheet could
+   * run as a formula (starting with = + - @, tab, CR) is prefixed with `'`. Default (undefined):
+   * every such text except a plain number or phone (`+14153127128`, `-12.5`, `+1 (415) 312-7128`:
+   * digits, spaces and `+ - ( ) . /` only, so no function, reference or DDE call can be in it), which
+   * is written as it is; true: all of them, numbers too; false: none. readExportAsJson takes the
+   * mark off again (see FORMULA_LIKE).
    */
   escapeFormulas?: boolean;
 }
+
+/** A number or phone as text: a sign, then digits with spaces and `( ) . / -` only (no letter, no
+ *  operator but the signs): a spreadsheet reads it as a number or an error, never runs anything. */
+const PLAIN_NUMBER = /^[+-]?\(?\d[\d ().\/-]*$/;
 
 /**
  * Text a spreadsheet could run as a formula, after any number of `'`. One more `'` is put in front
@@ -26,10 +32,12 @@ export interface CsvOptions {
 export const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
 const ESCAPED = /^'+[=+\-@\t\r]/;
 
-/** The cell text as written: formula-looking text prefixed with `'` (see FORMULA_LIKE). */
-export function escapeCell(text: string, formulas: boolean): string {
-  // With escaping off, only text that would read back wrong (`'` + formula character) is marked.
-  return (formulas ? FORMULA_LIKE : ESCAPED).test(text) ? `'${text}` : text;
+/** The cell text as written: formula-looking text prefixed with `'` (see FORMULA_LIKE, CsvOptions.escapeFormulas). */
+export function escapeCell(text: string, formulas: boolean | undefined): string {
+  // Text that would read back wrong (`'` + formula character) is always marked, in every mode.
+  if (ESCAPED.test(text)) return `'${text}`;
+  if (formulas === false || !FORMULA_LIKE.test(text)) return text;
+  return formulas === undefined && PLAIN_NUMBER.test(text) ? text : `'${text}`;
 }
 
 /** Reverse of escapeCell. @example unescapeCell("'=1+1") // '=1+1' */
@@ -46,7 +54,7 @@ export function unescapeCell(text: string): string {
 export async function writeCsvFile(rows: AsyncIterable<Row>, path: string, columns: readonly string[], opts: CsvOptions = {}): Promise<WriteOutcome> {
   let count = 0;
   const width = columns.length;
-  const formulas = opts.escapeFormulas ?? true;
+  const formulas = opts.escapeFormulas;
   const cell = (v: unknown) => (typeof v === 'string' ? escapeCell(v, formulas) : v);
   async function* records(): AsyncGenerator<unknown[]> {
     // Column names can come from the user (output_columns): escaped like any other text.
