@@ -223,7 +223,9 @@ test('blocks and refusals are typed errors', () => {
   const [s] = adapter.plan(ctx('3hahrw'));
   const type = (body: string, step: Step = s) => { try { adapter.parse(step, res(body), ctx('3hahrw')); return 'ok'; } catch (e) { return isSourceError(e) ? `${e.type}: ${e.message}` : String(e); } };
   assert.match(type('<!DOCTYPE html><html><title>Reddit - Dive into anything</title><body>whoa there, pardner! Log in</body></html>'), /^blocked: .*login or block wall/);
-  assert.match(type('{"reason": "private", "message": "Forbidden", "error": 403}'), /^blocked: .*private: Forbidden/);
+  assert.match(type('{"reason": "private", "message": "Forbidden", "error": 403}'), /^login_required: .*community is private.*private: Forbidden/);
+  assert.match(type('{"reason": "quarantined", "quarantine_message": "…", "message": "Forbidden", "error": 403}'), /^login_required: .*quarantined/);
+  assert.match(type('{"message": "Forbidden", "error": 403}'), /^blocked: .*refused the thread/);
   assert.match(type('{"message": "Not Found", "error": 404}'), /^not_found/);
   const more: Step = { kind: 'more', url: 'https://www.reddit.com/api/morechildren.json', expect: 'json', state: { post: { id: '3hahrw', title: null, community: null, author: null, permalink: null }, got: 0, rest: [], stub: { parent: null, depth: 0, ids: ['a'], count: 1 } } };
   assert.match(type('{"json": {"errors": [["RATELIMIT", "you are doing that too much", "ratelimit"]]}}', more), /^rate_limited/);

@@ -57,6 +57,11 @@ function throwIfErrorAnswer(j: unknown, what: string): void {
   const why = [o.reason, o.message].filter((x) => typeof x === 'string').join(': ') || String(o.error);
   if (o.error === 404) throw new SourceError('not_found', `${what}: ${why}`);
   if (o.error === 429) throw new SourceError('rate_limited', `${what}: ${why}`);
+  // A private, quarantined or members-only community shows the thread to signed-in members only:
+  // another proxy would meet the same refusal.
+  if (o.error === 403 && typeof o.reason === 'string' && /^(private|quarantined|gold_only|gated)$/.test(o.reason)) {
+    throw new SourceError('login_required', `${what}: the community is ${o.reason.replace('_', ' ')}: only signed-in members see the thread (${why})`);
+  }
   throw new SourceError('blocked', `${what}: the site refused the thread (${why})`);
 }
 
