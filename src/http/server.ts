@@ -15,6 +15,7 @@ import type { AppContext } from '../app/context.ts';
 import type { Account } from '../store/contract.ts';
 import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
 import { AuthGate } from './auth-failures.ts';
+import { unstorableAt } from '../app/body.ts';
 import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_TARGET_BYTES, headerBytes, keyFromTarget } from './limits.ts';
 import { authenticate } from '../app/accounts.ts';
 import { ParamError, parseQueryString, type RawParams } from './params.ts';
@@ -133,6 +134,9 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     for (const [name, v] of Object.entries(params ?? {})) {
       if (typeof v === 'string' && v.includes('\0')) throw new AppError(422, `path parameter ${name} contains a NUL byte (%00)`);
     }
+    // Every route's JSON body: text no store can keep (a NUL, a lone surrogate) is the same 422 on both.
+    const bad = unstorableAt(req.body);
+    if (bad) throw new AppError(422, bad);
   });
 
   app.addHook('onResponse', async (req, reply) => {
