@@ -8,20 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from './support/harness.ts';
 import { PG_SKIP, dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
+import { rng } from '../src/sources/_maps/test-support.ts';
 
 const url = pgTestUrl();
-
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['coffee', 'Αθήνα', '東京', '😀', '\udfff', '\ud800', '\ud83d\ude00', '\u0000', 'a\u0000b', '', ' ', '\ufffd', '%00', '\\u0000', 'x'.repeat(300)];
 
