@@ -278,14 +278,20 @@ describe('402 and 429', () => {
 });
 
 describe('DELETE, history and expiry', () => {
-  test('DELETE cancels what is not finished: plain-text confirmation, Failure, only extracted items billed', async () => {
+  test('DELETE cancels what is not finished: plain-text confirmation, Failure, only extracted items billed and still readable', async () => {
     const r = await h.json('/maps/search?query=n=2&query=sleep=5000&query=sleep=5000');
     await until(async () => (await h.json(`/requests/${r.body.id}`)).body.progress?.queries_done === 1);
     const res = await h.get(`/requests/${r.body.id}`, { method: 'DELETE' });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     assert.equal(await res.text(), `Request ${r.body.id} terminated`);
-    assert.equal((await h.get(`/requests/${r.body.id}`)).status, 204);
+    // What finished (and was billed) before the DELETE stays readable: a partial result.
+    const partial = await h.json(`/requests/${r.body.id}`);
+    assert.equal(partial.status, 200, JSON.stringify(partial.body));
+    assert.equal(partial.body.status, 'Failure');
+    assert.equal(partial.body.cancelled, true);
+    assert.equal((partial.body.data as unknown[][]).flat().length, 2, 'the finished query\'s records');
+    assert.ok(partial.body.errors.some((e: any) => e.error.type === 'cancelled'));
     const hist = await h.json('/requests?type=finished&pageSize=100');
     assert.equal(hist.body.find((x: any) => x.id === r.body.id).usage, '2');
   });

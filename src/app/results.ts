@@ -58,7 +58,9 @@ export function viewOf(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileL
     return { kind: 'pending', body: { id: r.id, status: 'Pending', progress: { queries_total: r.queriesTotal, queries_done: r.queriesDone, records: r.records } } };
   }
   if (isExpired(ctx, r)) return { kind: 'pending', body: { id: r.id, status: 'Pending', expired: true } };
-  if (r.status === 'Failure') return { kind: 'failure', id: r.id, errors: (max) => failedQueries(ctx, r, max) };
+  // A cancelled request keeps what its finished queries found and were billed for: a partial result
+  // (status Failure, `cancelled: true`, the queries that ran), not a bare 204 (issue 28).
+  if (r.status === 'Failure' && !(r.cancelled && r.records > 0)) return { kind: 'failure', id: r.id, errors: (max) => failedQueries(ctx, r, max) };
   return { kind: 'success', row: r, body: yieldEvery(successBody(ctx, r, o), ctx.settings.streamYieldChars) };
 }
 
@@ -81,7 +83,7 @@ export async function failedQueries(ctx: AppContext, r: RequestRow, max = Infini
 }
 
 async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { fileLinkOnly?: string | null; first?: QueryResult[] }): AsyncGenerator<string | Buffer> {
-  yield `{"id":${JSON.stringify(r.id)},"status":"Success","data":`;
+  yield `{"id":${JSON.stringify(r.id)},"status":${JSON.stringify(r.status)},${r.cancelled ? '"cancelled":true,' : ''}"data":`;
   if (o.fileLinkOnly) {
     yield JSON.stringify([o.fileLinkOnly]);
     yield '}';
@@ -96,6 +98,7 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
   yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors, areas);
   // Queries that failed are named with their reason, so an empty array is never mistaken for
   // "found nothing" (and a query that ended early says so beside its records).
+  if (r.cancelled) errors.push({ query: '', error: { type: 'cancelled', message: 'the request was cancelled (DELETE /requests/{id}); data holds the queries that finished before' } });
   if (errors.length) yield `,"errors":${JSON.stringify(errors)}`;
   // Extension: how complete each area query believes it is (docs/areas.md).
   if (areas.length) yield `,"areas":${JSON.stringify(areas)}`;
