@@ -313,7 +313,7 @@ test('an area search run from the dashboard ends with its coverage table and its
   const AREA = '-115.35,36.0,-115.0,36.3';
   const dir = mkdtempSync(join(tmpdir(), 'trawl-dash-area-'));
   const site = mapSite({ area: resolveArea(AREA), places: 2000, seed: 7 });
-  const http = await site.listen();
+  const http = await site.listen({ delayMs: 40 });
   let t: TrawlProc | undefined;
   try {
     t = await startTrawl({ DATA_DIR: dir, PORT: '0', MAP_SITE_URL: http.url, ALLOW_PRIVATE_TARGETS: 'true' });
@@ -326,6 +326,11 @@ test('an area search run from the dashboard ends with its coverage table and its
     await p.selectOption('#mode', 'async');
     await p.click('button[type=submit]');
     await p.waitForURL(/#\/requests\/[0-9a-f-]{36}$/);
+    // While it runs: views searched of those planned, and the views still to search on a map.
+    await p.waitForSelector('#area-progress .views-map[data-drawn=borders]', { timeout: 60_000 });
+    assert.ok(Number(await p.getAttribute('#area-progress .views-map', 'data-views')) > 0);
+    assert.match(await p.textContent('#area-progress') ?? '', /\d+ of \d+ views searched, \d+ saturated/);
+    await shot(p, 'request-area-running');
     await p.waitForSelector('#area-coverage', { timeout: 180_000 });
     const row = await p.$$eval('#area-coverage tr:nth-child(2) td', (tds) => tds.map((td) => td.textContent ?? ''));
     assert.equal(row[0], 'dentist');

@@ -132,3 +132,48 @@ export function recordMap(rows: Row[], empty = 'No record of this result has coo
   draw();
   return box;
 }
+
+/**
+ * An area query's views as it runs: the views still to search (boxes [south, west, north, east],
+ * the next one filled) over the offline borders; `update` redraws with the latest progress.
+ */
+export function viewsMap(): { el: HTMLElement; update(planned: number[][]): void } {
+  const canvas = h('canvas', { 'aria-label': 'views still to search' });
+  const el = h('div.map.views-map', { dataset: { views: '0' } }, canvas, h('div.attribution', null, 'Borders: Natural Earth, US Census'));
+  const basemap = new Basemap(() => paint());
+  const v: View = { cx: 0, cy: 0, scale: 0, w: 800, h: 320 };
+  let boxes: number[][] = [];
+  function paint() {
+    v.w = canvas.clientWidth || 800;
+    v.h = canvas.clientHeight || 320;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(v.w * dpr)) { canvas.width = Math.round(v.w * dpr); canvas.height = Math.round(v.h * dpr); }
+    const g = canvas.getContext('2d')!;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    if (basemap.draw(g, v)) el.dataset.drawn = 'borders';
+    boxes.forEach(([s, w, n, e], i) => {
+      const [x0, y0] = toScreen(v, w, mercY(s));
+      const [x1, y1] = toScreen(v, e, mercY(n));
+      g.fillStyle = i === 0 ? 'rgba(245, 158, 11, .45)' : 'rgba(37, 99, 235, .08)';
+      g.strokeStyle = i === 0 ? '#b54708' : 'rgba(37, 99, 235, .6)';
+      g.lineWidth = 1;
+      g.fillRect(x0, y1, x1 - x0, y0 - y1);
+      g.strokeRect(x0, y1, x1 - x0, y0 - y1);
+    });
+  }
+  return {
+    el,
+    update(planned: number[][]) {
+      boxes = planned;
+      el.dataset.views = String(planned.length);
+      if (planned.length && !v.scale) {
+        // Fit the first boxes seen: the area's root views span it.
+        const w = Math.min(...planned.map((b) => b[1])), e = Math.max(...planned.map((b) => b[3]));
+        const s = mercY(Math.min(...planned.map((b) => b[0]))), n = mercY(Math.max(...planned.map((b) => b[2])));
+        v.cx = (w + e) / 2; v.cy = (s + n) / 2;
+        v.scale = Math.min(((canvas.clientWidth || 800) * 0.9) / Math.max(e - w, 1e-3), ((canvas.clientHeight || 320) * 0.9) / Math.max(n - s, 1e-3));
+      }
+      requestAnimationFrame(paint);
+    },
+  };
+}

@@ -2,6 +2,7 @@
 import { h, mount, when, status, errorBox } from './dom.ts';
 import { api } from './api.ts';
 import { resultViewer } from './viewer.ts';
+import { viewsMap } from './map.ts';
 import type { HistoryItem } from '../../clients/typescript/src/client.ts';
 
 /** A request's bar: blue while it runs, green when it succeeded, red when it failed, grey when cancelled. */
@@ -54,6 +55,7 @@ export async function requestPage(root: HTMLElement, id: string, alive: () => bo
   const body = h('div');
   mount(root, h('p', null, h('a', { href: '#/requests' }, '← Requests')), h('h1', null, 'Request ', h('span.mono', null, id)), h('div.card', null, head), body);
   const started = Date.now();
+  let views: ReturnType<typeof viewsMap> | undefined;
   for (let delay = 400; ; delay = Math.min(delay * 1.3, 3_000)) {
     if (!alive()) return;
     let s;
@@ -65,6 +67,15 @@ export async function requestPage(root: HTMLElement, id: string, alive: () => bo
       mount(head, h('div.row', null, status('Pending'), progressBar(p.queries_done, p.queries_total), h('strong.pct', null, `${pct} %`),
         h('span', null, `${p.records} records`), h('span.muted', null, `${Math.round((Date.now() - started) / 1000)} s`),
         h('button.danger', { onclick: async () => { await c.cancel(id); } }, 'Cancel')));
+      // An area query: its views so far, and the views still to search on a map (kept across polls).
+      const a = p.area;
+      if (a) {
+        views ??= viewsMap();
+        mount(body, h('div.card', { id: 'area-progress' }, h('h2', null, 'Area search'),
+          h('p', null, `${a.views_done.toLocaleString()} of ${a.views_planned.toLocaleString()} views searched, ${a.views_saturated.toLocaleString()} saturated (split into four), ${a.places_found.toLocaleString()} places so far, coverage so far ${(a.coverage * 100).toFixed(1)} %.`),
+          h('p.help', null, 'The next view to search is orange; the other views still to search are blue.'), views.el));
+        views.update(a.planned);
+      }
       await new Promise((r) => setTimeout(r, delay));
       continue;
     }
