@@ -114,3 +114,25 @@ test('Python client (standard library only) against the same servers', { skip: p
   assert.match(r.stderr, /Ran 8 tests/);
   assert.match(r.stderr, /\nOK\n?$/);
 });
+
+test('both clients read TRAWL_URL and TRAWL_API_KEY when not given (README)', () => {
+  const saved = { url: process.env.TRAWL_URL, key: process.env.TRAWL_API_KEY };
+  try {
+    process.env.TRAWL_URL = 'http://trawl.test:9090/';
+    process.env.TRAWL_API_KEY = 'trw_env';
+    assert.equal(new TrawlClient().baseUrl, 'http://trawl.test:9090');
+    assert.equal(new TrawlClient({ baseUrl: 'http://x.test' }).baseUrl, 'http://x.test', 'an explicit URL wins');
+    delete process.env.TRAWL_URL;
+    assert.equal(new TrawlClient().baseUrl, 'http://127.0.0.1:8080');
+    delete process.env.TRAWL_API_KEY;
+    assert.throws(() => new TrawlClient(), /give apiKey or set TRAWL_API_KEY/);
+    // The Python client, run as the README says (PYTHONPATH=clients/python).
+    const py = spawnSync('python3', ['-c', 'from trawl_client import TrawlClient; c = TrawlClient(); print(c.base_url, c.api_key)'],
+      { env: { ...process.env, PYTHONPATH: 'clients/python', TRAWL_URL: 'http://trawl.test:9090/', TRAWL_API_KEY: 'trw_env' }, encoding: 'utf8' });
+    if (py.error) return; // no python3 here: the Python client's own test skips likewise
+    assert.equal(py.stdout.trim(), 'http://trawl.test:9090 trw_env', py.stderr);
+  } finally {
+    if (saved.url === undefined) delete process.env.TRAWL_URL; else process.env.TRAWL_URL = saved.url;
+    if (saved.key === undefined) delete process.env.TRAWL_API_KEY; else process.env.TRAWL_API_KEY = saved.key;
+  }
+});

@@ -4,12 +4,13 @@ Submits, polls with backoff, honours Retry-After, reads a Failure (a 204 with X-
 without raising, and pages POST /businesses.
 
     from trawl_client import TrawlClient
-    trawl = TrawlClient(api_key=os.environ["TRAWL_API_KEY"])          # base_url defaults to http://127.0.0.1:8080
+    trawl = TrawlClient()    # api_key: TRAWL_API_KEY, base_url: TRAWL_URL (else http://127.0.0.1:8080)
     r = trawl.run("/reverse-geocoding", ["40.7580 -73.9855"], on_progress=print)
     if r["status"] == "Success":
         print(r["data"][0][0]["city"])
 """
 import json
+import os
 import time
 import urllib.error
 import urllib.parse
@@ -38,9 +39,10 @@ def _errors_of(body):
 
 
 class TrawlClient:
-    def __init__(self, api_key, base_url="http://127.0.0.1:8080", retries=8, timeout=60):
-        self.api_key = api_key
-        self.base_url = base_url.rstrip("/")
+    def __init__(self, api_key=None, base_url=None, retries=8, timeout=60):
+        # The same variables as the command-line client: TRAWL_API_KEY and TRAWL_URL.
+        self.api_key = api_key if api_key is not None else os.environ.get("TRAWL_API_KEY", "")
+        self.base_url = (base_url or os.environ.get("TRAWL_URL") or "http://127.0.0.1:8080").rstrip("/")
         self.retries = retries
         self.timeout = timeout
 

@@ -56,7 +56,9 @@ export class TrawlError extends Error {
 }
 
 export interface ClientOptions {
-  apiKey: string;
+  /** Default: the TRAWL_API_KEY environment variable (in Node). */
+  apiKey?: string;
+  /** Default: TRAWL_URL, else http://127.0.0.1:8080. */
   baseUrl?: string;
   /** How many times a 429 or 503 is retried after its Retry-After (default 8). */
   retries?: number;
@@ -83,9 +85,13 @@ export class TrawlClient {
   private readonly retries: number;
   private readonly fetchImpl: typeof fetch;
 
-  constructor(o: ClientOptions) {
-    this.baseUrl = (o.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-    this.apiKey = o.apiKey;
+  constructor(o: ClientOptions = {}) {
+    // The same variables as the command-line client; a browser has no process and passes both.
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+    this.baseUrl = (o.baseUrl ?? (env.TRAWL_URL || 'http://127.0.0.1:8080')).replace(/\/+$/, '');
+    const apiKey = o.apiKey ?? env.TRAWL_API_KEY;
+    if (apiKey === undefined) throw new TrawlError(0, 'give apiKey or set TRAWL_API_KEY');
+    this.apiKey = apiKey;
     this.retries = o.retries ?? 8;
     // Called unbound: a browser's fetch throws "Illegal invocation" when called as another object's method.
     this.fetchImpl = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
