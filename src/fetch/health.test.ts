@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ProxyHealth } from './proxy-health.ts';
 import { HostTiers } from './tiers.ts';
 import { ProxyPool } from './proxy.ts';
-import { lacksClientHints, SessionPool, type IdentitySource } from './session.ts';
+import { incoherentClientHints, SessionPool, type IdentitySource } from './session.ts';
 import { ProxyChoice } from './proxy-choice.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { parseProxyTiers, executorSettingsFromEnv } from './settings.ts';
@@ -178,9 +178,13 @@ test('a proxy paused past the wait (Retry-After) is passed over for new identiti
   assert.notEqual(pool.get('b', 'site:443').proxy?.label, a.proxy?.label, 'and new identities avoid it');
 });
 
-test('header sets of a Chromium UA without client hints are never used', () => {
-  assert.equal(lacksClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.54 Safari/537.36' }), true);
-  assert.equal(lacksClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' }), false);
+test('header sets of a Chromium UA whose client hints are missing or contradict it are never used', () => {
+  assert.equal(incoherentClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.54 Safari/537.36' }), true);
+  assert.equal(incoherentClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' }), false);
+  const chrome125 = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36';
+  assert.equal(incoherentClientHints({ 'user-agent': chrome125, 'sec-ch-ua': '"Google Chrome";v="147", "Not.A/Brand";v="8", "Chromium";v="147"' }), true, 'another version');
+  assert.equal(incoherentClientHints({ 'user-agent': chrome125, 'sec-ch-ua': '"Not:A-Brand";v="99", "HeadlessChrome";v="125", "Chromium";v="125"' }), true, 'headless');
+  assert.equal(incoherentClientHints({ 'user-agent': chrome125, 'sec-ch-ua': '"Google Chrome";v="125", "Not.A/Brand";v="8", "Chromium";v="125"' }), false);
   const pool = new SessionPool({ proxies: new ProxyPool([], 'round_robin'), locales: ['en-US'], maxSessions: 10 });
-  for (let i = 0; i < 300; i++) assert.equal(lacksClientHints(pool.generateHeaders()), false);
+  for (let i = 0; i < 300; i++) assert.equal(incoherentClientHints(pool.generateHeaders()), false);
 });

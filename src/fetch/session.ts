@@ -88,9 +88,19 @@ export function normalizeGenerated(h: Record<string, string>): Record<string, st
   return out;
 }
 
-/** A Chromium User-Agent (not Firefox, not Safari) without the `sec-ch-ua` header it always sends. */
-export function lacksClientHints(h: Readonly<Record<string, string>>): boolean {
-  return /Chrome\/\d/.test(h['user-agent'] ?? '') && h['sec-ch-ua'] === undefined;
+/**
+ * A Chromium User-Agent (not Firefox, not Safari) whose client hints do not tell the same story: no
+ * `sec-ch-ua` (every Chromium since 89 sends it), a Chromium version other than the User-Agent's, or
+ * a headless brand. The generator's data holds about 1 such set in 250 (measured on 5,000 draws:
+ * 18 without hints, 5 with `"HeadlessChrome";v="145"` or v="147" beside a Chrome/125 User-Agent).
+ */
+export function incoherentClientHints(h: Readonly<Record<string, string>>): boolean {
+  const ua = /Chrome\/(\d+)/.exec(h['user-agent'] ?? '');
+  if (!ua || /Firefox\//.test(h['user-agent'] ?? '')) return false;
+  const ch = h['sec-ch-ua'];
+  if (ch === undefined || /Headless/i.test(ch)) return true;
+  const v = /"Chromium";v="(\d+)"/.exec(ch);
+  return !v || v[1] !== ua[1];
 }
 
 export interface SessionPoolOptions {
@@ -142,9 +152,9 @@ export class SessionPool {
    */
   generateHeaders(): Record<string, string> {
     let h = normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
-    // The generator's data holds some Chromium header sets without client hints, which every
-    // Chromium since 89 sends: a bot wall flags that at once. Draw again (a few times at most).
-    for (let i = 0; i < 5 && lacksClientHints(h); i++) h = normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
+    // The generator's data holds some Chromium header sets whose client hints contradict the
+    // User-Agent: a bot wall flags that at once. Draw again (1 in 250 each: 20 draws leave none).
+    for (let i = 0; i < 20 && incoherentClientHints(h); i++) h = normalizeGenerated(this.generator.getHeaders() as Record<string, string>);
     return h;
   }
 
