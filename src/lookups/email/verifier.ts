@@ -128,7 +128,10 @@ export class EmailVerifier {
           if (session.greeted || session.failure?.kind === 'aborted') return { session, host: host.exchange, skipped };
           const f = session.failure;
           const why = f?.kind === 'connect' ? (f.code ?? f.message) : (f?.message ?? 'no greeting');
-          skipped.push(`${host.exchange} (${ip}): ${why}`);
+          // The user is told the exchanger's name only, never the address it resolved to (that would
+          // map the operator's DNS, issue 28); one line per exchanger.
+          const line = `${host.exchange}: ${why}`;
+          if (!skipped.includes(line)) skipped.push(line);
         }
       }
       return { session: null, host: null, skipped };
@@ -140,7 +143,7 @@ export class EmailVerifier {
   /**
    * status_details text for "no exchanger could be reached": on port 25 that is most often an
    * outbound block of the network we run in, which says nothing about the address.
-   * @example v.unreachableDetail(['mx1.example.com (192.0.2.1): ETIMEDOUT'])
+   * @example v.unreachableDetail(['mx1.example.com: ETIMEDOUT'])
    */
   unreachableDetail(skipped: string[]): string {
     const port = this.settings.smtpPort;
