@@ -58,6 +58,7 @@ test('sign in: linked from /, a wrong key is a 401, the key stays in session sto
 test('Run: the form comes from the contract; a small reverse-geocoding job runs synchronously', { skip, timeout: 120_000 }, async () => {
   const options = await page.$$eval('#endpoint option', (o) => o.map((x) => (x as HTMLOptionElement).value));
   assert.ok(options.includes('/maps/search') && options.includes('/reverse-geocoding') && !options.includes('/validators/email'), options.join());
+  assert.ok(!options.some((o) => /-v\d$/.test(o)), `aliases are not endpoints of their own: ${options.join()}`);
   await page.selectOption('#endpoint', '/maps/search');
   assert.equal(await page.$eval('#p-limit', (e) => (e as HTMLInputElement).placeholder), 'default 500');
   assert.ok((await page.$$('#p-enrichment input[type=checkbox]')).length >= 5, 'enum arrays are checkboxes');

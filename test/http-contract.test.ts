@@ -238,7 +238,8 @@ describe('endpoints without an adapter', () => {
       assert.match(r.body.errorMessage, /^501 Not Implemented: \/bizdir-reviews has no source adapter/);
       assert.match(r.body.errorMessage, /it serves \/maps\/search$/, 'the 501 answer names what this deployment serves');
       const page = await (await h2.get('/docs', { key: null })).text();
-      assert.match(page, /Serves 1 data endpoint: <a href="#get\/maps\/search"><code>\/maps\/search<\/code><\/a>\./);
+      // Its paths: the endpoint and the versioned paths hosted clients call it by.
+      assert.match(page, /Serves 3 data endpoints: <a href="#get\/maps\/search"><code>\/maps\/search<\/code><\/a>, <a href="#get\/maps\/search-v2">/);
       assert.match(page, /<code>\/bizdir-reviews<\/code><\/a>,/, 'the endpoints answering 501 are listed');
       const doc = (await h2.json('/openapi.json', { key: null })).body;
       assert.equal(doc.paths['/maps/search'].get['x-served'], true);

@@ -56,3 +56,18 @@ test('maps search skip: the first places are left out, the limit still counts ke
   assert.deepEqual(kept.map((p) => p.place_id), ['p20', 'p21', 'p22', 'p23', 'p24']);
   assert.deepEqual((mapsSearch.finish!(places, { query: 'coffee', params: { limit: 5 } }) as Array<{ place_id: string }>).map((p) => p.place_id), ['p0', 'p1', 'p2', 'p3', 'p4']);
 });
+
+test('the versioned paths hosted clients call serve the same operations: /maps/search-v2, /maps/search-v3, /maps/reviews-v3', async () => {
+  for (const path of ['/maps/search-v2', '/maps/search-v3']) {
+    const r = await h.json(`${path}?query=n=2&organizationsPerQueryLimit=4&skipPlaces=0&dropDuplicates=false&async=false`);
+    assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.data[0].length, 2);
+    const row = await h.svc.ctx.store.getRequest(r.body.id);
+    assert.deepEqual([row!.endpoint, row!.params.limit], ['/maps/search', 4], path);
+  }
+  const rv = await h.json('/maps/reviews-v3?query=n=1&reviewsLimit=5&sort=newest&async=false');
+  assert.equal(rv.status, 200, JSON.stringify(rv.body));
+  const row = await h.svc.ctx.store.getRequest(rv.body.id);
+  assert.deepEqual([row!.endpoint, row!.params.reviewsLimit, row!.params.sort], ['/maps/reviews', 5, 'newest']);
+  assert.equal((await h.json('/maps/search-v4?query=n=1')).status, 404, 'only the versions clients use');
+});

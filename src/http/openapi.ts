@@ -88,7 +88,9 @@ export function declaredDocument(baseUrl: string, served?: readonly string[]) {
         ...errors,
       },
     };
-    for (const p of [e.path, ...(e.aliases ?? [])]) paths[p] = { get: p === e.path ? op : { ...op, operationId: `${op.operationId}Alias`, description: `Alias of ${e.path}.` } };
+    // operationIds are unique: the first alias keeps the `Alias` suffix it always had, later ones are numbered.
+    paths[e.path] = { get: op };
+    (e.aliases ?? []).forEach((p, i) => { paths[p] = { get: { ...op, operationId: `${op.operationId}Alias${i ? i + 1 : ''}`, description: `Alias of ${e.path}.` } }; });
   }
   for (const o of accountOperations) {
     const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

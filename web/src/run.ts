@@ -20,7 +20,7 @@ export async function dataEndpoints(): Promise<DataOp[]> {
   const doc = await openApi();
   return Object.entries(doc.paths).flatMap(([path, item]) => {
     const op = item.get;
-    if (!op || op.operationId?.endsWith('Alias') || !op.parameters?.some((p) => p.name === 'query' && p.schema.type === 'array')) return [];
+    if (!op || /Alias\d*$/.test(op.operationId ?? '') || !op.parameters?.some((p) => p.name === 'query' && p.schema.type === 'array')) return [];
     return [{ path, op }];
   });
 }

@@ -26,6 +26,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/maps/search-v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Places for search phrases, place ids, CIDs, engine ids or map URLs.
+         * @description Alias of /maps/search.
+         */
+        get: operations["mapsSearchAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maps/search-v3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Places for search phrases, place ids, CIDs, engine ids or map URLs.
+         * @description Alias of /maps/search.
+         */
+        get: operations["mapsSearchAlias2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/maps/reviews": {
         parameters: {
             query?: never;
@@ -42,6 +82,26 @@ export type paths = {
          *     Billed per review; a query that finds nothing costs one review. Service id: `engine_maps_reviews_service_v3`.
          */
         get: operations["mapsReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maps/reviews-v3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviews of places, one element per place with reviews_data[].
+         * @description Alias of /maps/reviews.
+         */
+        get: operations["mapsReviewsAlias"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3556,7 +3616,434 @@ export interface operations {
             };
         };
     };
+    mapsSearchAlias: {
+        parameters: {
+            query: {
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "coffee shops in Athens, Greece",
+                 *       "bakeries in Lyon, France"
+                 *     ]
+                 */
+                query: string[];
+                /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
+                async?: boolean;
+                /** @description Run as a platform (UI) task whose results become a file. Forces async=true. */
+                ui?: boolean;
+                /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
+                format?: ("xlsx" | "csv" | "json" | "parquet")[];
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
+                webhook?: string;
+                /** @description Comma-separated field names to keep in each record. */
+                fields?: string;
+                /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
+                limit?: number;
+                /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
+                area?: string;
+                /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
+                skip?: number;
+                /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */
+                dropDuplicates?: boolean;
+                /** @description Total places across all queries. */
+                totalLimit?: number;
+                /** @description Map viewport `@<latitude>,<longitude>,<zoom>z`. */
+                coordinates?: string;
+                /** @description Website language. */
+                language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
+                /** @description Country of the website; case-insensitive. */
+                region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
+                /** @description Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`. */
+                enrichment?: ("contacts_n_leads" | "emails_validator_service" | "company_websites_finder" | "disposable_email_checker" | "company_insights_service" | "phones_enricher_service" | "reviewsite_service" | "directory_phones" | "ai_chain_info")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Synchronous result (async=false): one array of records per query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "Success" | "Failure";
+                        data?: components["schemas"]["Place"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accepted: fetch `results_location` later. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "Pending";
+                        results_location: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong API key: `401 Unauthorized: ...`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `402 Payment Required: please close past due invoices or verify your card data` (balance plus credit at or below zero, or a past-due invoice). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint has no source adapter in this deployment: nothing pretends to have data. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mapsSearchAlias2: {
+        parameters: {
+            query: {
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "coffee shops in Athens, Greece",
+                 *       "bakeries in Lyon, France"
+                 *     ]
+                 */
+                query: string[];
+                /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
+                async?: boolean;
+                /** @description Run as a platform (UI) task whose results become a file. Forces async=true. */
+                ui?: boolean;
+                /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
+                format?: ("xlsx" | "csv" | "json" | "parquet")[];
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
+                webhook?: string;
+                /** @description Comma-separated field names to keep in each record. */
+                fields?: string;
+                /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
+                limit?: number;
+                /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
+                area?: string;
+                /** @description Extension (not in the interface): leaves out the first places of each query (paging across requests). Also read as `skipPlaces`. */
+                skip?: number;
+                /** @description Drops equal organizations across queries; data becomes one flat array. Dropped rows are free unless they exceed 50 times the kept ones. */
+                dropDuplicates?: boolean;
+                /** @description Total places across all queries. */
+                totalLimit?: number;
+                /** @description Map viewport `@<latitude>,<longitude>,<zoom>z`. */
+                coordinates?: string;
+                /** @description Website language. */
+                language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
+                /** @description Country of the website; case-insensitive. */
+                region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
+                /** @description Enrichments applied to results; raises response time (async advised). `leads_n_contacts` = `contacts_n_leads`. */
+                enrichment?: ("contacts_n_leads" | "emails_validator_service" | "company_websites_finder" | "disposable_email_checker" | "company_insights_service" | "phones_enricher_service" | "reviewsite_service" | "directory_phones" | "ai_chain_info")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Synchronous result (async=false): one array of records per query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "Success" | "Failure";
+                        data?: components["schemas"]["Place"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accepted: fetch `results_location` later. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "Pending";
+                        results_location: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong API key: `401 Unauthorized: ...`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `402 Payment Required: please close past due invoices or verify your card data` (balance plus credit at or below zero, or a past-due invoice). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint has no source adapter in this deployment: nothing pretends to have data. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     mapsReviews: {
+        parameters: {
+            query: {
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "Louvre Museum, Paris"
+                 *     ]
+                 */
+                query: string[];
+                /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. */
+                async?: boolean;
+                /** @description Run as a platform (UI) task whose results become a file. Forces async=true. */
+                ui?: boolean;
+                /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. */
+                format?: ("xlsx" | "csv" | "json" | "parquet")[];
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. */
+                webhook?: string;
+                /** @description Comma-separated field names to keep in each record. */
+                fields?: string;
+                /** @description Reviews per place; 0 = all. */
+                reviewsLimit?: number;
+                /** @description Places per query. */
+                limit?: number;
+                sort?: "most_relevant" | "newest" | "highest_rating" | "lowest_rating";
+                /** @description Oldest review timestamp (Unix seconds); forces sort=newest. */
+                cutoff?: number;
+                /** @description With highest_rating: lowest rating kept; with lowest_rating: highest rating kept. */
+                cutoffRating?: number;
+                /** @description Drops reviews without text. */
+                ignoreEmpty?: boolean;
+                /** @description review_pagination_id of the last review received: continues after it. */
+                lastPaginationId?: string;
+                /** @description Website language. */
+                language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
+                /** @description Country of the website; case-insensitive. */
+                region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Synchronous result (async=false): one array of records per query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "Success" | "Failure";
+                        data?: components["schemas"]["MapsReviews"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accepted: fetch `results_location` later. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "Pending";
+                        results_location: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong API key: `401 Unauthorized: ...`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `402 Payment Required: please close past due invoices or verify your card data` (balance plus credit at or below zero, or a past-due invoice). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint has no source adapter in this deployment: nothing pretends to have data. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mapsReviewsAlias: {
         parameters: {
             query: {
                 /**

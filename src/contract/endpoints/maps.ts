@@ -13,7 +13,7 @@ import { suggestionRecord } from '../records/engine-maps-autocomplete.ts';
 const COORDINATES = '^@-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?,\\d+(\\.\\d+)?z$';
 
 export const mapsSearch = defineEndpoint({
-  path: '/maps/search', family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
+  path: '/maps/search', aliases: ['/maps/search-v2', '/maps/search-v3'], family: 'maps', summary: 'Places for search phrases, place ids, CIDs, engine ids or map URLs.',
   queryDoc: 'A phrase usable on a map site (location inside the phrase is recommended), an engine_id, a place_id, a CID, or a map URL.',
   params: {
     limit: int({ min: 1, max: 1_000_000, def: 500, doc: 'Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`.' }),
@@ -37,7 +37,7 @@ export const mapsSearch = defineEndpoint({
 });
 
 export const mapsReviews = defineEndpoint({
-  path: '/maps/reviews', family: 'maps', summary: 'Reviews of places, one element per place with reviews_data[].',
+  path: '/maps/reviews', aliases: ['/maps/reviews-v3'], family: 'maps', summary: 'Reviews of places, one element per place with reviews_data[].',
   queryDoc: 'A place_id, engine_id, CID, map place URL, or a search phrase.',
   params: {
     reviewsLimit: int({ min: 0, max: 100_000, def: 100, doc: 'Reviews per place; 0 = all.' }),
