@@ -42,10 +42,11 @@ for (const row of SOURCES) {
     const path = samplePath(row, s);
     const name = `${row.endpoint} ${s.file}`;
     const skip = !existsSync(path) ? `sample ${s.file} not found (set FIXTURES_DIR for real captures)` : false;
+    // HTML pages are checked by their own tests: no drift case of theirs here (not a skip to count).
+    if (!skip && !jsonOf(bodyOf(readFileSync(path, 'utf8'), s))) continue;
     test(`drift guard: ${name}`, { skip }, async (t) => {
       const body = bodyOf(readFileSync(path, 'utf8'), s);
-      const json = jsonOf(body);
-      if (!json) return t.skip('not a JSON answer (HTML pages are checked by their own tests)');
+      const json = jsonOf(body)!;
       const parse = await row.capture!.parse();
       const before = await parse(body, s.query);
       if (before.length === 0) return t.skip('the sample gives no record to compare');

@@ -142,7 +142,8 @@ test('a monitor that could never run is refused, naming the field', async () => 
     await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { cron: '61 * * * *' } }, /schedule.cron/);
     await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, params: { limitt: 5 } }, /params.limitt is not a parameter/);
     await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, params: { limit: 'many' } }, /params: /);
-    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, name: 'a\u0000b' }, /name has a control character/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, name: 'a\u0007b' }, /name has a control character/);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, name: 'a\u0000b' }, /name: contains a NUL/);
     await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 }, webhook: 'http://169.254.169.254/' }, /webhook .* is refused/);
     await bad({ endpoint: '/directory-phones', queries: ['+1'], schedule: { every_s: 3600 } }, /compare is required/);
     const ok = await post(h, '/monitors', { endpoint: '/maps/search', queries: ['x'], schedule: { cron: '0 9 * * 1', time_zone: 'Europe/Athens' } });
