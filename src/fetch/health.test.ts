@@ -180,7 +180,9 @@ test('a proxy paused past the wait (Retry-After) is passed over for new identiti
 
 test('header sets of a Chromium UA whose client hints are missing or contradict it are never used', () => {
   assert.equal(incoherentClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.54 Safari/537.36' }), true);
-  assert.equal(incoherentClientHints({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' }), false);
+  const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
+  assert.equal(incoherentClientHints({ 'user-agent': firefox }), false);
+  assert.equal(incoherentClientHints({ 'user-agent': firefox, 'sec-ch-ua': '"HeadlessChrome";v="147", "Not.A/Brand";v="8", "Chromium";v="147"' }), true, 'Firefox with client hints');
   const chrome125 = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36';
   assert.equal(incoherentClientHints({ 'user-agent': chrome125, 'sec-ch-ua': '"Google Chrome";v="147", "Not.A/Brand";v="8", "Chromium";v="147"' }), true, 'another version');
   assert.equal(incoherentClientHints({ 'user-agent': chrome125, 'sec-ch-ua': '"Not:A-Brand";v="99", "HeadlessChrome";v="125", "Chromium";v="125"' }), true, 'headless');
