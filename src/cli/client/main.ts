@@ -20,7 +20,7 @@ import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../cl
 import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
 import { fixedMicros, toMicros } from '../../billing/money.ts';
-import { dataText, isFileFormat, outFormat, writeOut, type OutFormat } from './output.ts';
+import { dataText, isFileFormat, outFormat, table, when, writeOut, type OutFormat } from './output.ts';
 import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, partial: 5, interrupted: 130 } as const;
@@ -95,11 +95,6 @@ async function finish(client: TrawlClient, id: string, format: OutFormat, out: s
   return r.errors.length ? EXIT.partial : EXIT.ok;
 }
 
-const table = (rows: (string | number)[][]) => {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
-};
-const when = (unixSec: number | undefined) => (unixSec ? new Date(unixSec * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
 
 async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const a = parseClientArgs(argv, KINDS[cmd]);

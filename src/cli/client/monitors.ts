@@ -8,6 +8,7 @@
  */
 import type { TrawlClient } from '../../../clients/typescript/src/client.ts';
 import { UsageError } from './args.ts';
+import { table, when } from './output.ts';
 
 type Opts = Record<string, string | boolean>;
 
@@ -18,11 +19,7 @@ export function secondsOf(text: string): number {
   return Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 }[m[2] as '' | 's']!;
 }
 
-const when = (s: number | null | undefined) => (s ? new Date(s * 1000).toISOString().replace('T', ' ').slice(0, 16) : '');
-const table = (rows: (string | number)[][]) => {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
-};
+const at = (s: number | null | undefined) => when(s, true);
 const show = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 async function json(client: TrawlClient, method: string, path: string, o: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<any> {
@@ -56,7 +53,7 @@ export async function monitorsCommand(client: TrawlClient, args: string[], o: Op
       if (o.json) { print(monitors); return 0; }
       if (!monitors.length) { out('no monitors\n'); return 0; }
       out(table([['id', 'name', 'endpoint', 'status', 'runs', 'last run (UTC)', 'next run (UTC)'],
-        ...monitors.map((m: any) => [m.id, m.name ?? '', m.endpoint, m.status, m.runs, when(m.last_run), when(m.next_run)])]));
+        ...monitors.map((m: any) => [m.id, m.name ?? '', m.endpoint, m.status, m.runs, at(m.last_run), at(m.next_run)])]));
       return 0;
     }
     case 'show': print(await json(client, 'GET', `/monitors/${encodeURIComponent(id())}`)); return 0;
@@ -65,7 +62,7 @@ export async function monitorsCommand(client: TrawlClient, args: string[], o: Op
       if (o.json) { print(runs); return 0; }
       if (!runs.length) { out('no runs yet\n'); return 0; }
       out(table([['due (UTC)', 'status', 'new', 'gone', 'changed', 'new reviews', 'records', 'request', 'reason'],
-        ...runs.map((r: any) => [when(r.due), r.baseline && r.status === 'done' ? 'baseline' : r.status, r.counts.new, r.counts.gone, r.counts.changed, r.counts.new_reviews, r.counts.records, r.request_id, r.reason ?? ''])]));
+        ...runs.map((r: any) => [at(r.due), r.baseline && r.status === 'done' ? 'baseline' : r.status, r.counts.new, r.counts.gone, r.counts.changed, r.counts.new_reviews, r.counts.records, r.request_id, r.reason ?? ''])]));
       return 0;
     }
     case 'changes': {
@@ -85,12 +82,12 @@ export async function monitorsCommand(client: TrawlClient, args: string[], o: Op
       if (o.json) { print(all); return 0; }
       if (!all.length) { out('no changes\n'); return 0; }
       out(table([['at (UTC)', 'kind', 'record', 'field', 'before', 'after'],
-        ...all.map((c: any) => [when(c.at), c.kind, c.record?.name ? `${c.identity} (${c.record.name})` : c.identity, c.field ?? '', show(c.before).slice(0, 40), show(c.after).slice(0, 40)])]));
+        ...all.map((c: any) => [at(c.at), c.kind, c.record?.name ? `${c.identity} (${c.record.name})` : c.identity, c.field ?? '', show(c.before).slice(0, 40), show(c.after).slice(0, 40)])]));
       return 0;
     }
     case 'pause': case 'resume': {
       const m = await json(client, 'PATCH', `/monitors/${encodeURIComponent(id())}`, { body: { status: sub === 'pause' ? 'paused' : 'active' } });
-      out(`monitor ${m.id} ${m.status}${m.next_run ? `; next run ${when(m.next_run)} UTC` : ''}\n`);
+      out(`monitor ${m.id} ${m.status}${m.next_run ? `; next run ${at(m.next_run)} UTC` : ''}\n`);
       return 0;
     }
     case 'delete': out(`${await json(client, 'DELETE', `/monitors/${encodeURIComponent(id())}`)}\n`); return 0;

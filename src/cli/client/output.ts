@@ -40,3 +40,13 @@ export async function writeOut(what: string | Response, out: string | undefined)
   }
   await pipeline(source, createWriteStream(out));
 }
+
+/** Rows as aligned columns, two spaces apart. @example table([['id', 'status'], ['r1', 'Success']]) */
+export const table = (rows: (string | number)[][]): string => {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+};
+
+/** Unix seconds as UTC `YYYY-MM-DD HH:MM:SS` (`minutes`: without the seconds); '' for none. */
+export const when = (unixSec: number | null | undefined, minutes = false): string =>
+  (unixSec ? new Date(unixSec * 1000).toISOString().replace('T', ' ').slice(0, minutes ? 16 : 19) : '');
