@@ -15,6 +15,7 @@ import { registryOfAdapters } from '../src/sources/registry.ts';
 import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
 import { SourceError } from '../src/sources/_kit/errors.ts';
 import { pgTestUrl, scratchSchema, dropSchema } from '../src/store/postgres/testing.ts';
+import { createLogger } from '../src/ops/log.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ async function receiver() {
 const post = (h: Harness, path: string, body: unknown, method = 'POST') =>
   h.json(path, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
-async function scenario(h: Harness, world: Map<string, Rec>, broken: { on: boolean }) {
+async function scenario(h: Harness, world: Map<string, Rec>, broken: { on: boolean }, logged: string[]) {
   const hook = await receiver();
   try {
     world.set('a', { place_id: 'a', name: 'Alpha Café', phone: '+1 512 555 0100', rating: 4.5 });
@@ -97,6 +98,7 @@ async function scenario(h: Harness, world: Map<string, Rec>, broken: { on: boole
     const afterFail = await runsDone(3);
     assert.equal(afterFail[0].status, 'failed');
     assert.match(afterFail[0].reason, /blocked: test: the site blocks us today/);
+    assert.ok(logged.some((l) => l.includes('monitor run failed') && l.includes('the site blocks us today') && l.includes(id)), 'the operator\'s log says why too');
     broken.on = false;
     world.get('c')!.rating = 4.9;
     h.clock.offset += 3_600_000;
@@ -119,11 +121,13 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     const world = new Map<string, Rec>();
     const broken = { on: false };
     const schema = scratchSchema();
+    const logged: string[] = [];
     const h = await startHarness({
+      log: createLogger('warn', { write: (l: string) => { logged.push(l); } }),
       adapters: registryOfAdapters([worldAdapter(world, broken)]), settings: { monitorTickMs: 40, allowPrivateTargets: true },
       backendEnv: kind === 'postgres' ? { DATABASE_URL: pg!, DATABASE_SCHEMA: schema, QUEUE: 'embedded' } : {},
     });
-    try { await scenario(h, world, broken); } finally { await h.close(); if (kind === 'postgres') await dropSchema(pg!, schema); }
+    try { await scenario(h, world, broken, logged); } finally { await h.close(); if (kind === 'postgres') await dropSchema(pg!, schema); }
   });
 }
 

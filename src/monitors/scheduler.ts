@@ -141,7 +141,9 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
   if (!m) { await store.finishRun(run.id, failed('the monitor was deleted', now)); return; }
   const { queries, firstError } = await resultsOf(ctx, request.id);
   if (request.status !== 'Success' || queries.every((q) => q.failed)) {
-    await store.finishRun(run.id, failed(`its request ${request.id} ended in Failure: ${firstError ?? 'no query succeeded'}`, now));
+    const why = `its request ${request.id} ended in Failure: ${firstError ?? 'no query succeeded'}`;
+    // The run's reason is in GET /monitors/{id}/runs; the operator's log says it too.
+    if (await store.finishRun(run.id, failed(why, now))) ctx.log.warn({ monitorId: run.monitorId, runId: run.id }, `monitor run failed: ${why}`);
     return;
   }
   const before = await store.seenRecords(m.id);
