@@ -16,7 +16,7 @@ export function monitorStoreOf(store: Store): MonitorStore {
   let m = parts.get(store);
   if (!m) {
     if (store.kind === 'sqlite') m = new SqliteMonitorStore((store as SqliteStore).db);
-    else if (store.kind === 'postgres') m = new PostgresMonitorStore((store as PostgresStore).pool);
+    else if (store.kind === 'postgres') m = new PostgresMonitorStore((store as PostgresStore).h);
     else throw new Error(`no monitors for a ${store.kind} store`);
     parts.set(store, m);
   }

@@ -3,35 +3,20 @@
  * schedulers in several processes each take a different due monitor, and the unique (monitor, due
  * time) of monitor_runs stands behind it.
  */
-import type pg from 'pg';
+import type { Client, PgDb } from '../postgres/handle.ts';
 import type { ChangeKind, ChangeRow, MonitorRow, MonitorRunRow, MonitorStore, RunEnd } from './contract.ts';
 import {
   DELETE_MONITOR_PARTS, DUE_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
   RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, pgText, runValues, toChange, toMonitor, toRun, type Row,
 } from './rows.ts';
 
-type Q = { query: (sql: string, args?: unknown[]) => Promise<{ rows: Row[]; rowCount: number | null }> };
 
 export class PostgresMonitorStore implements MonitorStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly h: PgDb) {}
 
-  private q(sql: string, args: unknown[] = [], on: Q = this.pool as unknown as Q) {
-    return on.query(pgText(sql), args);
-  }
-
-  private async tx<T>(fn: (c: Q) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await fn(c as unknown as Q);
-      await c.query('COMMIT');
-      return out;
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      c.release();
-    }
+  /** One statement through the store's handle (prepared by name; an outage is StoreUnavailableError). */
+  private q(sql: string, args: unknown[] = [], c?: Client) {
+    return this.h.exec(pgText(sql), args, c);
   }
 
   async createMonitor(m: MonitorRow): Promise<void> {
@@ -57,7 +42,7 @@ export class PostgresMonitorStore implements MonitorStore {
   }
 
   async deleteMonitor(accountId: string, id: string): Promise<boolean> {
-    return this.tx(async (c) => {
+    return this.h.tx(async (c) => {
       const gone = ((await this.q('DELETE FROM monitors WHERE id = ? AND account_id = ?', [id, accountId], c)).rowCount ?? 0) > 0;
       if (gone) for (const sql of DELETE_MONITOR_PARTS) await this.q(sql, [id], c);
       return gone;
@@ -65,7 +50,7 @@ export class PostgresMonitorStore implements MonitorStore {
   }
 
   async claimDueRun(now: number, next: (m: MonitorRow) => number | null, requestId: () => string) {
-    return this.tx(async (c) => {
+    return this.h.tx(async (c) => {
       const r = (await this.q(`${DUE_MONITOR} FOR UPDATE SKIP LOCKED`, [now], c)).rows[0];
       if (!r) return null;
       const monitor = toMonitor(r);
@@ -95,7 +80,7 @@ export class PostgresMonitorStore implements MonitorStore {
   }
 
   async finishRun(runId: string, end: RunEnd): Promise<boolean> {
-    return this.tx(async (c) => {
+    return this.h.tx(async (c) => {
       const run = (await this.q("SELECT * FROM monitor_runs WHERE id = ? AND status = 'running' FOR UPDATE", [runId], c)).rows[0];
       if (!run) return false;
       await this.q(END_RUN, [end.status, end.reason, JSON.stringify(end.counts), end.now, runId], c);
