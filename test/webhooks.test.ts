@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startHarness, until, type Harness } from './support/harness.ts';
+import { settingsFromEnv } from '../src/config/settings.ts';
 
 interface Hit { body: string; signature: string; contentType: string }
 let receiver: Server;
@@ -115,4 +116,37 @@ test('with SECRET_KEY the signing secret is sealed at rest; the API and the sign
     assert.match((await sealed.svc.ctx.store.getAccount(sealed.account.id))!.webhookSecret, /^enc1:/);
     assert.equal((await sealed.json('/profile/webhook-secret')).body.webhook_secret, rotated);
   } finally { await sealed.close(); }
+});
+
+test('ALLOW_PRIVATE_TARGETS as a list: a listed private address gets webhooks, an unlisted one is refused at submit and at delivery', async () => {
+  const fromEnv = settingsFromEnv({ ALLOW_PRIVATE_TARGETS: '127.0.0.1/32, hooks.internal' });
+  assert.deepEqual(fromEnv.allowedTargets, ['127.0.0.1/32', 'hooks.internal']);
+  const listed = await startHarness({ settings: { allowPrivateTargets: fromEnv.allowPrivateTargets, allowedTargets: fromEnv.allowedTargets } });
+  // A receiver on another loopback address (Linux routes 127.0.0.0/8 to lo): reachable, but not listed.
+  const other = createServer((req, res) => { otherHits++; req.resume(); res.writeHead(204).end(); });
+  let otherHits = 0;
+  await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
+  const otherUrl = `http://127.0.0.2:${(other.address() as any).port}/hook`;
+  try {
+    assert.equal(listed.svc.ctx.settings.allowPrivateTargets, false);
+    hits.length = 0;
+    const r = await listed.json(`/maps/search?query=n=1&webhook=${encodeURIComponent(receiverUrl)}`);
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.equal(JSON.parse((await until(async () => hits[0], 8_000, 'delivery to the listed address')).body).id, r.body.id);
+    for (const target of [otherUrl, 'http://10.0.0.7/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data']) {
+      const refused = await listed.json(`/maps/search?query=n=1&webhook=${encodeURIComponent(target)}`);
+      assert.equal(refused.status, 422, target);
+      assert.match(refused.body.errorMessage, /^422 Unprocessable Entity: webhook .* is refused/);
+    }
+    // The account's integration webhook is not checked at submit: the dispatcher's guard refuses it.
+    const acct = await listed.newAccount();
+    await listed.svc.ctx.store.updateAccount(acct.account.id, { webhookUrl: otherUrl });
+    await listed.json('/maps/search?query=n=1', { key: acct.key });
+    await until(async () => (await listed.json('/webhook-calls', { key: acct.key })).body.length === 1, 8_000, 'refused call logged');
+    assert.equal((await listed.json('/webhook-calls', { key: acct.key })).body[0].status, 'Status code: 0');
+    assert.equal(otherHits, 0, 'nothing reached the unlisted address');
+  } finally {
+    await listed.close();
+    await new Promise<void>((r) => other.close(() => r()));
+  }
 });

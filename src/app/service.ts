@@ -12,7 +12,7 @@ import { EventEmitter, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Settings } from '../config/settings.ts';
+import { targetGuard, type Settings } from '../config/settings.ts';
 import type { Store, RequestRow } from '../store/contract.ts';
 import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
@@ -71,7 +71,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   const ctx: AppContext = {
     settings, store: backends.store, queue: backends.queue, rateLimiter: backends.rateLimiter,
     adapters: o.adapters ?? defaultRegistry(), now: o.now ?? Date.now, log, events,
-    checkTargetUrl: (url) => checkUrl(url, { allowPrivate: settings.allowPrivateTargets, allowCredentials: true }),
+    checkTargetUrl: (url) => checkUrl(url, { ...targetGuard(settings), allowCredentials: true }),
   };
   const metrics = createMetrics();
   const server = await buildServer(ctx, metrics);
@@ -95,7 +95,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     if (!fetchStep) {
       const { Executor } = await import('../fetch/executor.ts');
       const { executorSettingsFromEnv } = await import('../fetch/settings.ts');
-      const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets }, {
+      const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets, allowedTargets: settings.allowedTargets }, {
         onEvent: (e: any) => {
           if (e?.type === 'error' && e.errorType) metrics.fetchErrors.inc({ type: String(e.errorType) });
           else if (e?.type === 'proxy') metrics.proxyOutcomes.inc({ host: metricHost(e.host), tier: e.tier ?? 'direct', outcome: e.outcome });

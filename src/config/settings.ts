@@ -42,6 +42,8 @@ export interface Settings {
   dataMaxBytes: number;
   /** Webhooks and fetches may target private addresses (operator switch, decision 15). */
   allowPrivateTargets: boolean;
+  /** ALLOW_PRIVATE_TARGETS as a list: the CIDRs and host names webhooks, fetches and e-mail probes may reach although private. */
+  allowedTargets: string[];
   webhookTimeoutMs: number;
   /** Defaults of new accounts. */
   defaultRatePerSec: number;
@@ -72,6 +74,15 @@ export interface Settings {
   strictParams: boolean;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
+}
+
+/**
+ * The SSRF guard's options for webhooks and user-given URLs under ALLOW_PRIVATE_TARGETS (a switch or a list).
+ *
+ * @example targetGuard({ allowPrivateTargets: false, allowedTargets: ['10.0.0.0/8'] }) // { allowPrivate: false, allow: ['10.0.0.0/8'] }
+ */
+export function targetGuard(s: Pick<Settings, 'allowPrivateTargets' | 'allowedTargets'>): { allowPrivate: boolean; allow: string[] } {
+  return { allowPrivate: s.allowPrivateTargets, allow: s.allowedTargets };
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -117,7 +128,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
     dataMaxBytes: byteSize(env.DATA_MAX_BYTES),
     exportThreads: num(env.EXPORT_THREADS, 1),
-    allowPrivateTargets: flag(env.ALLOW_PRIVATE_TARGETS, false),
+    ...privateTargetsFromEnv(env),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
     defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),
     defaultBurst: num(env.DEFAULT_BURST, 40),

@@ -15,6 +15,7 @@ import type { AppContext } from '../app/context.ts';
 import type { WebhookDelivery } from '../store/contract.ts';
 import { failedQueries, resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
+import { targetGuard } from '../config/settings.ts';
 import { openSecret } from '../app/secrets.ts';
 import { monitorWebhookPart } from '../monitors/webhook-part.ts';
 
@@ -31,7 +32,7 @@ export class WebhookDispatcher {
   private readonly onFinished = () => this.kick();
 
   constructor(private readonly ctx: AppContext, private readonly pollMs = 1_000, private readonly schedule = RETRY_SCHEDULE_MS) {
-    this.agent = guardedAgent({ allowPrivate: ctx.settings.allowPrivateTargets }, { keepAliveTimeout: 5_000 });
+    this.agent = guardedAgent(targetGuard(ctx.settings), { keepAliveTimeout: 5_000 });
   }
 
   start(): void {
@@ -75,7 +76,7 @@ export class WebhookDispatcher {
     if (!payload) return this.ctx.store.recordWebhookAttempt(d.id, 0, false, null, now);
     let status = 0;
     try {
-      await checkUrl(d.url, { allowPrivate: this.ctx.settings.allowPrivateTargets, allowCredentials: true });
+      await checkUrl(d.url, { ...targetGuard(this.ctx.settings), allowCredentials: true });
       const res = await request(d.url, {
         method: 'POST', dispatcher: this.agent, body: payload.body,
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(payload.body, payload.secret), 'user-agent': 'trawl-webhook/1' },
