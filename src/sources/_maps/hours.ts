@@ -4,6 +4,8 @@
  * - `[34][1]` (older): `[day name, [range text...], _, _, 'YYYY-MM-DD', status, [[h,m,h,m]], _]`
  * status 2 means closed that day. Both lists start at "today", so days are re-ordered Monday first.
  * Day names stay in the page's language; a closed day reads `Closed` whatever the language, as 2.3 says.
+ * A day that is neither closed (status 2) nor a list of ranges each with its text does not read
+ * (a slot moved, a text emptied): the whole week is then null, never a day guessed `Closed`.
  */
 import { asArr, asStr, at1, at2 } from './pos.ts';
 import type { WeekHours } from './record.ts';
@@ -20,8 +22,8 @@ function weekdayOfIsoDate(s: unknown): number {
   return Number.isNaN(d) ? 99 : d === 0 ? 7 : d;
 }
 
-/** Days of a `[203][0]`-style list (also the shape of each `[118][i][3][0]`). */
-function daysNew(list: unknown[]): Day[] {
+/** Days of a `[203][0]`-style list (also the shape of each `[118][i][3][0]`); null when a day does not read. */
+function daysNew(list: unknown[]): Day[] | null {
   const out: Day[] = [];
   for (let i = 0; i < list.length; i++) {
     const e: unknown = list[i];
@@ -34,29 +36,36 @@ function daysNew(list: unknown[]): Day[] {
     if (ranges) {
       for (let k = 0; k < ranges.length; k++) {
         const t = asStr(at1(ranges[k], 0));
-        if (t) value = value === '' ? t : value + ',' + t;
+        if (!t) {
+          value = '';
+          break;
+        }
+        value = value === '' ? t : value + ',' + t;
       }
     }
-    if (value === '' || at1(e, 5) === 2) value = 'Closed';
+    if (at1(e, 5) === 2) value = 'Closed';
+    else if (value === '') return null;
     out.push({ name, num: typeof n === 'number' && n >= 1 && n <= 7 ? n : 99, value });
   }
   return out;
 }
 
-function daysOld(list: unknown[]): Day[] {
+function daysOld(list: unknown[]): Day[] | null {
   const out: Day[] = [];
   for (const e of list) {
     const name = asStr(at1(e, 0));
     if (!name) continue;
-    const ranges = (asArr(at1(e, 1)) ?? []).filter((t): t is string => typeof t === 'string');
-    out.push({ name, num: weekdayOfIsoDate(at1(e, 4)), value: at1(e, 5) === 2 || ranges.length === 0 ? 'Closed' : ranges.join(',') });
+    const ranges = asArr(at1(e, 1)) ?? [];
+    const closed = at1(e, 5) === 2;
+    if (!closed && (ranges.length === 0 || !ranges.every((t) => typeof t === 'string' && t !== ''))) return null;
+    out.push({ name, num: weekdayOfIsoDate(at1(e, 4)), value: closed ? 'Closed' : ranges.join(',') });
   }
   return out;
 }
 
 /** Monday first (a stable insertion sort: a week has seven entries), a repeated day name kept once. */
-function toWeek(days: Day[]): WeekHours | null {
-  if (days.length === 0) return null;
+function toWeek(days: Day[] | null): WeekHours | null {
+  if (!days || days.length === 0) return null;
   for (let i = 1; i < days.length; i++) {
     const d = days[i];
     let j = i - 1;

@@ -123,6 +123,12 @@ test('hours: Monday first, closed days, several ranges, old list when the new on
   assert.deepEqual(workingHours(old), { Tuesday: '8 AM–4 PM', Sunday: 'Closed' });
   assert.equal(workingHours(node({})), null);
   assert.equal(oldFormat(null), null);
+  // A day that does not read (its text emptied, its range slot shifted, no range and not closed): no week, not a guessed `Closed`.
+  const open = (ranges: unknown) => node({ 203: [[['Monday', 1, null, [['9 AM–5 PM']], 0, 1], ['Tuesday', 2, null, ranges, 0, 1]]] });
+  assert.deepEqual(workingHours(open([['8 AM–4 PM']])), { Monday: '9 AM–5 PM', Tuesday: '8 AM–4 PM' });
+  for (const bad of [[['']], [[null, '8 AM–4 PM']], null, []]) assert.equal(workingHours(open(bad)), null, JSON.stringify(bad));
+  assert.equal(workingHours(node({ 34: [null, [['Tuesday', [''], null, null, '2024-01-09', 1]]] })), null);
+  assert.equal(workingHours(node({ 34: [null, [['Tuesday', [], null, null, '2024-01-09', 1]]] })), null);
   const other = node({ 118: [['Brunch', null, null, [[['Sunday', 7, null, [['10 AM–2 PM', [[10], [14]]]], 0, 1]]]], ['bad'], 'x'] });
   assert.deepEqual(otherHours(other), [{ brunch: { Sunday: '10 AM–2 PM' } }]);
 });

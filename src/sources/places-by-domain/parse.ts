@@ -6,7 +6,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { SourceError } from '../_kit/errors.ts';
 import { nodeOptionsOf } from '../_maps/node.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
-import { parseSearchBody } from '../_maps/search-body.ts';
+import { readSearchBody, type SearchPage } from '../_maps/search-body.ts';
 import { readState, type SearchState } from '../_maps/state.ts';
 import { siteMatches } from './domain.ts';
 import { maxPages, nextDomainStep, perQueryOf, type DomainState } from './plan.ts';
@@ -23,6 +23,19 @@ export function filterByDomain<R extends Pick<PlaceRecord, 'site'>>(records: R[]
 }
 
 /**
+ * The places of a read search page that are on `domain`. None while some of the page's entries did
+ * not read is `layout_changed`: the match may be among them, so "no place on this domain" would be a guess.
+ * @example keptOf(readSearchBody(body), 'a.com')
+ */
+export function keptOf(page: SearchPage, domain: string): PlaceRecord[] {
+  const kept = filterByDomain(page.places, domain);
+  if (kept.length === 0 && page.unread > 0) {
+    throw new SourceError('layout_changed', `places-by-domain: ${page.unread} of the page's ${page.unread + page.places.length} entries do not read as places`);
+  }
+  return kept;
+}
+
+/**
  * One map search page → the places on the domain, and the next page while it may hold more.
  * @example parse(step, res, ctx).records
  */
@@ -33,8 +46,9 @@ export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<P
   if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
   const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
   // layout_changed when the body is not a map search answer
-  const all = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params));
-  const kept = filterByDomain(all, cur.domain).map((r) => ({ ...r, query: ctx.query }));
+  const page = readSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params));
+  const all = page.places;
+  const kept = keptOf(page, cur.domain).map((r) => ({ ...r, query: ctx.query }));
   const perQuery = perQueryOf(ctx.params);
   const total = cur.kept + kept.length;
   const next: Step[] = [];

@@ -115,3 +115,21 @@ test('foreign, truncated and empty bodies: layout_changed or no places, never a 
   assert.deepEqual(parse(s0, res(JSON.stringify(data)), c).records, []);
   assert.throws(() => parseCapture('nope'), /expected a map search answer/);
 });
+
+test('an entry whose place does not read: layout_changed when nothing matched, the matches kept otherwise', { skip }, () => {
+  const c = ctx('coffeeisland.gr');
+  const [s0] = placesByDomain.plan(c);
+  const data = JSON.parse(search());
+  const at = data[0][1].findIndex((e: any) => JSON.stringify(e?.[14]?.[7] ?? '').includes('coffeeisland.gr'));
+  assert.ok(at > 0);
+  const wrapped = structuredClone(data);
+  wrapped[0][1][at][14] = [wrapped[0][1][at][14]]; // the match's node one level deeper
+  const refused = (e: unknown) => isSourceError(e) && e.type === 'layout_changed' && /1 of the page's 20 entries/.test(e.message);
+  assert.throws(() => parse(s0, res(JSON.stringify(wrapped)), c), refused);
+  assert.throws(() => parseCapture(JSON.stringify(wrapped), 'coffeeisland.gr'), refused);
+  const other = structuredClone(data);
+  const o = at === 1 ? 2 : 1;
+  other[0][1][o][14] = { data: other[0][1][o][14] }; // another place's node: the match still reads
+  assert.equal(parse(s0, res(JSON.stringify(other)), c).records.length, 1);
+  assert.equal(parseCapture(JSON.stringify(other)).length, 19);
+});
