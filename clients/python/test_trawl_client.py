@@ -58,12 +58,11 @@ class Real(unittest.TestCase):
             REAL.submit("/reverse-geocoding", ["not a point"])
         self.assertEqual(c.exception.status, 422)
 
-    def test_businesses_pages_or_not_built(self):
-        try:
-            items = list(REAL.businesses({"limit": 2}))
-            self.assertIsInstance(items, list)
-        except TrawlError as e:
-            self.assertEqual(e.status, 501, "no business database in this deployment yet")
+    def test_businesses_empty_and_unknown_id(self):
+        self.assertEqual(list(REAL.businesses({"filters": {"name": "no such business"}, "limit": 2})), [])
+        with self.assertRaises(TrawlError) as c:
+            REAL.business("bz_000000000000000000000000")
+        self.assertEqual(c.exception.status, 404)
 
 
 class Fake(unittest.TestCase):
@@ -83,6 +82,18 @@ class Fake(unittest.TestCase):
         r = FAKE.wait(rid)
         self.assertEqual(r["status"], "Failure")
         self.assertEqual(r["data"], [])
+
+
+    def test_businesses_found_by_a_search_page_and_read_by_id(self):
+        FAKE.run("/maps/search", ["keys=py1,py2,py3"])
+        body = {"filters": {"name": "place py"}, "limit": 2}
+        for _ in range(100):  # places are captured shortly after the request ends
+            items = list(FAKE.businesses(body))
+            if len(items) == 3:
+                break
+            time.sleep(0.1)
+        self.assertEqual(sorted(b["name"] for b in items), ["place py1", "place py2", "place py3"])
+        self.assertEqual(FAKE.business(items[0]["os_id"], ["name", "os_id"]), {"name": items[0]["name"], "os_id": items[0]["os_id"]})
 
 
 class RetryAfter(unittest.TestCase):

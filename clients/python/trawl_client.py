@@ -184,6 +184,11 @@ class TrawlClient:
     def webhook_calls(self):
         return self.json("GET", "/webhook-calls")
 
+    def business(self, business_id, fields=None):
+        """One business by its os_id (or a scraped place's place_id); a 404 raises TrawlError."""
+        query = {"fields": ",".join(fields)} if fields else None
+        return self.json("GET", "/businesses/" + urllib.parse.quote(business_id, safe=""), query)
+
     def businesses(self, body=None):
         """Every business matching the body, page after page (cursor pagination)."""
         body = dict(body or {})

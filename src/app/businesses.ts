@@ -46,8 +46,7 @@ const scopeOf = (accountId: string, body: Record<string, unknown>) => JSON.strin
 export async function searchBusinesses(ctx: AppContext, account: Account, body: Record<string, unknown>): Promise<BusinessesAnswer> {
   checkBody(businessesBody, body);
   const fields = Array.isArray(body.fields) && body.fields.length ? (body.fields as string[]) : null;
-  const unknown = fields?.filter((f) => !RECORD_FIELDS.has(f));
-  if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
+  checkFields(fields);
   const parsed = typeof body.query === 'string' && body.query.trim() ? await readQuery(body.query) : undefined;
   // Filters given beside the query take precedence over what the query said for the same filter.
   const filters: Record<string, unknown> = { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> };
@@ -63,13 +62,39 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   const last = page.last;
   const payload = last ? b64(JSON.stringify({ a: last, s: scope })) : '';
   const answer: BusinessesAnswer = {
-    items: fields ? page.items.map((r) => Object.fromEntries(fields.map((f) => [f, (r as unknown as Record<string, unknown>)[f] ?? null]))) : page.items,
+    items: fields ? page.items.map((r) => pick(r, fields)) : page.items,
     next_cursor: page.hasMore && last ? `${payload}.${sign(payload)}` : null,
     has_more: page.hasMore,
   };
   if (page.total !== undefined) answer.total = page.total;
   if (parsed) answer.parsed_query = parsed;
   return answer;
+}
+
+/** An unknown field name is a 422 listing the known ones. */
+function checkFields(fields: string[] | null | undefined): void {
+  const unknown = fields?.filter((f) => !RECORD_FIELDS.has(f));
+  if (unknown?.length) throw new AppError(422, `fields: unknown field ${unknown.map((f) => JSON.stringify(f)).join(', ')}; known: ${[...RECORD_FIELDS].join(', ')}`);
+}
+
+const pick = (r: BusinessRecord, fields: string[]): Partial<BusinessRecord> =>
+  Object.fromEntries(fields.map((f) => [f, (r as unknown as Record<string, unknown>)[f] ?? null]));
+
+/**
+ * `GET /businesses/{id}`: one record as the account sees it (its own row before the shared pool's,
+ * another account's never), by its os_id or by the place_id a scraped place was found by (whose os_id
+ * that is: docs/businesses.md). Billed as one business item, like one item of a search page; an
+ * unknown id is a 404 and costs nothing.
+ *
+ * @example await getBusiness(ctx, account, 'bz_5f0c0c1e2d3a4b5c6d7e8f90', ['name', 'phone'])
+ */
+export async function getBusiness(ctx: AppContext, account: Account, id: string, fields?: string[]): Promise<Partial<BusinessRecord>> {
+  checkFields(fields);
+  const osIds = /^bz_[0-9a-f]{24}$/.test(id) ? [id] : [osIdOf('place', id)];
+  const [found] = (await businessStoreOf(ctx.store).searchBusinesses({ accountId: account.id, osIds, limit: 1 })).items;
+  if (!found) throw new AppError(404, `no business ${JSON.stringify(id.slice(0, 200))} in this account's business database (ids are os_id values of POST /businesses)`);
+  await bill(ctx, account, 1);
+  return fields ? pick(found, fields) : found;
 }
 
 /**

@@ -22,7 +22,7 @@ import { assertCanPay } from '../app/submit.ts';
 import { parseFields } from '../delivery/shape.ts';
 import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts';
 import { locationsView } from '../app/locations.ts';
-import { searchBusinesses } from '../app/businesses.ts';
+import { getBusiness, searchBusinesses } from '../app/businesses.ts';
 import { profileHandlers } from './routes-profile.ts';
 import { createMonitor, deleteMonitor, getMonitor, listChanges, listMonitors, listRuns, patchMonitor } from '../app/monitors.ts';
 
@@ -73,6 +73,11 @@ const handlers: Record<string, Handler> = {
   'POST /businesses': async (ctx, req) => {
     assertCanPay(req.account!);
     return searchBusinesses(ctx, req.account!, body(req));
+  },
+
+  'GET /businesses/{businessId}': async (ctx, req, _r, p) => {
+    assertCanPay(req.account!);
+    return getBusiness(ctx, req.account!, (req.params as { businessId: string }).businessId, parseFields(p.fields));
   },
 
   'GET /profile/balance': async (ctx, req) => balanceView(ctx, (await ctx.store.getAccount(req.account!.id))!),

@@ -211,6 +211,11 @@ export class TrawlClient {
     }
   }
 
+  /** One business by its os_id (or a scraped place's place_id); a 404 throws TrawlError. */
+  business(id: string, fields?: string[]) {
+    return this.json<Business>('GET', `/businesses/${encodeURIComponent(id)}`, { query: fields?.length ? { fields: fields.join(',') } : {} });
+  }
+
   /** Every business matching the body, page after page (cursor pagination). */
   async *businesses(body: BusinessesBody = {}): AsyncGenerator<Business> {
     let cursor: string | null | undefined = body.cursor;

@@ -1209,6 +1209,90 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/businesses/{businessId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One business database record by its os_id (or the place_id it was found by), as the account sees it; billed as one business. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Comma-separated field names to keep (an unknown name is a 422 listing the known ones). */
+                    fields?: string;
+                    /** @description Accepted as the hosted clients send it; the record is always answered at once. */
+                    async?: boolean;
+                    /** @description Accepted and ignored, as `async`. */
+                    ui?: boolean;
+                    /** @description Accepted and ignored, as `async`. */
+                    webhook?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The record's `os_id` (`bz_` + 24 hex digits), or the `place_id` of a scraped place. */
+                    businessId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Business"];
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/profile/balance": {
         parameters: {
             query?: never;
