@@ -101,6 +101,9 @@ try {
       await page.waitForSelector('#biz-results tr, #biz-results p');
       await page.waitForTimeout(600);
       await shot('businesses');
+      await page.goto(`${s.url}/app#/monitors`);
+      await page.waitForSelector('#monitor-create');
+      await shot('monitors');
       await page.goto(`${s.url}/app#/account`);
       await page.waitForSelector('#balance');
       await page.waitForTimeout(300);

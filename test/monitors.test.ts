@@ -12,22 +12,10 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startHarness, until, type Harness } from './support/harness.ts';
 import { registryOfAdapters } from '../src/sources/registry.ts';
-import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
-import { SourceError } from '../src/sources/_kit/errors.ts';
 import { pgTestUrl, scratchSchema, dropSchema } from '../src/store/postgres/testing.ts';
 import { createLogger } from '../src/ops/log.ts';
-
-type Rec = Record<string, unknown>;
-
-function worldAdapter(world: Map<string, Rec>, broken: { on: boolean }): LocalAdapter {
-  return {
-    kind: 'local', endpoint: '/maps/search',
-    async lookup({ query }) {
-      if (broken.on) throw new SourceError('blocked', 'test: the site blocks us today');
-      return [...world.values()].map((r) => ({ ...r, query }));
-    },
-  };
-}
+import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
+import { worldAdapter, type WorldRecord as Rec } from './support/world-adapter.ts';
 
 async function receiver() {
   const calls: { body: any; signature: string | undefined; raw: string }[] = [];

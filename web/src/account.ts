@@ -1,16 +1,9 @@
 /** Account: balance and the upcoming invoice, usage per product per day, API keys, webhook secret, failed webhook calls. */
-import { h, mount, when, errorBox } from './dom.ts';
+import { h, mount, when, errorBox, svg } from './dom.ts';
 import { api } from './api.ts';
 import type { Usage } from '../../clients/typescript/src/client.ts';
 
 const COLORS = ['#2563eb', '#16a34a', '#ea580c', '#9333ea', '#0891b2', '#dc2626', '#ca8a04', '#4f46e5'];
-const SVG = 'http://www.w3.org/2000/svg';
-const svg = (tag: string, attrs: Record<string, string | number>, text?: string) => {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
-};
 
 /** Stacked bars: one per day, one colour per product, height = quantity. */
 export function usageChart(u: Usage): HTMLElement {

@@ -47,3 +47,12 @@ export const when = (unixSec: number | undefined | null) => (unixSec ? at(new Da
 export const whenIso = (iso: string | undefined | null) => (iso && !Number.isNaN(Date.parse(iso)) ? at(new Date(iso)) : '');
 export const status = (s: string | undefined) => h('span.status', { class: `status ${s ?? ''}` }, s ?? '');
 export const errorBox = (e: unknown) => h('div.error', { role: 'alert' }, e instanceof Error ? e.message : String(e));
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** An SVG element (charts, timelines): attributes set as given, optional text. */
+export function svg(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+  const el = document.createElementNS(SVG, tag) as SVGElement;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}

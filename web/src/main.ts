@@ -1,5 +1,5 @@
 /**
- * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Businesses, Account.
+ * The dashboard at /app: sign in with an API key, then Run, Requests, Tasks and files, Businesses, Monitors, Account.
  * Hash routes, so a reload keeps the page.
  */
 import { h, mount, errorBox } from './dom.ts';
@@ -9,12 +9,13 @@ import { requestPage, requestsPage } from './requests.ts';
 import { tasksPage } from './tasks.ts';
 import { accountPage } from './account.ts';
 import { businessesPage } from './businesses.ts';
+import { monitorPage, monitorsPage } from './monitors.ts';
 import { TrawlError } from '../../clients/typescript/src/client.ts';
 
 const root = document.getElementById('root')!;
 let generation = 0;
 
-const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/businesses', 'Businesses'], ['#/account', 'Account']];
+const PAGES: [string, string][] = [['#/run', 'Run'], ['#/requests', 'Requests'], ['#/tasks', 'Tasks and files'], ['#/businesses', 'Businesses'], ['#/monitors', 'Monitors'], ['#/account', 'Account']];
 
 function signInPage(message?: string) {
   const key = h('input', { type: 'password', id: 'api-key', autocomplete: 'off', placeholder: 'trw_…', 'aria-label': 'API key' });
@@ -42,6 +43,8 @@ async function route() {
     else if (hash.startsWith('#/requests')) await requestsPage(main, alive);
     else if (hash.startsWith('#/tasks')) await tasksPage(main, alive);
     else if (hash.startsWith('#/account')) await accountPage(main);
+    else if (hash.match(/^#\/monitors\/[^/?]+/)) await monitorPage(main, decodeURIComponent(hash.split('/')[2]), alive);
+    else if (hash.startsWith('#/monitors')) await monitorsPage(main, alive);
     else if (hash.startsWith('#/businesses')) businessesPage(main);
     else await runPage(main);
   } catch (e) {

@@ -28,6 +28,11 @@ export type PriceList = JsonOf<'/profile/prices', 'get', 200>;
 export type TaskBody = NonNullable<paths['/tasks']['post']['requestBody']>['content']['application/json'];
 export type BusinessesBody = NonNullable<paths['/businesses']['post']['requestBody']>['content']['application/json'];
 export type Business = components['schemas']['Business'];
+export type Monitor = components['schemas']['Monitor'];
+export type MonitorRun = components['schemas']['MonitorRun'];
+export type MonitorChange = components['schemas']['MonitorChange'];
+export type MonitorBody = NonNullable<paths['/monitors']['post']['requestBody']>['content']['application/json'];
+export type MonitorPatch = NonNullable<paths['/monitors/{monitorId}']['patch']['requestBody']>['content']['application/json'];
 
 /** Progress of a running request as GET /requests/{id} states it (with `area` for area queries). */
 export type AreaProgress = NonNullable<NonNullable<JsonOf<'/requests/{requestId}', 'get', 202>['progress']>['area']>;
@@ -197,6 +202,17 @@ export class TrawlClient {
   usage(days = 30) { return this.json<Usage>('GET', '/profile/usage', { query: { days } }); }
   prices() { return this.json<PriceList>('GET', '/profile/prices'); }
   webhookCalls() { return this.json<{ status: string; date: number }[]>('GET', '/webhook-calls'); }
+  monitors(o: { lastId?: string; pageSize?: number } = {}) { return this.json<{ monitors: Monitor[]; has_more: boolean }>('GET', '/monitors', { query: o }); }
+  monitor(id: string) { return this.json<Monitor>('GET', `/monitors/${encodeURIComponent(id)}`); }
+  createMonitor(body: MonitorBody) { return this.json<Monitor>('POST', '/monitors', { body }); }
+  /** Pauses (`{status: 'paused'}`), resumes (`{status: 'active'}`) or changes a monitor. */
+  updateMonitor(id: string, patch: MonitorPatch) { return this.json<Monitor>('PATCH', `/monitors/${encodeURIComponent(id)}`, { body: patch }); }
+  async deleteMonitor(id: string): Promise<string> { return (await this.call('DELETE', `/monitors/${encodeURIComponent(id)}`)).text(); }
+  monitorRuns(id: string, o: { before?: number; pageSize?: number } = {}) { return this.json<{ runs: MonitorRun[]; has_more: boolean }>('GET', `/monitors/${encodeURIComponent(id)}/runs`, { query: o }); }
+  /** One page of a monitor's changes, oldest first; `next_cursor` reads the next. */
+  monitorChanges(id: string, o: { cursor?: string; kind?: string; from?: number; to?: number; pageSize?: number } = {}) {
+    return this.json<{ changes: MonitorChange[]; next_cursor: string | null; has_more: boolean }>('GET', `/monitors/${encodeURIComponent(id)}/changes`, { query: o });
+  }
 
   /** The file of a UI task's request, once written (its link appears when the task ends). */
   async taskFile(id: string, o: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Response> {
