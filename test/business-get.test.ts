@@ -9,6 +9,7 @@ import { startHarness, type Harness } from './support/harness.ts';
 import { businessStoreOf } from '../src/store/businesses/index.ts';
 import { business } from '../src/store/businesses/conformance.ts';
 import { OPEN_DATA } from '../src/store/businesses/contract.ts';
+import { osIdOf } from '../src/store/businesses/os-id.ts';
 import { fromMicros, toMicros } from '../src/billing/money.ts';
 
 let h: Harness;
@@ -48,13 +49,19 @@ test('a record by its os_id or its place_id, with fields as the hosted clients s
   assert.equal(byPlace.status, 200, JSON.stringify(byPlace.body));
   assert.equal(byPlace.body.os_id, row.os_id);
   assert.equal(await balanceOf(a.account.id), 10 - 3 * PRICE);
+  const osm = business('x', { os_id: osIdOf('osm', 'node/42'), place_id: null, name: 'OSM cafe', source: 'osm' });
+  const engineOnly = business('y', { os_id: osIdOf('engine', '0x1:0x2'), place_id: null, engine_id: '0x1:0x2', name: 'Engine id only' });
+  await businessStoreOf(h.svc.ctx.store).upsertBusinesses(a.account.id, [osm, engineOnly], Date.now());
+  assert.equal((await read('node/42', '?fields=name', a.key)).body.name, 'OSM cafe');
+  assert.equal((await read('0x1:0x2', '?fields=name', a.key)).body.name, 'Engine id only');
+  assert.equal(await balanceOf(a.account.id), 10 - 5 * PRICE);
 
   const bad = await read(row.os_id, '?fields=name,nope', a.key);
   assert.equal(bad.status, 422);
   assert.match(bad.body.errorMessage, /^422 Unprocessable Entity: fields: unknown field "nope"; known: os_id/);
-  assert.equal(await balanceOf(a.account.id), 10 - 3 * PRICE, 'a refused read is not billed');
+  assert.equal(await balanceOf(a.account.id), 10 - 5 * PRICE, 'a refused read is not billed');
   const lines = await h.svc.ctx.store.usageForPeriod(a.account.id, 0, Date.now() + 1000);
-  assert.deepEqual(lines, [{ product: 'businesses', unit: 'business', quantity: 3, amountMicros: toMicros(3 * PRICE), unitPriceMicros: toMicros(PRICE) }]);
+  assert.deepEqual(lines, [{ product: 'businesses', unit: 'business', quantity: 5, amountMicros: toMicros(5 * PRICE), unitPriceMicros: toMicros(PRICE) }]);
 });
 
 test('unknown ids and another account\'s rows are 404s with the error body, not billed; the shared pool is read, the own row first', async () => {

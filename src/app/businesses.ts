@@ -82,15 +82,16 @@ const pick = (r: BusinessRecord, fields: string[]): Partial<BusinessRecord> =>
 
 /**
  * `GET /businesses/{id}`: one record as the account sees it (its own row before the shared pool's,
- * another account's never), by its os_id or by the place_id a scraped place was found by (whose os_id
- * that is: docs/businesses.md). Billed as one business item, like one item of a search page; an
+ * another account's never), by its os_id or by the identity the os_id was made of: a scraped place's
+ * place_id (or engine_id when it had no place_id), an OSM object's `node/<id>` or `way/<id>`. Billed as one business item, like one item of a search page; an
  * unknown id is a 404 and costs nothing.
  *
  * @example await getBusiness(ctx, account, 'bz_5f0c0c1e2d3a4b5c6d7e8f90', ['name', 'phone'])
  */
 export async function getBusiness(ctx: AppContext, account: Account, id: string, fields?: string[]): Promise<Partial<BusinessRecord>> {
   checkFields(fields);
-  const osIds = /^bz_[0-9a-f]{24}$/.test(id) ? [id] : [osIdOf('place', id)];
+  // Any identity an os_id is made of (os-id.ts): one hash each, so every spelling is one index probe.
+  const osIds = /^bz_[0-9a-f]{24}$/.test(id) ? [id] : (['place', 'engine', 'osm'] as const).map((kind) => osIdOf(kind, id));
   const [found] = (await businessStoreOf(ctx.store).searchBusinesses({ accountId: account.id, osIds, limit: 1 })).items;
   if (!found) throw new AppError(404, `no business ${JSON.stringify(id.slice(0, 200))} in this account's business database (ids are os_id values of POST /businesses)`);
   await bill(ctx, account, 1);

@@ -90,8 +90,8 @@ export const accountOperations: AccountOperation[] = [
     params: { token: str(), name: str() }, answers: { 200: 'file', 404: E }, public: true },
   { method: 'POST', path: '/businesses', summary: 'Business database search with cursor pagination.', body: businessesBody,
     answers: { 200: R.businessesAnswer, 401: E, 402: E, 422: E } },
-  { method: 'GET', path: '/businesses/{businessId}', summary: 'One business database record by its os_id (or the place_id it was found by), as the account sees it; billed as one business.',
-    params: { businessId: str({ maxLength: 200, doc: 'The record\'s `os_id` (`bz_` + 24 hex digits), or the `place_id` of a scraped place.' }),
+  { method: 'GET', path: '/businesses/{businessId}', summary: 'One business database record by its os_id (or the identity it was made of), as the account sees it; billed as one business.',
+    params: { businessId: str({ maxLength: 200, doc: 'The record\'s `os_id` (`bz_` + 24 hex digits); or the identity it was made of: a scraped place\'s `place_id` (its `engine_id` when it had none), an OSM object\'s `node/<id>` or `way/<id>`.' }),
       fields: str({ doc: 'Comma-separated field names to keep (an unknown name is a 422 listing the known ones).' }),
       // The hosted clients send these with every read; one record is answered at once, so they change nothing.
       async: bool({ doc: 'Accepted as the hosted clients send it; the record is always answered at once.' }),

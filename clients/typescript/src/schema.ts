@@ -1216,7 +1216,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One business database record by its os_id (or the place_id it was found by), as the account sees it; billed as one business. */
+        /** One business database record by its os_id (or the identity it was made of), as the account sees it; billed as one business. */
         get: {
             parameters: {
                 query?: {
@@ -1231,7 +1231,7 @@ export type paths = {
                 };
                 header?: never;
                 path: {
-                    /** @description The record's `os_id` (`bz_` + 24 hex digits), or the `place_id` of a scraped place. */
+                    /** @description The record's `os_id` (`bz_` + 24 hex digits); or the identity it was made of: a scraped place's `place_id` (its `engine_id` when it had none), an OSM object's `node/<id>` or `way/<id>`. */
                     businessId: string;
                 };
                 cookie?: never;
