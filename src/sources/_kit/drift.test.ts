@@ -15,6 +15,18 @@ test('verdicts: the same or less passes; another value, a stranger, an empty suc
   assert.match(driftProblems(before, [])[0]!, /empty success/);
 });
 
+test('verdicts: a record repeated in the sample is still found by its id; an id-less record by its values', () => {
+  const twice = [before[0], before[1], before[0]];
+  assert.deepEqual(driftProblems(twice, [before[0], { ...before[1], price: null }]), []);
+  assert.match(driftProblems(twice, [{ ...before[0], price: 6.5 }])[0]!, /^price: 6.5 where/);
+  const shared = [{ ...before[0], shop_id: 's' }, { ...before[1], shop_id: 's' }];
+  assert.match(driftProblems(shared, [{ query: 'q', shop_id: 's', name: 'AD x' }])[0]!, /a record the original does not have/, 'a shared id identifies none');
+  const idless = [{ query: 'q', suggestion: 'pizza near me', type: 'query' }, { query: 'q', suggestion: 'Main St', type: 'place', name: 'Main St', address: 'Springfield' }];
+  assert.deepEqual(driftProblems(idless, [idless[0], { ...idless[1], address: null }]), []);
+  assert.match(driftProblems(idless, [{ ...idless[1], name: 'Springfield', address: 'Main St' }])[0]!, /a record the original does not have/);
+  assert.match(driftProblems(idless, [{ ...idless[1], type: 'query' }])[0]!, /a record the original does not have/);
+});
+
 test('mutations: every kind, at the nodes records come from, the same for the same seed', () => {
   const doc = { data: { lists: [{ name: 'Pizzas', items: [{ id: '1', name: 'Large Margherita', price: 18.99 }, { id: '2', name: 'Garlic Knots', price: 6.5 }] }] } };
   const recs = [{ item_id: '1', name: 'Large Margherita', price: 18.99 }, { item_id: '2', name: 'Garlic Knots', price: 6.5 }];

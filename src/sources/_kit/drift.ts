@@ -205,22 +205,38 @@ const IDS = /(^id$|_id$|^url$|_url$|^link$)/;
 /** The identity fields of a record: its ids and links with a value. */
 const idsOf = (r: Rec) => Object.entries(r).filter(([k, v]) => IDS.test(k) && !lost(v) && k !== 'next_page_cursor').map(([k, v]) => `${k}=${JSON.stringify(v)}`);
 
+/** Every field of `r` the same as `was`'s or less. */
+const sameOrLessRecord = (r: Rec, was: Rec, exempt: ReadonlySet<string>) =>
+  Object.entries(r).every(([k, v]) => k === 'query' || exempt.has(k) || sameOrLess(v, was[k]));
+
 /**
  * Problems of the records of a changed answer against the original's: a record no original has
- * (by any id), a field whose value is neither the original's nor lost, every record gone while the
- * answer was accepted (an empty success). Nothing when it is all the original's or less.
+ * (by any id; a record without an id, by its values), a field whose value is neither the
+ * original's nor lost, every record gone while the answer was accepted (an empty success).
+ * Nothing when it is all the original's or less. An id several original records share identifies
+ * them only when they are one record repeated (a sample that lists a review twice); otherwise
+ * (a business id on every review) it identifies none.
  */
 export function driftProblems(before: unknown[], after: unknown[], exempt: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   if (before.length > 0 && after.length === 0) return ['the changed answer gave no record and no error: an empty success'];
   const byId = new Map<string, Rec>();
   const dup = new Set<string>();
-  for (const r of before as Rec[]) for (const id of idsOf(r)) (byId.has(id) ? dup.add(id) : byId.set(id, r));
+  for (const r of before as Rec[]) {
+    for (const id of idsOf(r)) {
+      const had = byId.get(id);
+      if (!had) byId.set(id, r);
+      else if (JSON.stringify(had) !== JSON.stringify(r)) dup.add(id);
+    }
+  }
+  const idless = (before as Rec[]).filter((r) => idsOf(r).length === 0);
   for (const r of after as Rec[]) {
     const ids = idsOf(r).filter((id) => !dup.has(id));
     const matches = new Set(ids.map((id) => byId.get(id)).filter(Boolean));
     if (matches.size === 0) {
       if (r.sponsored === true || r.is_sponsored === true) continue; // an ad that says it is one
+      // No id to go by: one of the original's id-less records, or less, is not a stranger.
+      if (idsOf(r).length === 0 && idless.some((was) => sameOrLessRecord(r, was, exempt))) continue;
       problems.push(`a record the original does not have: ${JSON.stringify(r).slice(0, 200)}`);
       continue;
     }

@@ -184,6 +184,11 @@ test('variants: reordered keys and edges, truncated branches (null fields), empt
   for (const k of ['author_id', 'author_title', 'author_link', 'author_image', 'author_location', 'author_reviews_count', 'review_text', 'language', 'review_timestamp', 'review_datetime_utc', 'review_likes', 'review_reactions', 'review_feedback'] as const) assert.equal(t[k], null, k);
   assert.deepEqual(t.review_photos, []);
   assert.deepEqual(t.review_tags, []);
+  // A photo without its lightbox link: the sized link, brought back to the original size (not a thumbnail).
+  const sized = edges().slice(0, 1);
+  delete sized[0].node.businessPhotos[0].photoUrl.lightboxMediaItemUrl;
+  sized[0].node.businessPhotos[0].photoUrl.url = 'https://s3-media0.fl.yelpcdn.com/bphoto/eQ1pmGqBL4mdlbESpEDVsA/348s.jpg';
+  assert.deepEqual(page(sized)[0].review_photos, ['https://s3-media0.fl.yelpcdn.com/bphoto/eQ1pmGqBL4mdlbESpEDVsA/o.jpg']);
   // The business comes from the answer's business (the node lost its own).
   assert.equal(t.business_name, "Von's 1000 Spirits");
   assert.equal(t.next_page_cursor, null, 'last page');

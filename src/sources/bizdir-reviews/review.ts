@@ -37,12 +37,16 @@ function textOf(v: unknown): string | null {
   return o ? str(o.full) ?? str(o.partial) : str(v);
 }
 
+/** A photo CDN link at its original size: `/bphoto/<id>/348s.jpg` → `/bphoto/<id>/o.jpg` (the lightbox link's form). */
+const originalSize = (url: string) => url.replace(/(\/bphoto\/[^/]+\/)[^/.]+\.jpg$/, '$1o.jpg');
+
+/** Review photos at their original size: the lightbox link, else a sized link brought back to it. */
 function photosOf(node: Obj): string[] {
   const out: string[] = [];
   for (const p of arr(node.businessPhotos)) {
     const u = obj(obj(p)?.photoUrl);
     const url = str(u?.lightboxMediaItemUrl) ?? str(u?.url) ?? str(obj(p)?.photoUrl);
-    if (url) out.push(url);
+    if (url) out.push(originalSize(url));
   }
   return out;
 }

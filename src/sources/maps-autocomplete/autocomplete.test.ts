@@ -64,3 +64,18 @@ test('empty, foreign, truncated and reordered answers', () => {
   assert.throws(() => parseCapture('hello'), /expected a suggest answer/);
   assert.equal(parseCapture(envelope).length, 3);
 });
+
+test('a slot that moved or a half-read coordinate: fields lost, never another row\'s kind or the wrong slot read', () => {
+  const [step] = mapsAutocomplete.plan(ctx());
+  const third = (change: (block: any[]) => void) => {
+    const doc = structuredClone(sample);
+    change(doc[0][1][2][22]);
+    return mapsAutocomplete.parse(step, res(JSON.stringify(doc)), ctx()).records[2]!;
+  };
+  // Name and address slots swapped: the "name" is not a part of the suggestion text.
+  const swapped = third((b) => ([b[1], b[2]] = [b[2], b[1]]));
+  assert.deepEqual([swapped.type, swapped.name, swapped.address, swapped.latitude], ['place', null, null, 40.71]);
+  // One coordinate emptied: still a place, no half pair.
+  const half = third((b) => (b[11][2] = null));
+  assert.deepEqual([half.type, half.name, half.address, half.latitude, half.longitude], ['place', 'Testerton Ave', 'Testville, NY', null, null]);
+});

@@ -53,8 +53,18 @@ function findPlaceId(v: unknown, depth = 0): string | null {
   return null;
 }
 
+/** Both coordinates of a `[_, _, lat, lng]` block, or none: half a pair is a block that does not read. */
+function coordsOf(v: unknown): [number, number] | null {
+  const lat = num(v, 2);
+  const lng = num(v, 3);
+  return lat !== null && lng !== null ? [lat, lng] : null;
+}
+
 /**
- * One suggestion row → record, or null when the row has no text.
+ * One suggestion row → record, or null when the row has no text. A row is a place when it carries
+ * a place block (`[13]`) or a coordinates block (`[11]`), even one that does not read. Its name is
+ * a part of the suggestion text (the text is the name, then the address); a name that is not is
+ * a slot that moved, so name and address are then left null rather than read from the wrong slots.
  * @example rowToSuggestion(row, 'pizza')?.type // 'place'
  */
 export function rowToSuggestion(row: unknown, query: string): SuggestionRecord | null {
@@ -64,11 +74,11 @@ export function rowToSuggestion(row: unknown, query: string): SuggestionRecord |
   const place = arr(b, 13, 0);
   const fid = str(place, 0);
   const engineId = fid && isEngineId(fid) ? fid.toLowerCase() : null;
-  const lat = num(b, 11, 2) ?? num(place, 3, 2);
-  const lng = num(b, 11, 3) ?? num(place, 3, 3);
-  const isPlace = engineId !== null || (lat !== null && lng !== null);
-  const name = str(b, 1, 0) ?? text;
-  const secondary = str(b, 2, 0);
+  const coords = coordsOf(arr(b, 11)) ?? coordsOf(arr(place, 3));
+  const isPlace = engineId !== null || place !== null || arr(b, 11) !== null;
+  const own = str(b, 1, 0);
+  const name = own === null ? text : text.includes(own.trim()) ? own : null;
+  const secondary = name === null ? null : str(b, 2, 0);
   return {
     query,
     suggestion: text,
@@ -79,8 +89,8 @@ export function rowToSuggestion(row: unknown, query: string): SuggestionRecord |
     engine_id: engineId,
     place_id: findPlaceId(place),
     cid: cidFromEngineId(engineId),
-    latitude: isPlace ? lat : null,
-    longitude: isPlace ? lng : null,
+    latitude: isPlace && coords ? coords[0] : null,
+    longitude: isPlace && coords ? coords[1] : null,
   };
 }
 
