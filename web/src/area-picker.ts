@@ -5,7 +5,7 @@
  */
 import { h, mount, errorBox } from './dom.ts';
 import { api } from './api.ts';
-import { Basemap, latOf, mercY, toMap, toScreen, type View } from './basemap.ts';
+import { Basemap, latOf, mercY, toMap, toScreen, zoomOnWheel, type View } from './basemap.ts';
 
 interface Loc { title: string; value: string; children?: Loc[] }
 
@@ -107,16 +107,7 @@ function boxPane(input: HTMLInputElement): HTMLElement {
     wrap.dataset.box = input.value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
   });
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const b = canvas.getBoundingClientRect();
-    const [mx, my] = toMap(v, e.clientX - b.left, e.clientY - b.top);
-    v.scale = Math.max(v.w / 400, Math.min(2e6, v.scale * (e.deltaY < 0 ? 1.25 : 0.8)));
-    const [nx, ny] = toMap(v, e.clientX - b.left, e.clientY - b.top);
-    v.cx += mx - nx;
-    v.cy += my - ny;
-    draw();
-  }, { passive: false });
+  zoomOnWheel(canvas, v, (x) => Math.max(v.w / 400, Math.min(2e6, x)), draw);
   new ResizeObserver(() => draw()).observe(canvas);
   return h('div', null, wrap, h('div.help', null, 'Drag to draw the box; the wheel zooms about the pointer.'));
 }

@@ -105,6 +105,20 @@ export interface View { cx: number; cy: number; scale: number; w: number; h: num
 export const toScreen = (v: View, x: number, y: number): [number, number] => [(x - v.cx) * v.scale + v.w / 2, v.h / 2 - (y - v.cy) * v.scale];
 export const toMap = (v: View, px: number, py: number): [number, number] => [(px - v.w / 2) / v.scale + v.cx, v.cy - (py - v.h / 2) / v.scale];
 
+/** The wheel zooms about the pointer (the place under it stays under it), the scale kept within `clamp`. */
+export function zoomOnWheel(canvas: HTMLCanvasElement, v: View, clamp: (scale: number) => number, draw: () => void): void {
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const b = canvas.getBoundingClientRect();
+    const [mx, my] = toMap(v, e.clientX - b.left, e.clientY - b.top);
+    v.scale = clamp(v.scale * (e.deltaY < 0 ? 1.25 : 0.8));
+    const [nx, ny] = toMap(v, e.clientX - b.left, e.clientY - b.top);
+    v.cx += mx - nx;
+    v.cy += my - ny;
+    draw();
+  }, { passive: false });
+}
+
 function pathOf(g: CanvasRenderingContext2D, v: View, lines: Line[], close: boolean) {
   const [x0, y1] = toMap(v, 0, 0);
   const [x1, y0] = toMap(v, v.w, v.h);

@@ -6,7 +6,7 @@
  */
 import { h } from './dom.ts';
 import type { Row } from './table.ts';
-import { Basemap, mercY, toMap, toScreen, type View } from './basemap.ts';
+import { Basemap, mercY, toMap, toScreen, zoomOnWheel, type View } from './basemap.ts';
 
 interface Pt { x: number; y: number; label: string; detail: string }
 
@@ -117,17 +117,7 @@ export function recordMap(rows: Row[], empty = 'No record of this result has coo
     tip.style.top = `${my + 12}px`;
   });
   canvas.addEventListener('pointerleave', () => { tip.style.display = 'none'; });
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    // Zoom about the cursor: the place under it stays under it.
-    const b = canvas.getBoundingClientRect();
-    const [mx, my] = toMap(v, e.clientX - b.left, e.clientY - b.top);
-    v.scale = clampScale(v.scale * (e.deltaY < 0 ? 1.25 : 0.8));
-    const [nx, ny] = toMap(v, e.clientX - b.left, e.clientY - b.top);
-    v.cx += mx - nx;
-    v.cy += my - ny;
-    draw();
-  }, { passive: false });
+  zoomOnWheel(canvas, v, clampScale, draw);
   new ResizeObserver(() => draw()).observe(canvas);
   draw();
   return box;
