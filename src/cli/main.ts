@@ -17,6 +17,8 @@
  *   trawl prices set --product P --price X [--account ID]
  *   trawl parse <endpoint path> <file>   records the endpoint returns for one captured response
  *   trawl fetch <url> [--profile browser|chrome|firefox|node] [--proxy URL] [--out FILE]   what a site answers us (src/cli/fetch.ts)
+ *   trawl canary [--source NAME] [--json] [--timeout SECONDS]   each source's canary query against the live site: ok,
+ *                                   degraded, blocked or layout_changed; exit 0 all ok, 3/4/5 the worst (src/cli/canary.ts)
  *   trawl run | wait | requests | tasks | balance | cancel | monitors   the API's client (src/cli/client/main.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
@@ -122,7 +124,7 @@ async function main(argv: string[]) {
   // The API's client commands load only the client: they talk to a running server over HTTP.
   if (CLIENT.has(cmd)) return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
   const { values, positionals } = parseArgs({
-    args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' || cmd === 'fetch' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
+    args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' || cmd === 'fetch' || cmd === 'canary' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
     allowPositionals: true, strict: false,
     options: {
       name: { type: 'string' }, balance: { type: 'string' }, 'credit-limit': { type: 'string' }, rate: { type: 'string' }, burst: { type: 'string' },
@@ -130,6 +132,7 @@ async function main(argv: string[]) {
       from: { type: 'string' }, to: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' }, 'no-workers': { type: 'boolean' },
       country: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, filters: { type: 'string' }, types: { type: 'string' },
       cities: { type: 'string' }, rating: { type: 'string' }, 'escape-formulas': { type: 'string' }, profile: { type: 'string' }, proxy: { type: 'string' },
+      source: { type: 'string' }, json: { type: 'boolean' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   switch (cmd) {
@@ -145,6 +148,11 @@ async function main(argv: string[]) {
     case 'fetch': {
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       process.exitCode = await (await import('./fetch.ts')).fetchCommand(positionals[0], { profile: str(values.profile), proxy: str(values.proxy), out: str(values.out) });
+      return;
+    }
+    case 'canary': {
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      process.exitCode = await (await import('./canary.ts')).canaryCommand({ source: str(values.source), json: values.json === true, timeout: str(values.timeout), help: values.help === true });
       return;
     }
     case 'accounts':
@@ -212,7 +220,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price: fixedMicros(price), account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl fetch <url> [--profile P] [--proxy URL] [--out FILE] | canary [--source NAME] [--json] [--timeout SECONDS]   (cron: exit 0 all sources ok, 3 degraded, 4 blocked, 5 layout changed)\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

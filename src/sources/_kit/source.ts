@@ -36,6 +36,23 @@ export interface SourceSample {
   empty?: boolean;
 }
 
+/**
+ * The one query `trawl canary` (src/cli/canary.ts) runs against the live site to tell an operator
+ * whether the source still works: a stable public target (a famous place, an archived thread, an
+ * organisation's channel) that should give the same kind of records for years. When the target
+ * itself goes away the canary says `degraded` with `not_found`: choose another one here.
+ */
+export interface Canary {
+  query: string;
+  /** Request parameters as the API takes them. Keep the request small (a `limit`): it is a live request. */
+  params?: Record<string, string | number | boolean>;
+  /** Fewer records than this is `degraded`. */
+  min: number;
+  /** Record fields every record fills (not null, '' or []): one left empty is `layout_changed`. Only
+   *  fields the site always has for this target. */
+  fields: string[];
+}
+
 export interface SourceRow {
   /** The declared endpoint path this source serves, e.g. '/forum-comments'. */
   endpoint: string;
@@ -49,6 +66,8 @@ export interface SourceRow {
   folder?: string;
   /** Saved responses the registry test checks against the declared record schema. */
   samples?: SourceSample[];
+  /** The live check `trawl canary` runs (web sources; lookups read shipped data or mail servers). */
+  canary?: Canary;
 }
 
 /**
@@ -58,5 +77,7 @@ export interface SourceRow {
 export function defineSource(row: SourceRow): SourceRow {
   if (!row.endpoint.startsWith('/')) throw new Error(`source endpoint "${row.endpoint}" must start with /`);
   if (row.samples?.length && !row.folder) throw new Error(`source ${row.endpoint}: samples need folder (import.meta.url)`);
+  const c = row.canary;
+  if (c && (!c.query || !Number.isInteger(c.min) || c.min < 1 || !c.fields.length)) throw new Error(`source ${row.endpoint}: a canary needs a query, min >= 1 and the fields it checks`);
   return row;
 }

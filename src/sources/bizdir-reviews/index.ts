@@ -14,6 +14,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.yelp.com/biz/katzs-delicatessen-new-york', params: { limit: 10 }, min: 10, fields: ['review_id', 'review_rating'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [{ file: 'yelp/scrapfly_gql_review_edges_2024-02.json', fixture: true }, { file: 'constructed-biz-page.html' }],

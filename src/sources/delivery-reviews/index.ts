@@ -14,6 +14,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.doordash.com/store/halal-city---soma-san-francisco-34620533/', params: { limit: 10 }, min: 5, fields: ['review_id', 'store_id'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-reviews-answer.json' }, { file: 'constructed-store-page.html' }],

@@ -15,6 +15,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.doordash.com/store/halal-city---soma-san-francisco-34620533/', min: 5, fields: ['item_id', 'item_name', 'store_id'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [

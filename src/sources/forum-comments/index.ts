@@ -11,6 +11,8 @@ export const source = defineSource({
     kinds: ['thread page JSON (/comments/<id>.json, 2016-2025 layouts, with or without context)', 'morechildren answer ({json: {data: {things}}})'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  // An archived 2015 thread: it takes no new comments, so its first comments stay.
+  canary: { query: 'https://old.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss/', params: { limit: 50 }, min: 50, fields: ['comment_id', 'post_id', 'created_timestamp'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [

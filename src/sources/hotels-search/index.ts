@@ -11,6 +11,7 @@ export const source = defineSource({
     kinds: ['AtySUc search or hotel answer (batchexecute as served, or decoded JSON)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'hotels in paris', params: { limit: 20 }, min: 10, fields: ['name'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [

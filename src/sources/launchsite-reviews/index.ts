@@ -14,6 +14,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.producthunt.com/products/notion', params: { limit: 10 }, min: 5, fields: ['review_id', 'product_id'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-reviews-answer.json' }, { file: 'constructed-product-page.html' }],

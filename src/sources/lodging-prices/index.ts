@@ -11,6 +11,7 @@ export const source = defineSource({
     kinds: ['hotel page (HTML, room table)', 'search results page (HTML, Apollo store)', 'FullSearch GraphQL answer {"data": ...}'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.booking.com/hotel/ae/burj-al-arab-jumeirah.html', min: 1, fields: ['hotel_id', 'hotel_name'] },
   verifiedBy: 'real captures (search result nodes, wrapped as served) and a constructed hotel page',
   folder: import.meta.url,
   samples: [{ file: 'constructed-hotel-page.html' }],

@@ -10,6 +10,7 @@ export const source = defineSource({
     kinds: ["suggest answer (JSON, )]}' line optional)"],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'eiffel tow', min: 1, fields: ['suggestion'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-autocomplete.json', unwrap: 'body', query: 'pizza te' }],

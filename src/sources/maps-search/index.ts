@@ -10,6 +10,7 @@ export const source = defineSource({
     kinds: ['map search answer (tbm=map JSON)', 'place details answer (JSON)', 'place page (HTML)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'museums in paris', params: { limit: 20 }, min: 10, fields: ['name', 'place_id', 'latitude', 'longitude'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [

@@ -12,6 +12,7 @@ export const source = defineSource({
     kinds: ['logged-out company page (HTML as served)', 'signed-in company feed (voyager feed/updatesV2 JSON, normalized or plain)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.linkedin.com/company/microsoft/', params: { limit: 10 }, min: 3, fields: ['post_id', 'company_name'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-company-page.html' }, { file: 'constructed-voyager-updates.json' }],

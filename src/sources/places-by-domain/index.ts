@@ -10,6 +10,7 @@ export const source = defineSource({
     kinds: ['map search answer (tbm=map JSON)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'louvre.fr', min: 1, fields: ['name', 'place_id'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [{ file: 'google-maps/search_tbm-map_coffee_2024-12.json', fixture: true, query: 'nookofficial.gr' }],

@@ -11,6 +11,7 @@ export const source = defineSource({
     kinds: ['search API answer (JSON: cat1.searchResults listResults/mapResults)', 'search page with __NEXT_DATA__ (searchPageState)', 'property page with __NEXT_DATA__ (gdpClientCache)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'seattle, wa', params: { limit: 20 }, min: 10, fields: ['property_id', 'latitude', 'longitude'] },
   verifiedBy: 'real captures (result and property nodes, wrapped as served)',
   folder: import.meta.url,
   samples: [{ file: 'zillow/scrapfly_property_gdp_2023-06.json', fixture: true }, { file: 'constructed-search-buildings.json' }],

@@ -14,6 +14,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'https://www.airbnb.com/rooms/1394876879080118865', params: { limit: 10 }, min: 5, fields: ['review_id', 'listing_id', 'review_rating'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [{ file: 'airbnb/StaysPdpReviewsQuery.response_2026-09.json', fixture: true }, { file: 'constructed-listing-page.html' }],

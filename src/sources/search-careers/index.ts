@@ -10,6 +10,7 @@ export const source = defineSource({
     kinds: ['jobs results page (HTML)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'software engineer new york', params: { pagesPerQuery: 1 }, min: 5, fields: ['title', 'company'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-jobs.html', query: 'python developer' }],

@@ -10,6 +10,7 @@ export const source = defineSource({
     kinds: ['events results page (HTML)'],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'concerts in london', params: { pagesPerQuery: 1 }, min: 3, fields: ['title'] },
   verifiedBy: 'constructed samples',
   folder: import.meta.url,
   samples: [{ file: 'constructed-events.html', query: 'concerts in london' }],

@@ -14,6 +14,7 @@ export const source = defineSource({
     ],
     parse: async () => (await import('./capture.ts')).parseCapture,
   },
+  canary: { query: 'UCTwECeGqMZee77BjdoYtI2Q', params: { shorts: false, limit: 20 }, min: 20, fields: ['video_id', 'title', 'channel_id'] },
   verifiedBy: 'real captures',
   folder: import.meta.url,
   samples: [

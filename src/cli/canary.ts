@@ -1,0 +1,161 @@
+/**
+ * `trawl canary [--source NAME] [--json] [--timeout SECONDS]`: does each source still work against
+ * the live site? Runs every source's canary query (the `canary` of its registry row, next to the
+ * source) as a real synchronous API request of that endpoint: a service started in this process
+ * with the operator's fetch settings (proxies, tiers, profiles: the environment, as `trawl serve`
+ * reads it), but its own throw-away SQLite store and account, so nothing reaches the deployment's
+ * store, bill or queue. The request takes the path every user request takes (parameter checks, the
+ * runner, the executor with its SSRF guard and detection table, the adapter's parse and finish), one
+ * attempt per query (the executor's own retries still apply), one source after the other.
+ *
+ * Each source's records are judged (./canary-check.ts) against the endpoint's declared record
+ * schema, the fields the canary names and its minimum count: ok, degraded, blocked or
+ * layout_changed, with the reason. With REPLAY_HAR set the answers come from the archive instead of
+ * the sites (tests; the output then says `mode: replay`).
+ *
+ * Exit code: 0 every source ok; else the worst status seen: 3 degraded, 4 blocked, 5 layout_changed;
+ * 1 the canary itself could not run; 2 bad arguments.
+ *
+ * @example  npx trawl canary --source videosite-videos --json
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { settingsFromEnv } from '../config/settings.ts';
+import { openBackends } from '../config/backends.ts';
+import { endpointFor } from '../contract/endpoints/index.ts';
+import { SOURCES, registryOf } from '../sources/registry.ts';
+import type { SourceRow } from '../sources/_kit/source.ts';
+import { createLogger } from '../ops/log.ts';
+import { MICROS_PER_UNIT } from '../billing/money.ts';
+import { EXIT_CODES, judge, worst, type CanaryAnswer, type CanaryStatus } from './canary-check.ts';
+
+export interface CanaryOptions {
+  /** One source: its endpoint path, with or without the leading slash (`videosite-videos`, `maps/search`). */
+  source?: string;
+  json?: boolean;
+  /** Seconds one source's request may take (default 120). */
+  timeout?: string;
+  /** Prints the usage, the sources and the exit codes; runs nothing. */
+  help?: boolean;
+}
+
+export interface CanaryResult {
+  source: string;
+  status: CanaryStatus;
+  reason: string | null;
+  records: number;
+  min: number;
+  query: string;
+  ms: number;
+}
+
+type Service = Awaited<ReturnType<typeof import('../app/service.ts').startService>>;
+
+const usage = 'usage: trawl canary [--source NAME] [--json] [--timeout SECONDS]';
+
+const help = `${usage}
+Runs each source's canary query (a stable public target, declared in its src/sources/<name>/index.ts)
+against the live site and checks the records against the declared schema, the canary's fields and its
+minimum count. Meant for cron, e.g.  17 * * * *  cd /srv/trawl && npx trawl canary --json > /var/log/trawl-canary.json || alert
+Exit codes: 0 every source ok, 3 degraded (too few records, network, target gone), 4 blocked (wall,
+captcha, consent, rate limit, login), 5 layout_changed (the parser or the schema no longer fits),
+1 the canary could not run, 2 bad arguments. docs/operations.md explains each.`;
+
+/**
+ * Runs the command; returns the exit code. `rows`: the registry (tests add their own); `write`: stdout.
+ *
+ * @example  process.exitCode = await canaryCommand({ json: true });
+ */
+export async function canaryCommand(o: CanaryOptions, env: NodeJS.ProcessEnv = process.env, rows: readonly SourceRow[] = SOURCES,
+  write: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  const withCanary = rows.filter((r) => r.canary);
+  if (o.help) {
+    write(`${help}\nsources: ${withCanary.map((r) => r.endpoint.slice(1)).join(', ')}\n`);
+    return 0;
+  }
+  const names = withCanary.map((r) => r.endpoint.slice(1)).join(', ');
+  const wanted = o.source === undefined ? withCanary : withCanary.filter((r) => r.endpoint === `/${o.source!.replace(/^\/+/, '')}`);
+  if (!wanted.length) return fail(`${o.source ? `no canary for "${o.source}"` : 'no source declares a canary'}; sources: ${names}\n${usage}`);
+  const timeoutSec = o.timeout === undefined ? 120 : Number(o.timeout);
+  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0) return fail(`--timeout must be a positive number of seconds, got ${JSON.stringify(o.timeout)}\n${usage}`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-'));
+  let svc: Service | undefined;
+  try {
+    const settings = {
+      ...settingsFromEnv(env), dataDir: dir, port: 0, workers: true, maxAttempts: 1, syncTimeoutMs: timeoutSec * 1000, logLevel: 'silent',
+    };
+    // Only DATA_DIR: never the deployment's DATABASE_URL or REDIS_URL.
+    const backends = await openBackends({ DATA_DIR: dir });
+    const { startService } = await import('../app/service.ts');
+    svc = await startService({ settings, backends, env, adapters: registryOf(rows), log: createLogger('silent') });
+    const { createAccount } = await import('../app/accounts.ts');
+    const { apiKey } = await createAccount(svc.ctx.store, settings, { name: 'canary', balanceMicros: 1_000_000 * MICROS_PER_UNIT, ratePerSec: 1_000, burst: 1_000 });
+    const started = new Date().toISOString();
+    const results: CanaryResult[] = [];
+    for (const row of wanted) {
+      const r = await runOne(svc, apiKey, row);
+      results.push(r);
+      if (!o.json) write(line(r));
+    }
+    const status = worst(results.map((r) => r.status));
+    const mode = env.REPLAY_HAR?.trim() ? 'replay' : 'live';
+    if (o.json) write(`${JSON.stringify({ mode, started_at: started, status, exit_code: EXIT_CODES[status], sources: results }, null, 2)}\n`);
+    else write(`${status === 'ok' ? 'all ok' : `worst: ${status}`} (${results.length} source${results.length === 1 ? '' : 's'}, ${mode})\n`);
+    return EXIT_CODES[status];
+  } catch (e) {
+    process.stderr.write(`trawl canary: could not run: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await svc?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One source's request through the service's own API (no socket: Fastify's inject), judged. */
+async function runOne(svc: Service, apiKey: string, row: SourceRow): Promise<CanaryResult> {
+  const c = row.canary!;
+  const qs = new URLSearchParams({ query: c.query, async: 'false' });
+  for (const [k, v] of Object.entries(c.params ?? {})) qs.set(k, String(v));
+  const t0 = performance.now();
+  const res = await svc.server.inject({ method: 'GET', url: `${row.endpoint}?${qs}`, headers: { 'x-api-key': apiKey } });
+  const answer = await answerOf(svc, apiKey, res);
+  const decl = endpointFor(row.endpoint);
+  const { status, reason } = decl ? judge(c, decl.record, answer) : { status: 'degraded' as const, reason: `${row.endpoint} is not declared in the contract` };
+  return { source: row.endpoint, status, reason, records: 'records' in answer ? answer.records.length : 0, min: c.min, query: c.query, ms: Math.round(performance.now() - t0) };
+}
+
+/** The records or the error of a synchronous answer: 200 with data (and `errors` on failure), 204
+ *  with X-Request-Error on endpoints that answer so, 202 when it did not end in time. */
+async function answerOf(svc: Service, apiKey: string, res: { statusCode: number; body: string; headers: Record<string, unknown> }): Promise<CanaryAnswer> {
+  let body: any;
+  try {
+    body = res.body ? JSON.parse(res.body) : null;
+  } catch {
+    body = null;
+  }
+  if (res.statusCode === 204) {
+    const [type, ...rest] = String(res.headers['x-request-error'] ?? 'unknown: the request failed without a reason').split(': ');
+    return { error: { type, message: rest.join(': ') } };
+  }
+  if (res.statusCode === 202) {
+    // Not ended in time: stop it, so closing the service does not wait for it.
+    if (body?.id) await svc.server.inject({ method: 'DELETE', url: `/requests/${body.id}`, headers: { 'x-api-key': apiKey } });
+    return { error: { type: 'timeout', message: `no answer within ${svc.ctx.settings.syncTimeoutMs / 1000} s` } };
+  }
+  if (res.statusCode !== 200 || !body) return { error: { type: `http_${res.statusCode}`, message: body?.message ?? body?.error ?? res.body.slice(0, 300) } };
+  const error = body.errors?.[0]?.error;
+  if (body.status === 'Failure' && error) return { error: { type: String(error.type), message: String(error.message) } };
+  return { records: Array.isArray(body.data?.[0]) ? body.data[0] : [] };
+}
+
+function line(r: CanaryResult): string {
+  const secs = `${(r.ms / 1000).toFixed(1)} s`;
+  return `${r.status.padEnd(15)} ${r.source.padEnd(26)} ${String(r.records).padStart(4)} records (min ${r.min})  ${secs}${r.reason ? `  ${r.reason}` : ''}\n`;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`trawl canary: ${message}\n`);
+  return 2;
+}

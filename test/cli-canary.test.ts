@@ -1,0 +1,135 @@
+/**
+ * `trawl canary` on replayed answers, never the internet: the `/videosite-videos` canary (the
+ * @creativecommons channel's Videos tab) answered by the real capture of that very request
+ * (youtube/browse_channel_videos_tab_initial_2026-05.json, the InnerTube answer verbatim per its
+ * SOURCES.md), and by that capture altered: a renamed key, a cut list, a wall in its place. Each is
+ * a HAR archive built at test time (never copied into the repository) that the service the command
+ * starts replays through its executor (REPLAY_HAR).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canaryCommand } from '../src/cli/canary.ts';
+import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
+import { SOURCES } from '../src/sources/registry.ts';
+import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
+import { replayEntry } from './support/replay.ts';
+import type { HarEntry } from '../src/fetch/har.ts';
+
+const V1 = fixturePath('youtube', 'browse_channel_videos_tab_initial_2026-05.json');
+const skip = fixtureMissing(V1);
+const row = SOURCES.find((r) => r.endpoint === '/videosite-videos')!;
+
+/** The canary's first request, answered with `body` (status and type as given). */
+function entryFor(body: string, status = 200, type = 'application/json'): HarEntry {
+  const c = row.canary!;
+  const [step] = videos.plan({ query: c.query, params: { shorts: false, limit: 20, ...c.params } });
+  return replayEntry(step, body, type, status);
+}
+
+/** Runs the command in this process against a HAR of `entries`; returns its exit code and JSON. */
+async function canary(entries: HarEntry[]): Promise<{ code: number; out: any }> {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-test-'));
+  try {
+    const har = join(dir, 'run.har');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
+    let text = '';
+    const code = await canaryCommand({ source: 'videosite-videos', json: true }, { REPLAY_HAR: har }, SOURCES, (s) => { text += s; });
+    return { code, out: JSON.parse(text) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The grid's item list in the capture (richGridRenderer.contents). */
+function gridOf(doc: any): any[] {
+  const seen = [doc];
+  while (seen.length) {
+    const v = seen.pop();
+    if (v && typeof v === 'object') {
+      if (Array.isArray(v.richGridRenderer?.contents)) return v.richGridRenderer.contents;
+      seen.push(...Object.values(v));
+    }
+  }
+  throw new Error('no richGridRenderer in the capture');
+}
+
+test('a healthy replay: ok, 20 records, exit 0', { skip, timeout: 60_000 }, async () => {
+  const { code, out } = await canary([entryFor(readFileSync(V1, 'utf8'))]);
+  assert.equal(code, 0, JSON.stringify(out));
+  assert.equal(out.mode, 'replay');
+  assert.equal(out.status, 'ok');
+  assert.deepEqual(out.sources.map((s: any) => [s.source, s.status, s.records, s.min, s.reason]), [['/videosite-videos', 'ok', 20, 20, null]]);
+});
+
+test('a renamed key (the video title block): layout_changed naming the empty field, exit 5', { skip, timeout: 60_000 }, async () => {
+  const renamed = readFileSync(V1, 'utf8').replaceAll('"lockupMetadataViewModel"', '"lockupMetadataViewModelV2"');
+  const { code, out } = await canary([entryFor(renamed)]);
+  assert.equal(code, 5, JSON.stringify(out));
+  assert.equal(out.sources[0].status, 'layout_changed');
+  assert.match(out.sources[0].reason, /^fields left empty: title \(20 of 20 records\)/);
+});
+
+test('an answer with no video in it at all: layout_changed from the parser, exit 5', { skip, timeout: 60_000 }, async () => {
+  const gone = readFileSync(V1, 'utf8').replaceAll('"lockupViewModel"', '"lockupViewModelV2"');
+  const { code, out } = await canary([entryFor(gone)]);
+  assert.equal(code, 5, JSON.stringify(out));
+  assert.equal(out.sources[0].status, 'layout_changed');
+  assert.match(out.sources[0].reason, /^layout_changed: /);
+});
+
+test('fewer videos than the minimum: degraded, exit 3', { skip, timeout: 60_000 }, async () => {
+  const doc = JSON.parse(readFileSync(V1, 'utf8'));
+  const grid = gridOf(doc);
+  grid.splice(5); // five videos, and no continuation
+  const { code, out } = await canary([entryFor(JSON.stringify(doc))]);
+  assert.equal(code, 3, JSON.stringify(out));
+  assert.deepEqual([out.sources[0].status, out.sources[0].records, out.sources[0].reason], ['degraded', 5, '5 records, at least 20 expected']);
+});
+
+test('a block page instead of the answer: blocked with the detection verdict, exit 4', { skip, timeout: 60_000 }, async () => {
+  const page = '<html><body>Our systems have detected unusual traffic from your computer network.</body></html>';
+  const { code, out } = await canary([entryFor(page, 429, 'text/html')]);
+  assert.equal(code, 4, JSON.stringify(out));
+  assert.equal(out.sources[0].status, 'blocked');
+  assert.match(out.sources[0].reason, /^captcha: HTTP 429 from www\.youtube\.com \(rule unusual-traffic\)/);
+});
+
+/** Runs `npx trawl canary` as an operator (or cron) does. */
+function trawl(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/trawl.js', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 120_000 }, (e, out, err) => {
+      resolve({ code: e ? Number((e as { code?: number }).code) : 0, out, err });
+    });
+  });
+}
+
+test('the command line: lines per source and the exit code; --help, an unknown source and a bad timeout exit 2 or 0 without running', { skip, timeout: 180_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-cli-'));
+  try {
+    const har = join(dir, 'run.har');
+    const renamed = readFileSync(V1, 'utf8').replaceAll('"lockupMetadataViewModel"', '"lockupMetadataViewModelV2"');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries: [entryFor(renamed)] } }));
+    const r = await trawl(['canary', '--source', '/videosite-videos'], { REPLAY_HAR: har });
+    assert.equal(r.code, 5, r.err);
+    assert.match(r.out, /^layout_changed +\/videosite-videos +20 records \(min 20\) .*fields left empty: title/m);
+    assert.match(r.out, /^worst: layout_changed \(1 source, replay\)$/m);
+
+    const help = await trawl(['canary', '--help'], { REPLAY_HAR: har });
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, /^usage: trawl canary/);
+    assert.match(help.out, /Exit codes: 0 every source ok, 3 degraded/);
+    assert.match(help.out, /sources: .*videosite-videos/);
+    const unknown = await trawl(['canary', '--source', 'nope'], { REPLAY_HAR: har });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /no canary for "nope"; sources: maps\/search, /);
+    const bad = await trawl(['canary', '--timeout', 'soon'], { REPLAY_HAR: har });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--timeout must be a positive number of seconds/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
