@@ -114,6 +114,16 @@ test("detail capture: the hotel's own answer, field by field against the golden 
   assert.equal(r.check_out_date, '2026-04-28');
 });
 
+test("detail capture whose hotel has lost its name: layout_changed, never the hotels nested in its entry or the ads", { skip }, () => {
+  const payload = JSON.parse(read('detail_response_sample.json'));
+  const own = hotelEntries(payload)[0]!;
+  own[1] = '';
+  const body = JSON.stringify(payload);
+  const refused = (e: unknown) => e instanceof SourceError && e.type === 'layout_changed' && /1 hotel entries have no name/.test(e.message);
+  assert.throws(() => parseCapture(body), refused);
+  assert.throws(() => adapter.parse({ kind: 'hotel', url: '', expect: 'text', state: { variant: 0, seen: [] } }, res(body), ctx('x')), refused);
+});
+
 test('truncated, reordered and empty answers', { skip }, () => {
   const decoded = read('search_response_nyc.json');
   // Truncated: not JSON any more, in either form.

@@ -34,13 +34,16 @@ export function hotelsPayload(body: string): unknown {
   return parseMaybeXssiJson(body);
 }
 
-function isHotelEntry(n: unknown): n is unknown[] {
+/** An entry's frame: `[2][0]` `[lat, lng]` and an id at `[9]` or `[20]` (with a name at `[1]`, a hotel entry). */
+function isHotelFrame(n: unknown): n is unknown[] {
   if (!Array.isArray(n) || n.length < 20) return false;
-  const name = n[1];
-  if (typeof name !== 'string' || !name) return false;
   const ll = at(n, 2, 0);
   if (!Array.isArray(ll) || ll.length !== 2 || typeof ll[0] !== 'number' || typeof ll[1] !== 'number') return false;
   return (typeof n[9] === 'string' && n[9] !== '') || (typeof n[20] === 'string' && n[20] !== '');
+}
+
+function isHotelEntry(n: unknown): n is unknown[] {
+  return isHotelFrame(n) && typeof n[1] === 'string' && n[1] !== '';
 }
 
 /** A hotel entry of an answer: an organic result, or a paid placement of the sponsored block. */
@@ -49,9 +52,14 @@ export interface ListedEntry {
   entry: unknown[];
 }
 
-/** Every hotel entry of a payload, organic and sponsored, in answer order (the sponsored block first). */
-export function listedEntries(payload: unknown): ListedEntry[] {
+/**
+ * Every hotel entry of a payload, organic and sponsored, in answer order (the sponsored block
+ * first), and how many entries have a hotel's frame but no name: a hotel that does not read, whose
+ * insides (nearby hotels, other offers) are not results either, so the walk does not go into it.
+ */
+export function listedEntries(payload: unknown): { entries: ListedEntry[]; unread: number } {
   const out: ListedEntry[] = [];
+  let unread = 0;
   const walk = (n: unknown, depth: number) => {
     if (depth > 40) return;
     if (isHotelEntry(n)) {
@@ -62,16 +70,20 @@ export function listedEntries(payload: unknown): ListedEntry[] {
       out.push({ sponsored: true, entry: n });
       return;
     }
+    if (isHotelFrame(n)) {
+      unread++;
+      return;
+    }
     if (Array.isArray(n)) for (const c of n) walk(c, depth + 1);
     else if (n && typeof n === 'object') for (const c of Object.values(n)) walk(c, depth + 1);
   };
   walk(payload, 0);
-  return out;
+  return { entries: out, unread };
 }
 
 /** Every organic hotel entry of a payload, in answer order. */
 export function hotelEntries(payload: unknown): unknown[][] {
-  return listedEntries(payload).filter((x) => !x.sponsored).map((x) => x.entry);
+  return listedEntries(payload).entries.filter((x) => !x.sponsored).map((x) => x.entry);
 }
 
 /** The knowledge-graph id inside an entity key (a base64url protobuf holding `/g/...` or `/m/...`). */
@@ -210,8 +222,10 @@ export function hotelsOfBody(body: string, query: string, kind?: 'search' | 'hot
   if (payload === undefined || payload === null || typeof payload !== 'object') {
     throw new SourceError('layout_changed', 'hotel answer is neither an AtySUc batchexecute answer nor its decoded JSON payload');
   }
-  const listed = listedEntries(payload);
+  const { entries: listed, unread } = listedEntries(payload);
   const organic = listed.filter((x) => !x.sponsored).map((x) => hotelOf(x.entry, query));
+  // Ads alone beside hotels that do not read are no answer: the hotels asked for are the unread ones.
+  if (organic.length === 0 && unread > 0) throw new SourceError('layout_changed', `the hotel answer's ${unread} hotel entries have no name`);
   const own = kind === 'hotel' || (kind === undefined && organic.length === 1 && (organic[0]!.provider !== null || organic[0]!.address !== null));
   if (own) return organic;
   // An ad states its price as text only; the organic entries of the same answer say in which currency.
