@@ -57,7 +57,7 @@ const usage = 'usage: trawl canary [--source NAME] [--json] [--timeout SECONDS]'
 const help = `${usage}
 Runs each source's canary query (a stable public target, declared in its src/sources/<name>/index.ts)
 against the live site and checks the records against the declared schema, the canary's fields and its
-minimum count. Meant for cron, e.g.  17 * * * *  cd /srv/trawl && npx trawl canary --json > /var/log/trawl-canary.json || alert
+minimum count. Meant for cron, e.g.  17 * * * *  cd /srv/trawl && npx trawl canary --json > /var/log/trawl/canary.json || logger -t trawl-canary "exit $?"
 Exit codes: 0 every source ok, 3 degraded (too few records, network, target gone), 4 blocked (wall,
 captcha, consent, rate limit, login), 5 layout_changed (the parser or the schema no longer fits),
 1 the canary could not run, 2 bad arguments. docs/operations.md explains each.`;
