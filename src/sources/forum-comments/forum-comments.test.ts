@@ -219,6 +219,30 @@ test('truncated and empty answers: layout_changed; missing branches: null fields
   assert.ok(Value.Check(forumCommentRecord, bare));
 });
 
+test('a promoted entry is left out; a comment whose data does not read is layout_changed, never counts silently too low', { skip }, () => {
+  const base = parseCapture(read(T2016));
+  const top = byId(base, 'cu5pebp');
+  // Reddit's mark for a paid entry: `promoted: true`. Left out, the replies around it unchanged.
+  const ad = JSON.parse(read(T2016));
+  const first = ad[1].data.children[0];
+  first.data.replies.data.children.unshift({ kind: 't1', data: { ...first.data.replies.data.children[0].data, id: 'zzzzzz1', promoted: true, replies: '' } });
+  const withAd = parseCapture(JSON.stringify(ad));
+  assert.equal(withAd.length, base.length);
+  assert.equal(byId(withAd, 'cu5pebp').replies_count, top.replies_count);
+  // A comment wrapped one level deeper, its id renamed, or an entry with an id the site never makes.
+  const [s] = adapter.plan(ctx('3hahrw'));
+  for (const change of [
+    (d: any) => { d[1].data.children[0].data.replies.data.children[0].data = { data: d[1].data.children[0].data.replies.data.children[0].data }; },
+    (d: any) => { const c = d[1].data.children[0].data.replies.data.children[0].data; c.comment_id = c.id; delete c.id; },
+    (d: any) => { d[1].data.children.splice(1, 0, { kind: 't1', data: { ...d[1].data.children[1].data, id: 'AD cu5x' } }); },
+  ]) {
+    const d = JSON.parse(read(T2016));
+    change(d);
+    assert.throws(() => parseCapture(JSON.stringify(d)), /has no comment id/);
+    assert.throws(() => adapter.parse(s, res(JSON.stringify(d)), ctx('3hahrw')), (e) => isSourceError(e) && e.type === 'layout_changed');
+  }
+});
+
 test('blocks and refusals are typed errors', () => {
   const [s] = adapter.plan(ctx('3hahrw'));
   const type = (body: string, step: Step = s) => { try { adapter.parse(step, res(body), ctx('3hahrw')); return 'ok'; } catch (e) { return isSourceError(e) ? `${e.type}: ${e.message}` : String(e); } };

@@ -7,8 +7,13 @@
  *   where `replies` is '' or a Listing; newer answers add depth, permalink, is_submitter, author_fullname.
  *   more stub `{kind: 'more', data: {id, parent_id, count, children: [ids], depth?}}`; `id: '_'` with no
  *   children is "continue this thread" (the replies need a page of their own).
+ * A comment's id is base 36 (`cu5pebp`). An entry the site flags `promoted` (its mark for paid
+ * entries) is no comment and is left out. A comment or stub whose data does not read (no id of that
+ * form: a key renamed, a block wrapped) is `layout_changed`: dropping it would leave every ancestor
+ * with a replies_count that is silently too low.
  */
 import { isoUtc, toUnix } from '../_kit/dates.ts';
+import { SourceError } from '../_kit/errors.ts';
 import type { ForumComment } from './record.ts';
 
 /** What every comment record repeats about its post. */
@@ -37,6 +42,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const strOr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const intOr = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const ORIGIN = 'https://www.reddit.com';
+/** A thing's short id: base 36. */
+const REDDIT_ID = /^[0-9a-z]+$/;
 
 /** `t1_abc` / `t3_abc` → `abc`; the post itself (t3) is no parent comment. */
 function parentOf(fullname: unknown): string | null {
@@ -71,8 +78,12 @@ export function commentListingOf(answer: unknown): unknown[] | null {
 export function walk(nodes: unknown[], depth: number, parent: string | null, post: PostInfo, query: string, out: Entry[]): number {
   let total = 0;
   for (const n of nodes) {
-    if (!isObj(n) || !isObj(n.data)) continue;
+    if (!isObj(n) || (isObj(n.data) && n.data.promoted === true)) continue;
+    if (n.kind !== 't1' && n.kind !== 'more' && typeof n.kind === 'string') continue; // another kind of thing (a post)
     const d = n.data;
+    if (!isObj(d) || typeof d.id !== 'string' || !(REDDIT_ID.test(d.id) || (n.kind === 'more' && d.id === '_'))) {
+      throw new SourceError('layout_changed', `a comment listing entry (kind ${JSON.stringify(n.kind)}) has no comment id: the replies around it cannot be counted`);
+    }
     if (n.kind === 'more') {
       const ids = Array.isArray(d.children) ? d.children.filter((x): x is string => typeof x === 'string') : [];
       const count = intOr(d.count) ?? ids.length;
@@ -80,7 +91,6 @@ export function walk(nodes: unknown[], depth: number, parent: string | null, pos
       total += count;
       continue;
     }
-    if (n.kind !== 't1' || typeof d.id !== 'string') continue;
     const at = out.length;
     out.push({ r: undefined as unknown as ForumComment });
     const replies = isObj(d.replies) && isObj(d.replies.data) && Array.isArray(d.replies.data.children) ? d.replies.data.children : [];
