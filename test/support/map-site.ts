@@ -5,7 +5,8 @@
  * - Places: most sit around GeoNames populated places (the cities500 data trawl ships), each city
  *   drawing places in proportion to its population, spread over its radius; `rural` of them sit
  *   anywhere in the field, outside every city. The field is the area's box grown 10%, so places
- *   outside the area are served too.
+ *   outside the area are served too. `places` counts them over the field; `inside` instead draws
+ *   until that many lie inside the area (the benches' truth).
  * - A search answers the places in the camera's view (pb altitude, 1024x768, field of view), ranked
  *   by a fixed prominence plus noise drawn anew for every request, at most 120 a view, 20 a page.
  * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
@@ -51,7 +52,8 @@ function gauss(r: () => number): number {
   return Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
 }
 
-export function mapSite(o: { area: Area; places: number; seed?: number; rural?: number; noise?: number }): MapSite {
+/** `places`: how many to draw over the field; `inside`: draw until this many lie in the area. */
+export function mapSite(o: { area: Area; places?: number; inside?: number; seed?: number; rural?: number; noise?: number }): MapSite {
   const r = rng(o.seed ?? 1);
   const b = o.area.bbox;
   const gl = (b.n - b.s) * 0.1, gw = (b.e - b.w) * 0.1;
@@ -61,24 +63,32 @@ export function mapSite(o: { area: Area; places: number; seed?: number; rural?: 
   const cum = new Float64Array(cities.length);
   let total = 0;
   cities.forEach((id, k) => { total += P.population[id]!; cum[k] = total; });
-  const n = o.places;
-  const lat = new Float64Array(n), lng = new Float64Array(n), prominence = new Float32Array(n);
   const rural = o.rural ?? 0.15;
-  for (let i = 0; i < n; i++) {
+  // Places are drawn one after another until `places` are drawn, or until `inside` of them lie in
+  // the area (then the area's truth is exactly `inside` places).
+  const la: number[] = [], lo: number[] = [], pr: number[] = [];
+  let insideDrawn = 0;
+  const more = () => (o.inside !== undefined ? insideDrawn < o.inside : la.length < (o.places ?? 0));
+  while (more()) {
+    let y: number, x: number;
     if (!cities.length || r() < rural) {
-      lat[i] = field.s + r() * (field.n - field.s);
-      lng[i] = field.w + r() * (field.e - field.w);
+      y = field.s + r() * (field.n - field.s);
+      x = field.w + r() * (field.e - field.w);
     } else {
-      const x = r() * total;
-      let lo = 0, hi = cum.length - 1;
-      while (lo < hi) { const m = (lo + hi) >> 1; if (cum[m]! < x) lo = m + 1; else hi = m; }
-      const id = cities[lo]!;
+      const u = r() * total;
+      let a = 0, z = cum.length - 1;
+      while (a < z) { const m = (a + z) >> 1; if (cum[m]! < u) a = m + 1; else z = m; }
+      const id = cities[a]!;
       const km = cityRadiusKm(P.population[id]!) / 2;
-      lat[i] = P.lat[id]! + (gauss(r) * km) / 111.32;
-      lng[i] = P.lng[id]! + (gauss(r) * km) / (111.32 * Math.max(0.05, Math.cos((P.lat[id]! * Math.PI) / 180)));
+      y = P.lat[id]! + (gauss(r) * km) / 111.32;
+      x = P.lng[id]! + (gauss(r) * km) / (111.32 * Math.max(0.05, Math.cos((P.lat[id]! * Math.PI) / 180)));
     }
-    prominence[i] = -Math.log(r() || 1e-12);
+    la.push(y); lo.push(x); pr.push(-Math.log(r() || 1e-12));
+    if (o.inside !== undefined && o.area.contains(y, x)) insideDrawn++;
   }
+  const n = la.length;
+  const lat = Float64Array.from(la), lng = Float64Array.from(lo), prominence = Float32Array.from(pr);
+  la.length = lo.length = pr.length = 0;
   const index = new KDBush(n);
   for (let i = 0; i < n; i++) index.add(lng[i]!, lat[i]!);
   index.finish();

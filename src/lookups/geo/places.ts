@@ -10,7 +10,7 @@ import { forEachWithin, nearestWithin } from './nearby.ts';
 import type { AdminNames } from './admin-names.ts';
 
 /** GeoNames feature codes left out: neighbourhoods (PPLX) and places that no longer exist. */
-const DROPPED_FEATURES = ['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'];
+export const DROPPED_FEATURES = ['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'];
 
 export interface PlaceIndex {
   count: number;

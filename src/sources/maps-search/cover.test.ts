@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { adapter } from './adapter.ts';
 import { placeKey } from './finish.ts';
 import { rootViews } from './cover.ts';
+import { populationReady } from './density.ts';
 import { resolveArea } from '../../lookups/geo/area/resolve.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
@@ -16,6 +17,8 @@ import { mapSite } from '../../../test/support/map-site.ts';
 const AREA = '-115.5,35.9,-114.9,36.4'; // a box around Las Vegas
 const area = resolveArea(AREA);
 const site = mapSite({ area, places: 6000, seed: 3 });
+// The density prior's population (read in the background in the service) is read before the runs.
+await populationReady();
 
 function run(params: MapsSearchParams, crashEvery = 0) {
   const ctx = { query: 'dentist', params: { area: AREA, ...params } };
@@ -46,13 +49,14 @@ test('an area is covered: nearly every place inside found once, none outside, co
   assert.equal(ids.filter((i) => !site.inside[i]).length, 0, 'no place outside the area');
   const recall = ids.length / site.insideCount;
   assert.ok(site.insideCount > 1000, `${site.insideCount} places inside`);
-  assert.ok(recall >= 0.97, `recall ${recall}`);
+  assert.ok(recall >= 0.99, `recall ${recall}`);
   assert.ok(records.length > 500, 'no 500 cap for an area');
   const oracle = site.oracle(rootViews(area));
-  assert.ok(requests <= 2 * oracle, `${requests} requests, oracle ${oracle}`);
+  assert.ok(requests <= 1.25 * oracle, `${requests} requests, oracle ${oracle}`);
   assert.equal(summary.requests, requests);
-  assert.ok(Number(summary.views_searched) > 10 && Number(summary.views_saturated) > 0);
-  assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.03, `coverage ${summary.coverage} vs recall ${recall}`);
+  // The density prior splits the dense cells without searching them.
+  assert.ok(Number(summary.views_searched) > 10 && Number(summary.views_split_unsearched) > 10);
+  assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
 });
 
 test('limit bounds the places of the area; the state survives a JSON round trip at every step', () => {

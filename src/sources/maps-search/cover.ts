@@ -5,17 +5,19 @@
  * - Root views tile the shape's bounding box; each is 4:3 on the ground, the viewport's own
  *   proportion, so a view shows exactly its cell and its quadrants keep the proportion. A view that
  *   does not meet the shape is never searched.
- * - A view is paged (20 a page) until a short page; a view whose page at offset 100 is still full is
- *   saturated (the site shows at most ~120 places a view) and is split into its four quadrants,
- *   searched depth first, down to MIN_CELL_DEG.
+ * - A view is paged (20 a page, pages overlapping by two so a place the ranking noise moves across a
+ *   boundary is still seen) until a short page; a view whose pages reach 120 places is saturated
+ *   (the site shows at most ~120 places a view) and is split into its four quadrants, searched
+ *   depth first, down to MIN_CELL_DEG.
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
  *   places found again by a quadrant.
- * - Saving requests: a saturated view's places are a sample of its cell. Once a quadrant has been
- *   counted, the sample's rate (places found per sampled place) estimates its siblings' counts, and
- *   a quadrant estimated well above a view's capacity is split without being searched itself.
- * - Coverage: a view also checks which of its parent's sampled places inside it it found again.
- *   The share found again estimates the share of the cell's places the view saw (capture-recapture),
- *   which gives the estimated places of the area and the share found.
+ * - Saving requests: a cell the density prior (density.ts: population and ground, rates fitted to
+ *   the views counted so far) expects above SKIP_ABOVE places is split without being searched.
+ *   Before the prior is fitted, a saturated view's places are a sample of its cell: once a quadrant
+ *   has been counted, the sample's rate estimates its siblings' counts.
+ * - Coverage: a view counted in full knows its count (short page's offset + length), so the places
+ *   its pages skipped are known; it also checks which of its parent's sampled places inside it it
+ *   found again (capture-recapture). Both give the estimated places of the area and the share found.
  * - The whole plan (root index, a stack of cells, counters) travels in the one pending step's state,
  *   so each checkpoint is small and a resumed query continues at the view it was on.
  */
@@ -27,12 +29,17 @@ import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
+import { addCount, emptyFit, expected, type Fit } from './density.ts';
 
 export const VIEW_CAP = 120;
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
-/** A cell estimated above this many places is split without being searched (VIEW_CAP x 1.3). */
-export const SKIP_ABOVE = 156;
+/** A cell estimated above this many places is split without being searched: a saturated view costs
+ *  its 7 pages for nothing, a needless split a page or two (measured best near 110, bench/areas). */
+export const SKIP_ABOVE = 110;
+/** Pages overlap by two places, so a place the ranking noise moved by a rank or two between two
+ *  requests is still on one of them (without it a view paged in full misses ~2% of its places). */
+const PAGE_STEP = PAGE_SIZE - 2;
 /** Sampled places a rate needs before it is trusted. */
 const MIN_RATE_SAMPLE = 6;
 
@@ -44,7 +51,11 @@ interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: 
 /** The view being paged. */
 interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
   /** Hashes of the places it kept so far, and their coordinates (a split's sample). */
-  seen: string[]; pts: Pt[] }
+  seen: string[]; pts: Pt[];
+  /** Every place the view showed (inside its cell or not), to count the places its pages missed. */
+  all?: string[];
+  /** The view's places (offset of its short page + that page's length), once known. */
+  total?: number }
 
 /** Sibling groups still open: places counted and sampled places of their counted quadrants. */
 interface Group { c: number; k: number; open: number; est?: number }
@@ -65,6 +76,8 @@ export interface AreaState {
   q: string; hl: string; gl: string | null; limit: number;
   roots: { box: [number, number, number, number]; rows: number; cols: number; next: number };
   stack: Cell[]; view: View | null; groups: Record<string, Group>; nextGroup: number; tally: Tally;
+  /** The density prior's fit (density.ts); absent in states saved before it. */
+  fit?: Fit;
 }
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -125,7 +138,7 @@ export function firstAreaStep(q: string, ctx: QueryContext<MapsSearchParams>, s:
   const limit = typeof ctx.params.limit === 'number' && ctx.params.limit > 0 ? ctx.params.limit : Infinity;
   const st: AreaState = {
     q, hl: s.language, gl: s.region, limit: Number.isFinite(limit) ? limit : -1,
-    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1,
+    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1, fit: emptyFit(),
     tally: { views: 0, skipped: 0, saturated: 0, deep: 0, requests: 0, found: 0, estimated: 0 },
   };
   advance(st, area);
@@ -178,11 +191,18 @@ function advance(st: AreaState, area: Area): void {
       while (st.roots.next < rows * cols && !area.meets(rootCell(st, st.roots.next))) st.roots.next++;
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
+      const e = st.fit ? expected(st.fit, b) : undefined;
+      if (e !== undefined && e > SKIP_ABOVE) {
+        st.tally.skipped += 1;
+        split(st, area, b, 0, [], undefined);
+        continue;
+      }
       st.view = { b: arr(b), d: 0, k: [], g: 0, offset: 0, seen: [], pts: [] };
       return;
     }
     const b = boxOf(cell.b);
-    const est = cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
+    const prior = st.fit ? expected(st.fit, b) : undefined;
+    const est = prior ?? cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
     if (est !== undefined && est > SKIP_ABOVE && !small) {
       st.tally.skipped += 1;
@@ -216,22 +236,27 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
   st.tally.requests += 1;
   if (v.offset === 0) st.tally.views += 1;
   const records: PlaceRecord[] = [];
+  const all = (v.all ??= []);
   for (const r of page) {
-    if (r.latitude === null || r.longitude === null || !contains(cell, r.latitude, r.longitude)) continue;
+    if (r.latitude === null || r.longitude === null) continue;
     const h = placeHash(r);
-    // Pages of one view may repeat a place (the ranking moves between requests).
-    if (v.seen.includes(h)) continue;
+    // Pages of one view repeat places (they overlap, and the ranking moves between requests).
+    if (all.includes(h)) continue;
+    all.push(h);
+    if (!contains(cell, r.latitude, r.longitude)) continue;
     v.seen.push(h);
     v.pts.push([r6(r.latitude), r6(r.longitude), h]);
     if (area.contains(r.latitude, r.longitude)) records.push(r);
   }
   const full = page.length >= PAGE_SIZE;
   if (full && v.offset + PAGE_SIZE < VIEW_CAP) {
-    v.offset += PAGE_SIZE;
+    v.offset += PAGE_STEP;
     return { records, next: [stepOf(st)] };
   }
+  // A short page ends the view; a page reaching the cap means more places than a view shows.
+  if (v.offset + page.length < VIEW_CAP) v.total = v.offset + page.length;
   // The view is done: counted in full, or saturated.
-  const saturated = full;
+  const saturated = v.total === undefined;
   const small = cell.n - cell.s < 2 * MIN_CELL_DEG || cell.e - cell.w < 2 * MIN_CELL_DEG;
   const c = v.seen.length;
   const again = v.k.filter((p) => v.seen.includes(p[2])).length;
@@ -248,10 +273,12 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     if (saturated) { st.tally.saturated += 1; st.tally.deep += 1; }
     // Counted: the places seen, plus the parent's sampled ones not seen again (found by the parent).
     const union = c + (v.k.length - again);
+    const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
+    if (!saturated) { st.fit ??= emptyFit(); addCount(st.fit, cell, v.total!); }
     st.tally.found += union;
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
-    const n = saturated || share < 1 ? Math.max(union, c / share) : union;
+    const n = saturated || share < 1 ? Math.max(union, c / share, c + unseen) : Math.max(union, c + unseen);
     st.tally.estimated += n;
     report(st, v.g, c, v.k.length);
   }
