@@ -26,6 +26,14 @@ export const reverseGeocodingRecord = open({
   query: S, address: NS, city: NS, country_code: NS, county: NS, photo: NS, plus_code: NS, postal_code: NS, state: NS, street: NS, time_zone: NS,
 }, 'Reverse geocoding.', 'ReverseGeocoding');
 
+/** Forward geocoding (not shown by the interface; the fields of 2.6 at the point found, plus the point). */
+export const geocodingRecord = open({
+  query: S, latitude: Type.Number(), longitude: Type.Number(), address: NS, street: NS, city: NS, county: NS, state: NS, postal_code: NS,
+  country: NS, country_code: NS, plus_code: NS, time_zone: NS,
+  match: Type.Unsafe<'city' | 'geocoder'>({ type: 'string', enum: ['city', 'geocoder'],
+    description: '`city`: the point of the city the text names, from the shipped gazetteer (GeoNames cities, offline); `geocoder`: the best hit of the operator\'s geocoder (GEOCODER_URL).' }),
+}, 'Forward geocoding: where an address or place is.', 'Geocoding');
+
 /** Map reviews, one element per place. */
 export { mapsReviewsRecord } from './records/maps-reviews.ts';
 

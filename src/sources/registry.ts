@@ -28,6 +28,7 @@ import { source as networkPosts } from './network-posts/index.ts';
 import { source as lodgingPrices } from './lodging-prices/index.ts';
 import { source as delivery } from './delivery/index.ts';
 import { source as reverseGeocoding } from '../lookups/geo/source.ts';
+import { source as geocoding } from '../lookups/geo/geocoding-source.ts';
 import { source as directoryPhones } from '../lookups/phones/source.ts';
 import { emailValidator, emailsFinder } from '../lookups/email/source.ts';
 
@@ -51,6 +52,7 @@ export const SOURCES: SourceRow[] = [
   lodgingPrices,
   delivery,
   reverseGeocoding,
+  geocoding,
   directoryPhones,
   emailValidator,
   emailsFinder,

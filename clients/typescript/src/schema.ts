@@ -230,6 +230,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/geocoding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coordinates for addresses and place names.
+         * @description Coordinates for addresses and place names.
+         *
+         *     Query items: An address or place, e.g. `Palo Alto, CA` or `321 California Ave, Palo Alto, CA 94306`. Offline the city it names is found (`match: city`); with the operator's geocoder (GEOCODER_URL) the address itself.
+         *
+         *     Billed per location. Service id: `geocoding_service`.
+         */
+        get: operations["geocoding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bizdir-reviews": {
         parameters: {
             query?: never;
@@ -2633,6 +2657,29 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description Forward geocoding: where an address or place is. */
+        Geocoding: {
+            query: string;
+            latitude: number;
+            longitude: number;
+            address: string | null;
+            street: string | null;
+            city: string | null;
+            county: string | null;
+            state: string | null;
+            postal_code: string | null;
+            country: string | null;
+            country_code: string | null;
+            plus_code: string | null;
+            time_zone: string | null;
+            /**
+             * @description `city`: the point of the city the text names, from the shipped gazetteer (GeoNames cities, offline); `geocoder`: the best hit of the operator's geocoder (GEOCODER_URL).
+             * @enum {string}
+             */
+            match: "city" | "geocoder";
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Business directory review with the reviewer, dates, likes, language and next_page_cursor. */
         BizdirReview: {
             /** @description The query item as given. */
@@ -4848,6 +4895,125 @@ export interface operations {
                         /** @enum {string} */
                         status?: "Success" | "Failure";
                         data?: components["schemas"]["ReverseGeocoding"][][];
+                        /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
+                        errors?: {
+                            query: string;
+                            error: {
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                type: string;
+                                message: string;
+                            };
+                        }[];
+                        /** @description Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area's places found. Absent without area queries. */
+                        areas?: {
+                            query: string;
+                            views_searched: number;
+                            views_split_unsearched: number;
+                            views_saturated: number;
+                            views_saturated_deepest: number;
+                            requests: number;
+                            places_found: number;
+                            places_estimated: number;
+                            /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
+                            coverage: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accepted: fetch `results_location` later. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "Pending";
+                        results_location: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong API key: `401 Unauthorized: ...`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `402 Payment Required: please close past due invoices or verify your card data` (balance plus credit at or below zero, or a past-due invoice). */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong parameters: `422 Unprocessable Entity: <parameter> must be ..., got "<value>"`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-account rate limit (token bucket, 20/s average, burst 40 by default); `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint has no source adapter in this deployment: nothing pretends to have data. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    geocoding: {
+        parameters: {
+            query: {
+                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                query: string[];
+                /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
+                async?: boolean;
+                /** @description Run as a platform (UI) task whose results become a file. Forces async=true. (accepted, not in this endpoint's interface table) */
+                ui?: boolean;
+                /** @description Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true. (accepted, not in this endpoint's interface table) */
+                format?: ("xlsx" | "csv" | "json" | "parquet")[];
+                /** @description URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook. (accepted, not in this endpoint's interface table) */
+                webhook?: string;
+                /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Synchronous result (async=false): one array of records per query. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "Success" | "Failure";
+                        data?: components["schemas"]["Geocoding"][][];
                         /** @description One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error. */
                         errors?: {
                             query: string;

@@ -5,7 +5,7 @@ import { FULL_SET, language, region } from '../shared.ts';
 import { LANGUAGES, MAPS_ENRICHMENTS } from '../enums.ts';
 import { checkArea } from '../../lookups/geo/area/resolve.ts';
 import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
-import { mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
+import { geocodingRecord, mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
 import { eventRecord } from '../records/engine-search-events.ts';
 import { jobRecord } from '../records/engine-search-careers.ts';
 import { suggestionRecord } from '../records/engine-maps-autocomplete.ts';
@@ -92,4 +92,10 @@ export const reverseGeocoding = defineEndpoint({
   params: {}, shared: [], record: reverseGeocodingRecord, unit: 'location', service: 'reverse_geocoding_service',
 });
 
-export const mapsEndpoints: DataEndpoint[] = [mapsSearch, mapsReviews, placesByDomain, searchEvents, searchCareers, mapsAutocomplete, reverseGeocoding];
+export const geocoding = defineEndpoint({
+  path: '/geocoding', family: 'lookups', summary: 'Coordinates for addresses and place names.',
+  queryDoc: 'An address or place, e.g. `Palo Alto, CA` or `321 California Ave, Palo Alto, CA 94306`. Offline the city it names is found (`match: city`); with the operator\'s geocoder (GEOCODER_URL) the address itself.',
+  params: {}, shared: [], record: geocodingRecord, unit: 'location', service: 'geocoding_service',
+});
+
+export const mapsEndpoints: DataEndpoint[] = [mapsSearch, mapsReviews, placesByDomain, searchEvents, searchCareers, mapsAutocomplete, reverseGeocoding, geocoding];

@@ -6,8 +6,9 @@ import { startPlayback } from './engine/playback-server.ts';
 import { constructedNominatim, constructedPelias, constructedPhoton, constructedNominatimNothing } from './engine/constructed-samples.ts';
 
 const noEngine = { settings: {} };
+/** The playback engine is on loopback: allowed as ALLOW_PRIVATE_TARGETS=127.0.0.1 would. */
 const lookup = (query: string, settings: Record<string, unknown> = {}) =>
-  reverseGeocodingAdapter.lookup({ query, params: {} }, { settings });
+  reverseGeocodingAdapter.lookup({ query, params: {} }, { settings: { allowPrivateTargets: false, allowedTargets: ['127.0.0.1'], ...settings } });
 
 const srv = await startPlayback(() => ({ body: {} }));
 after(() => srv.close());
@@ -82,4 +83,12 @@ test('an engine configured through the environment is used', async () => {
     if (saved.kind === undefined) delete process.env.GEOCODER_KIND;
     else process.env.GEOCODER_KIND = saved.kind;
   }
+});
+
+test('an engine the SSRF guard refuses fails the query naming ALLOW_PRIVATE_TARGETS; it is never called', async () => {
+  srv.reply = () => ({ body: constructedNominatim });
+  const before = srv.requests.length;
+  await assert.rejects(lookup('40.7624284,-73.973794', { geocoder: { url: srv.url, kind: 'nominatim' }, allowedTargets: [] }),
+    (e: unknown) => isSourceError(e) && e.type === 'forbidden_target' && /GEOCODER_URL .*refused target 127\.0\.0\.1.*ALLOW_PRIVATE_TARGETS/.test(e.message));
+  assert.equal(srv.requests.length, before);
 });

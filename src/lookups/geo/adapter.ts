@@ -4,7 +4,7 @@
  */
 import type { LocalAdapter, LookupContext, QueryContext } from '../../sources/_kit/adapter.ts';
 import { checkCoordinates, parseCoordinates } from './coordinates.ts';
-import { engineReverse } from './engine/client.ts';
+import { engineReverse, unlessRefused } from './engine/client.ts';
 import { mergeEngine } from './engine/merge.ts';
 import { geocoderSettings } from './engine/settings.ts';
 import type { ReverseGeocodingRecord } from './record.ts';
@@ -12,7 +12,8 @@ import { loadReverseGeocoder } from './reverse.ts';
 
 /**
  * Record for one coordinate query. With an engine configured, street and postal_code come from it;
- * when the engine fails or times out the offline record is returned unchanged.
+ * when the engine fails or times out the offline record is returned unchanged (one the SSRF guard
+ * refuses fails the query, naming ALLOW_PRIVATE_TARGETS).
  *
  * @example
  *   await reverseGeocode('40.7624284, -73.973794', { settings: {} });
@@ -21,7 +22,9 @@ import { loadReverseGeocoder } from './reverse.ts';
 export async function reverseGeocode(query: string, lookup: LookupContext = { settings: {} }): Promise<ReverseGeocodingRecord> {
   const { lat, lng } = parseCoordinates(query);
   const engine = geocoderSettings(lookup.settings);
-  const pending = engine ? engineReverse(engine, lat, lng, lookup.signal).catch(() => null) : null;
+  const pending = engine ? engineReverse(engine, lat, lng, lookup.signal).catch(unlessRefused(engine)) : null;
+  // Awaited below, after the offline data: marked handled now so a refusal meanwhile is not "unhandled".
+  pending?.catch(() => undefined);
   const geo = await loadReverseGeocoder();
   const offline = geo.reverse(lat, lng, query);
   const found = pending ? await pending : null;

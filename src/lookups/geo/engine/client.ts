@@ -1,10 +1,12 @@
 /**
- * One reverse call to an operator-run engine with undici `request`, bounded in time and size.
- * Failures are typed `SourceError('network')` so the caller can fall back to the offline record.
+ * Calls to an operator-run engine with undici `request` (reverse and search), bounded in time and
+ * size, through the SSRF guard. Failures are typed `SourceError('network')` (a guard refusal
+ * `forbidden_target`) so the caller can fall back to the offline record.
  */
-import { request } from 'undici';
-import { SourceError } from '../../../sources/_kit/errors.ts';
-import { parseReverse, reverseUrl } from './formats.ts';
+import { request, type Agent } from 'undici';
+import { SourceError, isSourceError } from '../../../sources/_kit/errors.ts';
+import { guardedAgent, type GuardOptions } from '../../../fetch/ssrf.ts';
+import { parseReverse, parseSearch, reverseUrl, searchUrl, type EngineHit } from './formats.ts';
 import { DEFAULT_ENGINE_TIMEOUT_MS, type GeocoderSettings } from './settings.ts';
 import type { EngineAddress } from './address.ts';
 
@@ -14,10 +16,11 @@ const MAX_BODY_BYTES = 1 << 20;
 /**
  * Asks the engine for the address at a point. Resolves null when the engine answers but knows no
  * address there; rejects with `SourceError('network')` on timeout, connection failure, a non-2xx
- * status, an oversized or non-JSON body.
+ * status, an oversized or non-JSON body, and `SourceError('forbidden_target')` for an address the
+ * SSRF guard refuses.
  *
  * @example
- *   const a = await engineReverse({ url: 'http://127.0.0.1:2322', kind: 'photon' }, 52.5163, 13.3777);
+ *   const a = await engineReverse({ url: 'http://127.0.0.1:2322', kind: 'photon', guard: { allow: ['127.0.0.1'] } }, 52.5163, 13.3777);
  *   a?.road; // 'Pariser Platz'
  */
 export async function engineReverse(
@@ -26,16 +29,42 @@ export async function engineReverse(
   lng: number,
   signal?: AbortSignal,
 ): Promise<EngineAddress | null> {
+  return parseReverse(settings.kind, await engineGet(settings, reverseUrl(settings.kind, settings.url, lat, lng), signal));
+}
+
+/**
+ * Asks the engine where an address or place is (its search call): the best match, or null when it
+ * finds nothing. Fails as `engineReverse` does.
+ *
+ * @example
+ *   const hit = await engineSearch({ url: 'http://127.0.0.1:8080', kind: 'nominatim' }, '51 West 52nd Street, New York');
+ *   hit?.lat; // 40.7623
+ */
+export async function engineSearch(settings: GeocoderSettings, text: string, signal?: AbortSignal): Promise<EngineHit | null> {
+  return parseSearch(settings.kind, await engineGet(settings, searchUrl(settings.kind, settings.url, text), signal));
+}
+
+/** One agent per guard setting: connections to the engine are kept alive between lookups. */
+const agents = new Map<string, Agent>();
+function agentFor(guard: GuardOptions = {}): Agent {
+  const key = JSON.stringify([guard.allowPrivate === true, guard.allow ?? []]);
+  let a = agents.get(key);
+  if (!a) agents.set(key, (a = guardedAgent(guard)));
+  return a;
+}
+
+/** GET of an engine URL through the SSRF guard, bounded in time and size; the decoded JSON body. */
+async function engineGet(settings: GeocoderSettings, url: string, signal?: AbortSignal): Promise<unknown> {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
-  const url = reverseUrl(settings.kind, settings.url, lat, lng);
   const fail = (why: string, cause?: unknown): SourceError =>
     new SourceError('network', `geocoder ${settings.kind} at ${settings.url}: ${why}`, { cause });
   let text: string;
   try {
     const res = await request(url, {
       method: 'GET',
-      headers: { accept: 'application/json', 'user-agent': 'trawl (self-hosted reverse geocoding)' },
+      dispatcher: agentFor(settings.guard),
+      headers: { accept: 'application/json', 'user-agent': 'trawl (self-hosted geocoding)' },
       signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -58,14 +87,36 @@ export async function engineReverse(
     text = Buffer.concat(chunks).toString('utf8');
   } catch (e) {
     if (e instanceof SourceError) throw e;
+    const refused = guardRefusal(e);
+    if (refused) throw refused;
     if (deadline.aborted) throw fail(`no answer within ${timeoutMs} ms`, e);
     throw fail(e instanceof Error ? e.message : String(e), e);
   }
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw fail('body is not JSON', e);
   }
-  return parseReverse(settings.kind, body);
+}
+
+/** The guard's refusal, wherever undici wrapped it. */
+function guardRefusal(e: unknown): SourceError | null {
+  for (let c: unknown = e, depth = 0; c && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
+    if (isSourceError(c) && c.type === 'forbidden_target') return c;
+  }
+  return null;
+}
+
+/**
+ * For a `.catch` on an engine call: the offline answer stands in for an engine that failed (down,
+ * slow, a bad body), but an engine the SSRF guard refused fails the query with the setting to change,
+ * so a misconfigured deployment is not silently answered at a coarser level.
+ */
+export function unlessRefused(settings: GeocoderSettings): (e: unknown) => null {
+  return (e) => {
+    if (isSourceError(e) && e.type === 'forbidden_target') {
+      throw new SourceError('forbidden_target', `GEOCODER_URL ${settings.url}: ${e.message}; allow it with ALLOW_PRIVATE_TARGETS (CIDRs and host names, docs/operations.md)`);
+    }
+    return null;
+  };
 }

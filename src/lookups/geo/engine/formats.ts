@@ -1,5 +1,10 @@
 /**
- * The documented reverse endpoints of the three engines and the mapping of their responses.
+ * The documented reverse and search endpoints of the three engines and the mapping of their responses.
+ * A search answers the same address breakdown as a reverse call, per hit, plus the hit's point:
+ * Nominatim `GET /search?q=&format=jsonv2&addressdetails=1&limit=1` (an array; `lat`/`lon` as text),
+ * Photon `GET /api?q=&limit=1` and Pelias `GET /v1/search?text=&size=1` (GeoJSON: the point is
+ * `geometry.coordinates` as [lon, lat]).
+ *
  * Pure functions: URL building and body mapping are tested without a server.
  *
  * - Nominatim: `GET /reverse?format=jsonv2&lat=&lon=&addressdetails=1` → one object with an
@@ -108,4 +113,52 @@ function fromPelias(body: unknown): EngineAddress | null {
 export function parseReverse(kind: EngineKind, body: unknown): EngineAddress | null {
   const a = kind === 'nominatim' ? fromNominatim(body) : kind === 'photon' ? fromPhoton(body) : fromPelias(body);
   return a && hasAny(a) ? a : null;
+}
+
+/** A search hit: the point and what the engine says is there. */
+export interface EngineHit { lat: number; lng: number; address: EngineAddress | null }
+
+/**
+ * The search URL of an engine for an address or place text.
+ *
+ * @example searchUrl('nominatim', 'http://127.0.0.1:8080', 'Palo Alto')
+ *   // 'http://127.0.0.1:8080/search?q=Palo%20Alto&format=jsonv2&addressdetails=1&limit=1'
+ */
+export function searchUrl(kind: EngineKind, url: string, text: string): string {
+  const q = encodeURIComponent(text);
+  switch (kind) {
+    case 'nominatim':
+      return `${base(url)}/search?q=${q}&format=jsonv2&addressdetails=1&limit=1`;
+    case 'photon':
+      return `${base(url)}/api?q=${q}&limit=1`;
+    case 'pelias':
+      return `${base(url)}/v1/search?text=${q}&size=1`;
+  }
+}
+
+const coordinate = (v: unknown, max: number): number | null => {
+  const n = typeof v === 'string' && v.trim() ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isFinite(n) && Math.abs(n) <= max ? n : null;
+};
+
+/**
+ * Maps a decoded search body to its first hit; null when nothing was found or the shape is not the
+ * documented one (a hit without a valid point is no hit).
+ *
+ * @example parseSearch('nominatim', [{ lat: '37.44', lon: '-122.14', address: { city: 'Palo Alto' } }]) // { lat: 37.44, lng: -122.14, address: {...} }
+ */
+export function parseSearch(kind: EngineKind, body: unknown): EngineHit | null {
+  if (kind === 'nominatim') {
+    const first = Array.isArray(body) ? body[0] : undefined;
+    if (!isObject(first)) return null;
+    const lat = coordinate(first.lat, 90);
+    const lng = coordinate(first.lon, 180);
+    return lat === null || lng === null ? null : { lat, lng, address: parseReverse(kind, first) };
+  }
+  if (!isObject(body) || !Array.isArray(body.features) || !isObject(body.features[0])) return null;
+  const g = body.features[0].geometry;
+  const point = isObject(g) && Array.isArray(g.coordinates) ? g.coordinates : [];
+  const lat = coordinate(point[1], 90);
+  const lng = coordinate(point[0], 180);
+  return lat === null || lng === null ? null : { lat, lng, address: parseReverse(kind, { features: [body.features[0]] }) };
 }

@@ -1,8 +1,12 @@
 /**
  * Settings of the optional operator-run geocoding engine (Nominatim, Photon or Pelias) that adds
  * street-level answers. Given in `LookupContext.settings.geocoder` or by the environment:
- * `GEOCODER_URL`, `GEOCODER_KIND`, `GEOCODER_TIMEOUT_MS`.
+ * `GEOCODER_URL`, `GEOCODER_KIND`, `GEOCODER_TIMEOUT_MS`. Its calls pass the SSRF guard like every
+ * outgoing call: a private address needs `ALLOW_PRIVATE_TARGETS` (the lookup settings' copy, else the
+ * environment's).
  */
+import { privateTargetsFromEnv } from '../../../fetch/settings.ts';
+import type { GuardOptions } from '../../../fetch/ssrf.ts';
 
 export type EngineKind = 'nominatim' | 'photon' | 'pelias';
 const ENGINE_KINDS: readonly EngineKind[] = ['nominatim', 'photon', 'pelias'];
@@ -14,6 +18,8 @@ export interface GeocoderSettings {
   kind: EngineKind;
   /** Whole-call budget; on expiry the offline record is returned. */
   timeoutMs?: number;
+  /** The SSRF guard's options (ALLOW_PRIVATE_TARGETS); absent: every private address is refused. */
+  guard?: GuardOptions;
 }
 
 /**
@@ -63,5 +69,10 @@ export function geocoderSettings(
       throw new GeocoderSettingsError(`geocoder timeoutMs must be an integer from 1 to 60000, got ${JSON.stringify(timeout)}`);
     }
   }
-  return { url, kind: kind as EngineKind, timeoutMs };
+  // The lookup settings carry ALLOW_PRIVATE_TARGETS as read at start-up (config/settings.ts); a direct
+  // caller without them gets the environment's.
+  const fromSettings = typeof settings.allowPrivateTargets === 'boolean' ? { allowPrivateTargets: settings.allowPrivateTargets,
+    allowedTargets: Array.isArray(settings.allowedTargets) ? settings.allowedTargets as string[] : [] } : privateTargetsFromEnv(env);
+  const guard: GuardOptions = { allowPrivate: fromSettings.allowPrivateTargets, allow: fromSettings.allowedTargets };
+  return { url, kind: kind as EngineKind, timeoutMs, guard };
 }

@@ -1,0 +1,74 @@
+/**
+ * Forward geocoding offline, at city level: the city an address or place text names, found in the
+ * shipped gazetteer (GeoNames cities500, the one the business query reads places with). Addresses
+ * run from small to large (`street, city, state ZIP, country`), so the city is the last one named;
+ * a US state or a country said right after it (`Paris, TX`), or later in the text (`Cambridge,
+ * Massachusetts, USA`), picks among cities of that name; otherwise the most populous one wins. A
+ * state or country named before the city (`321 California Ave, Palo Alto`) is a street, not a hint.
+ *
+ * @example findCity('321 California Ave, Palo Alto, CA 94306') // { city: Palo Alto (US, California), said: 'Palo Alto' }
+ */
+import { gazetteer, placeAt, placeKey, type City, type Country, type State } from '../../businesses/query/places.ts';
+import { wordsOf } from '../../businesses/query/words.ts';
+
+export interface CityMatch {
+  city: City;
+  /** The name as the text says it (`New York` for GeoNames' `New York City`). */
+  name: string;
+}
+
+/** Longest text read: an address is far shorter; a longer one is refused at submit. */
+export const MAX_GEOCODING_QUERY = 500;
+
+/** Refuses what no geocoder could read: an empty text, or one longer than any address. */
+export function checkGeocodingQuery(q: string): string | undefined {
+  if (!q.trim()) return 'query is empty: give an address or place name';
+  if (q.length > MAX_GEOCODING_QUERY) return `query is ${q.length} characters long; an address is at most ${MAX_GEOCODING_QUERY}`;
+  return undefined;
+}
+
+export function findCity(text: string): CityMatch | null {
+  const g = gazetteer();
+  const words = wordsOf(text).filter((w) => !w.startsWith('@') && !w.startsWith('"'));
+  let last: { city: City; said?: string; at: number } | null = null;
+  const regionsAfter: Array<{ region: State | Country; at: number }> = [];
+  for (let i = 0; i < words.length;) {
+    const m = placeAt(g, words, i);
+    if (!m) {
+      // A state code alone is not a place to the query reader (`in`, `or`, `me` are words); after a
+      // city in an address it is the state (`Central Park, NY 10024`).
+      const code = words[i].length === 2 ? g.states.get(words[i]) : undefined;
+      if (last && code) regionsAfter.push({ region: code, at: i });
+      i++;
+      continue;
+    }
+    if (m.place.kind === 'city') {
+      last = { city: m.place, said: m.said, at: i };
+      regionsAfter.length = 0;
+      if (m.within) regionsAfter.push({ region: m.within, at: i });
+    } else {
+      regionsAfter.push({ region: m.place, at: i });
+    }
+    i += m.words;
+  }
+  const regions = regionsAfter.map((r) => r.region);
+  if (!last) {
+    // A city-state named as its country (`Monaco`, `Singapore`): the city of that name in it.
+    const country = regions.find((r): r is Country => r.kind === 'country');
+    const same = country && g.cities.get(placeKey(country.name))?.find((c) => c.country === country.code);
+    return same ? { city: same, name: same.name } : null;
+  }
+  const city = narrowed(g.cities.get(placeKey(last.city.name)) ?? [last.city], last.city, regions);
+  if (!city) return null;
+  // `new york` is said for GeoNames' `New York City`; `washington dc` is not a city's name.
+  const name = last.said && !/\bd ?c$/i.test(last.said) ? last.said : city.name;
+  return { city, name };
+}
+
+/** Among cities of the chosen one's name, the most populous inside every region named after it;
+ *  none when no city of that name lies there (`Central Park, NY` is a park, not the town in Washington). */
+function narrowed(candidates: City[], chosen: City, regions: Array<State | Country>): City | null {
+  if (!regions.length) return chosen;
+  const inside = (c: City) => regions.every((r) => (r.kind === 'state' ? c.country === 'US' && c.stateCode === r.code : c.country === r.code));
+  return inside(chosen) ? chosen : candidates.find(inside) ?? null;
+}
