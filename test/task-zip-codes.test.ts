@@ -1,6 +1,6 @@
 /**
  * `useZipCodes`: a location is searched ZIP by ZIP, every ZIP code of the postal data that lies in it
- * and only those, and the task's `metadata.queries` lists what was searched. The expected codes are
+ * and only those, the task keeps what was searched, and its listing says how many (`metadata.queries_count`). The expected codes are
  * read here from the data file itself, apart from the code under test.
  */
 import { test, after } from 'node:test';
@@ -24,8 +24,11 @@ async function searched(body: Record<string, unknown>): Promise<string[]> {
   const listed = await h.json(`/tasks?query=${encodeURIComponent(String((body.tags as string[])[0]))}`);
   const view = listed.body.tasks.find((t: { id: string }) => t.id === task.id);
   const row = await h.svc.ctx.store.getRequest(task.requestId!);
-  assert.equal(row!.queriesTotal, view.metadata.queries.length, 'metadata.queries are the queries the request searched');
-  return view.metadata.queries;
+  assert.equal(row!.queriesTotal, task.queries.length, 'the task\'s queries are the queries the request searched');
+  // The listing's summary: the first 10 and how many (src/store/tasks/summary.ts).
+  assert.deepEqual(view.metadata.queries, task.queries.slice(0, 10));
+  assert.equal(view.metadata.queries_count ?? view.metadata.queries.length, task.queries.length);
+  return task.queries;
 }
 
 test('a state is searched ZIP by ZIP: every ZIP code the data files under it, and only those', async () => {

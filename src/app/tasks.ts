@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Account, RequestRow, TaskRow } from '../store/contract.ts';
+import type { TaskListRow } from '../store/tasks/contract.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { taskTime } from './ids.ts';
@@ -22,9 +23,10 @@ import { selectionOf } from '../delivery/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
-export function taskView(t: TaskRow) {
+/** A listed task (interface 2.7): its metadata is the bounded summary (src/store/tasks/summary.ts). */
+export function taskView(t: TaskListRow) {
   return {
-    id: t.id, metadata: { ...t.spec, service_name: t.serviceName, queries: t.queries, tags: t.tags }, created: taskTime(t.created),
+    id: t.id, metadata: t.summary, created: taskTime(t.created),
     updated: taskTime(t.updated), user_id: t.accountId, status: t.status, queue_task_id: t.queueTaskId, results: t.results,
   };
 }

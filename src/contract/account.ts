@@ -12,6 +12,8 @@ export interface AccountOperation {
   params?: Record<string, TSchema>;
   required?: string[];
   body?: TSchema;
+  /** Largest body in bytes, when below the server's 1 MiB: past it 413 before the body is read. */
+  bodyLimit?: number;
   /** Status → schema (undefined schema: no body / plain text). */
   answers: Record<number, TSchema | 'text' | 'none' | 'file'>;
   /** Needs no API key (the file URL is the secret). */
@@ -49,16 +51,20 @@ export const businessesBody = Type.Object({
   fields: Type.Optional(Type.Array(Type.String())),
 }, { additionalProperties: true });
 
+/** POST /tasks takes at most this much JSON (docs/decisions.md "Task limits"): a task's body is kept as long as the task. */
+export const TASK_BODY_LIMIT = 256 * 1024;
+
 export const taskBody = Type.Object({
   service_name: Type.Optional(Type.String({ maxLength: 200 })), queries: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 1000 })),
-  enrichments: Type.Optional(Type.Array(Type.String())), tags: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  enrichments: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })), tags: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
   enrich: Type.Optional(Type.Boolean({ description: 'Accepted and kept in the task\'s metadata; it changes nothing: the hosted dashboard sets it for tasks that enrich an uploaded file, which trawl tasks do not take (`enrichments` enrich the places found).' })),
-  settings: Type.Optional(Type.Object({ output_extension: Type.Optional(Type.String()), output_columns: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true })),
-  categories: Type.Optional(Type.Array(Type.String())), locations: Type.Optional(Type.Array(Type.String())),
+  settings: Type.Optional(Type.Object({ output_extension: Type.Optional(Type.String({ maxLength: 20 })),
+    output_columns: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 })) }, { additionalProperties: true })),
+  categories: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 })), locations: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 10_000 })),
   language: Type.Optional(Type.String()), region: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
   organizationsPerQueryLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), filters: Type.Optional(resultFilters),
   exactMatch: Type.Optional(Type.Boolean({ description: 'Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed.' })),
-  useZipCodes: Type.Optional(Type.Boolean({ description: 'Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries` lists the queries searched.' })),
+  useZipCodes: Type.Optional(Type.Boolean({ description: 'Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries_count` in GET /tasks counts the queries searched (`metadata.queries` shows the first 10).' })),
   dropDuplicates: Type.Optional(Type.Boolean()),
   dropEmailDuplicates: Type.Optional(Type.Boolean({ description: 'Leaves out, in the task\'s result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed.' })),
   ignoreWithoutEmails: Type.Optional(Type.Boolean({ description: 'Keeps only places with at least one e-mail address after the contacts enrichment (needs `contacts_n_leads`). Places left out are neither stored nor billed.' })),
@@ -84,8 +90,8 @@ export const accountOperations: AccountOperation[] = [
     params: { query: str({ doc: 'Tag (or text of the service name or queries) to search.' }), lastId: str({ doc: 'Last task id of the previous page.' }),
       pageSize: int({ min: 1, max: 100, def: 10 }) },
     answers: { 200: Type.Object({ tasks: Type.Array(R.task), has_more: Type.Boolean() }), 401: E, 422: E } },
-  { method: 'POST', path: '/tasks', summary: 'Creates a UI task.', body: taskBody,
-    answers: { 200: Type.Object({ id: Type.String() }), 401: E, 402: E, 422: E } },
+  { method: 'POST', path: '/tasks', summary: 'Creates a UI task.', body: taskBody, bodyLimit: TASK_BODY_LIMIT,
+    answers: { 200: Type.Object({ id: Type.String() }), 401: E, 402: E, 413: E, 422: E } },
   { method: 'GET', path: '/tasks/files/{token}/{name}', summary: 'Downloads a task result file (the unguessable URL is the credential).',
     params: { token: str(), name: str() }, answers: { 200: 'file', 404: E }, public: true },
   { method: 'POST', path: '/businesses', summary: 'Business database search with cursor pagination.', body: businessesBody,

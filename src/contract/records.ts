@@ -81,7 +81,11 @@ export const historyItem = Type.Object({
   reason: Type.Optional(Type.String({ description: 'Why a request that ended in Failure failed: its first failed query\'s reason ("type: message"), or that it was cancelled.' })),
 }, { description: 'Request history item; endpoint, status, created, progress and reason are additions (extra fields may appear in any answer; the named ones never change meaning or type).' });
 export const task = Type.Object({
-  id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S) }, { additionalProperties: true }), created: S, updated: S,
+  id: S, metadata: Type.Object({ service_name: S, queries: Type.Array(S, { description: 'The first 10 queries searched (categories x locations expanded), each cut to 200 characters.' }),
+    queries_count: Type.Optional(Type.Integer({ description: 'How many queries the task searches, when more than 10.' })) }, {
+    additionalProperties: true,
+    description: 'A bounded summary of the POST /tasks body: its declared fields, texts cut to 200 characters, lists to their first 10 values with `<name>_count` beside them when longer (a list of objects, `filters`, by its count alone).',
+  }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
   results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S) })),
 }, { $id: 'Task', additionalProperties: true, description: 'Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED.' });

@@ -113,6 +113,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     const queryDecls = Object.fromEntries(Object.entries(decl.params ?? {}).filter(([k]) => !pathParams.includes(k)));
     app.route({
       method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE', url,
+      ...(decl.bodyLimit ? { bodyLimit: decl.bodyLimit } : {}),
       handler: async (req, reply) => {
         const params = readParams(queryDecls, rawParams(req), decl.required);
         reportUnknown(ctx, req, reply, Object.keys(queryDecls));

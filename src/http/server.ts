@@ -36,6 +36,9 @@ declare module 'fastify' {
   }
 }
 
+/** The largest JSON body of any operation; some take less (AccountOperation.bodyLimit). */
+const BODY_LIMIT = 1024 * 1024;
+
 /** Paths that need no API key. */
 const PUBLIC = [/^\/$/, /^\/app(\/|$)/, /^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/tasks\/files\//, /^\/favicon\.ico$/];
 
@@ -57,7 +60,7 @@ export function rawParams(req: FastifyRequest): RawParams {
 export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     // The lenient reader parses the raw query string itself (decision 2).
     routerOptions: { maxParamLength: 500, querystringParser: () => ({}) },
     genReqId: () => randomUUID(),
@@ -148,7 +151,10 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   app.setErrorHandler((err: any, req, reply) => {
     if (err instanceof AppError) return sendError(reply, err);
     if (err instanceof ParamError) return sendError(reply, new AppError(422, err.message));
-    if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new AppError(413, 'the body is larger than 1 MiB'));
+    if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = req.routeOptions.bodyLimit ?? BODY_LIMIT;
+      return sendError(reply, new AppError(413, `the body is larger than ${limit / 1024} KiB, the most ${req.method} ${req.routeOptions.url ?? 'this operation'} takes`));
+    }
     if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new AppError(415, 'send the body as application/json'));
     if (err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err instanceof SyntaxError && (err as any).statusCode === 400)) {
       return sendError(reply, new AppError(422, `the body is not valid JSON: ${String(err.message).slice(0, 200)}`));

@@ -5,6 +5,8 @@
  * @example const { toRequest } = rowMappers(JSON.parse); toRequest(db.prepare('SELECT * FROM requests').get())
  */
 import type { Account, ApiKeyRow, RequestRow, TaskRow, UsageLine, WebhookCall } from './contract.ts';
+import type { TaskListRow } from './tasks/contract.ts';
+import { taskSummary } from './tasks/summary.ts';
 
 export type Row = Record<string, any>;
 
@@ -28,6 +30,12 @@ export const toWebhookCall = (r: Row): WebhookCall => ({ status: `Status code: $
 
 /** Request and task rows, with `json` reading a JSON column's value. */
 export function rowMappers(json: (v: any) => any) {
+  const toTask = (r: Row): TaskRow => ({
+    id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
+    queries: json(r.queries), tags: json(r.tags), spec: json(r.spec), status: r.status, format: r.format,
+    fileToken: r.file_token ?? null, filePath: r.file_path ?? null, results: json(r.results),
+    created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
+  });
   return {
     toRequest: (r: Row): RequestRow => ({
       id: r.id, accountId: r.account_id, endpoint: r.endpoint, params: json(r.params), status: r.status,
@@ -36,12 +44,12 @@ export function rowMappers(json: (v: any) => any) {
       emptyCostsOne: !!r.empty_costs_one, dropDuplicates: !!r.drop_duplicates, cancelled: !!r.cancelled,
       taskId: r.task_id ?? null, createdAt: r.created_at, finishedAt: r.finished_at ?? null,
     }),
-    toTask: (r: Row): TaskRow => ({
-      id: r.id, accountId: r.account_id, requestId: r.request_id ?? null, serviceName: r.service_name,
-      queries: json(r.queries), tags: json(r.tags), spec: json(r.spec), status: r.status, format: r.format,
-      fileToken: r.file_token ?? null, filePath: r.file_path ?? null, results: json(r.results),
-      created: r.created, updated: r.updated, queueTaskId: r.queue_task_id,
-    }),
+    toTask,
+    /** A TASK_LISTED row: the stored summary, or one made from the body of a row written before summaries. */
+    toTaskListed: (r: Row): TaskListRow => {
+      const { queries: _q, spec: _s, ...rest } = toTask(r);
+      return { ...rest, summary: r.summary != null ? json(r.summary) : taskSummary({ serviceName: r.service_name, queries: json(r.queries), tags: json(r.tags), spec: json(r.spec) }) };
+    },
   };
 }
 
@@ -57,11 +65,15 @@ export const TASK_COLUMNS: Record<string, string> = {
 };
 
 /** A new task row's columns, in the order of taskValues. */
-export const TASK_INSERT = 'id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id';
+export const TASK_INSERT = 'id, account_id, request_id, service_name, queries, tags, spec, status, format, file_token, file_path, results, created, updated, queue_task_id, summary';
+
+/** The columns a listing reads: the body and queries only of a row written before summaries. */
+export const TASK_LISTED = `id, account_id, request_id, service_name, tags, status, format, file_token, file_path, results, created, updated, queue_task_id, summary,
+  CASE WHEN summary IS NULL THEN queries END AS queries, CASE WHEN summary IS NULL THEN spec END AS spec`;
 
 /** A task's values for TASK_INSERT, JSON columns as text (both stores take that). */
 export const taskValues = (t: TaskRow): unknown[] => [t.id, t.accountId, t.requestId, t.serviceName, JSON.stringify(t.queries), JSON.stringify(t.tags),
-  JSON.stringify(t.spec), t.status, t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId];
+  JSON.stringify(t.spec), t.status, t.format, t.fileToken, t.filePath, JSON.stringify(t.results), t.created, t.updated, t.queueTaskId, JSON.stringify(taskSummary(t))];
 
 /**
  * A work item id is `<request id>:<query index>`: its two parts.

@@ -30,7 +30,7 @@ export async function tasksPage(root: HTMLElement, alive: () => boolean) {
         tasks.map((t) => {
           const file = t.results.find((r) => r.file_url)?.file_url;
           return h('tr', { dataset: { task: t.id } }, h('td.mono', null, t.id), h('td', null, status(t.status)), h('td', null, t.metadata.service_name),
-            h('td', null, t.metadata.queries.length), h('td', null, whenIso(t.created)),
+            h('td', null, t.metadata.queries_count ?? t.metadata.queries.length), h('td', null, whenIso(t.created)),
             h('td', null, file ? h('a', { href: file, download: '' }, `Download ${file.split('.').pop()}`) : h('span.muted', null, 'not ready')));
         })) : h('p.muted', null, 'No tasks yet.'));
       return tasks.some((t) => t.status === 'PENDING' || t.status === 'RUNNING');

@@ -978,7 +978,7 @@ export type paths = {
                         }[];
                         /** @description Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed. */
                         exactMatch?: boolean;
-                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries` lists the queries searched. */
+                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries_count` in GET /tasks counts the queries searched (`metadata.queries` shows the first 10). */
                         useZipCodes?: boolean;
                         dropDuplicates?: boolean;
                         /** @description Leaves out, in the task's result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed. */
@@ -1022,6 +1022,15 @@ export type paths = {
                 };
                 /** @description Error body. */
                 402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3414,9 +3423,13 @@ export type components = {
         /** @description Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED. */
         Task: {
             id: string;
+            /** @description A bounded summary of the POST /tasks body: its declared fields, texts cut to 200 characters, lists to their first 10 values with `<name>_count` beside them when longer (a list of objects, `filters`, by its count alone). */
             metadata: {
                 service_name: string;
+                /** @description The first 10 queries searched (categories x locations expanded), each cut to 200 characters. */
                 queries: string[];
+                /** @description How many queries the task searches, when more than 10. */
+                queries_count?: number;
             } & {
                 [key: string]: unknown;
             };

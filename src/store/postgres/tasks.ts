@@ -4,11 +4,11 @@
  *
  * @example const t = await new PostgresTasks(h).getTaskByFileToken(token);
  */
-import type { TaskRow, TaskStore } from '../tasks/contract.ts';
-import { TASK_COLUMNS, TASK_INSERT, rowMappers, taskValues } from '../rows.ts';
+import type { TaskListRow, TaskRow, TaskStore } from '../tasks/contract.ts';
+import { TASK_COLUMNS, TASK_INSERT, TASK_LISTED, rowMappers, taskValues } from '../rows.ts';
 import type { PgDb } from './handle.ts';
 
-const { toTask } = rowMappers((v) => v);
+const { toTask, toTaskListed } = rowMappers((v) => v);
 
 async function oneTask(h: PgDb, sql: string, arg: string): Promise<TaskRow | null> {
   const [r] = await h.q(sql, [arg]);
@@ -53,7 +53,7 @@ export class PostgresTasks implements TaskStore {
     if (sets.length) await this.h.q(`UPDATE tasks SET ${sets.join(', ')} WHERE id = $1`, args);
   }
 
-  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]> {
+  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskListRow[]> {
     const where = ['account_id = $1'];
     const args: unknown[] = [accountId];
     if (o.lastId) { args.push(o.lastId); where.push(`id < $${args.length}`); }
@@ -66,6 +66,6 @@ export class PostgresTasks implements TaskStore {
                    OR strpos(lower(queries::text), lower(${p}::text)) > 0)`);
     }
     args.push(o.limit);
-    return (await this.h.q(`SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args)).map(toTask);
+    return (await this.h.q(`SELECT ${TASK_LISTED} FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${args.length}`, args)).map(toTaskListed);
   }
 }

@@ -3,11 +3,11 @@
  *
  * @example const t = await new SqliteTasks(h).getTaskByFileToken(token);
  */
-import type { TaskRow, TaskStore } from '../tasks/contract.ts';
-import { TASK_COLUMNS, TASK_INSERT, rowMappers, taskValues, type Row } from '../rows.ts';
+import type { TaskListRow, TaskRow, TaskStore } from '../tasks/contract.ts';
+import { TASK_COLUMNS, TASK_INSERT, TASK_LISTED, rowMappers, taskValues, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 
-const { toTask } = rowMappers(JSON.parse);
+const { toTask, toTaskListed } = rowMappers(JSON.parse);
 
 function oneTask(h: SqliteDb, sql: string, arg: string): TaskRow | null {
   const r = h.s(sql).get(arg) as Row | undefined;
@@ -46,15 +46,15 @@ export class SqliteTasks implements TaskStore {
     }
   }
 
-  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]> {
+  async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskListRow[]> {
     const where = ['account_id = ?'];
     const args: unknown[] = [accountId];
     if (o.lastId) { where.push('id < ?'); args.push(o.lastId); }
     if (o.tag) {
-      where.push(`(EXISTS (SELECT 1 FROM json_each(tasks.tags) WHERE value = ?) OR instr(lower(service_name), lower(?)) > 0 OR instr(lower(queries), lower(?)) > 0)`);
+      where.push(`(EXISTS (SELECT 1 FROM json_each(tasks.tags) WHERE value = ?) OR instr(lower(service_name), lower(?)) > 0 OR instr(lower(tasks.queries), lower(?)) > 0)`);
       args.push(o.tag, o.tag, o.tag);
     }
     args.push(o.limit);
-    return (this.h.db.prepare(`SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as Row[]).map(toTask);
+    return (this.h.db.prepare(`SELECT ${TASK_LISTED} FROM tasks WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as Row[]).map(toTaskListed);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The tasks part's conformance section: every backend runs it through storeConformance
- * (../conformance.ts). It pins tasks: lookups by request and file token, listing by tag with paging, stranded tasks.
+ * (../conformance.ts). It pins tasks: lookups by request and file token, listing by tag with paging and its bounded summary, stranded tasks.
  *
  * @example taskConformance('sqlite', () => openSqliteStore(':memory:'));
  */
@@ -22,6 +22,13 @@ export function taskConformance(name: string, open: OpenStore, opts: SuiteOption
     assert.deepEqual((await s.listTasks(a.id, { limit: 2, lastId: '20260101000001bbbb' })).map((t) => t.id), ['20260101000000aaaa']);
     assert.deepEqual((await s.listTasks(a.id, { limit: 10, tag: 'food' })).map((t) => t.id), ['20260101000002cccc', '20260101000000aaaa']);
     assert.deepEqual((await s.listTasks('nobody', { limit: 10 })).length, 0);
+    // A listing carries the bounded summary written with the task, never its body and queries.
+    const many = Array.from({ length: 25 }, (_, i) => `q${i}`);
+    await s.createTask({ ...base, id: '20260101000004eeee', serviceName: 'svc', queries: many, tags: ['big'], spec: { note: 'n', settings: { output_extension: 'csv' } } });
+    const [listed] = await s.listTasks(a.id, { limit: 10, tag: 'big' });
+    assert.deepEqual(listed.summary, { settings: { output_extension: 'csv' }, service_name: 'svc', queries: many.slice(0, 10), queries_count: 25, tags: ['big'] });
+    assert.ok(!('spec' in listed) || (listed as { spec?: unknown }).spec == null);
+    assert.deepEqual((await s.getTask('20260101000004eeee'))?.queries, many, 'the task itself keeps every query');
     assert.equal((await s.getTaskByRequest('req-1'))?.id, '20260101000002cccc');
     // A task whose request ended while the task stayed PENDING is stranded (a crash between the two).
     const r = request(a.id, ['q']);

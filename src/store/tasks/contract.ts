@@ -28,6 +28,9 @@ export interface TaskRow {
   queueTaskId: string;
 }
 
+/** A task as a listing reads it: its bounded summary (./summary.ts) instead of its body and queries. */
+export type TaskListRow = Omit<TaskRow, 'queries' | 'spec'> & { summary: Record<string, unknown> };
+
 export interface TaskStore {
   createTask(t: TaskRow): Promise<void>;
   getTask(id: string): Promise<TaskRow | null>;
@@ -37,6 +40,7 @@ export interface TaskStore {
    *  started workers finish them. */
   strandedTasks(limit: number): Promise<TaskRow[]>;
   updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void>;
-  /** Newest first; `tag` matches a tag exactly or a substring of the service name / queries; `lastId` pages. */
-  listTasks(accountId: string, opts: { tag?: string; lastId?: string; limit: number }): Promise<TaskRow[]>;
+  /** Newest first; `tag` matches a tag exactly or a substring of the service name / queries; `lastId` pages.
+   *  Reads neither the body nor the queries of a task created with its summary. */
+  listTasks(accountId: string, opts: { tag?: string; lastId?: string; limit: number }): Promise<TaskListRow[]>;
 }
