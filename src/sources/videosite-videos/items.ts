@@ -21,11 +21,20 @@ const text = (t: any): string | null => {
   return null;
 };
 
-/** The widest image of a `sources` / `thumbnails` list. */
+const IMAGE_URL = /^(?:https?:)?\/\//;
+
+/**
+ * The widest image of a `sources` / `thumbnails` list. Every entry of such a list is an image link;
+ * one that is not (its url renamed or not a link) makes the list unread (null), since the widest
+ * may be the one that did not read.
+ */
 function widest(list: unknown): string | null {
   if (!Array.isArray(list)) return null;
   let best: Obj | null = null;
-  for (const t of list) if (t && typeof t.url === 'string' && (!best || (t.width ?? 0) > (best.width ?? 0))) best = t;
+  for (const t of list) {
+    if (!t || typeof t.url !== 'string' || !IMAGE_URL.test(t.url)) return null;
+    if (!best || (t.width ?? 0) > (best.width ?? 0)) best = t;
+  }
   if (!best) return null;
   return best.url.startsWith('//') ? `https:${best.url}` : best.url;
 }
@@ -58,6 +67,18 @@ export function lengthSeconds(t: string | null): number | null {
   return t.trim().split(':').reduce((s, p) => s * 60 + Number(p), 0);
 }
 
+/** A video id: 11 characters of the URL-safe base 64 alphabet. */
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+/** The parts of a lockup's metadata rows, in English (the requests ask `hl: en`). */
+const VIEWS_PART = /^(?:[\d][\d,.]*\s*(?:[kmb]|thousand|million|billion)?\s+(?:views?|watching)|no views)$/i;
+const PUBLISHED_PART = /^(?:(?:streamed|premiered)(?:\s+live)?\s+)?\d+\s+\w+\s+ago$|^(?:scheduled for|premieres)\b/i;
+
+/** The one part that matches; null when none does or when two do (which one is the video's is a guess). */
+function onlyPart(parts: string[], re: RegExp): string | null {
+  const hits = parts.filter((p) => re.test(p.trim()));
+  return hits.length === 1 ? hits[0]! : null;
+}
+
 const watchUrl = (id: string, short: boolean) => (short ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`);
 
 /** The first `thumbnailBadgeViewModel.text` below a node (the duration badge of a lockup). */
@@ -77,6 +98,8 @@ interface Core {
   title: string | null;
   thumbnail: string | null;
   views_text: string | null;
+  /** Where the view count is read when not from `views_text` (the spoken text of a short). */
+  views_count_text?: string | null;
   published_text: string | null;
   length_text: string | null;
   short: boolean;
@@ -92,8 +115,8 @@ function lockup(v: Obj): Core | null {
     video_id: v.contentId,
     title: text(meta?.title),
     thumbnail: widest(v.contentImage?.thumbnailViewModel?.image?.sources),
-    views_text: parts.find((p) => /\bviews?\b|watching/i.test(p)) ?? null,
-    published_text: parts.find((p) => /\bago\b|^(?:streamed|premiered|scheduled)/i.test(p)) ?? null,
+    views_text: onlyPart(parts, VIEWS_PART),
+    published_text: onlyPart(parts, PUBLISHED_PART),
     length_text: badge,
     short: false,
   };
@@ -103,11 +126,16 @@ function shortsLockup(v: Obj): Core | null {
   const id = v.onTap?.innertubeCommand?.reelWatchEndpoint?.videoId ?? (typeof v.entityId === 'string' ? v.entityId.replace(/^shorts-shelf-item-/, '') : null);
   if (typeof id !== 'string' || !id) return null;
   const a11y = typeof v.accessibilityText === 'string' ? v.accessibilityText : null;
+  const spoken = a11y ? /,\s*([^,]*\bviews?)\b/i.exec(a11y)?.[1] ?? null : null;
+  // The shown views text when the overlay has one; the spoken one ("4.3 million views") stands in
+  // only where no overlay text is served, not for one that is there but does not read.
+  const shown = v.overlayMetadata?.secondaryText;
   return {
     video_id: id,
     title: text(v.overlayMetadata?.primaryText) ?? (a11y ? a11y.replace(/,\s*[^,]*\bviews?\b.*$/i, '') : null),
     thumbnail: widest(v.thumbnailViewModel?.thumbnailViewModel?.image?.sources ?? v.thumbnail?.sources),
-    views_text: text(v.overlayMetadata?.secondaryText) ?? (a11y ? /,\s*([^,]*\bviews?)\b/i.exec(a11y)?.[1] ?? null : null),
+    views_text: shown === undefined || shown === null ? spoken : text(shown),
+    views_count_text: text(shown) ?? spoken,
     published_text: null,
     length_text: null,
     short: true,
@@ -141,7 +169,7 @@ function renderer(v: Obj, short: boolean): Core | null {
  */
 export function videoOf(key: (typeof ITEM_KEYS)[number], v: Obj, channel: ChannelInfo, query: string, cursor: string | null, shortsTab: boolean): VideositeVideo | null {
   const c = key === 'lockupViewModel' ? lockup(v) : key === 'shortsLockupViewModel' ? shortsLockup(v) : renderer(v, key === 'reelItemRenderer' || shortsTab);
-  if (!c) return null;
+  if (!c || !VIDEO_ID.test(c.video_id)) return null;
   const short = c.short || shortsTab;
   return {
     query,
@@ -150,7 +178,7 @@ export function videoOf(key: (typeof ITEM_KEYS)[number], v: Obj, channel: Channe
     title: c.title,
     url: watchUrl(c.video_id, short),
     thumbnail: c.thumbnail,
-    view_count: viewCount(c.views_text),
+    view_count: viewCount(c.views_text ?? c.views_count_text ?? null),
     views_text: c.views_text,
     published_text: c.published_text,
     length_seconds: short ? null : lengthSeconds(c.length_text),

@@ -8,7 +8,7 @@ import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 import { videositeVideoRecord } from '../../contract/records/videosite-videos.ts';
 import { adapter } from './adapter.ts';
 import { parseCapture } from './capture.ts';
-import { lengthSeconds, viewCount } from './items.ts';
+import { lengthSeconds, videoOf, viewCount } from './items.ts';
 import { BROWSE_URL, RESOLVE_URL, TAB_PARAMS, channelRef } from './plan.ts';
 import type { VideositeParams, VideositeVideo } from './record.ts';
 
@@ -73,6 +73,34 @@ test('view counts and lengths as the listing shows them', () => {
   assert.deepEqual(['28 views', '12k views', '3.1k views', '1m views', '2.1m views', '1,639 views', '1.6K views', '895 thousand views', '1 view', 'No views', '5 watching', null].map(viewCount),
     [28, 12000, 3100, 1000000, 2100000, 1639, 1600, 895000, 1, 0, null, null]);
   assert.deepEqual(['1:07:34', '12:17', '0:59', 'LIVE', 'SHORTS', '', null].map(lengthSeconds), [4054, 737, 59, null, null, null, null]);
+});
+
+test('an item whose parts do not read loses them, never another part or a smaller picture in their place', () => {
+  const channel = { channel_id: 'UCh8gHdtzO2tXd593_bjErWg', channel_name: 'D', channel_handle: '@d' };
+  const part = (t: string) => ({ text: { content: t } });
+  const src = (url: string, width: number) => ({ url, width, height: width });
+  const lock = (parts: unknown[], sources: unknown[], id = 'csc1XyD8Jck') => videoOf('lockupViewModel', {
+    contentId: id, contentImage: { thumbnailViewModel: { image: { sources } } },
+    metadata: { lockupMetadataViewModel: { title: { content: 'T' }, metadata: { contentMetadataViewModel: { metadataRows: [{ metadataParts: parts }] } } } },
+  }, channel, 'q', null, false);
+  const ok = lock([part('28 views'), part('1 year ago')], [src('https://i.ytimg.com/a.jpg', 168), src('https://i.ytimg.com/b.jpg', 336)])!;
+  assert.deepEqual([ok.views_text, ok.view_count, ok.published_text, ok.thumbnail], ['28 views', 28, '1 year ago', 'https://i.ytimg.com/b.jpg']);
+  // A part that is not the video's (an inserted "AD 1 year ago") and a second date: no published text.
+  assert.equal(lock([part('28 views'), part('AD 1 year ago')], [])!.published_text, null);
+  assert.equal(lock([part('28 views'), part('1 year ago'), part('2 years ago')], [])!.published_text, null);
+  // The widest picture's link renamed or not a link: no thumbnail rather than a smaller one.
+  assert.equal(lock([], [src('https://i.ytimg.com/a.jpg', 168), { urlV2: 'https://i.ytimg.com/b.jpg', width: 336 }])!.thumbnail, null);
+  assert.equal(lock([], [src('https://i.ytimg.com/a.jpg', 168), src('AD https://i.ytimg.com/b.jpg', 336)])!.thumbnail, null);
+  // An id YouTube never makes (11 URL-safe characters) is no video.
+  assert.equal(lock([], [], 'AD csc1XyD8Jck'), null);
+  // A short whose overlay views text does not read: none shown, the count from the spoken text.
+  const short = (secondaryText: unknown) => videoOf('shortsLockupViewModel', {
+    onTap: { innertubeCommand: { reelWatchEndpoint: { videoId: 'l-X5WbDSH2o' } } }, accessibilityText: 'Lunch, 4.3 million views - play Short',
+    overlayMetadata: { primaryText: { content: 'Lunch' }, ...(secondaryText === undefined ? {} : { secondaryText }) },
+  }, channel, 'q', null, true)!;
+  assert.deepEqual([short({ content: '4.3m views' }).views_text, short({ content: '4.3m views' }).view_count], ['4.3m views', 4300000]);
+  assert.deepEqual([short({ contentV2: '4.3m views' }).views_text, short({ contentV2: '4.3m views' }).view_count], [null, 4300000]);
+  assert.deepEqual([short(undefined).views_text, short(undefined).view_count], ['4.3 million views', 4300000]);
 });
 
 test('handle → resolve (real answer) → Videos tab (real) → continuation (real), field by field', { skip }, () => {
