@@ -16,12 +16,16 @@ import { canaryCommand } from '../src/cli/canary.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { SOURCES } from '../src/sources/registry.ts';
 import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
-import { replayEntry } from './support/replay.ts';
+import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
+import { recordQuery, replayEntry, threadAnswers } from './support/replay.ts';
 import type { HarEntry } from '../src/fetch/har.ts';
 
 const V1 = fixturePath('youtube', 'browse_channel_videos_tab_initial_2026-05.json');
+const THREAD = fixturePath('reddit', 'post_comments_3hahrw_2016-03.json');
+const MORE = fixturePath('reddit', 'morechildren_3hahrw_2016-03.json');
 const skip = fixtureMissing(V1);
 const row = SOURCES.find((r) => r.endpoint === '/videosite-videos')!;
+const forumRow = SOURCES.find((r) => r.endpoint === '/forum-comments')!;
 
 /** The canary's first request, answered with `body` (status and type as given). */
 function entryFor(body: string, status = 200, type = 'application/json'): HarEntry {
@@ -31,13 +35,14 @@ function entryFor(body: string, status = 200, type = 'application/json'): HarEnt
 }
 
 /** Runs the command in this process against a HAR of `entries`; returns its exit code and JSON. */
-async function canary(entries: HarEntry[]): Promise<{ code: number; out: any }> {
+async function canary(entries: HarEntry[], source: string | null = 'videosite-videos', env: Record<string, string> = {}): Promise<{ code: number; out: any }> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-test-'));
   try {
     const har = join(dir, 'run.har');
     writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
     let text = '';
-    const code = await canaryCommand({ source: 'videosite-videos', json: true }, { REPLAY_HAR: har }, SOURCES, (s) => { text += s; });
+    const rows = source ? SOURCES : [forumRow, row];
+    const code = await canaryCommand({ source: source ?? undefined, json: true }, { REPLAY_HAR: har, ...env }, rows, (s) => { text += s; });
     return { code, out: JSON.parse(text) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -96,6 +101,20 @@ test('a block page instead of the answer: blocked with the detection verdict, ex
   assert.equal(code, 4, JSON.stringify(out));
   assert.equal(out.sources[0].status, 'blocked');
   assert.match(out.sources[0].reason, /^captcha: HTTP 429 from www\.youtube\.com \(rule unusual-traffic\)/);
+});
+
+test('two sources in one run: each judged on its own, the exit code the worst; the deployment\'s store and queue are not read', { skip: skip || fixtureMissing(THREAD) || fixtureMissing(MORE), timeout: 60_000 }, async () => {
+  // The forum canary (an archived thread) answered by the real captures of that thread (its page and
+  // its morechildren answer; the adapter expands the whole thread before the limit applies).
+  const c = forumRow.canary!;
+  const thread = recordQuery(forum, { query: c.query, params: { sort: 'best', ...c.params } }, threadAnswers(readFileSync(THREAD, 'utf8'), readFileSync(MORE, 'utf8')));
+  const wall = entryFor('<html><body>Our systems have detected unusual traffic from your computer network.</body></html>', 429, 'text/html');
+  const unreachable = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' };
+  const { code, out } = await canary([...thread, wall], null, unreachable);
+  assert.equal(code, 4, JSON.stringify(out));
+  assert.deepEqual(out.sources.map((s: any) => [s.source, s.status, s.records]), [['/forum-comments', 'ok', 50], ['/videosite-videos', 'blocked', 0]], JSON.stringify(out.sources));
+  assert.equal(out.status, 'blocked');
+  assert.equal(out.exit_code, 4);
 });
 
 /** Runs `npx trawl canary` as an operator (or cron) does. */

@@ -6,10 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { replayEntry, usageOf, withReplay } from './support/replay.ts';
+import { recordQuery, replayEntry, threadAnswers, usageOf, withReplay } from './support/replay.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
-import type { HarEntry } from '../src/fetch/har.ts';
-import type { QueryContext, Step, WebAdapter } from '../src/sources/_kit/adapter.ts';
 import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
 import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
 import { parseCapture } from '../src/sources/videosite-videos/capture.ts';
@@ -23,28 +21,9 @@ const V2 = youtube('browse_channel_videos_tab_continuation_2026-05.json');
 const RES = youtube('navigation_resolve_url_handle_2026-05.json');
 const read = (p: string) => readFileSync(p, 'utf8');
 
-/** The HAR entries of one query: every step the adapter asks for, answered by `answer`. */
-function recordQuery(a: WebAdapter<any, any>, c: QueryContext<any>, answer: (s: Step) => string, maxSteps = Infinity): HarEntry[] {
-  const entries: HarEntry[] = [];
-  const pending = a.plan(c);
-  while (pending.length && entries.length < maxSteps) {
-    const s = pending.shift()!;
-    const body = answer(s);
-    entries.push(replayEntry(s, body, 'application/json'));
-    pending.push(...(a.parse(s, { status: 200, url: s.url, headers: {}, body }, c).next ?? []));
-  }
-  return entries;
-}
-
 test('/forum-comments end to end: the 2016 thread with its real morechildren answer, 487 comments billed as 487', { skip: fixtureMissing(THREAD) || fixtureMissing(MORE), timeout: 60_000 }, async () => {
   const query = 'https://old.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss/';
-  const empty = JSON.stringify({ json: { errors: [], data: { things: [] } } });
-  const entries = recordQuery(forum, { query, params: { sort: 'best' } }, (s) => {
-    if (s.kind === 'thread') return read(THREAD);
-    if (s.kind === 'more') return (s.state as any).stub.ids.join(',') === 'cu5pg2h' ? read(MORE) : empty;
-    // "continue this thread" pages: the focused comment without further replies.
-    return JSON.stringify([{ data: { children: [] } }, { data: { children: [{ kind: 't1', data: { id: (s.state as any).stub.parent } }] } }]);
-  });
+  const entries = recordQuery(forum, { query, params: { sort: 'best' } }, threadAnswers(read(THREAD), read(MORE)));
   assert.equal(entries.length, 1 + 12 + 6);
   await withReplay(entries, async (h) => {
     const r = await h.json(`/forum-comments?query=${encodeURIComponent(query)}&async=false`);

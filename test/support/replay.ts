@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startHarness } from './harness.ts';
 import { defaultRegistry } from '../../src/sources/registry.ts';
 import { harEntry, type HarEntry } from '../../src/fetch/har.ts';
-import type { Step } from '../../src/sources/_kit/adapter.ts';
+import type { QueryContext, Step, WebAdapter } from '../../src/sources/_kit/adapter.ts';
 import type { Settings } from '../../src/config/settings.ts';
 
 type H = Awaited<ReturnType<typeof startHarness>>;
@@ -25,6 +25,31 @@ export function replayEntry(step: Step, body: string, mimeType: string, status =
     { status, url: step.url, headers: { 'content-type': `${mimeType}; charset=utf-8` }, setCookie: [], body, bytes: Buffer.byteLength(body), replayed: false },
     1, new Date(),
   );
+}
+
+/** The HAR entries of one query: every step the adapter asks for, answered by `answer`. */
+export function recordQuery(a: WebAdapter<any, any>, c: QueryContext<any>, answer: (s: Step) => string, maxSteps = Infinity): HarEntry[] {
+  const entries: HarEntry[] = [];
+  const pending = a.plan(c);
+  while (pending.length && entries.length < maxSteps) {
+    const s = pending.shift()!;
+    const body = answer(s);
+    entries.push(replayEntry(s, body, 'application/json'));
+    pending.push(...(a.parse(s, { status: 200, url: s.url, headers: {}, body }, c).next ?? []));
+  }
+  return entries;
+}
+
+/** Answers of the `/forum-comments` steps of the real 2016 thread 3hahrw: its thread page, its one
+ *  real morechildren answer (stub cu5pg2h), an empty one for the other stubs, and "continue this
+ *  thread" pages with the focused comment and no further replies. */
+export function threadAnswers(thread: string, more: string): (s: Step) => string {
+  const empty = JSON.stringify({ json: { errors: [], data: { things: [] } } });
+  return (s) => {
+    if (s.kind === 'thread') return thread;
+    if (s.kind === 'more') return (s.state as any).stub.ids.join(',') === 'cu5pg2h' ? more : empty;
+    return JSON.stringify([{ data: { children: [] } }, { data: { children: [{ kind: 't1', data: { id: (s.state as any).stub.parent } }] } }]);
+  };
 }
 
 /**
