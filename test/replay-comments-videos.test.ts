@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { recordQuery, replayEntry, threadAnswers, usageOf, withReplay } from './support/replay.ts';
+import { recordQuery, threadAnswers, usageOf, withReplay } from './support/replay.ts';
 import { fixtureMissing, fixturePath } from '../src/sources/_kit/fixtures.ts';
 import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
 import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
