@@ -10,7 +10,7 @@
 import { findValues, jsonScripts } from '../_kit/embedded.ts';
 import { isGraphqlAnswer } from '../_kit/graphql.ts';
 import { readListingPage } from './page.ts';
-import { readReviews, reviewsData } from './parse.ts';
+import { hasReviewsList, readReviews, reviewsData } from './parse.ts';
 import type { RentalsReview } from './record.ts';
 import { isReviewNode, reviewOf, type ReviewContext } from './review.ts';
 
@@ -43,6 +43,8 @@ export function parseCapture(text: string): RentalsReview[] {
       try {
         return records(readReviews(data).nodes, { query: '', listingId: null });
       } catch (e) {
+        // The reviews list is there but an entry of it is no review: that answer's own error.
+        if (hasReviewsList(data)) throw new Error(`rentals-reviews: ${(e as Error).message}`);
         // Another operation's answer (the listing's sections) may still carry reviews in its sections.
         const nodes = findValues(data, isReviewNode);
         if (nodes.length) return records(nodes, { query: '', listingId: null });

@@ -48,7 +48,14 @@ export interface ReviewsPage {
   total: number | null;
 }
 
-/** The `data` of a reviews answer → its page; a missing branch → typed `SourceError`. */
+const REVIEW_ID = /^\d+$/;
+
+/** The answer has the reviews operation's list (`presentation.stayProductDetailPage.reviews.reviews`). */
+export function hasReviewsList(data: Obj): boolean {
+  return Array.isArray(obj(obj(obj(data.presentation)?.stayProductDetailPage)?.reviews)?.reviews);
+}
+
+/** The `data` of a reviews answer → its page; a missing branch or an entry that is no review → typed `SourceError`. */
 export function readReviews(data: Obj): ReviewsPage {
   const presentation = obj(data.presentation);
   if (!presentation || !('stayProductDetailPage' in presentation)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no presentation.stayProductDetailPage`);
@@ -57,7 +64,12 @@ export function readReviews(data: Obj): ReviewsPage {
   const reviews = obj(pdp.reviews);
   if (!reviews || !Array.isArray(reviews.reviews)) throw new SourceError('layout_changed', `${OPERATION}: the answer has no reviews list`);
   const count = obj(reviews.metadata)?.reviewsCount;
-  return { nodes: reviews.reviews.map(obj).filter((n): n is Obj => n !== null), total: typeof count === 'number' ? count : null };
+  const nodes = reviews.reviews.map(obj).filter((n): n is Obj => n !== null);
+  // Every review carries its numeric id; an entry without one is no review the parser knows (a
+  // block wrapped, a key renamed, an entry of another kind): its fields would be guesses.
+  const bad = nodes.findIndex((n) => !REVIEW_ID.test(String(n.id)));
+  if (bad >= 0) throw new SourceError('layout_changed', `${OPERATION}: entry ${bad} of the reviews list has no numeric review id`);
+  return { nodes, total: typeof count === 'number' ? count : null };
 }
 
 function listingPageStep(step: Step, res: FetchedResponse, p: RentalsParams): ParseResult<RentalsReview> {

@@ -150,6 +150,21 @@ test('a stale hash (200 + ValidationError) re-reads the listing page once, then 
 /** Keys of every object in reverse order. */
 const reorder = (v: any): any => (Array.isArray(v) ? v.map(reorder) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)])) : v);
 
+test('an entry of the reviews list without a numeric review id (wrapped, renamed, another kind) is layout_changed, never a record', { skip }, () => {
+  const s = firstReviewsStep({});
+  const list = () => answer().data.presentation.stayProductDetailPage.reviews.reviews;
+  for (const change of [
+    (l: any[]) => { l[3] = { data: l[3] }; },
+    (l: any[]) => { l[3].reviewId = l[3].id; delete l[3].id; },
+    (l: any[]) => { l.splice(2, 0, { ...l[2], __typename: 'SponsoredPdpReviewForP3', id: 'AD 1000009' }); },
+  ]) {
+    const l = list();
+    change(l);
+    assert.throws(() => rentalsReviews.parse(s, res(answerWith(l)), ctx()), (e) => e instanceof SourceError && e.type === 'layout_changed' && /entry \d of the reviews list/.test(e.message));
+    assert.throws(() => parseCapture(answerWith(l)), /has no numeric review id/);
+  }
+});
+
 test('variants: reordered keys and reviews, truncated branches, empty, missing and error answers', { skip }, () => {
   const s = firstReviewsStep({});
   const base = rentalsReviews.parse(s, res(answerText()), ctx()).records;
