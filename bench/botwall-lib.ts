@@ -107,6 +107,7 @@ export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListen
     buckets.set(ip, b);
     if (b.tokens < 1) {
       stats.rateViolations++;
+      if (process.env.BOTWALL_DEBUG) console.error(`429 ${ip} at ${(now / 1000).toFixed(2)} s, connection ${wall.connections.indexOf(conn)} (request ${conn.requests.length} on it)`);
       violate(ip);
       res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '2' });
       return void res.end('<p>Too many requests</p>');

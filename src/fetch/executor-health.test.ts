@@ -93,3 +93,27 @@ test('PER_PROXY_RPS is never exceeded, however many items wait', async (t) => {
   assert.equal(starts.length, 8);
   assert.ok(last >= 7 * 50, `the eighth request arrived ${last.toFixed(0)} ms after t0`);
 });
+
+test('an identity\'s first request goes alone: the others sharing it wait for its answer, then run together', async (t) => {
+  const arrivals: number[] = [];
+  let firstAnswered = 0;
+  let inFlight = 0;
+  let most = 0;
+  const srv = await site(t, (_req, res) => {
+    arrivals.push(performance.now());
+    most = Math.max(most, ++inFlight);
+    setTimeout(() => {
+      firstAnswered ||= performance.now();
+      inFlight--;
+      res.end('ok');
+    }, 100);
+  });
+  // One pooled identity for every item: without the warm-up all five would leave at once, queued
+  // behind its connection.
+  const ex = new Executor({ ...base, fetchProfile: 'node', sessionPoolSize: 1 });
+  t.after(() => ex.close());
+  await Promise.all(Array.from({ length: 5 }, (_, i) => ex.run(step(`${srv.url}/q${i}`), `item-${i}`)));
+  assert.equal(arrivals.length, 5);
+  assert.ok(arrivals[1]! >= firstAnswered, 'nothing started beside the first request');
+  assert.ok(most > 1, 'once answered, the identity is shared as before');
+});

@@ -16,7 +16,7 @@ import { HostLimiter } from './limits.ts';
 import { ProxyPool, type ProxyEntry } from './proxy.ts';
 import { ProxyChoice } from './proxy-choice.ts';
 import { ProxyHealth } from './proxy-health.ts';
-import { Pacer, type PaceOutcome, type PaceSlot } from './pacing.ts';
+import { Pacer, type PaceOutcome, type PaceSlot, type PaceStart } from './pacing.ts';
 import { HostTiers, type TierOutcome } from './tiers.ts';
 import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
 import { SessionPool, type ScoredError, type SessionHandle } from './session.ts';
@@ -71,6 +71,8 @@ export class Executor {
   private readonly anonymousFingerprint?: Fingerprint;
   private readonly offLayout?: () => void;
   private browser?: BrowserPool;
+  /** Identities whose first request is out (`firstAlone`): resolved when it is answered. */
+  private readonly warmups = new WeakMap<SessionHandle, Promise<void>>();
   private closed = false;
 
   /**
@@ -167,10 +169,14 @@ export class Executor {
       let current: SessionHandle | undefined;
       try {
         current = workKey !== undefined ? this.leaseFor(workKey, step.url) : (session as SessionHandle | undefined);
+        // The leased identity's proxy is now spoken for: the next lease (maybe in this same turn,
+        // before this attempt reserves its start) sees it busier and picks another.
+        if (current?.host !== undefined && current.proxy && !this.replaying) trace.unhold = this.pacer.hold(this.paceSlots(current.host, current.proxy));
         const res = await this.attempt(step, current, signal, attempt, trace);
         this.judge(trace, current, 'ok');
         return res;
       } catch (e) {
+        trace.unhold?.();
         const err = isSourceError(e) ? e : toNetworkError(e, step.url, signal);
         const rule = (e as { rule?: string })?.rule;
         let host = '';
@@ -189,6 +195,8 @@ export class Executor {
         if (current?.host !== undefined && current.proxy && err.type === 'network') current.retired = true;
         if (current && workKey === undefined && (err.type === 'blocked' || err.type === 'captcha')) session = this.sessions.retire(current);
         await sleep(delay, signal);
+      } finally {
+        trace.unhold?.();
       }
     }
   }
@@ -292,6 +300,8 @@ export class Executor {
     if (outer?.aborted) onOuter();
     else outer?.addEventListener('abort', onOuter, { once: true });
     const signal = timeout.signal;
+    /** Set while this attempt sends the session's first request: lets the others go. */
+    let warming: (() => void) | undefined;
     try {
       if (step.browser) return await this.runBrowser(step, signal, attempt, session);
       let proxy: ProxyEntry | undefined;
@@ -310,12 +320,21 @@ export class Executor {
         const headers = await this.headersFor(step, session, url, method);
         const host = hostKey(u);
         proxy ??= this.pickProxy(session, host);
+        let start: PaceStart | undefined;
         if (!this.replaying) {
+          warming ??= session && !session.answered ? await this.firstAlone(session, signal) : undefined;
+          trace.unhold?.(); // the start held at the lease becomes a reservation
+          start = await this.pacer.wait(this.paceSlots(host, proxy), signal, s.maxRetryAfterMs);
           // Honour a long Retry-After without holding a worker: the engine retries the item later.
-          const paused = await this.pacer.wait(this.paceSlots(host, proxy), signal, s.maxRetryAfterMs);
-          if (paused) throw new SourceError('rate_limited', `rate_limited: ${u.host} asked us to wait (Retry-After), ${Math.ceil(paused / 1000)} s left`, { retryAfterMs: Math.ceil(paused) });
+          if (start.paused) throw new SourceError('rate_limited', `rate_limited: ${u.host} asked us to wait (Retry-After), ${Math.ceil(start.paused / 1000)} s left`, { retryAfterMs: Math.ceil(start.paused) });
         }
-        const release = await this.limiter.acquire(host, signal);
+        let release: () => void;
+        try {
+          release = await this.limiter.acquire(host, signal);
+        } catch (e) {
+          start?.done();
+          throw e;
+        }
         if (session) session.uses++;
         const t0 = performance.now();
         // What `judge` reads: the last hop's host, proxy and time (a redirect's target is what answered).
@@ -330,8 +349,12 @@ export class Executor {
             fingerprint: step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint });
         } finally {
           release();
+          start?.done();
           trace.ms = performance.now() - t0;
         }
+        if (session) session.answered = true;
+        warming?.();
+        warming = undefined;
         if (session) for (const c of res.setCookie) if (await session.jar.setCookie(c, url, { ignoreError: true })) session.hasCookies = true;
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
 
@@ -351,9 +374,33 @@ export class Executor {
     } catch (e) {
       throw isSourceError(e) ? e : toNetworkError(e, step.url, signal);
     } finally {
+      warming?.();
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
     }
+  }
+
+  /**
+   * An identity's first request goes alone. Requests that would start beside it wait for its
+   * answer before they take a start: sent at once, they would queue behind the connection being
+   * opened (a new handshake, maybe a new proxy) and reach the site together when it is up, a
+   * burst whatever their paced start times said. Returns the function that lets the others go
+   * (this caller sends the first request), or undefined once the identity has been answered.
+   */
+  private async firstAlone(session: SessionHandle, signal: AbortSignal): Promise<(() => void) | undefined> {
+    while (!session.answered) {
+      const pending = this.warmups.get(session);
+      if (!pending) {
+        let open!: () => void;
+        this.warmups.set(session, new Promise<void>((resolve) => (open = resolve)));
+        return () => {
+          this.warmups.delete(session);
+          open();
+        };
+      }
+      await untilAborted(pending, signal);
+    }
+    return undefined;
   }
 
   private throwIfDetected(o: { status: number; url: string; headers: Record<string, string>; body: string; location?: string }): void {
@@ -420,6 +467,23 @@ interface AttemptTrace {
   host?: string;
   proxy?: ProxyEntry;
   ms: number;
+  /** Releases the start held on the leased identity's pacing key. */
+  unhold?: () => void;
+}
+
+/** `p`, or the signal's reason if it aborts first. */
+async function untilAborted(p: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw signal.reason;
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 function safeHost(url: string): string {

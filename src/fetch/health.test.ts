@@ -147,6 +147,20 @@ test('identities avoid benched proxies and follow the host up a tier; all benche
   void tiers;
 });
 
+test('a new identity takes the proxy free soonest; one still waiting for its first answer is lent last', () => {
+  const { pool, busy } = pools([['http://10.0.0.1:1', 'http://10.0.0.2:1', 'http://10.0.0.3:1']]);
+  busy.set('http://10.0.0.1:1', 500);
+  const a = pool.get('a', 'site:443');
+  assert.equal(a.proxy?.label, 'http://10.0.0.2:1', 'the busy first proxy is passed over');
+  const b = pool.get('b', 'site:443');
+  assert.equal(b.proxy?.label, 'http://10.0.0.3:1', 'then rotation among the idle ones');
+  b.answered = true;
+  busy.set(b.proxy!.label, 100); // a's proxy is free sooner, but a's first request is still out
+  assert.equal(pool.get('c', 'site:443'), b, 'the pool is full: the answered identity is lent');
+  a.answered = true;
+  assert.equal(pool.get('d', 'site:443'), a, 'then the one whose proxy is free soonest');
+});
+
 test('PROXY_TIERS: parsed by name, checked, exclusive with PROXY_URLS', () => {
   assert.deepEqual(parseProxyTiers('datacenter=http://10.0.0.2:3128, http://10.0.0.3:3128 ; residential=socks5://u:p@res.example:1080'), [
     { name: 'datacenter', urls: ['http://10.0.0.2:3128', 'http://10.0.0.3:3128'] },

@@ -7,7 +7,11 @@ function setup(maxDelayMs = 60_000, targetConcurrency = 2) {
   const clock = new FakeClock();
   const pacer = new Pacer({ targetConcurrency, maxDelayMs, now: clock.now, sleep: clock.sleep });
   const starts: number[] = [];
-  const go = (slots: PaceSlot[], signal?: AbortSignal) => pacer.wait(slots, signal).then(() => starts.push(clock.t));
+  // Each request is answered as soon as it starts (the in-flight window never holds anyone back).
+  const go = (slots: PaceSlot[], signal?: AbortSignal) => pacer.wait(slots, signal).then((s) => {
+    starts.push(clock.t);
+    s.done();
+  });
   return { clock, pacer, starts, go };
 }
 
@@ -44,7 +48,7 @@ test('AutoThrottle: successes move the gap halfway to latency / target concurren
 });
 
 test('errors never shorten the gap; soft blocks double it, up to the maximum', () => {
-  const { pacer } = setup(1000, 1);
+  const { pacer, clock } = setup(1000, 1);
   const slot = [{ key: 'k', minDelayMs: 100 }];
   pacer.record(slot, 5, 'error');
   assert.equal(pacer.delayOf('k'), 100, 'a fast error page does not speed us up');
@@ -52,6 +56,7 @@ test('errors never shorten the gap; soft blocks double it, up to the maximum', (
   assert.equal(pacer.delayOf('k'), 300, 'a slow error slows us down');
   pacer.record(slot, 5, 'soft_block');
   assert.equal(pacer.delayOf('k'), 600);
+  clock.t = 100; // a request sent after that back-off
   pacer.record(slot, 5, 'soft_block');
   assert.equal(pacer.delayOf('k'), 1000, 'capped at maxDelayMs');
 });
@@ -102,7 +107,80 @@ test('a pause longer than the caller waits is handed back, reserving nothing', a
   const { pacer } = setup();
   const slot = [{ key: 'k', minDelayMs: 100 }];
   pacer.record(slot, 20, 'rate_limited', 7_200_000);
-  assert.equal(await pacer.wait(slot, undefined, 30_000), 7_200_000);
-  assert.equal(await pacer.wait(slot, undefined, 30_000), 7_200_000, 'still paused, nothing reserved');
-  assert.equal(await pacer.wait([{ key: 'other', minDelayMs: 100 }], undefined, 30_000), 0, 'other keys unaffected');
+  assert.equal((await pacer.wait(slot, undefined, 30_000)).paused, 7_200_000);
+  assert.equal((await pacer.wait(slot, undefined, 30_000)).paused, 7_200_000, 'still paused, nothing reserved');
+  assert.equal((await pacer.wait([{ key: 'other', minDelayMs: 100 }], undefined, 30_000)).paused, 0, 'other keys unaffected');
+});
+
+test('slow start: a capped key has one request in flight until the site answers, then one more per success', async () => {
+  const { clock, pacer } = setup(60_000, 2); // at most 4 in flight
+  const slot = [{ key: 'h|p1', minDelayMs: 10 }];
+  const started: Array<{ done(): void }> = [];
+  const all = Array.from({ length: 8 }, () => pacer.wait(slot).then((s) => started.push(s)));
+  await clock.advance(1000);
+  assert.equal(started.length, 1, 'nothing queues behind the first connection');
+  started[0]!.done(); // answered, but not judged yet: the window is still one
+  await clock.advance(1000);
+  assert.equal(started.length, 2);
+  pacer.record(slot, 5, 'ok');
+  assert.equal(pacer.windowOf('h|p1'), 2);
+  await clock.advance(1000);
+  assert.equal(started.length, 3, 'two in flight after one success');
+  for (let i = 0; i < 5; i++) pacer.record(slot, 5, 'ok');
+  assert.equal(pacer.windowOf('h|p1'), 4, 'up to twice the target concurrency');
+  await clock.advance(1000);
+  assert.equal(started.length, 5, 'four in flight (the first was answered)');
+  pacer.record(slot, 5, 'rate_limited');
+  assert.equal(pacer.windowOf('h|p1'), 2, 'a 429 halves it');
+  for (const s of started) s.done();
+  await clock.advance(60_000);
+  assert.equal(started.length, 7, 'two more, not four');
+  for (const s of started) s.done();
+  await clock.advance(60_000);
+  await Promise.all(all);
+});
+
+test('an uncapped key never limits what is in flight', async () => {
+  const { clock, pacer } = setup();
+  const slot = [{ key: 'h', minDelayMs: 0 }];
+  const started = await Promise.all(Array.from({ length: 20 }, () => pacer.wait(slot)));
+  assert.equal(started.length, 20);
+  assert.equal(clock.pending, 0);
+});
+
+test('readyAt counts starts held by leases and requests queued for the window', async () => {
+  const { clock, pacer } = setup();
+  const slot = [{ key: 'k', minDelayMs: 100 }];
+  const unhold = pacer.hold(slot);
+  assert.equal(pacer.readyAt(slot), 100, 'one start promised: the next is a gap later');
+  const first = await pacer.wait(slot); // starts at 0: the next at 100
+  unhold();
+  unhold(); // a second call does nothing
+  assert.equal(pacer.readyAt(slot), 100);
+  const queued = pacer.wait(slot); // the window is full: queued
+  await clock.advance(0);
+  assert.equal(pacer.readyAt(slot), 200);
+  const ac = new AbortController();
+  const aborted = pacer.wait(slot, ac.signal);
+  ac.abort(new Error('cancelled'));
+  await assert.rejects(aborted, /cancelled/);
+  assert.equal(pacer.readyAt(slot), 200, 'an aborted waiter leaves the queue');
+  first.done();
+  await clock.advance(1000);
+  (await queued).done();
+});
+
+test('the 429s of one burst back off once; a 429 to a request sent after the back-off backs off again', () => {
+  const { pacer, clock } = setup();
+  const slot = [{ key: 'k', minDelayMs: 50 }];
+  clock.t = 1000;
+  pacer.record(slot, 30, 'rate_limited', 2000); // sent at 970
+  assert.equal(pacer.delayOf('k'), 100);
+  clock.t = 1010;
+  for (let i = 0; i < 4; i++) pacer.record(slot, 40 + i, 'rate_limited', 2000); // all sent before 1000
+  assert.equal(pacer.delayOf('k'), 100, 'the rest of the burst does not double the gap again');
+  assert.equal(pacer.readyAt(slot), 3010, 'but each still pushes the pause');
+  clock.t = 3200;
+  pacer.record(slot, 30, 'rate_limited', 2000); // sent at 3170, after the back-off
+  assert.equal(pacer.delayOf('k'), 200);
 });

@@ -7,10 +7,20 @@
  *   `latency` to answer serves `targetConcurrency` requests at once at that pace).
  * - Any other error may lengthen the gap, never shorten it (error pages are often fast).
  * - A soft block or a 429 doubles the gap and pauses the key for `max(Retry-After, gap)`; requests
- *   already waiting re-check the pause when they wake, so none starts inside it.
+ *   already waiting re-check the pause when they wake, so none starts inside it. Answers to
+ *   requests sent before that back-off (the rest of the same burst) extend the pause but do not
+ *   double the gap again: five 429s of one burst are one back-off, not a gap 32 times longer.
+ *
+ * - A capped key (one with a `minDelayMs`) also limits the requests in flight on it, TCP's slow
+ *   start: one until the site has answered once, one more per success, halved by a soft block or a
+ *   429. Requests that would queue behind a connection being opened (a new proxy, a new
+ *   handshake) leave together when it is up and reach the site as a burst, whatever their start
+ *   times said: with one in flight nothing queues there.
  *
  * A request reserves its start time at once (no polling): waiters on one key each sleep exactly
- * until their own slot.
+ * until their own slot. A caller that has chosen a key but not reserved yet (an identity just
+ * leased) holds a start on it, which `readyAt` counts: many leases made in one turn spread over the
+ * keys instead of all taking the one that looked idle.
  */
 import { sleep } from './retry.ts';
 
@@ -27,6 +37,8 @@ export interface PacerOptions {
   targetConcurrency: number;
   /** Longest gap the pace grows to. */
   maxDelayMs: number;
+  /** Most requests in flight on a capped key (default: twice the target concurrency). */
+  maxInFlight?: number;
   now?: () => number;
   /** Waits (tests pass a fake clock's). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -38,7 +50,23 @@ interface KeyState {
   nextAt: number;
   pausedUntil: number;
   usedAt: number;
+  /** Starts promised by `hold` and not reserved yet. */
+  held: number;
+  /** Requests between their start and their answer, how many may be, and who waits for one. */
+  inFlight: number;
+  window: number;
+  queue: Array<() => void>;
+  /** When the key last backed off (a soft block or a 429). */
+  backedOffAt: number;
 }
+
+/** One start taken by `wait`: `paused` > 0 when none was (the pause left, in ms); `done()` when its answer is in. */
+export interface PaceStart {
+  paused: number;
+  done(): void;
+}
+
+const NOTHING: PaceStart = { paused: 0, done: () => undefined };
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();
@@ -46,13 +74,13 @@ export class Pacer {
   private ops = 0;
 
   constructor(opts: PacerOptions) {
-    this.opts = { now: () => performance.now(), sleep, ...opts };
+    this.opts = { now: () => performance.now(), sleep, maxInFlight: Math.max(1, Math.ceil(opts.targetConcurrency * 2)), ...opts };
   }
 
   private state(s: PaceSlot, now: number): KeyState {
     let st = this.keys.get(s.key);
     if (!st) {
-      st = { delay: s.minDelayMs, nextAt: now, pausedUntil: 0, usedAt: now };
+      st = { delay: s.minDelayMs, nextAt: now, pausedUntil: 0, usedAt: now, held: 0, inFlight: 0, window: 1, queue: [], backedOffAt: -Infinity };
       this.keys.set(s.key, st);
     }
     // A cap lowered or raised since (settings are per executor, but keys may share one).
@@ -61,47 +89,130 @@ export class Pacer {
   }
 
   /**
-   * When the slots could start a request, without reserving (for choosing the least busy proxy).
+   * When the slots could start a request, without reserving (for choosing the least busy proxy):
+   * after the starts reserved and the starts held.
    *
    * @example pacer.readyAt([{ key: 'maps.example:443|proxy-3', minDelayMs: 25 }])
    */
   readyAt(slots: PaceSlot[]): number {
-    let t = this.opts.now();
+    const now = this.opts.now();
+    let t = now;
     for (const s of slots) {
       const st = this.keys.get(s.key);
-      if (st) t = Math.max(t, st.nextAt, st.pausedUntil);
+      if (st) t = Math.max(t, Math.max(now, st.nextAt, st.pausedUntil) + (st.held + st.queue.length) * st.delay);
     }
     return t;
   }
 
   /**
-   * Waits for a start on every slot, reserving it at once; resolves 0. When a slot is paused
-   * (Retry-After) for longer than `maxPauseMs`, reserves nothing and resolves the pause left, so
-   * the caller can hand the wait back to its scheduler. Rejects with the signal's reason on abort.
+   * Promises a start on the slots to a caller that will `wait` on them soon; returns the release
+   * (call it right before that `wait`, and in any case when done; a second call does nothing).
    *
    * @example
-   *   if (await pacer.wait([{ key: `${host}|${proxy}`, minDelayMs: 50 }], signal, 30_000)) throw ...
+   *   const unhold = pacer.hold(slots); // identity leased
+   *   ...; unhold(); await pacer.wait(slots, signal);
    */
-  async wait(slots: PaceSlot[], signal?: AbortSignal, maxPauseMs = Infinity): Promise<number> {
+  hold(slots: PaceSlot[]): () => void {
+    const now = this.opts.now();
+    const states = slots.map((s) => this.state(s, now));
+    for (const st of states) st.held++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      for (const st of states) st.held = Math.max(0, st.held - 1);
+    };
+  }
+
+  /**
+   * Waits for a start on every slot: a place in flight on each capped key, then a start time,
+   * reserved at once. When a slot is paused (Retry-After) for longer than `maxPauseMs`, takes
+   * nothing and resolves the pause left (`paused`), so the caller can hand the wait back to its
+   * scheduler. Rejects with the signal's reason on abort. Call `done()` once the answer is in.
+   *
+   * @example
+   *   const start = await pacer.wait([{ key: `${host}|${proxy}`, minDelayMs: 50 }], signal, 30_000);
+   *   if (start.paused) throw ...;
+   *   try { await send(); } finally { start.done(); }
+   */
+  async wait(slots: PaceSlot[], signal?: AbortSignal, maxPauseMs = Infinity): Promise<PaceStart> {
     if (++this.ops % 1024 === 0) this.sweep();
-    for (;;) {
+    const pausedLeft = () => {
       const now = this.opts.now();
-      let start = now;
-      const states = slots.map((s) => this.state(s, now));
-      const paused = Math.max(...states.map((st) => st.pausedUntil)) - now;
-      if (paused > maxPauseMs) return paused;
-      for (const st of states) start = Math.max(start, st.nextAt, st.pausedUntil);
-      for (const st of states) {
-        // An ungapped key takes no reservation: a later slot held on another key must not hold
-        // it back for everyone else.
-        if (st.delay > 0) st.nextAt = start + st.delay;
-        st.usedAt = start;
+      return Math.max(...slots.map((s) => this.state(s, now).pausedUntil)) - now;
+    };
+    if (pausedLeft() > maxPauseMs) return { paused: pausedLeft(), done: NOTHING.done };
+    const entered: KeyState[] = [];
+    const leave = () => {
+      for (const st of entered.splice(0)) {
+        st.inFlight = Math.max(0, st.inFlight - 1);
+        this.pump(st);
       }
-      if (start <= now) return 0;
-      await this.opts.sleep(start - now, signal);
-      // A pause that began while we slept (429, soft block) moves us behind it.
-      const t = this.opts.now();
-      if (!states.some((st) => st.pausedUntil > t)) return 0;
+    };
+    try {
+      for (const s of slots) {
+        if (s.minDelayMs <= 0) continue;
+        const st = this.state(s, this.opts.now());
+        await this.enter(st, signal);
+        entered.push(st);
+      }
+      for (;;) {
+        const now = this.opts.now();
+        let start = now;
+        const states = slots.map((s) => this.state(s, now));
+        const paused = Math.max(...states.map((st) => st.pausedUntil)) - now;
+        if (paused > maxPauseMs) {
+          leave();
+          return { paused, done: NOTHING.done };
+        }
+        for (const st of states) start = Math.max(start, st.nextAt, st.pausedUntil);
+        for (const st of states) {
+          // An ungapped key takes no reservation: a later slot held on another key must not hold
+          // it back for everyone else.
+          if (st.delay > 0) st.nextAt = start + st.delay;
+          st.usedAt = start;
+        }
+        if (start > now) {
+          await this.opts.sleep(start - now, signal);
+          // A pause that began while we slept (429, soft block) moves us behind it.
+          const t = this.opts.now();
+          if (states.some((st) => st.pausedUntil > t)) continue;
+        }
+        return entered.length ? { paused: 0, done: leave } : NOTHING;
+      }
+    } catch (e) {
+      leave();
+      throw e;
+    }
+  }
+
+  /** A place in flight on `st`: at once when the window has room and nobody queues, else in turn. */
+  private enter(st: KeyState, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (st.queue.length === 0 && st.inFlight < st.window) {
+      st.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const i = st.queue.indexOf(go);
+        if (i >= 0) st.queue.splice(i, 1);
+        reject(signal!.reason);
+      };
+      const go = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      st.queue.push(go);
+    });
+  }
+
+  /** Lets queued requests in while the window has room (`enter` counted them). */
+  private pump(st: KeyState): void {
+    while (st.queue.length > 0 && st.inFlight < st.window) {
+      st.inFlight++;
+      st.queue.shift()!();
     }
   }
 
@@ -119,9 +230,18 @@ export class Pacer {
       if (outcome === 'ok') {
         const target = latencyMs / targetConcurrency;
         st.delay = (st.delay + target) / 2;
+        st.window = Math.min(this.opts.maxInFlight, st.window + 1);
+        this.pump(st);
       } else if (outcome === 'error') {
         st.delay = Math.max(st.delay, (st.delay + latencyMs / targetConcurrency) / 2);
+      } else if (now - latencyMs < st.backedOffAt) {
+        // Sent before the last back-off, answered after it: the same burst, already paid for
+        // (TCP halves once per window too). It still extends the pause.
+        st.pausedUntil = Math.max(st.pausedUntil, now + (retryAfterMs ?? 0));
+        st.nextAt = Math.max(st.nextAt, st.pausedUntil);
       } else {
+        st.backedOffAt = now;
+        st.window = Math.max(1, Math.ceil(st.window / 2));
         // Backing off from a floor of 0 must still move: start from one latency.
         st.delay = Math.max(st.delay * 2, floor * 2, latencyMs, 1);
         const pause = Math.max(retryAfterMs ?? 0, st.delay);
@@ -138,6 +258,11 @@ export class Pacer {
     return this.keys.get(key)?.delay;
   }
 
+  /** Requests a key lets in flight now (tests, metrics). */
+  windowOf(key: string): number | undefined {
+    return this.keys.get(key)?.window;
+  }
+
   get size(): number {
     return this.keys.size;
   }
@@ -145,6 +270,6 @@ export class Pacer {
   /** Forgets keys idle for a minute whose pause is over: user-given hosts leave no state. */
   private sweep(): void {
     const now = this.opts.now();
-    for (const [k, st] of this.keys) if (now - st.usedAt > 60_000 && st.pausedUntil < now && st.nextAt < now) this.keys.delete(k);
+    for (const [k, st] of this.keys) if (now - st.usedAt > 60_000 && st.pausedUntil < now && st.nextAt < now && st.held === 0 && st.inFlight === 0 && st.queue.length === 0) this.keys.delete(k);
   }
 }

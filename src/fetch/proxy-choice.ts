@@ -1,6 +1,7 @@
 /**
  * Which proxy a new identity of a host gets: one of the host's tier (or the tier below, for a
- * probe), skipping benched proxies, in rotation; the next tier up when the whole tier is benched.
+ * probe), skipping benched proxies, the least busy (in rotation among equals); the next tier up
+ * when the whole tier is benched.
  * When every proxy is benched, a clear retryable error says when the first one is back: a dead
  * proxy set is never hammered.
  */
@@ -9,6 +10,9 @@ import type { ProxyEntry, ProxyPool } from './proxy.ts';
 import type { ProxyHealth } from './proxy-health.ts';
 import type { IdentitySource, SessionHandle } from './session.ts';
 import type { HostTiers } from './tiers.ts';
+
+/** What ranks an unanswered identity behind the answered ones (ms: longer than any wait). */
+const UNANSWERED = 1e12;
 
 export class ProxyChoice implements IdentitySource {
   private readonly cursors: number[];
@@ -39,17 +43,30 @@ export class ProxyChoice implements IdentitySource {
     throw new SourceError('network', `every proxy for ${host} is benched after failures; the first is back in ${Math.ceil(ms / 1000)} s`, { retryAfterMs: ms });
   }
 
-  /** Round robin over tier `t`, skipping proxies benched for `host`. */
+  /**
+   * The proxy of tier `t` that can start a request to `host` soonest, skipping proxies benched
+   * for it; in rotation order among equals (all idle: round robin).
+   */
   private next(t: number, host: string): ProxyEntry | undefined {
     const list = this.pool.tiers[t]!;
+    let best: ProxyEntry | undefined;
+    let bestAt = Infinity;
+    let bestI = 0;
+    const now = this.now();
     for (let i = 0; i < list.length; i++) {
       const e = list[(this.cursors[t]! + i) % list.length]!;
-      if (this.health.available(e.label, host) && !this.paused(host, e)) {
-        this.cursors[t] = (this.cursors[t]! + i + 1) % list.length;
-        return e;
+      if (!this.health.available(e.label, host)) continue;
+      const at = this.readyAt(host, e);
+      if (this.maxPauseMs !== Infinity && at - now > this.maxPauseMs) continue; // paused past the wait
+      if (at < bestAt) {
+        best = e;
+        bestAt = at;
+        bestI = i;
+        if (at <= now) break; // free now: no one can be sooner
       }
     }
-    return undefined;
+    if (best) this.cursors[t] = (this.cursors[t]! + bestI + 1) % list.length;
+    return best;
   }
 
   stillValid(s: SessionHandle): boolean {
@@ -58,8 +75,11 @@ export class ProxyChoice implements IdentitySource {
     return s.probe === true || s.tier === this.tiers.current(s.host);
   }
 
+  /** When the identity's proxy can start its next request; one still waiting for its first answer
+   *  (its connection being opened) after every answered one. */
   rank(s: SessionHandle): number {
-    return s.proxy && s.host !== undefined ? this.readyAt(s.host, s.proxy) : s.uses;
+    const at = s.proxy && s.host !== undefined ? this.readyAt(s.host, s.proxy) : s.uses;
+    return s.answered ? at : at + UNANSWERED;
   }
 
   private paused(host: string, p: ProxyEntry): boolean {

@@ -35,6 +35,9 @@ export interface SessionHandle {
   /** A probe of a cheaper tier: leased to one work item, never shared from the pool. */
   readonly probe?: boolean;
   uses: number;
+  /** False until one of its requests got an answer: until then it sends one at a time (the
+   *  executor's warm-up), and the pool lends it to other work items only after the answered ones. */
+  answered: boolean;
   errorScore: number;
   readonly createdAt: number;
 }
@@ -199,6 +202,7 @@ export class SessionPool {
       proxy: this.opts.proxies.rotation === 'sticky' ? this.opts.proxies.forKey(key, generation) : undefined,
       retired: false,
       uses: 0,
+      answered: false,
       errorScore: 0,
       createdAt: this.now(),
     };
@@ -253,7 +257,7 @@ export class SessionPool {
       const src = this.opts.identities?.proxyFor(host) ?? { proxy: this.opts.proxies.next(), tier: 0, probe: false };
       const headers = this.generateHeaders();
       s = { key: `${host}#${++this.made}`, generation: (hit?.generation ?? -1) + 1, headers, fingerprint: this.fingerprintFor(headers), jar: new CookieJar(undefined, { looseMode: true }), hasCookies: false,
-        proxy: src.proxy, retired: false, host, tier: src.tier, probe: src.probe, uses: 0, errorScore: 0, createdAt: this.now() };
+        proxy: src.proxy, retired: false, host, tier: src.tier, probe: src.probe, uses: 0, answered: false, errorScore: 0, createdAt: this.now() };
       if (!src.probe) pool.push(s);
     }
     this.pools.set(host, pool);
