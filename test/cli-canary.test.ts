@@ -19,6 +19,8 @@ import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
 import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
 import { recordQuery, replayEntry, threadAnswers } from './support/replay.ts';
 import type { HarEntry } from '../src/fetch/har.ts';
+import { defineSource } from '../src/sources/_kit/source.ts';
+import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
 
 const V1 = fixturePath('youtube', 'browse_channel_videos_tab_initial_2026-05.json');
 const THREAD = fixturePath('reddit', 'post_comments_3hahrw_2016-03.json');
@@ -115,6 +117,21 @@ test('two sources in one run: each judged on its own, the exit code the worst; t
   assert.deepEqual(out.sources.map((s: any) => [s.source, s.status, s.records]), [['/forum-comments', 'ok', 50], ['/videosite-videos', 'blocked', 0]], JSON.stringify(out.sources));
   assert.equal(out.status, 'blocked');
   assert.equal(out.exit_code, 4);
+});
+
+test('a source that does not answer within --timeout: degraded saying so, and the command still ends', { timeout: 30_000 }, async () => {
+  // A test row on a declared endpoint whose lookup never ends by itself (only when its request is cancelled).
+  const hanging: LocalAdapter = { kind: 'local', endpoint: '/forum-comments',
+    lookup: (_c, l) => new Promise((_r, reject) => l.signal?.addEventListener('abort', () => reject(new Error('cancelled')))) };
+  const slow = defineSource({ endpoint: '/forum-comments', adapter: async () => hanging, verifiedBy: 'test adapter', canary: { query: 'q', min: 1, fields: ['comment_id'] } });
+  let text = '';
+  const t0 = Date.now();
+  const code = await canaryCommand({ json: true, timeout: '0.5' }, {}, [slow], (s) => { text += s; });
+  const out = JSON.parse(text);
+  assert.equal(code, 3, text);
+  assert.equal(out.mode, 'live');
+  assert.deepEqual([out.sources[0].status, out.sources[0].reason], ['degraded', 'timeout: no answer within 0.5 s']);
+  assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
 });
 
 /** Runs `npx trawl canary` as an operator (or cron) does. */

@@ -108,9 +108,21 @@ export async function canaryCommand(o: CanaryOptions, env: NodeJS.ProcessEnv = p
     process.stderr.write(`trawl canary: could not run: ${(e as Error).message}\n`);
     return 1;
   } finally {
-    await svc?.close();
+    if (svc) await closeWithin(svc, CLOSE_GRACE_MS);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How long closing the service may take before the command ends without it. */
+const CLOSE_GRACE_MS = 5_000;
+
+/** Closes the service, or stops waiting after `ms`: a query still running after its timeout (cancelled,
+ *  but its fetch or lookup not yet given up) must not keep a cron job alive; the command line exits
+ *  the process with the code. */
+async function closeWithin(svc: Service, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([svc.close(), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
+  clearTimeout(timer);
 }
 
 /** One source's request through the service's own API (no socket: Fastify's inject), judged. */

@@ -152,8 +152,8 @@ async function main(argv: string[]) {
     }
     case 'canary': {
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-      process.exitCode = await (await import('./canary.ts')).canaryCommand({ source: str(values.source), json: values.json === true, timeout: str(values.timeout), help: values.help === true });
-      return;
+      // Exits at once: a source's request still hanging after its timeout must not hold a cron job.
+      return process.exit(await (await import('./canary.ts')).canaryCommand({ source: str(values.source), json: values.json === true, timeout: str(values.timeout), help: values.help === true }));
     }
     case 'accounts':
       return withStore(async ({ store }) => {
