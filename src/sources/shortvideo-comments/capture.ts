@@ -16,7 +16,12 @@ export function parseCapture(text: string): ShortvideoComment[] {
     return [];
   }
   const body = commentListBody(text);
-  const first = Array.isArray(body.comments) ? (body.comments[0] as { aweme_id?: unknown } | undefined) : undefined;
-  const videoId = typeof first?.aweme_id === 'string' ? first.aweme_id : '';
+  // The video: the one most of the comments name (an inserted entry may name another).
+  const named = new Map<string, number>();
+  for (const c of Array.isArray(body.comments) ? body.comments : []) {
+    const v = (c as { aweme_id?: unknown } | null)?.aweme_id;
+    if (typeof v === 'string' && /^\d+$/.test(v)) named.set(v, (named.get(v) ?? 0) + 1);
+  }
+  const videoId = [...named].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
   return commentsPage(body, { videoId, cursor: 0 }, '').records;
 }

@@ -66,14 +66,27 @@ interface PageFacts {
   total: number | null;
 }
 
+/** Comment and video ids are decimal numbers (`7603301260598838032`). */
+const NUMERIC_ID = /^\d+$/;
+
+/** The comment id of a node, when it has one of the site's form. */
+const cidOf = (node: unknown): string | null => {
+  const cid = nonEmpty(obj(node)?.cid);
+  return cid && NUMERIC_ID.test(cid) ? cid : null;
+};
+
 /**
- * One comment node → its record (cursor filled by the caller). Null when the node is no comment (no cid).
+ * One comment node → its record (cursor filled by the caller). Null when the node is no comment of
+ * this video: no numeric cid, or an `aweme_id` naming another video (an entry that is not the
+ * video's own comment, such as a promoted one).
  * @example commentOf({ cid: '1', text: 'hi', create_time: 1770281693 }, { query: 'q', videoId: '2', total: null })?.comment_id // '1'
  */
 export function commentOf(node: unknown, f: PageFacts): ShortvideoComment | null {
   const c = obj(node);
-  const cid = c && nonEmpty(c.cid);
+  const cid = cidOf(node);
   if (!c || !cid) return null;
+  const video = nonEmpty(c.aweme_id);
+  if (video !== null && f.videoId !== '' && video !== f.videoId) return null;
   const user = obj(c.user);
   const images: string[] = [];
   if (Array.isArray(c.image_list)) {
@@ -84,7 +97,7 @@ export function commentOf(node: unknown, f: PageFacts): ShortvideoComment | null
   }
   return {
     query: f.query,
-    video_id: nonEmpty(c.aweme_id) ?? f.videoId,
+    video_id: video ?? f.videoId,
     comment_id: cid,
     text: str(c.text),
     author_id: nonEmpty(user?.uid),
@@ -125,7 +138,7 @@ export function commentsPage(body: Obj, s: PageState, query: string): PageOut {
   if (list.length === 0 && s.cursor === 0 && total !== null && total > 0) {
     throw new SourceError('blocked', `the comment list withheld the comments (total ${total}, none given): the site wants a signed or signed-in call`);
   }
-  if (list.length > 0 && !list.some((c) => obj(c) && nonEmpty(obj(c)!.cid))) throw new SourceError('layout_changed', 'the comment list holds no node with a cid');
+  if (list.length > 0 && !list.some((c) => cidOf(c))) throw new SourceError('layout_changed', 'the comment list holds no node with a numeric cid');
   const facts = { query, videoId: s.videoId, total };
   const records: ShortvideoComment[] = [];
   for (const c of list) {

@@ -138,6 +138,14 @@ test('truncated and reordered variants: a missing branch is a null field', { ski
   // A node without cid is no comment: skipped, the others stay.
   body.comments[0] = { text: 'no id' };
   assert.equal(adapter.parse(firstStep(), res(JSON.stringify(body)), ctx()).records.length, 18);
+  // An entry with an id not of the site's form, or naming another video (not this video's comment): skipped too.
+  const withOthers = JSON.parse(readFileSync(BODY, 'utf8'));
+  const copy = withOthers.comments[2];
+  withOthers.comments.splice(2, 0, { ...copy, cid: 'AD 7603299273505473296' }, { ...copy, cid: '7603299273505400000', aweme_id: '7000000000000000001' });
+  const kept = adapter.parse(firstStep(), res(JSON.stringify(withOthers)), ctx()).records;
+  assert.equal(kept.length, 19);
+  assert.ok(kept.every((r) => /^\d+$/.test(r.comment_id) && r.video_id === VIDEO));
+  assert.deepEqual(parseCapture(JSON.stringify(withOthers)).map((r) => r.comment_id), kept.map((r) => r.comment_id));
   // Cut in the middle: not JSON any more.
   const text = readFileSync(BODY, 'utf8');
   assert.equal(typeOf(() => adapter.parse(firstStep(), res(text.slice(0, text.length / 2)), ctx())), 'layout_changed');
