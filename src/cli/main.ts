@@ -20,6 +20,7 @@
  *   trawl canary [--source NAME] [--json] [--timeout SECONDS]   each source's canary query against the live site: ok,
  *                                   degraded, blocked or layout_changed; exit 0 all ok, 3/4/5 the worst (src/cli/canary.ts)
  *   trawl run | wait | requests | tasks | balance | cancel | monitors   the API's client (src/cli/client/main.ts)
+ *   trawl businesses search "<text>" | get <id>   the business database through the API (src/cli/client/businesses.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
  */
@@ -122,7 +123,10 @@ const CLIENT = new Set(['run', 'wait', 'requests', 'tasks', 'balance', 'cancel',
 async function main(argv: string[]) {
   const [cmd, sub, ...rest] = argv;
   // The API's client commands load only the client: they talk to a running server over HTTP.
-  if (CLIENT.has(cmd)) return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
+  // `businesses search|get` are the API's too; import and export work on the store.
+  if (CLIENT.has(cmd) || (cmd === 'businesses' && (sub === 'search' || sub === 'get'))) {
+    return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
+  }
   const { values, positionals } = parseArgs({
     args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' || cmd === 'fetch' || cmd === 'canary' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
     allowPositionals: true, strict: false,
@@ -220,7 +224,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price: fixedMicros(price), account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl fetch <url> [--profile P] [--proxy URL] [--out FILE] | canary [--source NAME] [--json] [--timeout SECONDS]   (cron: exit 0 all sources ok, 3 degraded, 4 blocked, 5 layout changed)\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl businesses search "<text>" [--limit N] [--json] | businesses get <id>   (the API client, with TRAWL_API_KEY)\n       trawl fetch <url> [--profile P] [--proxy URL] [--out FILE] | canary [--source NAME] [--json] [--timeout SECONDS]   (cron: exit 0 all sources ok, 3 degraded, 4 blocked, 5 layout changed)\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

@@ -10,6 +10,7 @@
  *   trawl balance [--json]
  *   trawl cancel <request id>
  *   trawl monitors create|list|show|runs|changes|pause|resume|delete ...   (./monitors.ts)
+ *   trawl businesses search "<text>" [--filters JSON] [--limit N] [--json] | get <id>   (./businesses.ts)
  *
  * Exit codes: 0 done; 1 the request ended in Failure; 2 wrong arguments; 3 the API refused the call
  * (401, 402, 404, 422 ...); 4 the server could not be reached or failed (5xx); 5 done, but some
@@ -22,6 +23,7 @@ import { progressReporter } from './progress.ts';
 import { fixedMicros, toMicros } from '../../billing/money.ts';
 import { dataText, isFileFormat, outFormat, table, when, writeOut, type OutFormat } from './output.ts';
 import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
+import { BUSINESSES_OPTIONS, businessesClientCommand } from './businesses.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, partial: 5, interrupted: 130 } as const;
 
@@ -32,6 +34,7 @@ const KINDS: Record<string, OptionKinds> = {
   requests: { ...COMMON, running: 'boolean', finished: 'boolean' },
   tasks: COMMON, balance: COMMON, cancel: COMMON,
   monitors: { ...COMMON, ...MONITOR_OPTIONS },
+  businesses: { ...COMMON, ...BUSINESSES_OPTIONS },
 };
 
 const USAGE = `usage:
@@ -41,6 +44,7 @@ const USAGE = `usage:
   trawl tasks [--json]  |  trawl balance [--json]  |  trawl cancel <request id>
   trawl monitors create <endpoint> [queries... | --file F] (--every 1d | --cron "0 9 * * 1" [--tz Zone]) [--name N] [--webhook URL] [--identity a,b --fields x,y] [--<param> value ...]
   trawl monitors list | show <id> | runs <id> | changes <id> [--kind changed,new] [--since DATE] | pause <id> | resume <id> | delete <id>   [--json]
+  trawl businesses search "cafes in monaco" [--filters JSON] [--limit N] [--json]  |  trawl businesses get <os_id>
 options: --url URL (default http://127.0.0.1:8080 or TRAWL_URL), --key KEY (or TRAWL_API_KEY), --quiet (no progress)
 exit codes: 0 done, 1 request Failure, 2 wrong arguments, 3 refused by the API, 4 server unreachable or failing, 5 some queries failed, 130 interrupted
 `;
@@ -150,6 +154,7 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, money(l.amount)])]));
       return EXIT.ok;
     }
+    case 'businesses': return businessesClientCommand(client, a.positionals, a.options);
     case 'monitors': return monitorsCommand(client, a.positionals, a.options, a.params, (qs) => queriesOf(qs, a.options.file as string | undefined));
     case 'cancel': {
       const id = a.positionals[0];
