@@ -55,3 +55,24 @@ test('new reviews: newer than the newest seen, or at its time and unseen; the me
   const d3 = diffRun(seenOf(d2, s1), [{ query: 'q', records: [place([['r4', 300]])] }], rc, meta());
   assert.deepEqual(d3.changes, [], 'nothing newer: no event');
 });
+
+test('a place seen without reviews: its first reviews are new ones', () => {
+  const rc = { identity: ['place_id'], fields: [] };
+  const s1 = seenOf(diffRun(new Map(), [{ query: 'q', records: [{ place_id: 'p', reviews_data: [] }] }], rc, meta(true)));
+  assert.equal(s1.get('p')!._newest, 0);
+  const d = diffRun(s1, [{ query: 'q', records: [{ place_id: 'p', reviews_data: [{ review_id: 'r1', review_timestamp: 50 }] }] }], rc, meta());
+  assert.deepEqual(d.changes.map((c) => [c.kind, c.after]), [['new_reviews', 1]]);
+});
+
+test('a query of the monitor not asked this run (nothing moved) keeps its records: neither gone nor forgotten', () => {
+  const prev = seenOf(diffRun(new Map(), [{ query: 'q1', records: [{ place_id: 'a' }] }, { query: 'q2', records: [{ place_id: 'b' }] }], cmp, meta(true)));
+  const d = diffRun(prev, [{ query: 'q2', records: [{ place_id: 'b' }] }], cmp, { ...meta(), queries: ['q1', 'q2'] });
+  assert.deepEqual([d.changes, d.gone], [[], []]);
+});
+
+test('what the cheap signal needs is remembered: review counts, and a listing\'s place as shown', () => {
+  const d = diffRun(new Map(), [{ query: 'q', records: [{ place_id: 'a', engine_id: '0x1:0x2', reviews: 3, reviews_per_score: { 1: 0, 2: 0, 3: 1, 4: 1, 5: 1 }, reviews_link: 'l', name: 'A' }] }], cmp, meta(true));
+  const v = d.seen[0]!.values;
+  assert.equal(v._sig, JSON.stringify([3, { 1: 0, 2: 0, 3: 1, 4: 1, 5: 1 }]));
+  assert.deepEqual([(v._place as Rec).engine_id, (v._place as Rec).name, (v._place as Rec).reviews], ['0x1:0x2', 'A', 3]);
+});

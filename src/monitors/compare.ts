@@ -6,17 +6,18 @@
  * What is remembered of a record (`SeenRecord.values`) is only the compared fields, the query it was
  * found under (`_q`: a query that failed this run says nothing about its records being gone) and, for
  * reviews, the newest review time and the ids at that time (`_newest`, `_ids`): a review newer than
- * that, or at that time but unseen, is new. So the memory per record stays a few fields, however many
- * reviews a place has.
+ * that, or at that time but unseen, is new; and what the cheap signal needs (`_sig`, `_place`:
+ * ./signal.ts). So the memory per record stays a few fields, however many reviews a place has.
  *
  * @example diffRun(seen, [{ query: 'q', records: [{ place_id: 'a', phone: '+1 2' }] }], { identity: ['place_id'], fields: ['phone'] }, meta)
  */
 import type { ChangeRow, MonitorCompare, SeenRecord } from '../store/monitors/contract.ts';
+import { signalOf } from './signal.ts';
 
 type Rec = Record<string, unknown>;
 
 /** Defaults per endpoint: the record's identity and the fields a person means by "it changed". */
-const PLACE_FIELDS = ['name', 'full_address', 'phone', 'site', 'category', 'rating', 'reviews', 'working_hours', 'business_status', 'price_range'];
+const PLACE_FIELDS = ['name', 'full_address', 'phone', 'site', 'category', 'rating', 'reviews', 'working_hours', 'business_status', 'range'];
 export const DEFAULT_COMPARE: Record<string, MonitorCompare> = {
   '/maps/search': { identity: ['place_id'], fields: PLACE_FIELDS },
   '/maps/search-v2': { identity: ['place_id'], fields: PLACE_FIELDS },
@@ -35,7 +36,12 @@ export interface QueryRecords {
   failed?: boolean;
 }
 
-export interface RunMeta { monitorId: string; runId: string; at: number; baseline: boolean }
+export interface RunMeta {
+  monitorId: string; runId: string; at: number; baseline: boolean;
+  /** The monitor's queries: one of them not asked this run (nothing moved, ./signal.ts) keeps its
+   *  records as they were; a record of a query no longer asked at all is forgotten. */
+  queries?: string[];
+}
 
 export interface RunDiff {
   changes: ChangeRow[];
@@ -74,7 +80,8 @@ function newReviews(r: Rec, mark: ReviewMark | null): { fresh: Rec[]; mark: Revi
       if (!mark || t > mark.newest || (t === mark.newest && rid !== null && !mark.ids.includes(rid))) fresh.push(v);
       if (t > newest) newest = t;
     }
-    if (newest === -Infinity) return { fresh: [], mark, has: true };
+    // No review yet: remembered as a mark at time 0, so the place's first reviews are new ones.
+    if (newest === -Infinity) return { fresh: [], mark: mark ?? { newest: 0, ids: [] }, has: true };
     const ids = (reviews as Rec[]).filter((v) => v[time] === newest && v[id] != null).map((v) => String(v[id]));
     const keep = mark && mark.newest === newest ? [...new Set([...mark.ids, ...ids])] : ids;
     return { fresh: mark ? fresh : [], mark: { newest, ids: keep.slice(-50) }, has: true };
@@ -106,7 +113,7 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
       if (id === null || found.has(id)) continue;
       found.add(id);
       const prev = before.get(id);
-      const values: Rec = { _q: q.query };
+      const values: Rec = { _q: q.query, ...signalOf(r) };
       for (const f of compare.fields) values[f] = r[f] ?? null;
       const rv = newReviews(r, prev && prev._newest !== undefined ? { newest: prev._newest as number, ids: (prev._ids as string[]) ?? [] } : null);
       if (rv.mark) { values._newest = rv.mark.newest; values._ids = rv.mark.ids; }
@@ -121,10 +128,12 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
     }
   }
   const gone: string[] = [];
+  const asked = new Set(results.map((q) => q.query));
+  const resting = new Set((meta.queries ?? []).filter((q) => !asked.has(q)));
   for (const [id, prev] of before) {
-    if (found.has(id) || failedQueries.has(prev._q as string)) continue;
+    if (found.has(id) || failedQueries.has(prev._q as string) || resting.has(prev._q as string)) continue;
     // Asked no more (the monitor's queries were changed): forgotten, not reported.
-    if (!results.some((q) => q.query === prev._q)) { gone.push(id); continue; }
+    if (!asked.has(prev._q as string)) { gone.push(id); continue; }
     gone.push(id);
     event('gone', id, null, null, null, null);
   }

@@ -2,8 +2,8 @@
  * Runs monitors (issue 29). Every process with workers ticks: it takes over runs whose claimer died,
  * claims due runs (./store: one owner per due time) and starts each as an ordinary request, with the
  * request id chosen at the claim (a take-over submits that same id, so a run's request exists once),
- * then ends the runs whose request ended: the records against what the monitor saw before
- * (./compare.ts), stored with the run in one transaction.
+ * asking only what moved (./signal.ts), then ends the runs whose request ended: the records against
+ * what the monitor saw before (./compare.ts), stored with the run in one transaction.
  *
  * A run's request carries the monitor's webhook, so the delivery is made, signed, retried and logged
  * like every webhook's; its body gains the run's changes (./webhook-part.ts).
@@ -19,6 +19,7 @@ import { newRequestId } from '../app/ids.ts';
 import { submit } from '../app/submit.ts';
 import { diffRun, type QueryRecords } from './compare.ts';
 import { nextRunAfter } from './schedule.ts';
+import { planRun } from './signal.ts';
 
 /** The request parameter that ties a request to its monitor run (not settable by clients: set here). */
 export const MONITOR_RUN = '_monitorRun';
@@ -76,8 +77,14 @@ export class MonitorScheduler {
     if (!m || !account || !decl) why = !m ? 'the monitor was deleted' : !account ? 'the account is gone' : `${m.endpoint} is not served`;
     else if (!(await this.ctx.store.getRequest(run.requestId))) {
       try {
-        const params = { ...m.params, ...(run.baseline ? {} : await onlyWhatMoved(store, m)), [MONITOR_RUN]: run.id };
-        await submit(this.ctx, account, decl, params, m.queries, { webhook: m.webhook, ui: false, id: run.requestId });
+        const plan = await planRun(store, m, run.baseline);
+        if (!plan.queries.length) {
+          // Nothing moved in the cheap signal: the run is done without a request (./signal.ts).
+          await store.markRunning(run.id);
+          await store.finishRun(run.id, { ...failed('', this.ctx.now()), status: 'done', reason: 'nothing moved since the last run: no request was needed' });
+          return;
+        }
+        await submit(this.ctx, account, decl, { ...plan.params, [MONITOR_RUN]: run.id }, plan.queries, { webhook: m.webhook, ui: false, id: run.requestId });
       } catch (e) {
         // Another process submitted the same id meanwhile (it was late, not dead): that request is this run's.
         if (!(await this.ctx.store.getRequest(run.requestId))) why = `the run could not start: ${(e as Error).message}`;
@@ -95,19 +102,6 @@ export class MonitorScheduler {
     this.ctx.events.off('finished', this.onFinished);
     await this.busy;
   }
-}
-
-/**
- * Parameters that make a run fetch only what can have moved since the monitor last looked. Reviews:
- * a `cutoff` at the oldest of the places' newest reviews seen (reviews at that second are fetched
- * again and recognised as seen), with the newest-first order it implies; so a run reads the reviews
- * written since, not every review again. A cutoff the monitor's own parameters set is kept.
- */
-export async function onlyWhatMoved(store: ReturnType<typeof monitorStoreOf>, m: MonitorRow): Promise<Record<string, unknown>> {
-  if (m.endpoint !== '/maps/reviews' || m.params.cutoff !== undefined) return {};
-  let oldest = Infinity;
-  for (const v of (await store.seenRecords(m.id)).values()) if (typeof v._newest === 'number') oldest = Math.min(oldest, v._newest);
-  return Number.isFinite(oldest) ? { cutoff: oldest, sort: 'newest' } : {};
 }
 
 function failed(reason: string, now: number) {
@@ -147,6 +141,6 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
     return;
   }
   const before = await store.seenRecords(m.id);
-  const d = diffRun(before, queries, m.compare, { monitorId: m.id, runId: run.id, at: now, baseline: run.baseline });
+  const d = diffRun(before, queries, m.compare, { monitorId: m.id, runId: run.id, at: now, baseline: run.baseline, queries: m.queries });
   await store.finishRun(run.id, { status: 'done', reason: firstError && `some queries failed: ${firstError}`, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
 }

@@ -18,45 +18,35 @@ import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../_maps/pb.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import { PAGE_SIZE, effectiveSort, localeOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
+import { effectiveSort, knownPlace, localeOf, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
 import { reviewOf } from './review.ts';
 import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
+
+export { DEFAULT_REVIEWS_LIMIT } from './plan.ts';
 
 type Item = ReviewsItem | { item: 'none' };
 type Ctx = QueryContext<ReviewsParams>;
 
-export const DEFAULT_REVIEWS_LIMIT = 100;
-
-function reviewsLimitOf(p: ReviewsParams): number {
-  return p.reviewsLimit === undefined || p.reviewsLimit === null ? DEFAULT_REVIEWS_LIMIT : p.reviewsLimit;
-}
 
 function placeKey(s: PlaceSummary): string {
   return s.engine_id ?? s.place_id ?? s.name ?? '';
 }
 
 /** Place header item plus its first reviews page (none when the place has no reviews). */
-function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams): { item: Item; next: Step[] } {
+function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams, cutoff?: number): { item: Item; next: Step[] } {
   const key = placeKey(s);
   const next: Step[] = [];
-  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p));
+  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p, cutoff));
   return { item: { item: 'place', key, place: s }, next };
 }
 
-function pageSizeFor(p: ReviewsParams, got: number): number {
-  const limit = reviewsLimitOf(p);
-  // Ask for no more than still wanted, so the page token after the last kept review is exact.
-  if (limit > 0 && !p.ignoreEmpty && !p.cutoff && p.cutoffRating === undefined) return Math.max(1, Math.min(PAGE_SIZE, limit - got));
-  return PAGE_SIZE;
-}
-
-function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams): Step {
-  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token }, p, pageSizeFor(p, 0));
+function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, cutoff?: number): Step {
+  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff }, p, pageSizeFor(p, 0));
 }
 
 /** A found place → its header item and first reviews page. */
 function placeFound(rec: PlaceRecord, ctx: Ctx): ParseResult<Item> {
-  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params);
+  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params, knownPlace(ctx)?.cutoff);
   return { records: [item], next };
 }
 
@@ -124,7 +114,9 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const limit = reviewsLimitOf(p);
   let got = Number(st.got ?? 0);
   let stop = false;
-  const records: Item[] = [];
+  const cutoff = st.cutoff !== undefined ? st.cutoff : p.cutoff;
+  // A place the caller knew (no place page was fetched) comes with its first reviews page.
+  const records: Item[] = st.place && !st.page ? [{ item: 'place', key, place: st.place }] : [];
   for (const entry of entries ?? []) {
     const r = reviewOf(entry, token);
     if (!r) continue;
@@ -132,7 +124,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
       stop = true;
       break;
     }
-    if (p.cutoff && r.review_timestamp !== null && r.review_timestamp < p.cutoff) {
+    if (cutoff && r.review_timestamp !== null && r.review_timestamp < cutoff) {
       stop = true;
       break;
     }
@@ -152,7 +144,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const next: Step[] = [];
   if (more) {
     const engineId = String(st.engineId ?? key);
-    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token }, p, pageSizeFor(p, got)));
+    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff }, p, pageSizeFor(p, got)));
   }
   return { records, next, cursor: more ? token : null };
 }

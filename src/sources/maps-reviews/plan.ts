@@ -16,10 +16,23 @@ import { placeStep } from '../_maps/place-step.ts';
 import { classifyQuery } from '../_maps/query.ts';
 import { MAX_LIMIT, searchSettings, type SearchSettings } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
-import type { ReviewSort, ReviewsParams } from './record.ts';
+import type { PlaceSummary, ReviewSort, ReviewsParams } from './record.ts';
 
 export const PAGE_SIZE = 20;
 export const SORT_CODE: Record<ReviewSort, number> = { most_relevant: 1, newest: 2, highest_rating: 3, lowest_rating: 4 };
+
+export const DEFAULT_REVIEWS_LIMIT = 100;
+
+export function reviewsLimitOf(p: ReviewsParams): number {
+  return p.reviewsLimit === undefined || p.reviewsLimit === null ? DEFAULT_REVIEWS_LIMIT : p.reviewsLimit;
+}
+
+export function pageSizeFor(p: ReviewsParams, got: number): number {
+  const limit = reviewsLimitOf(p);
+  // Ask for no more than still wanted, so the page token after the last kept review is exact.
+  if (limit > 0 && !p.ignoreEmpty && !p.cutoff && p.cutoffRating === undefined) return Math.max(1, Math.min(PAGE_SIZE, limit - got));
+  return PAGE_SIZE;
+}
 
 /** `cutoff` only makes sense on a date order, so it forces `newest`. */
 export function effectiveSort(p: ReviewsParams): ReviewSort {
@@ -65,6 +78,30 @@ export interface ReviewsPageState {
   /** Reviews kept so far for this place. */
   got: number;
   page: number;
+  /** This place's own `cutoff` (a caller that knows its newest review), over the request's. */
+  cutoff?: number;
+  /** The place as the caller already knows it: page 0 emits it, no place page was fetched. */
+  place?: PlaceSummary;
+}
+
+/**
+ * A request parameter clients cannot set (the monitor scheduler does, src/monitors/signal.ts): per
+ * query, the place as a fresh listing showed it (so no place page is fetched: the first step is its
+ * reviews page) and the time of its newest review already seen (reviews older are not read).
+ */
+export const KNOWN_PLACES = '_knownPlaces';
+export interface KnownPlace { place?: PlaceSummary; cutoff?: number }
+
+/** What the caller knows of this query's place, if anything. */
+export function knownPlace(ctx: QueryContext<ReviewsParams>): KnownPlace | null {
+  const all = (ctx.params as Record<string, unknown> | undefined)?.[KNOWN_PLACES];
+  const k = all && typeof all === 'object' ? (all as Record<string, unknown>)[ctx.query] : undefined;
+  if (!k || typeof k !== 'object') return null;
+  const { place, cutoff } = k as KnownPlace;
+  return {
+    place: place && typeof place === 'object' && typeof place.engine_id === 'string' ? place : undefined,
+    cutoff: typeof cutoff === 'number' && Number.isFinite(cutoff) && cutoff >= 0 ? cutoff : undefined,
+  };
 }
 
 /** @example reviewsStep('0x1:0x2', null, { key: '0x1:0x2', engineId: '0x1:0x2', token: null, got: 0, page: 0 }, {}).kind // 'reviews-page' */
@@ -89,6 +126,14 @@ export function plan(ctx: QueryContext<ReviewsParams>): Step[] {
   const form = classifyQuery(ctx.query);
   if (form.form === 'invalid') throw new SourceError('invalid_query', form.reason);
   if (form.form === 'phrase') return [firstSearchStep(form.q, settingsOf(p), form.camera ?? null)];
+  const known = knownPlace(ctx);
+  // A place a fresh listing showed starts at its reviews: its place page would add nothing (a place
+  // without reviews costs the one empty reviews page instead of the place page).
+  if (known?.place?.engine_id) {
+    const { engine_id: engineId } = known.place;
+    const token = p.lastPaginationId || null;
+    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, place: known.place }, p, pageSizeFor(p, 0))];
+  }
   return [placeStep(form, localeOf(p))];
 }
 

@@ -8,7 +8,7 @@ import { adapter as mapsReviews, billableUnits } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { reviewOf } from './review.ts';
 import { parse, finish, type ReviewsParseItem } from './parse.ts';
-import { plan, reviewsPageUrl } from './plan.ts';
+import { KNOWN_PLACES, plan, reviewsPageUrl } from './plan.ts';
 import { constructedEntry, constructedPage, type ConstructedReview } from './constructed-page.ts';
 import type { ReviewsParams, ReviewsElement } from './record.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
@@ -345,4 +345,25 @@ test('parseCapture refuses files it does not understand', () => {
   const recs = parseCapture(constructedPage(mk(2), 'NEXT'));
   assert.equal(recs.length, 2);
   assert.equal((recs[0] as any).review_pagination_id, 'NEXT');
+});
+
+test('a place the caller knows (a monitor\'s listing): no place page, its own cutoff, the place from the listing', () => {
+  const place = { name: 'Listed Place', full_address: null, engine_id: '0xaa:0xbb', place_id: null, location_link: null, rating: 4.5, reviews: 60, reviews_id: null, reviews_link: null, reviews_per_score: null };
+  const cutoff = T0 - 25 * DAY;
+  const params = { reviewsLimit: 0, cutoff: T0 - 50 * DAY, [KNOWN_PLACES]: { '0xaa:0xbb': { place, cutoff } } } as ReviewsParams;
+  const c = ctx(params, '0xaa:0xbb');
+  const [first] = plan(c);
+  assert.equal(first!.kind, 'reviews-page', 'no place page');
+  const pages = [constructedPage(mk(20), 'T1'), constructedPage(mk(20, { from: 20 }), 'T2'), constructedPage(mk(20, { from: 40 }), 'T3')];
+  const items: ReviewsParseItem[] = [];
+  let step: Step | undefined = first;
+  let i = 0;
+  while (step) {
+    const out = parse(step, res(pages[i++]!), c);
+    items.push(...out.records);
+    step = out.next?.[0];
+  }
+  const el = finish(items, c)[0] as ReviewsElement;
+  assert.deepEqual([el.name, el.reviews, el.reviews_data.length, i], ['Listed Place', 60, 26, 2], 'the place\'s own cutoff, not the request\'s older one');
+  assert.equal(plan(ctx({ [KNOWN_PLACES]: { other: { place } } } as ReviewsParams, '0xaa:0xbb'))[0]!.kind, 'place', 'another query\'s knowledge is not used');
 });
