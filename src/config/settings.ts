@@ -7,6 +7,7 @@
  */
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
 import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
+import { DEFAULT_TARGET_BYTES } from '../http/limits.ts';
 
 export interface Settings {
   port: number;
@@ -72,6 +73,8 @@ export interface Settings {
   /** STRICT_PARAMS: a call with a parameter its operation does not read is refused (422) instead of
    *  answered with the parameter named in X-Unknown-Parameters (src/http/unknown-params.ts). */
   strictParams: boolean;
+  /** MAX_TARGET_BYTES: the longest request target (path and query string) read; longer is 414/431 (src/http/limits.ts). */
+  maxTargetBytes: number;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -144,6 +147,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     mapTiles: mapTilesFromEnv(env),
     monitorTickMs: num(env.MONITOR_TICK_MS, 1_000),
     strictParams: flag(env.STRICT_PARAMS, false),
+    maxTargetBytes: byteSize(env.MAX_TARGET_BYTES) || DEFAULT_TARGET_BYTES,
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

@@ -1,16 +1,20 @@
 /**
- * What a request may weigh before anything reads it (docs/operations.md, "Request size caps").
+ * What a request may weigh before anything reads it (docs/hardening.md, "Request size caps").
  *
- * - The request target (path and query string): 2 MiB. 1000 queries of up to ~2,000 percent-encoded
- *   bytes each (a 650-character query in a non-Latin script, or a long map URL) fit; a longer target
- *   is 414 before authentication, so a client that needs more sends fewer queries per request.
+ * - The request target (path and query string): `MAX_TARGET_BYTES`, 128 KiB by default. 1000
+ *   queries of up to ~130 percent-encoded bytes each fit; a longer target is 414 before
+ *   authentication, so a client that needs more sends fewer queries per request. It was 2 MiB: Node's
+ *   parser copies the whole target read so far on each packet that adds to it, so a 2 MiB target
+ *   sent in 16 KiB pieces cost 57 ms of the API thread even on `/health` (issue 28); at 128 KiB a
+ *   few milliseconds, and what is past the cap is never read.
  * - All header lines together: 64 KiB (browsers stop at 8 to 16 KiB per header), else 431.
  * - Node's parser is given the sum of both: past it, it stops reading and the answer is 431, since
  *   at that point it cannot tell which of the two overflowed.
  */
-export const MAX_TARGET_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_TARGET_BYTES = 128 * 1024;
 export const MAX_HEADER_BYTES = 64 * 1024;
-export const MAX_HEAD_BYTES = MAX_TARGET_BYTES + MAX_HEADER_BYTES;
+/** What Node's parser reads of a request line and headers before it stops (maxHeaderSize). */
+export const headLimit = (targetBytes: number) => targetBytes + MAX_HEADER_BYTES;
 
 /** Bytes of the header lines as received (names, values, `: ` and CRLF). */
 export function headerBytes(rawHeaders: string[]): number {

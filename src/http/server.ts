@@ -16,7 +16,7 @@ import type { Account } from '../store/contract.ts';
 import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
 import { AuthGate } from './auth-failures.ts';
 import { unstorableAt } from '../app/body.ts';
-import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_TARGET_BYTES, headerBytes, keyFromTarget } from './limits.ts';
+import { MAX_HEADER_BYTES, headLimit, headerBytes, keyFromTarget } from './limits.ts';
 import { authenticate } from '../app/accounts.ts';
 import { ParamError, parseQueryString, type RawParams } from './params.ts';
 import { registerDataRoutes } from './routes-data.ts';
@@ -39,6 +39,9 @@ declare module 'fastify' {
 /** The largest JSON body of any operation; some take less (AccountOperation.bodyLimit). */
 const BODY_LIMIT = 1024 * 1024;
 
+/** What a refused head's connection still reads and drops before it is closed (see clientErrorHandler). */
+const LINGER_BYTES = 64 * 1024;
+
 /** Paths that need no API key. */
 const PUBLIC = [/^\/$/, /^\/app(\/|$)/, /^\/health$/, /^\/ready$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/tasks\/files\//, /^\/favicon\.ico$/];
 
@@ -58,6 +61,7 @@ export function rawParams(req: FastifyRequest): RawParams {
 }
 
 export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<FastifyInstance> {
+  const maxTarget = ctx.settings.maxTargetBytes;
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -68,17 +72,19 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     trustProxy: ctx.settings.trustProxy,
     // 1000 queries in a query string (as real clients send them) outgrow Node's 16 KiB default; the
     // exact caps are checked in onRequest (limits.ts). A missing Host is answered there, in JSON.
-    serverFactory: (handler) => createServer({ maxHeaderSize: MAX_HEAD_BYTES, requireHostHeader: false }, handler),
+    serverFactory: (handler) => createServer({ maxHeaderSize: headLimit(maxTarget), requireHostHeader: false }, handler),
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       const e = err.code === 'HPE_HEADER_OVERFLOW'
-        ? new AppError(431, `the request line and headers exceed ${MAX_HEAD_BYTES} bytes (query string at most ${MAX_TARGET_BYTES}, headers at most ${MAX_HEADER_BYTES})`)
+        ? new AppError(431, `the request line and headers exceed ${headLimit(maxTarget)} bytes (path and query string at most ${maxTarget}, headers at most ${MAX_HEADER_BYTES}); send fewer queries per request`)
         : new AppError(400, 'the request could not be read as HTTP/1.1');
       const body = JSON.stringify({ error: true, errorMessage: e.errorMessage });
       if (!socket.writable) return socket.destroy(err);
       socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       // Lingering close: read and drop what the client is still sending for a moment, so closing
-      // with unread data does not reset the connection before the client has read the answer.
-      socket.on('data', () => {});
+      // with unread data does not reset the connection before the client has read the answer; at
+      // most LINGER_BYTES of it (a 2 MiB target is not read to its end).
+      let dropped = 0;
+      socket.on('data', (d: Buffer) => { if ((dropped += d.length) > LINGER_BYTES) socket.destroy(); });
       socket.resume();
       setTimeout(() => socket.destroy(), 2_000).unref();
     },
@@ -101,8 +107,8 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-trace-id', req.id);
     // Size caps and Host first: nothing below reads more than it must before the key is known.
-    if (req.url.length > MAX_TARGET_BYTES) {
-      return sendError(reply, new AppError(414, `the path and query string may be at most ${MAX_TARGET_BYTES} bytes, got ${req.url.length}; send fewer queries per request`));
+    if (req.url.length > maxTarget) {
+      return sendError(reply, new AppError(414, `the path and query string may be at most ${maxTarget} bytes, got ${req.url.length}; send fewer queries per request`));
     }
     if (headerBytes(req.raw.rawHeaders) > MAX_HEADER_BYTES) return sendError(reply, new AppError(431, `the headers may be at most ${MAX_HEADER_BYTES} bytes together`));
     if (!req.headers.host && req.raw.httpVersion === '1.1') return sendError(reply, new AppError(400, 'the Host header is required in HTTP/1.1'));
