@@ -121,6 +121,20 @@ test('variants: reordered, nested under another wrapper, items as text, thin car
   throwsType(() => adapter.parse(s, res('{"errors":[{"message":"UNAUTHENTICATED"}],"data":null}', 401), ctx()), 'blocked');
 });
 
+test('paid placements are left out (cards and ordered items); an entry that is no review card is layout_changed, never "no reviews"', () => {
+  const base = adapter.parse(first(), res(answerText), ctx()).records;
+  const withAds = answer();
+  const list = withAds.data.storeReviews.reviews;
+  list.splice(1, 0, { ...list[1], __typename: 'SponsoredConsumerReview', reviewUuid: 'ad-1', isSponsored: true });
+  list[0].orderedItems.unshift({ __typename: 'ReviewOrderedItem', name: 'Promo Combo', isSponsored: true });
+  assert.deepEqual(adapter.parse(first(), res(JSON.stringify(withAds)), ctx()).records, base);
+  assert.deepEqual(parseCapture(JSON.stringify(withAds)).map((r) => r.review_id), base.map((r) => r.review_id));
+  const wrapped = answer();
+  wrapped.data.storeReviews.reviews[0] = { data: wrapped.data.storeReviews.reviews[0] };
+  throwsType(() => adapter.parse(first(), res(JSON.stringify(wrapped)), ctx()), 'layout_changed');
+  assert.throws(() => parseCapture(JSON.stringify(wrapped)), /entry 0 of the reviews list is no review card/);
+});
+
 test('cutoff: newest first, stops at the first older review', () => {
   const cutoff = Date.parse('2026-09-15T00:00:00Z') / 1000;
   const o = adapter.parse(first({ cutoff }), res(answerText), ctx({ cutoff }));

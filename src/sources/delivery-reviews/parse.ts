@@ -15,7 +15,7 @@ import { responseTime } from '../_kit/dates.ts';
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { reviewChunk } from '../_kit/review-chunk.ts';
-import { obj, objs, str, type Obj } from '../_kit/values.ts';
+import { isAdNode, obj, objs, str, type Obj } from '../_kit/values.ts';
 import { isStoreHeader, readSiteAnswer, storeOf } from '../_doordash/site.ts';
 import { OPERATION, PAGE_SIZE, reviewsStep, type DeliveryState } from './plan.ts';
 import type { DeliveryParams, DeliveryReview } from './record.ts';
@@ -29,13 +29,26 @@ export interface ReviewsPage {
   hasMore: boolean | null;
 }
 
-/** The object holding a list of review cards (or an empty `reviews` list). */
+const cardList = (x: unknown): x is unknown[] => Array.isArray(x) && x.length > 0 && x.every(isReviewNode);
+
+/** The object holding a list of review cards, or a `reviews` list (empty, or with entries that do not read). */
 const holdsReviews = (v: unknown): v is Obj => {
   const o = obj(v);
   if (!o) return false;
-  if (Array.isArray(o.reviews) && o.reviews.length === 0) return true;
-  return Object.values(o).some((x) => Array.isArray(x) && x.length > 0 && x.every(isReviewNode));
+  return Array.isArray(o.reviews) || Object.values(o).some(cardList);
 };
+
+/**
+ * The cards of a holder's list: entries the site flags as paid placements are left out; an entry
+ * that is no review card (a block wrapped, a key renamed) is `layout_changed`, not a review lost.
+ */
+function cardsOf(holder: Obj): Obj[] {
+  const list = Object.values(holder).find(cardList) ?? (holder.reviews as unknown[]);
+  const cards = objs(list).filter((n) => !isAdNode(n));
+  const bad = cards.findIndex((n) => !isReviewNode(n));
+  if (bad >= 0) throw new SourceError('layout_changed', `${OPERATION}: entry ${bad} of the reviews list is no review card (keys: ${Object.keys(cards[bad]!).join(', ').slice(0, 60)})`);
+  return cards;
+}
 
 /**
  * The `data` of a reviews answer (or a page state blob) → its page; nothing like it → typed error.
@@ -49,12 +62,12 @@ export function readReviews(data: Obj, storeId: string | null): ReviewsPage {
     if (header) return { store: storeOf(header), nodes: [], nextCursor: null, hasMore: false };
     throw new SourceError('layout_changed', `${OPERATION}: the answer holds neither reviews nor the store (keys: ${Object.keys(data).join(', ').slice(0, 80)})`);
   }
-  const list = Object.values(holder).find((x) => Array.isArray(x) && x.length > 0 && x.every(isReviewNode));
+  const nodes = cardsOf(holder);
   const info = obj(holder.pageInfo) ?? holder;
   const more = info.hasNextPage ?? info.hasMore ?? holder.hasMore;
   return {
     store: header ? storeOf(header) : null,
-    nodes: objs(list),
+    nodes,
     nextCursor: str(info.cursor) ?? str(info.endCursor) ?? str(info.nextCursor) ?? str(holder.nextCursor),
     hasMore: typeof more === 'boolean' ? more : null,
   };

@@ -6,7 +6,7 @@
  * @example reviewOf(node, { query: '24687', storeId: '24687', storeName: "Joe's Pizza" }).author_name
  */
 import { isoUtc, toUnix } from '../_kit/dates.ts';
-import { idOf, int, obj, str, type Obj } from '../_kit/values.ts';
+import { idOf, int, isAdNode, obj, str, type Obj } from '../_kit/values.ts';
 import type { DeliveryReview } from './record.ts';
 
 export interface StoreContext {
@@ -44,10 +44,11 @@ export function dateOf(v: unknown, now?: number | null): number | null {
   return toUnix(v, now);
 }
 
+/** The items the reviewer ordered; an entry flagged as a paid placement is none of them. */
 function itemsOf(v: unknown): string[] {
   if (typeof v === 'string') return v.split(/\s*[•,]\s*/).filter(Boolean);
   if (!Array.isArray(v)) return [];
-  return v.map((x) => str(x) ?? str(obj(x)?.name) ?? str(obj(x)?.itemName)).filter((x): x is string => x !== null);
+  return v.filter((x) => !isAdNode(x)).map((x) => str(x) ?? str(obj(x)?.name) ?? str(obj(x)?.itemName)).filter((x): x is string => x !== null);
 }
 
 export function reviewOf(node: Obj, ctx: StoreContext): Omit<DeliveryReview, 'next_page_cursor'> {
