@@ -388,7 +388,7 @@ describe('tasks and files', () => {
     const tagged = await h.json('/tasks?query=alpha', { key: acct.key });
     assert.deepEqual(tagged.body.tasks.map((t: any) => t.id).sort(), [a.body.id, c.body.id].sort());
     const ta = tagged.body.tasks.find((t: any) => t.id === a.body.id);
-    assert.deepEqual(ta.metadata.queries, ['n=1 New York, US']);
+    assert.deepEqual(ta.metadata.queries, ['n=1 in US>New York']);
     const other = await h.newAccount();
     assert.deepEqual((await h.json('/tasks', { key: other.key })).body.tasks, []);
   });

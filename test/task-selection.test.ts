@@ -29,6 +29,8 @@ const postTask = (body: Record<string, unknown>) => h.json('/tasks', { method: '
 test('filters and exactMatch keep only the places asked, in the result and the file; the places left out are not billed', async () => {
   const post = await postTask({
     categories: ['dentist'], locations: ['US>New York>Adams', 'US>Vermont>Burlington'], exactMatch: true, settings: { output_extension: 'json' },
+    // Each location is an area searched with the phrase `dentist`: here both find the same places, kept per query.
+    dropDuplicates: false,
     filters: [{ exclusiveGroup: 'site_existence', key: 'site', labelKey: 'title.onlyWithWebsite', operator: 'is not blank', value: null },
       { key: 'business_status', operator: 'equals', value: ['operational'] }, { key: 'rating', operator: 'greater than or equals', value: 4 }],
   });
@@ -37,9 +39,9 @@ test('filters and exactMatch keep only the places asked, in the result and the f
   const r = await h.json(`/requests/${task.requestId}`);
   assert.equal(r.status, 200);
   // Place 1 only: 2 rates 3.1, 3 has no site, 4 is a Dental clinic (not the category asked), 5 is closed.
-  assert.deepEqual(r.body.data.map((q: { name: string }[]) => q.map((p) => p.name)), [['dentist Adams, New York, US 1'], ['dentist Burlington, Vermont, US 1']]);
+  assert.deepEqual(r.body.data.map((q: { name: string }[]) => q.map((p) => p.name)), [['dentist 1'], ['dentist 1']]);
   const file = JSON.parse(readFileSync(task.filePath!, 'utf8')) as { name: string }[];
-  assert.deepEqual(file.map((p) => p.name), ['dentist Adams, New York, US 1', 'dentist Burlington, Vermont, US 1']);
+  assert.deepEqual(file.map((p) => p.name), ['dentist 1', 'dentist 1']);
   const lines = await h.svc.ctx.store.usageForPeriod(h.account.id, 0, Date.now() + 60_000);
   assert.equal(lines.filter((l) => l.product === 'engine_maps_service_v2').reduce((s, l) => s + l.quantity, 0), 2, 'billed for the 2 places kept, not the 10 found');
 });

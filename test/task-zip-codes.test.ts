@@ -52,12 +52,12 @@ test('a city: the codes named after it; two categories × two cities; a city no 
   assert.match(addison[0], /^dentist 05\d{3}, US$/, 'a Vermont code');
 });
 
-test('without postal data, with enrichLocations false, or without useZipCodes, a location is one phrase; an unknown US location is a 422', async () => {
-  assert.deepEqual(await searched({ categories: ['dentist'], locations: ['SE>Stockholm'], useZipCodes: true, tags: ['zip-se'] }), ['dentist Stockholm, SE']);
+test('without postal data or without useZipCodes a location is one area, with enrichLocations false one phrase; an unknown US location is a 422', async () => {
+  assert.deepEqual(await searched({ categories: ['dentist'], locations: ['SE>Stockholm'], useZipCodes: true, tags: ['zip-se'] }), ['dentist in SE>Stockholm']);
   const my = await postTask({ categories: ['dentist'], locations: ['MY>Johor>Nowhere Town'], useZipCodes: true });
   assert.equal(my.status, 422, 'a Malaysian city the postal data does not name');
   assert.deepEqual(await searched({ categories: ['dentist'], locations: ['30309'], useZipCodes: true, enrichLocations: false, tags: ['zip-own'] }), ['dentist 30309']);
-  assert.deepEqual(await searched({ categories: ['dentist'], locations: ['US>Vermont>Burlington'], tags: ['zip-off'] }), ['dentist Burlington, Vermont, US']);
+  assert.deepEqual(await searched({ categories: ['dentist'], locations: ['US>Vermont>Burlington'], tags: ['zip-off'] }), ['dentist in US>Vermont>Burlington']);
   const bad = await postTask({ categories: ['dentist'], locations: ['US>Vermont', 'US>Atlantis'], useZipCodes: true });
   assert.equal(bad.status, 422);
   assert.match(bad.body.errorMessage, /locations\.1: "US>Atlantis" has no ZIP codes in the postal data: give a state, or a city the data names, of GET \/locations\?country=US/);

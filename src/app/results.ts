@@ -7,6 +7,7 @@
  *   const v = await requestView(ctx, account.id, id, { flat: false });
  *   if (v.kind === 'success') for await (const s of v.body) res.write(s);
  */
+import { searchesAreas } from '../engine/query-area.ts';
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
@@ -113,7 +114,7 @@ export async function requestView(ctx: AppContext, accountId: string, id: string
     fileLinkOnly = t?.results.find((x) => x.file_url)?.file_url ?? null;
   }
   const view = viewOf(ctx, r, { ...o, fileLinkOnly, first });
-  if (view.kind === 'pending' && view.body.progress && typeof r.params.area === 'string') {
+  if (view.kind === 'pending' && view.body.progress && searchesAreas(r.params)) {
     const area = await areaProgress(ctx, r);
     if (area) (view.body.progress as Record<string, unknown>).area = area;
   }

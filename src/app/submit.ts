@@ -24,8 +24,8 @@ export interface SubmitOptions {
   webhook: string | null;
   ui: boolean;
   format?: string;
-  /** Task fields from POST /tasks. */
-  task?: { tags: string[]; spec: Record<string, unknown> };
+  /** Task fields from POST /tasks: its tags, its spec, and what `metadata.queries` lists (default: the queries). */
+  task?: { tags: string[]; spec: Record<string, unknown>; queries?: string[] };
   /** Queries the request may have (default MAX_QUERIES): a task's own expansion of categories × locations may have more. */
   maxQueries?: number;
   /** The request's id when the caller chose it beforehand (a monitor run: a second submit of the
@@ -117,7 +117,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   if (o.ui) {
     taskId = newTaskId(now);
     await ctx.store.createTask({
-      id: taskId, accountId: account.id, requestId: id, serviceName: decl.service, queries, tags: o.task?.tags ?? [],
+      id: taskId, accountId: account.id, requestId: id, serviceName: decl.service, queries: o.task?.queries ?? queries, tags: o.task?.tags ?? [],
       spec: o.task?.spec ?? { ...params }, status: 'PENDING', format: o.format ?? 'xlsx', fileToken: null, filePath: null,
       results: [], created: now, updated: now, queueTaskId: randomUUID(),
     });

@@ -19,6 +19,7 @@ import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { withSelection } from './task-selection.ts';
 import { taskQueries, TASK_MAX_QUERIES } from './task-queries.ts';
+import { QUERY_AREAS } from '../engine/query-area.ts';
 import { selectionOf } from '../delivery/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
@@ -40,7 +41,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   if (!decl) {
     throw new AppError(422, `service_name must be one of ${dataEndpoints.map((e) => e.service).join(', ')}, got ${JSON.stringify(service.slice(0, 100))}`);
   }
-  const queries = taskQueries(body);
+  const { queries, areas, shown } = taskQueries(body, 'area' in decl.params);
   // The body's field names, not the query string's (`query=...`): submit's own checks speak of those.
   if (!queries.length) throw new AppError(422, 'queries is required: give at least one query in the body\'s "queries" array (or "categories", with optional "locations")');
   const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown; escape_formulas?: unknown };
@@ -67,9 +68,15 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
     throw e;
   }
   params = withSelection(decl, body, params);
+  if (areas) {
+    // Each query covers its own location (src/engine/query-area.ts); a place found in two of them
+    // (a city inside a state, two touching counties) is kept once unless the task says otherwise.
+    params = { ...params, [QUERY_AREAS]: areas };
+    if (body.dropDuplicates === undefined) params.dropDuplicates = true;
+  }
   const tags = asStringArray(body.tags);
   const { taskId } = await submit(ctx, account, decl, params, queries, {
-    webhook: null, ui: true, format, task: { tags, spec: { ...body, settings } }, maxQueries: TASK_MAX_QUERIES,
+    webhook: null, ui: true, format, task: { tags, spec: { ...body, settings }, queries: shown }, maxQueries: TASK_MAX_QUERIES,
   });
   return { id: taskId! };
 }

@@ -9,6 +9,7 @@
  *   const runner = new Runner({ store, queue, adapters, fetchStep, owner: 'w-1' });
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
+import { queryWithArea } from './query-area.ts';
 import type { ExtraProduct, FanIn, ItemOutcome, QueryResult, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { enrichmentProducts } from '../enrich/supported.ts';
@@ -126,7 +127,9 @@ export class Runner {
     return this.exhausted.has(accountId);
   }
 
-  async run(item: WorkItem): Promise<void> {
+  async run(given: WorkItem): Promise<void> {
+    // A task's query searched over its own location (./query-area.ts) runs with that `area`.
+    const item = queryWithArea(given);
     const t0 = this.o.now();
     if (await this.cannotPay(item.accountId)) return this.refuse(item, t0);
     const ac = new AbortController();

@@ -56,7 +56,7 @@ export async function tasksPage(root: HTMLElement, alive: () => boolean) {
   h('div.grid', null,
     h('div', null, h('label', { for: 'task-service' }, 'Service'), service, h('label', { for: 'task-queries' }, 'Queries'), queries),
     h('div', null, h('label', { for: 'task-categories' }, 'Categories'), categories, h('label', { for: 'task-locations' }, 'Locations'), locations,
-      h('div.help', null, 'Categories × locations become the queries when no query is given.')),
+      h('div.help', null, 'Categories × locations become the queries when no query is given; on the map search each location is an area searched whole (each category over it).')),
     h('div', null, h('label', { for: 'task-enrichments' }, 'Enrichments'), enrichments, h('label', { for: 'task-format' }, 'Output format'), format,
       h('label', { for: 'task-columns' }, 'Output columns'), columns, h('label', { for: 'task-tags' }, 'Tags'), tags)),
   h('p', null, h('button.primary', { type: 'submit' }, 'Create task')), msg);

@@ -958,10 +958,12 @@ export type paths = {
                             [key: string]: unknown;
                         };
                         categories?: string[];
+                        /** @description GET /locations values. On engine_maps_service_v2 each is an area: each category is searched over it view by view as /maps/search `area` does (docs/areas.md), and a place found by two queries comes once (dropDuplicates defaults to true); `metadata.queries` lists `<category> in <location>`. Other services read a location as words of the phrase. */
                         locations?: string[];
                         language?: string;
                         region?: string;
                         limit?: number;
+                        /** @description Places per query (500 at most, default 500); a query over a location's area (`locations` on engine_maps_service_v2) takes up to 1,000,000. */
                         organizationsPerQueryLimit?: number;
                         /** @description Result filters: a place is kept when it passes every one (e.g. `[{"key":"website","operator":"is not blank","value":null},{"key":"business_status","operator":"equals","value":["operational"]},{"key":"rating","operator":"greater than or equals","value":4}]`). Places a filter removes are neither stored nor billed. */
                         filters?: {
@@ -978,14 +980,14 @@ export type paths = {
                         }[];
                         /** @description Keeps only places one of whose categories (type, subtypes) is the category asked, compared as the business database compares types (case-insensitive). The category of a query built from `categories` is that category; of a custom query, its first words. Places left out are neither stored nor billed. */
                         exactMatch?: boolean;
-                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations stay one phrase. `metadata.queries_count` in GET /tasks counts the queries searched (`metadata.queries` shows the first 10). */
+                        /** @description Searches each location ZIP by ZIP: one query `<category> <ZIP>, <country code>` per ZIP code that lies in it, where GET /locations says `supports_zip_codes` (US, MY); other locations are searched as without it. `metadata.queries_count` in GET /tasks counts the queries searched (`metadata.queries` shows the first 10). */
                         useZipCodes?: boolean;
                         dropDuplicates?: boolean;
                         /** @description Leaves out, in the task's result and file, a place whose e-mail address (email_N, contacts) a place before it had; places without one stay. Needs the contacts enrichment (`contacts_n_leads`). The places left out were found and enriched: they are billed. */
                         dropEmailDuplicates?: boolean;
                         /** @description Keeps only places with at least one e-mail address after the contacts enrichment (needs `contacts_n_leads`). Places left out are neither stored nor billed. */
                         ignoreWithoutEmails?: boolean;
-                        /** @description Default true: `locations` are GET /locations values (`US>Vermont>Burlington` reads `Burlington, Vermont, US`). false: each location is your own text, searched as written and never split into ZIP codes. */
+                        /** @description Default true: `locations` are GET /locations values (an area on engine_maps_service_v2; elsewhere `US>Vermont>Burlington` reads `Burlington, Vermont, US`). false: each location is your own text, searched as written in the phrase, never an area nor split into ZIP codes. */
                         enrichLocations?: boolean;
                         UISettings?: {
                             isCustomQueries?: boolean;

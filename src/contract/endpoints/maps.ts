@@ -1,4 +1,5 @@
 /** Maps and search-engine endpoints (interface 4.2, decision 24 for /maps/reviews). */
+import { searchesAreas } from '../../engine/query-area.ts';
 import { defineEndpoint, type DataEndpoint } from '../endpoint.ts';
 import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
@@ -31,7 +32,7 @@ export const mapsSearch = defineEndpoint({
     const missing = unsupportedEnrichments(p.enrichment);
     if (missing.length) return `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}`;
     if (typeof p.area === 'string') return checkArea(p.area);
-    if (typeof p.limit === 'number' && p.limit > 500) return `limit is ${p.limit}; a query holds at most 500 places unless it has an area`;
+    if (typeof p.limit === 'number' && p.limit > 500 && !searchesAreas(p)) return `limit is ${p.limit}; a query holds at most 500 places unless it has an area`;
     return undefined;
   },
 });

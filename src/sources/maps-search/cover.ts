@@ -40,6 +40,8 @@ export const SKIP_ABOVE = 110;
 /** Pages overlap by two places, so a place the ranking noise moved by a rank or two between two
  *  requests is still on one of them (without it a view paged in full misses ~2% of its places). */
 const PAGE_STEP = PAGE_SIZE - 2;
+/** An area value up to this long is named in the query's coverage figure. */
+const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
 const MIN_RATE_SAMPLE = 6;
 
@@ -284,7 +286,9 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
   }
   advance(st, area);
   if (st.view) return { records, next: [stepOf(st)] };
-  return { records, summary: coverageOf(st.tally) };
+  // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
+  const named = String(ctx.params.area);
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally) } };
 }
 
 /** Validates a stored area state (it comes back from storage). */
