@@ -78,6 +78,23 @@ test('a store page feed field by field (constructed sample): menu order, one rec
   assert.equal(out.next, undefined);
 });
 
+test('a popular list with an entry that does not read (id or name emptied): is_popular unknown for items not seen in it, not false', () => {
+  const base = adapter.parse(first(), res(feedText), ctx()).records;
+  const popularOf = (change: (lists: any[]) => void) => {
+    const f = feed();
+    change(f.data.storepageFeed.itemLists);
+    return Object.fromEntries(adapter.parse(first(), res(JSON.stringify(f)), ctx()).records.map((r) => [r.item_name, r.is_popular]));
+  };
+  assert.deepEqual(popularOf(() => {}), Object.fromEntries(base.map((r) => [r.item_name, r.is_popular])));
+  const popular = (lists: any[]) => lists.find((l) => /most ordered|popular/i.test(l.name));
+  for (const key of ['id', 'name']) {
+    const p = popularOf((lists) => { popular(lists).items[1][key] = key === 'id' ? null : ''; });
+    assert.equal(p['Large Margherita'], true, 'still seen in the list');
+    assert.equal(p['Garlic Knots'], null, `its ${key} emptied in the list: not known to be popular, not "not popular"`);
+    assert.equal(p['Pepperoni Slice'], null);
+  }
+});
+
 test('an item link: the feed\'s item only; an item the feed lacks → its item page, the store carried over', () => {
   const link = 'https://www.doordash.com/store/joes-corner-pizza-24687/31337/item/998880/';
   const one = adapter.parse(first(link), res(feedText), ctx(link));

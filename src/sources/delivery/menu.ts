@@ -34,15 +34,20 @@ const surcharge = (o: Obj): boolean =>
 /** A list of an item's choices (it states how many may be chosen). */
 const isChoiceList = (o: Obj): boolean => CHOICE_BOUNDS.some((k) => k in o) || (typeof o.__typename === 'string' && CHOICE_TYPE.test(o.__typename) && !TYPED.test(o.__typename));
 
-export function isMenuItem(v: unknown): v is Obj {
-  const o = obj(v);
-  if (!o || !str(o.name) || itemIdOf(o) === null) return false;
+/** Shaped like a menu item (typename or price field, no ad, no choice), whether or not its id and name read. */
+function itemShaped(o: Obj): boolean {
   // A promoted tile among the menu's lists is an ad, not the store's item.
   if (isAdNode(o)) return false;
   if (typeof o.__typename === 'string' && CHOICE_TYPE.test(o.__typename)) return false;
   if (surcharge(o)) return false;
   const typed = typeof o.__typename === 'string' && TYPED.test(o.__typename);
   return typed || PRICED.some((k) => k in o);
+}
+
+export function isMenuItem(v: unknown): v is Obj {
+  const o = obj(v);
+  if (!o || !str(o.name) || itemIdOf(o) === null) return false;
+  return itemShaped(o);
 }
 
 export interface FoundItem {
@@ -55,9 +60,22 @@ export interface FoundItem {
 const betterCategory = (had: string | null, now: string | null): boolean =>
   now !== null && (had === null || (POPULAR.test(had) && !POPULAR.test(now)));
 
+/** The items of an answer, and how many entries of its popular lists do not read as items. */
+export interface FoundItems {
+  items: FoundItem[];
+  /** Entries of a popular list shaped like an item but without its id or name: which items are popular is then not known in full. */
+  popularUnread: number;
+}
+
 /** Every menu item under `root`, once each, in the order first seen. */
 export function menuItems(root: unknown): FoundItem[] {
+  return findItems(root).items;
+}
+
+/** `menuItems`, with the count of popular-list entries that do not read. */
+export function findItems(root: unknown): FoundItems {
   const byId = new Map<string, FoundItem>();
+  let popularUnread = 0;
   const add = (node: Obj, holder: Obj | null) => {
     const category = str(holder?.name) ?? str(holder?.title);
     const inPopularList = category !== null && POPULAR.test(category);
@@ -85,12 +103,17 @@ export function menuItems(root: unknown): FoundItem[] {
     const o = v as Obj;
     if (isMenuItem(o)) return add(o, holder);
     if (isChoiceList(o)) return;
+    const listName = str(holder?.name) ?? str(holder?.title);
+    if (listName !== null && POPULAR.test(listName) && itemShaped(o)) {
+      popularUnread++;
+      return;
+    }
     // A wrapper without a name of its own (`{data: item}`) keeps the list that holds it as holder.
     const named = str((v as Obj).name) !== null || str((v as Obj).title) !== null;
     for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : named ? null : holder, depth + 1);
   };
   walk(root, null, 0);
-  return [...byId.values()];
+  return { items: [...byId.values()], popularUnread };
 }
 
 /** The site's price object of an item: `{unitAmount, currency, decimalPlaces, displayString}`. */

@@ -9,7 +9,7 @@ import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { idOf, obj, str, type Obj } from '../_kit/values.ts';
 import { isMerchantInfo, isStoreHeader, ORIGIN, readSiteAnswer, storeOf, storeUrl, withMerchantInfo, type StoreHeader } from '../_doordash/site.ts';
-import { itemIdOf, itemRatingOf, markedPopular, menuItems, priceOf, type FoundItem } from './menu.ts';
+import { findItems, itemIdOf, itemRatingOf, markedPopular, priceOf, type FoundItem } from './menu.ts';
 import { FEED, ITEM, itemStep, type MenuState } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
 
@@ -17,6 +17,8 @@ export interface MenuPage {
   store: StoreHeader | null;
   menuId: string | null;
   items: FoundItem[];
+  /** Some entries of a popular list did not read: an item not seen in one may still be popular. */
+  popularUnread?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface MenuPage {
  */
 export function readMenu(data: unknown, storeId: string | null, label = FEED): MenuPage {
   const header = findValues(data, isStoreHeader(storeId))[0] ?? null;
-  const items = menuItems(data);
+  const { items, popularUnread } = findItems(data);
   if (!header && !items.length) {
     const keys = obj(data) ? Object.keys(data as Obj).join(', ').slice(0, 80) : typeof data;
     throw new SourceError('layout_changed', `${label}: the answer holds neither menu items nor the store (keys: ${keys})`);
@@ -34,7 +36,7 @@ export function readMenu(data: unknown, storeId: string | null, label = FEED): M
   // The feed's merchant information block carries the phone when the header does not.
   const info = findValues(data, isMerchantInfo)[0];
   const store = header ? withMerchantInfo(storeOf(header), info) : null;
-  return { store, menuId: idOf(book?.id), items };
+  return { store, menuId: idOf(book?.id), items, popularUnread: popularUnread > 0 };
 }
 
 /** One found item → its record. */
@@ -47,7 +49,8 @@ export function recordOf(f: FoundItem, page: MenuPage, query: string, storeId: s
   const { price, currency, text } = priceOf(n);
   const { rating, count } = itemRatingOf(n);
   const marked = markedPopular(n);
-  const anyPopularList = page.items.some((x) => x.popular);
+  // Not in a popular list, while one exists and each of its entries read: not popular; else unknown.
+  const popularKnown = page.items.some((x) => x.popular) && !page.popularUnread;
   return {
     query,
     store_id: id,
@@ -65,7 +68,7 @@ export function recordOf(f: FoundItem, page: MenuPage, query: string, storeId: s
     image: str(n.imageUrl) ?? str(n.imgUrl) ?? str(obj(n.image)?.url) ?? str(n.image),
     rating,
     ratings_count: count,
-    is_popular: f.popular || marked === true ? true : marked === false || anyPopularList ? false : null,
+    is_popular: f.popular || marked === true ? true : marked === false || popularKnown ? false : null,
     price_text: text,
     item_url: id && menuId && itemId ? `${ORIGIN}/store/${id}/${menuId}/item/${itemId}/` : null,
     store_url: id ? storeUrl(id) : null,
