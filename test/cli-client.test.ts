@@ -106,6 +106,32 @@ describe('trawl run', () => {
     assert.match(tasks.out, /SUCCESS/);
   });
 
+  test('run --format csv --escape-formulas all|none: phones escaped too, or nothing; the default leaves phones as they are', { timeout: 120_000 }, async () => {
+    const csvOf = async (...flags: string[]) => {
+      const out = join(dir, `phones${flags.join('')}.csv`);
+      const r = await trawl(['run', '/directory-phones', '+12125551234', '--format', 'csv', '--out', out, ...flags], env);
+      assert.equal(r.code, 0, `${flags}: ${r.err}`);
+      return readFileSync(out, 'utf8');
+    };
+    const plain = await csvOf();
+    assert.match(plain, /"\+12125551234"/);
+    assert.doesNotMatch(plain, /'\+1/, 'a phone cannot be a formula: written as it is by default');
+    const all = await csvOf('--escape-formulas', 'all');
+    assert.match(all, /"'\+12125551234"/);
+    const none = await csvOf('--escape-formulas', 'none');
+    assert.doesNotMatch(none, /'\+/);
+    const bad = await trawl(['run', '/directory-phones', '+12125551234', '--format', 'csv', '--escape-formulas', 'some'], env);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--escape-formulas must be all .* or none/);
+    const notCsv = await trawl(['run', '/directory-phones', '+12125551234', '--format', 'xlsx', '--out', join(dir, 'p.xlsx'), '--escape-formulas', 'all'], env);
+    assert.equal(notCsv.code, 2);
+    assert.match(notCsv.err, /applies to --format csv/);
+    // The API refuses it without csv too (a client other than this one).
+    const api = await fetch(`${s.url}/directory-phones?query=1&escape_formulas=true&format=xlsx`, { headers: { 'x-api-key': s.key } });
+    assert.equal(api.status, 422);
+    assert.match((await api.json()).errorMessage, /escape_formulas applies to format=csv only/);
+  });
+
   test('wait resumes an existing request; requests lists it; balance shows the usage', async () => {
     const sub = await fetch(`${s.url}/reverse-geocoding?query=${encodeURIComponent('35.6586 139.7454')}`, { headers: { 'x-api-key': s.key } });
     const { id } = (await sub.json()) as { id: string };

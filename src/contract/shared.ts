@@ -18,6 +18,7 @@ export const shared = {
   format: list(oneOf(FORMATS), { doc: 'Output file format of the task (xlsx default, csv, json, parquet). Forces ui=true.' }),
   webhook: str({ maxLength: 2048, doc: 'URL that receives a POST when the request ends (JSON body with id, status, results_location and quota_usage; header X-Hub-Signature-256 signs it). Overrides the account integration webhook.' }),
   fields: str({ maxLength: 4096, doc: 'Comma-separated field names to keep in each record.' }),
+  escape_formulas: bool({ doc: 'Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task\'s settings.escape_formulas.' }),
 } satisfies Record<string, TSchema>;
 
 export type SharedName = keyof typeof shared;

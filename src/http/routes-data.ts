@@ -16,6 +16,7 @@ import { submit } from '../app/submit.ts';
 import { resultsLocation, viewOf, waitForEnd, type RequestView } from '../app/results.ts';
 import { parseFields } from '../delivery/shape.ts';
 import { headerSafe } from '../engine/reason.ts';
+import { AppError } from '../app/errors.ts';
 
 const sharedDecls = { query: queryDecl, ...shared };
 
@@ -74,7 +75,11 @@ async function handle(ctx: AppContext, decl: DataEndpoint, req: FastifyRequest, 
   const fields = parseFields(s.fields);
   if (fields) params.fields = fields;
   const account = req.account!;
-  const { id } = await submit(ctx, account, decl, params, queries, { webhook: (s.webhook as string | undefined) ?? null, ui, format });
+  const escape = s.escape_formulas as boolean | undefined;
+  if (escape !== undefined && format !== 'csv') throw new AppError(422, `escape_formulas applies to format=csv only, got format ${format ?? '(none)'}`);
+  // The task's file is written from its spec: the CSV setting goes where POST /tasks puts it.
+  const task = escape === undefined ? undefined : { tags: [], spec: { ...params, settings: { escape_formulas: escape } } };
+  const { id } = await submit(ctx, account, decl, params, queries, { webhook: (s.webhook as string | undefined) ?? null, ui, format, task });
   if (isAsync) {
     return reply.code(202).send({ id, status: 'Pending', results_location: resultsLocation(ctx, id) });
   }

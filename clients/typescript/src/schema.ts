@@ -3640,6 +3640,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
                 /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
@@ -3783,6 +3785,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
                 /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
@@ -3926,6 +3930,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Places per query; the source holds at most 500 per query. With `area` (extension), the places of the area to find, up to 1,000,000 (default 500 there too, so a whole area is never billed by surprise). Also read as `organizationsPerQueryLimit`. */
                 limit?: number;
                 /** @description Extension (not in the interface): searches the phrase over a whole area instead of one view: a location value of GET /locations (country, `CC>Region`, `CC>Region>City`, `US>State>X County`), a US ZIP (`89101`), a box `west,south,east,north`, or a GeoJSON Polygon/MultiPolygon. The area is covered view by view (no 500 cap); only places inside it are kept; the result's `areas` field says how complete the search believes it is. An unknown location, a self-crossing polygon, a box over 180° or a shape over 1 MB is a 422. */
@@ -4068,6 +4074,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Reviews per place; 0 = all. */
                 reviewsLimit?: number;
                 /** @description Places per query. */
@@ -4209,6 +4217,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Reviews per place; 0 = all. */
                 reviewsLimit?: number;
                 /** @description Places per query. */
@@ -4350,6 +4360,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `limit` or `limit_per_query`. */
                 perQuery?: number;
                 /** @description Country of the website; case-insensitive. */
@@ -4487,6 +4499,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 pagesPerQuery?: number;
                 /** @description Encoded location. */
                 uule?: string;
@@ -4625,6 +4639,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 pagesPerQuery?: number;
                 /** @description Website language. */
                 language?: "en" | "de" | "es" | "es-419" | "fr" | "hr" | "it" | "nl" | "pl" | "pt-BR" | "pt-PT" | "vi" | "tr" | "ru" | "ar" | "th" | "ko" | "zh-CN" | "zh-TW" | "ja" | "ach" | "af" | "ak" | "ig" | "az" | "ban" | "ceb" | "xx-bork" | "bs" | "br" | "ca" | "cs" | "sn" | "co" | "cy" | "da" | "yo" | "et" | "xx-elmer" | "eo" | "eu" | "ee" | "tl" | "fil" | "fo" | "fy" | "gaa" | "ga" | "gd" | "gl" | "gn" | "xx-hacker" | "ht" | "ha" | "haw" | "bem" | "rn" | "id" | "ia" | "xh" | "zu" | "is" | "jw" | "rw" | "sw" | "tlh" | "kg" | "mfe" | "kri" | "la" | "lv" | "to" | "lt" | "ln" | "loz" | "lua" | "lg" | "hu" | "mg" | "mt" | "mi" | "ms" | "pcm" | "no" | "nso" | "ny" | "nn" | "uz" | "oc" | "om" | "xx-pirate" | "ro" | "rm" | "qu" | "nyn" | "crs" | "sq" | "sk" | "sl" | "so" | "st" | "sr-ME" | "sr-Latn" | "su" | "fi" | "sv" | "tn" | "tum" | "tk" | "tw" | "wo" | "el" | "be" | "bg" | "ky" | "kk" | "mk" | "mn" | "sr" | "tt" | "tg" | "uk" | "ka" | "hy" | "yi" | "iw" | "ug" | "ur" | "ps" | "sd" | "fa" | "ckb" | "ti" | "am" | "ne" | "mr" | "hi" | "bn" | "pa" | "gu" | "or" | "ta" | "te" | "kn" | "ml" | "si" | "lo" | "my" | "km" | "chr";
@@ -4761,6 +4777,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Biases results. */
                 coordinates?: string[];
                 /** @description Website language. */
@@ -4892,6 +4910,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -5011,6 +5031,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -5135,6 +5157,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -5261,6 +5285,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -5391,6 +5417,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -5522,6 +5550,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 sort?: "best" | "top" | "new" | "controversial" | "old" | "qa";
                 /** @description Extension (not in the interface): comments per query. Without it the whole thread is returned, up to the operator cap (FORUM_COMMENTS_MAX, 10,000 comments per query by default). */
                 limit?: number;
@@ -5644,6 +5674,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -5770,6 +5802,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Comments per video. Also read as `perQuery` or `limit`. */
                 limit_per_query?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -5905,6 +5939,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. Also read as `perQuery`, `limit_per_query` or `reviewsLimit`. */
                 limit?: number;
                 /** @description The next_page_cursor of the previous chunk. */
@@ -6035,6 +6071,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Items per query. */
                 limit?: number;
                 /** @description The next_page_cursor of the last record received: continues right after its chunk. */
@@ -6163,6 +6201,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 mainFilter?: "for_sale" | "for_rent" | "sold";
                 /** @description Items per query. */
                 limit?: number;
@@ -6286,6 +6326,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -6405,6 +6447,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -6529,6 +6573,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description true: only short videos; false: only regular ones. */
                 shorts: boolean;
                 /** @description Items per query. */
@@ -6666,6 +6712,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -6790,6 +6838,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -6914,6 +6964,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
             };
             header?: never;
             path?: never;
@@ -7039,6 +7091,8 @@ export interface operations {
                 webhook?: string;
                 /** @description Comma-separated field names to keep in each record. (accepted, not in this endpoint's interface table) */
                 fields?: string;
+                /** @description Extension, with format=csv only: true escapes every formula-looking cell (numbers and phones too), false none; absent: all but plain numbers and phones (docs/exports.md). As a task's settings.escape_formulas. (accepted, not in this endpoint's interface table) */
+                escape_formulas?: boolean;
                 /** @description Country to read numbers without a leading + in (not in the interface table; optional). */
                 region?: "AF" | "AL" | "DZ" | "AS" | "AD" | "AO" | "AI" | "AG" | "AR" | "AM" | "AU" | "AT" | "AZ" | "BS" | "BH" | "BD" | "BY" | "BE" | "BZ" | "BJ" | "BT" | "BO" | "BA" | "BW" | "BR" | "VG" | "BN" | "BG" | "BF" | "BI" | "KH" | "CM" | "CA" | "CV" | "CF" | "TD" | "CL" | "CN" | "CO" | "CG" | "CD" | "CK" | "CR" | "CI" | "HR" | "CU" | "CY" | "CZ" | "DK" | "DJ" | "DM" | "DO" | "EC" | "EG" | "SV" | "EE" | "ET" | "FJ" | "FI" | "FR" | "GA" | "GM" | "GE" | "DE" | "GH" | "GI" | "GR" | "GL" | "GT" | "GG" | "GY" | "HT" | "HN" | "HK" | "HU" | "IS" | "IN" | "ID" | "IQ" | "IE" | "IM" | "IL" | "IT" | "JM" | "JP" | "JE" | "JO" | "KZ" | "KE" | "KI" | "KW" | "KG" | "LA" | "LV" | "LB" | "LS" | "LY" | "LI" | "LT" | "LU" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MU" | "MX" | "FM" | "MD" | "MN" | "ME" | "MS" | "MA" | "MQ" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NL" | "NZ" | "NI" | "NE" | "NG" | "NU" | "MK" | "NO" | "OM" | "PK" | "PS" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "QA" | "RO" | "RU" | "RW" | "WS" | "SM" | "ST" | "SA" | "SN" | "RS" | "SC" | "SL" | "SG" | "SK" | "SI" | "SB" | "SO" | "ZA" | "KR" | "ES" | "LK" | "SH" | "VC" | "SR" | "SE" | "CH" | "TW" | "TJ" | "TZ" | "TH" | "TL" | "TG" | "TO" | "TT" | "TN" | "TR" | "TM" | "VI" | "UG" | "UA" | "AE" | "GB" | "US" | "UY" | "UZ" | "VU" | "VE" | "VN" | "ZM" | "ZW";
                 /** @description Extension (not in the interface): language of area and carrier names; English where the data has none in it. */

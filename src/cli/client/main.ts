@@ -4,6 +4,7 @@
  * TypeScript client (clients/typescript), so both behave the same.
  *
  *   trawl run <endpoint> [queries... | --file queries.txt] [--<param> value ...] [--format csv|xlsx|json|parquet|jsonl] [--out FILE]
+ *             [--escape-formulas all|none]   (csv: every formula-looking cell escaped, or none; default all but numbers and phones)
  *   trawl wait <request id> [--format ...] [--out FILE]      resumes waiting (e.g. after Ctrl-C)
  *   trawl requests [--running | --finished] [--json]
  *   trawl tasks [--json]
@@ -29,7 +30,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, unreachable: 4, p
 
 const COMMON: OptionKinds = { url: 'string', key: 'string', json: 'boolean', quiet: 'boolean', help: 'boolean' };
 const KINDS: Record<string, OptionKinds> = {
-  run: { ...COMMON, file: 'string', format: 'string', out: 'string' },
+  run: { ...COMMON, file: 'string', format: 'string', out: 'string', 'escape-formulas': 'string' },
   wait: { ...COMMON, format: 'string', out: 'string' },
   requests: { ...COMMON, running: 'boolean', finished: 'boolean' },
   tasks: COMMON, balance: COMMON, cancel: COMMON,
@@ -38,7 +39,7 @@ const KINDS: Record<string, OptionKinds> = {
 };
 
 const USAGE = `usage:
-  trawl run <endpoint> [queries... | --file queries.txt] [--<param> value ...] [--format csv|xlsx|json|parquet|jsonl] [--out FILE]
+  trawl run <endpoint> [queries... | --file queries.txt] [--<param> value ...] [--format csv|xlsx|json|parquet|jsonl] [--out FILE] [--escape-formulas all|none]
   trawl wait <request id> [--format ...] [--out FILE]
   trawl requests [--running | --finished] [--json]
   trawl tasks [--json]  |  trawl balance [--json]  |  trawl cancel <request id>
@@ -62,6 +63,16 @@ function queriesOf(positionals: string[], file: string | undefined): string[] {
   const q = [...positionals, ...fromFile];
   if (!q.length) throw new UsageError('give queries as arguments or with --file FILE (one a line; - reads stdin)');
   return q;
+}
+
+/** `--escape-formulas all|none` (as `trawl businesses export` takes it): the CSV file's `escape_formulas`. */
+function escapingOf(flag: string | boolean | undefined, format: OutFormat): { escape_formulas?: boolean } {
+  if (flag === undefined) return {};
+  if (flag !== 'all' && flag !== 'none') {
+    throw new UsageError(`--escape-formulas must be all (numbers and phones too) or none; without it every formula-looking text but plain numbers and phones is escaped (docs/exports.md); got ${JSON.stringify(flag)}`);
+  }
+  if (format !== 'csv') throw new UsageError(`--escape-formulas applies to --format csv, not ${format}`);
+  return { escape_formulas: flag === 'all' };
 }
 
 /** Waits with progress, writes the result, and says how it ended. */
@@ -112,7 +123,7 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       const path = (endpoint.startsWith('/') ? endpoint : `/${endpoint}`) as DataPath;
       const queries = queriesOf(qs, a.options.file as string | undefined);
       const format = outFormat(a.options.format as string | undefined, a.options.out as string | undefined);
-      const params: Record<string, unknown> = { ...a.params, ...(isFileFormat(format) ? { format } : {}) };
+      const params: Record<string, unknown> = { ...a.params, ...(isFileFormat(format) ? { format } : {}), ...escapingOf(a.options['escape-formulas'], format) };
       const { id } = await client.submit(path, queries, params as never);
       if (!a.options.quiet) err(`request ${id} submitted (${queries.length} ${queries.length === 1 ? 'query' : 'queries'}); Ctrl-C stops waiting, trawl wait ${id} resumes`);
       return finish(client, id, format, a.options.out as string | undefined, !!a.options.quiet);
