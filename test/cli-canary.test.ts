@@ -4,7 +4,8 @@
  * (youtube/browse_channel_videos_tab_initial_2026-05.json, the InnerTube answer verbatim per its
  * SOURCES.md), and by that capture altered: a renamed key, a cut list, a wall in its place. Each is
  * a HAR archive built at test time (never copied into the repository) that the service the command
- * starts replays through its executor (REPLAY_HAR).
+ * starts replays through its executor (REPLAY_HAR). Also: the forum canary on its thread's real
+ * captures, six more sources' canaries on their own samples, a timeout, the command line.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,11 @@ import { adapter as videos } from '../src/sources/videosite-videos/adapter.ts';
 import { adapter as forum } from '../src/sources/forum-comments/adapter.ts';
 import { recordQuery, replayEntry, threadAnswers } from './support/replay.ts';
 import type { HarEntry } from '../src/fetch/har.ts';
-import { defineSource } from '../src/sources/_kit/source.ts';
+import { defineSource, type SourceRow } from '../src/sources/_kit/source.ts';
+import { bodyOf, samplePath } from '../src/sources/_kit/samples.ts';
+import { endpointFor } from '../src/contract/endpoints/index.ts';
+import { parseQueryString, readParams } from '../src/http/params.ts';
+import type { WebAdapter } from '../src/sources/_kit/adapter.ts';
 import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
 
 const V1 = fixturePath('youtube', 'browse_channel_videos_tab_initial_2026-05.json');
@@ -117,6 +122,42 @@ test('two sources in one run: each judged on its own, the exit code the worst; t
   assert.deepEqual(out.sources.map((s: any) => [s.source, s.status, s.records]), [['/forum-comments', 'ok', 50], ['/videosite-videos', 'blocked', 0]], JSON.stringify(out.sources));
   assert.equal(out.status, 'blocked');
   assert.equal(out.exit_code, 4);
+});
+
+/** The sources whose every canary step one of their own samples answers: real captures for the map
+ *  search (tbm=map JSON) and hotel search (AtySUc answer), constructed samples for the rest. (The
+ *  others ask differently shaped steps in turn, page then API, and their own replay tests answer each
+ *  kind; the short-video capture holds another video's comments, which the adapter rightly leaves out.) */
+const ONE_SAMPLE = ['/maps/search', '/hotels-search', '/engine-maps-autocomplete', '/delivery-reviews', '/network-posts', '/lodging-prices'];
+
+/** The HAR of a row's canary with every step (at most 3) answered by the row's first sample. */
+async function sampleReplay(row: SourceRow): Promise<HarEntry[]> {
+  const s = row.samples![0];
+  const body = bodyOf(readFileSync(samplePath(row, s), 'utf8'), s);
+  const decl = endpointFor(row.endpoint)!;
+  const qs = new URLSearchParams(Object.entries(row.canary!.params ?? {}).map(([k, v]) => [k, String(v)]));
+  const params = readParams(decl.params, parseQueryString(qs.toString()), decl.required);
+  return recordQuery(await row.adapter() as WebAdapter, { query: row.canary!.query, params }, () => body, 3);
+}
+
+test('healthy replays of six more sources in one run: each canary\'s fields and minimum hold on its source\'s own answers, exit 0', { timeout: 60_000 }, async (t) => {
+  const rows = ONE_SAMPLE.map((e) => SOURCES.find((r) => r.endpoint === e)!);
+  const absent = rows.flatMap((r) => r.samples!.slice(0, 1).filter((s) => s.fixture).map((s) => fixtureMissing(samplePath(r, s)))).find(Boolean);
+  if (absent) return t.skip(absent);
+  const entries = (await Promise.all(rows.map(sampleReplay))).flat();
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-test-'));
+  try {
+    const har = join(dir, 'run.har');
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'trawl-test', version: '1' }, pages: [], entries } }));
+    let text = '';
+    const code = await canaryCommand({ json: true }, { REPLAY_HAR: har }, rows, (x) => { text += x; });
+    const out = JSON.parse(text);
+    assert.deepEqual(out.sources.map((x: any) => [x.source, x.status, x.reason]), ONE_SAMPLE.map((e) => [e, 'ok', null]));
+    assert.ok(out.sources.every((x: any) => x.records >= x.min), text);
+    assert.equal(code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a source that does not answer within --timeout: degraded saying so, and the command still ends', { timeout: 30_000 }, async () => {
