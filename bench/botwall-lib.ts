@@ -10,6 +10,7 @@
  * violations within a minute is banned (403 forever). Each proxy connects from its own 127.0.0.x address, so each
  * is one IP to the wall; some are banned from the start, some drop connections at random.
  */
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { handshakeListener, type HandshakeListener, type SeenConnection, type SeenRequest } from '../src/fetch/handshake.testkit.ts';
 
@@ -133,7 +134,9 @@ export interface LoopbackProxy {
  */
 export async function connectProxy(ip: string, dropShare = 0, random: () => number = Math.random): Promise<LoopbackProxy> {
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
+  // TCP_NODELAY both ways, as real proxies set it: with Nagle on, each small write waits for the
+  // peer's delayed ACK (40 ms on Linux) and every request looks 40 ms slower than it is.
+  const server = net.createServer({ noDelay: true }, (client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => undefined);
@@ -145,7 +148,7 @@ export async function connectProxy(ip: string, dropShare = 0, random: () => numb
       client.off('data', onData);
       const m = /^CONNECT ([^\s:]+):(\d+) HTTP/.exec(head.subarray(0, end).toString('latin1'));
       if (!m || random() < dropShare) return void client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-      const up = net.connect({ host: m[1], port: Number(m[2]), localAddress: ip }, () => {
+      const up = net.connect({ host: m[1], port: Number(m[2]), localAddress: ip, noDelay: true }, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         const rest = head.subarray(end + 4);
         if (rest.length) up.write(rest);
@@ -166,6 +169,83 @@ export async function connectProxy(ip: string, dropShare = 0, random: () => numb
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());
+    }),
+  };
+}
+
+export interface SiteOptions {
+  rps: number;
+  burst: number;
+  banAfter: number;
+  /** Loopback proxies (127.0.0.10, .11, ...): the first `banned` banned from the start, the next `flaky` refusing `flakyShare` of tunnels. */
+  proxies: number;
+  banned: number;
+  flaky: number;
+  flakyShare: number;
+}
+
+/** What the site process tells the client: where the wall and the proxies are. */
+export interface SiteReady {
+  url: string;
+  proxies: string[];
+}
+
+/** The wall's counts and the site process's CPU time. */
+export interface SiteStats {
+  bans: number;
+  incoherent: number;
+  rateViolations: number;
+  cpuMs: number;
+}
+
+/**
+ * The wall and its proxies in this process, driven by the client over IPC (bench/botwall-site.ts):
+ * tells where they listen, answers 'stats', exits on 'close'.
+ */
+export async function serveSite(o: SiteOptions): Promise<void> {
+  const ips = Array.from({ length: o.proxies }, (_, i) => `127.0.0.${10 + i}`);
+  const { wall, stats } = await startWall({ rps: o.rps, burst: o.burst, banAfter: o.banAfter, bannedAtStart: ips.slice(0, o.banned) });
+  const proxies = await Promise.all(ips.map((ip, i) => connectProxy(ip, i >= o.banned && i < o.banned + o.flaky ? o.flakyShare : 0)));
+  const cpu0 = process.cpuUsage();
+  process.on('message', (m) => {
+    if (m === 'stats') {
+      const cpu = process.cpuUsage(cpu0);
+      const out: SiteStats = { bans: stats.bans, incoherent: stats.incoherent, rateViolations: stats.rateViolations, cpuMs: (cpu.user + cpu.system) / 1000 };
+      process.send!(out);
+    } else if (m === 'close') {
+      void Promise.all(proxies.map((p) => p.close())).then(() => wall.close()).then(() => process.exit(0));
+    }
+  });
+  const ready: SiteReady = { url: wall.url, proxies: proxies.map((p) => p.url) };
+  process.send!(ready);
+}
+
+/**
+ * Starts the wall and its proxies in a process of their own (a real site and real proxies are other
+ * machines: the wall's handshake parsing must not take the client's event loop, nor the client's
+ * the wall's); resolves when they listen.
+ */
+export async function startSite(o: SiteOptions): Promise<{ ready: SiteReady; stats(): Promise<SiteStats>; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/botwall-site.ts', JSON.stringify(o)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env });
+  const next = <T>() => new Promise<T>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the site process exited (${code})`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+  const ready = await next<SiteReady>();
+  return {
+    ready,
+    stats: () => {
+      const p = next<SiteStats>();
+      child.send('stats');
+      return p;
+    },
+    close: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.send('close');
     }),
   };
 }

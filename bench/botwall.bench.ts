@@ -4,6 +4,8 @@
  * tunnels), each query run the way the engine runs it (retries after the wait an error asks for).
  * Two arms, each in its own process with a fresh wall: the browser-true transport (FETCH_PROFILE
  * browser) and undici (FETCH_PROFILE node), which shows what the wall does to Node's own handshake.
+ * The wall and the proxies run in a process of their own beside each arm's (`site`), as a real site
+ * and real proxies are other machines: CPU ms/query is the client's alone.
  *
  * wall_ratio = wall time / the least the wall allows: (queries - burst·IPs) / (rps·IPs) over the
  * IPs not banned at the start. Last line: one JSON object. BOTWALL_QUERIES (default 100000),
@@ -14,7 +16,7 @@ import os from 'node:os';
 import { Executor } from '../src/fetch/executor.ts';
 import { WebTransport } from '../src/fetch/impersonate.ts';
 import { isSourceError } from '../src/sources/_kit/errors.ts';
-import { connectProxy, startWall } from './botwall-lib.ts';
+import { startSite } from './botwall-lib.ts';
 import { table, writeSection } from './lib.ts';
 
 const PROXIES = 40;
@@ -34,17 +36,18 @@ interface ArmResult {
   wall_s: number;
   least_s: number;
   wall_ratio: number;
+  /** The client's CPU (executor and transport) per query. */
   cpu_ms_per_query: number;
+  /** The site process's (wall and proxies). */
+  site_cpu_ms_per_query: number;
   attempts: number;
 }
 
 async function arm(name: 'browser' | 'node', queries: number, rps: number): Promise<ArmResult> {
-  const ips = Array.from({ length: PROXIES }, (_, i) => `127.0.0.${10 + i}`);
-  const banned = ips.slice(0, BANNED);
-  const { wall, stats } = await startWall({ rps, burst: BURST, banAfter: 5, bannedAtStart: banned });
-  const proxies = await Promise.all(ips.map((ip, i) => connectProxy(ip, i >= BANNED && i < BANNED + FLAKY ? 0.1 : 0)));
+  const wallSite = await startSite({ rps, burst: BURST, banAfter: 5, proxies: PROXIES, banned: BANNED, flaky: FLAKY, flakyShare: 0.1 });
+  const wall = wallSite.ready;
   // Proxies in shuffled order, so the banned and flaky ones are not all first in rotation.
-  const urls = proxies.map((p) => p.url).sort(() => Math.random() - 0.5);
+  const urls = [...wall.proxies].sort(() => Math.random() - 0.5);
   const ex = new Executor({
     allowPrivateTargets: true, fetchProfile: name, proxyUrls: urls, perProxyRps: rps, perHostConcurrency: CONCURRENCY, pacingTargetConcurrency: Number(process.env.BOTWALL_TARGET ?? 10),
     retries: 2, retryBaseMs: 100, retryMaxMs: 1000, timeoutMs: 10_000,
@@ -79,15 +82,15 @@ async function arm(name: 'browser' | 'node', queries: number, rps: number): Prom
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const stats = await wallSite.stats();
   await ex.close();
-  await Promise.all(proxies.map((p) => p.close()));
-  await wall.close();
+  await wallSite.close();
   const usable = PROXIES - BANNED;
   const leastS = Math.max(0, queries - BURST * usable) / (rps * usable);
   return {
     arm: name, queries, completed: done / queries, bans: stats.bans, incoherent: stats.incoherent, rate_violations: stats.rateViolations,
     wall_s: Number(wallS.toFixed(1)), least_s: Number(leastS.toFixed(1)), wall_ratio: Number((wallS / leastS).toFixed(3)),
-    cpu_ms_per_query: Number(((cpu.user + cpu.system) / 1000 / queries).toFixed(3)), attempts,
+    cpu_ms_per_query: Number(((cpu.user + cpu.system) / 1000 / queries).toFixed(3)), site_cpu_ms_per_query: Number((stats.cpuMs / queries).toFixed(3)), attempts,
   };
 }
 
@@ -105,13 +108,13 @@ if (role === 'arm') {
     const line = p.stdout.trim().split('\n').pop() ?? '';
     runs.push(JSON.parse(line) as ArmResult);
   }
-  const rows = runs.map((r) => [r.arm, r.queries, r.completed.toFixed(4), r.bans, r.incoherent, r.rate_violations, r.attempts, r.wall_s, r.least_s, r.wall_ratio, r.cpu_ms_per_query]);
+  const rows = runs.map((r) => [r.arm, r.queries, r.completed.toFixed(4), r.bans, r.incoherent, r.rate_violations, r.attempts, r.wall_s, r.least_s, r.wall_ratio, r.cpu_ms_per_query, r.site_cpu_ms_per_query]);
   const text = [
     '# Bot wall (`npm run bench -- botwall`)',
     '',
-    `A loopback wall that reads every connection's ClientHello and HTTP/2 preface and checks them against the User-Agent, checks pseudo-header order and client hints, keeps a token bucket per IP (${rps} requests/s, burst ${BURST}), answers violations with soft blocks (empty page, captcha redirect, 429 with Retry-After) and bans an IP at 5 violations within a minute. ${PROXIES} loopback CONNECT proxies, one 127.0.0.x IP each: ${BANNED} banned from the start, ${FLAKY} refusing 10% of tunnels. The executor runs with PER_PROXY_RPS=${rps} (the wall's documented rate), pooled identities and ${CONCURRENCY} queries in flight; each query is retried the way the engine retries (up to ${ATTEMPTS} runs). Wall, proxies and client share one process on a shared 2-core box (noisy). least_s = (queries − burst·IPs) / (rps·IPs) over the ${PROXIES - BANNED} IPs not banned at the start.`,
+    `A loopback wall that reads every connection's ClientHello and HTTP/2 preface and checks them against the User-Agent, checks pseudo-header order and client hints, keeps a token bucket per IP (${rps} requests/s, burst ${BURST}), answers violations with soft blocks (empty page, captcha redirect, 429 with Retry-After) and bans an IP at 5 violations within a minute. ${PROXIES} loopback CONNECT proxies, one 127.0.0.x IP each: ${BANNED} banned from the start, ${FLAKY} refusing 10% of tunnels. The executor runs with PER_PROXY_RPS=${rps} (the wall's documented rate), pooled identities and ${CONCURRENCY} queries in flight; each query is retried the way the engine retries (up to ${ATTEMPTS} runs). The wall and the proxies run in one process, the client in another, on a shared 2-core box (noisy): CPU ms/query is the client's, site CPU the wall's and proxies'. least_s = (queries − burst·IPs) / (rps·IPs) over the ${PROXIES - BANNED} IPs not banned at the start.`,
     '',
-    table(['arm', 'queries', 'completed', 'bans', 'incoherent', '429s', 'attempts', 'wall s', 'least s', 'wall_ratio', 'CPU ms/query'], rows),
+    table(['arm', 'queries', 'completed', 'bans', 'incoherent', '429s', 'attempts', 'wall s', 'least s', 'wall_ratio', 'CPU ms/query', 'site CPU ms/query'], rows),
     '',
     `Targets on the browser-true arm: completed ≥ 0.995, bans = 0, incoherent = 0, wall_ratio ≤ 1.1. Load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}.`,
   ].join('\n');

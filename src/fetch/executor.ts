@@ -169,6 +169,12 @@ export class Executor {
       let current: SessionHandle | undefined;
       try {
         current = workKey !== undefined ? this.leaseFor(workKey, step.url) : (session as SessionHandle | undefined);
+        // An identity's first request goes alone (`firstAlone`): wait for its answer, then lease
+        // again (the answer may have retired it: a block, a dead proxy).
+        for (let pending = current && this.firstAlone(current, trace); pending; pending = current && this.firstAlone(current, trace)) {
+          await untilAborted(pending, signal);
+          current = workKey !== undefined ? this.leaseFor(workKey, step.url) : current;
+        }
         // The leased identity's proxy is now spoken for: the next lease (maybe in this same turn,
         // before this attempt reserves its start) sees it busier and picks another.
         if (current?.host !== undefined && current.proxy && !this.replaying) trace.unhold = this.pacer.hold(this.paceSlots(current.host, current.proxy));
@@ -194,9 +200,11 @@ export class Executor {
         // One whose proxy failed at the network level is retired too: the retry takes another proxy.)
         if (current?.host !== undefined && current.proxy && err.type === 'network') current.retired = true;
         if (current && workKey === undefined && (err.type === 'blocked' || err.type === 'captcha')) session = this.sessions.retire(current);
+        trace.warming?.(); // the others sharing this identity need not wait for our retry
         await sleep(delay, signal);
       } finally {
         trace.unhold?.();
+        trace.warming?.();
       }
     }
   }
@@ -300,8 +308,6 @@ export class Executor {
     if (outer?.aborted) onOuter();
     else outer?.addEventListener('abort', onOuter, { once: true });
     const signal = timeout.signal;
-    /** Set while this attempt sends the session's first request: lets the others go. */
-    let warming: (() => void) | undefined;
     try {
       if (step.browser) return await this.runBrowser(step, signal, attempt, session);
       let proxy: ProxyEntry | undefined;
@@ -322,7 +328,6 @@ export class Executor {
         proxy ??= this.pickProxy(session, host);
         let start: PaceStart | undefined;
         if (!this.replaying) {
-          warming ??= session && !session.answered ? await this.firstAlone(session, signal) : undefined;
           trace.unhold?.(); // the start held at the lease becomes a reservation
           start = await this.pacer.wait(this.paceSlots(host, proxy), signal, s.maxRetryAfterMs);
           // Honour a long Retry-After without holding a worker: the engine retries the item later.
@@ -353,8 +358,7 @@ export class Executor {
           trace.ms = performance.now() - t0;
         }
         if (session) session.answered = true;
-        warming?.();
-        warming = undefined;
+        trace.warming?.();
         if (session) for (const c of res.setCookie) if (await session.jar.setCookie(c, url, { ignoreError: true })) session.hasCookies = true;
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
 
@@ -374,7 +378,6 @@ export class Executor {
     } catch (e) {
       throw isSourceError(e) ? e : toNetworkError(e, step.url, signal);
     } finally {
-      warming?.();
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
     }
@@ -384,22 +387,21 @@ export class Executor {
    * An identity's first request goes alone. Requests that would start beside it wait for its
    * answer before they take a start: sent at once, they would queue behind the connection being
    * opened (a new handshake, maybe a new proxy) and reach the site together when it is up, a
-   * burst whatever their paced start times said. Returns the function that lets the others go
-   * (this caller sends the first request), or undefined once the identity has been answered.
+   * burst whatever their paced start times said. Returns the answer to wait for, or undefined:
+   * the identity was answered, or this attempt sends its first request (`trace.warming` then lets
+   * the others go, once answered or when the attempt ends).
    */
-  private async firstAlone(session: SessionHandle, signal: AbortSignal): Promise<(() => void) | undefined> {
-    while (!session.answered) {
-      const pending = this.warmups.get(session);
-      if (!pending) {
-        let open!: () => void;
-        this.warmups.set(session, new Promise<void>((resolve) => (open = resolve)));
-        return () => {
-          this.warmups.delete(session);
-          open();
-        };
-      }
-      await untilAborted(pending, signal);
-    }
+  private firstAlone(session: SessionHandle, trace: AttemptTrace): Promise<void> | undefined {
+    if (session.answered || this.replaying) return undefined;
+    const pending = this.warmups.get(session);
+    if (pending) return pending;
+    let open!: () => void;
+    this.warmups.set(session, new Promise<void>((resolve) => (open = resolve)));
+    trace.warming = () => {
+      trace.warming = undefined;
+      this.warmups.delete(session);
+      open();
+    };
     return undefined;
   }
 
@@ -469,10 +471,13 @@ interface AttemptTrace {
   ms: number;
   /** Releases the start held on the leased identity's pacing key. */
   unhold?: () => void;
+  /** Set while this attempt sends its identity's first request: lets the others go. */
+  warming?: () => void;
 }
 
 /** `p`, or the signal's reason if it aborts first. */
-async function untilAborted(p: Promise<void>, signal: AbortSignal): Promise<void> {
+async function untilAborted(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return p;
   if (signal.aborted) throw signal.reason;
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {

@@ -432,7 +432,8 @@ export async function handshakeListener(
   });
   h2.on('request', (req, res) => onRequest(req, res, byStream.get(req.stream.session!)!));
 
-  const server = net.createServer((socket) => {
+  // TCP_NODELAY, as real servers set it: with Nagle on, small writes wait for a delayed ACK (40 ms).
+  const server = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);

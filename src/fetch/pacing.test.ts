@@ -184,3 +184,20 @@ test('the 429s of one burst back off once; a 429 to a request sent after the bac
   pacer.record(slot, 30, 'rate_limited', 2000); // sent at 3170, after the back-off
   assert.equal(pacer.delayOf('k'), 200);
 });
+
+test('slots missed while the process was busy do not start as one burst: three at most, then the gap', async () => {
+  const { clock, pacer } = setup(60_000, 20);
+  const slot = [{ key: 'k', minDelayMs: 100 }];
+  const starts: number[] = [];
+  const all = Array.from({ length: 8 }, () => pacer.wait(slot).then((s) => {
+    starts.push(clock.t);
+    s.done();
+  }));
+  for (let i = 0; i < 8; i++) pacer.record(slot, 5, 'ok'); // the window is open: all eight reserve
+  await clock.advance(0);
+  clock.t = 650; // busy: slots 100 to 600 passed unseen
+  await clock.advance(10_000);
+  await Promise.all(all);
+  assert.deepEqual(starts.slice(0, 4), [0, 650, 650, 650], 'the first overdue three go together');
+  for (let i = 4; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 100, `then a gap apart: ${starts.join(',')}`);
+});

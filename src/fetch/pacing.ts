@@ -18,7 +18,8 @@
  *   times said: with one in flight nothing queues there.
  *
  * A request reserves its start time at once (no polling): waiters on one key each sleep exactly
- * until their own slot. A caller that has chosen a key but not reserved yet (an identity just
+ * until their own slot. Slots that passed while the process was busy do not all start at once when
+ * it wakes: at most three go back to back, the others take new slots behind the rest. A caller that has chosen a key but not reserved yet (an identity just
  * leased) holds a start on it, which `readyAt` counts: many leases made in one turn spread over the
  * keys instead of all taking the one that looked idle.
  */
@@ -58,7 +59,12 @@ interface KeyState {
   queue: Array<() => void>;
   /** When the key last backed off (a soft block or a 429). */
   backedOffAt: number;
+  /** When the next start is due by the starts actually made (a start a gap after the last). */
+  due: number;
 }
+
+/** How many gaps early a start may be on the starts actually made: at most 3 back to back. */
+const CATCH_UP_GAPS = 2;
 
 /** One start taken by `wait`: `paused` > 0 when none was (the pause left, in ms); `done()` when its answer is in. */
 export interface PaceStart {
@@ -80,7 +86,7 @@ export class Pacer {
   private state(s: PaceSlot, now: number): KeyState {
     let st = this.keys.get(s.key);
     if (!st) {
-      st = { delay: s.minDelayMs, nextAt: now, pausedUntil: 0, usedAt: now, held: 0, inFlight: 0, window: 1, queue: [], backedOffAt: -Infinity };
+      st = { delay: s.minDelayMs, nextAt: now, pausedUntil: 0, usedAt: now, held: 0, inFlight: 0, window: 1, queue: [], backedOffAt: -Infinity, due: -Infinity };
       this.keys.set(s.key, st);
     }
     // A cap lowered or raised since (settings are per executor, but keys may share one).
@@ -175,9 +181,13 @@ export class Pacer {
         if (start > now) {
           await this.opts.sleep(start - now, signal);
           // A pause that began while we slept (429, soft block) moves us behind it.
-          const t = this.opts.now();
-          if (states.some((st) => st.pausedUntil > t)) continue;
+          if (states.some((st) => st.pausedUntil > this.opts.now())) continue;
         }
+        // Waiters whose slots passed while this process was busy all wake at once: a few may go
+        // together, the rest reserve again behind the others (a catch-up burst trips the site's limit).
+        const t = this.opts.now();
+        if (states.some((st) => st.delay > 0 && t < st.due - CATCH_UP_GAPS * st.delay)) continue;
+        for (const st of states) if (st.delay > 0) st.due = Math.max(st.due, t) + st.delay;
         return entered.length ? { paused: 0, done: leave } : NOTHING;
       }
     } catch (e) {
