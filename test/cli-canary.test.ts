@@ -93,6 +93,23 @@ test('an answer with no video in it at all: layout_changed from the parser, exit
   assert.match(out.sources[0].reason, /^layout_changed: /);
 });
 
+test('RECORD_HAR keeps the answers behind a verdict, and replaying them gives the same verdict', { skip, timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-rec-'));
+  try {
+    const renamed = readFileSync(V1, 'utf8').replaceAll('"lockupMetadataViewModel"', '"lockupMetadataViewModelV2"');
+    const first = await canary([entryFor(renamed)], 'videosite-videos', { RECORD_HAR: join(dir, 'kept.har') });
+    assert.equal(first.code, 5);
+    const kept = JSON.parse(readFileSync(join(dir, 'kept.har'), 'utf8')).log.entries;
+    assert.equal(kept.length, 1);
+    assert.equal(kept[0].response.content.text, renamed);
+    const again = await canary(kept);
+    assert.equal(again.code, 5);
+    assert.deepEqual(again.out.sources[0].reason, first.out.sources[0].reason);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('fewer videos than the minimum: degraded, exit 3', { skip, timeout: 60_000 }, async () => {
   const doc = JSON.parse(readFileSync(V1, 'utf8'));
   const grid = gridOf(doc);
