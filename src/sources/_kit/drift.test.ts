@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { driftProblems, mutations } from './drift.ts';
+import { driftProblems, embeddedJson, mutations, recordsBlock } from './drift.ts';
 
 const before = [{ query: 'q', item_id: '1', name: 'Large Margherita', price: 18.99, tags: ['a', 'b'] }, { query: 'q', item_id: '2', name: 'Garlic Knots', price: 6.5, tags: [] }];
 
@@ -25,6 +25,12 @@ test('verdicts: a record repeated in the sample is still found by its id; an id-
   assert.deepEqual(driftProblems(idless, [idless[0], { ...idless[1], address: null }]), []);
   assert.match(driftProblems(idless, [{ ...idless[1], name: 'Springfield', address: 'Main St' }])[0]!, /a record the original does not have/);
   assert.match(driftProblems(idless, [{ ...idless[1], type: 'query' }])[0]!, /a record the original does not have/);
+  // A record that lost its own id is the original's or less by its values; a value lost inside a list's object is less too.
+  assert.deepEqual(driftProblems(before, [{ ...before[0], item_id: null }]), []);
+  assert.match(driftProblems(before, [{ ...before[0], item_id: null, name: 'AD Large Margherita' }])[0]!, /a record the original does not have/);
+  const replies = [{ query: 'q', review_id: 'r1', replies: [{ text: 'Thanks', at: 1772 }] }];
+  assert.deepEqual(driftProblems(replies, [{ ...replies[0], replies: [{ text: 'Thanks', at: null }] }]), []);
+  assert.match(driftProblems(replies, [{ ...replies[0], replies: [{ text: 'Thanks', at: 1999 }] }])[0]!, /^replies/);
 });
 
 test('mutations: every kind, at the nodes records come from, the same for the same seed', () => {
@@ -37,4 +43,15 @@ test('mutations: every kind, at the nodes records come from, the same for the sa
   assert.equal(ad.data.lists[0].items.length, 3);
   assert.ok(ad.data.lists[0].items.some((x: any) => x.isSponsored === true && /^AD /.test(x.name)));
   assert.equal(JSON.stringify(doc).includes('AD '), false, 'the original is not touched');
+});
+
+test('page JSON: script literals and assignments found, written back in place with < escaped; the records\' block chosen', () => {
+  const html = '<html><script type="application/json"><!--{"a":[1,2]}--></script><p>x</p><script>var s = 1; window.__S__ = {"items":[{"id":"1","name":"Large Margherita"}]};</script></html>';
+  const blocks = embeddedJson(html);
+  assert.deepEqual(blocks.map((b) => b.doc), [{ a: [1, 2] }, { items: [{ id: '1', name: 'Large Margherita' }] }]);
+  assert.equal(blocks[0]!.serve({ a: ['</script>'] }), '<html><script type="application/json"><!--{"a":["\\u003c/script>"]}--></script><p>x</p><script>var s = 1; window.__S__ = {"items":[{"id":"1","name":"Large Margherita"}]};</script></html>');
+  assert.equal(blocks[1]!.serve(blocks[1]!.doc), html, 'served back unchanged, the page is the same');
+  assert.deepEqual(recordsBlock(html, [{ name: 'Large Margherita' }], 1)!.doc, blocks[1]!.doc);
+  assert.equal(recordsBlock(html, [{ name: 'Large Margherita' }], 2), null, 'fewer record values than asked');
+  assert.deepEqual(embeddedJson('<p>no scripts</p>'), []);
 });

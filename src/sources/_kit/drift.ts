@@ -3,13 +3,16 @@
  * parser makes of it. Mutations aim at the nodes the records were read from (leaves whose value a
  * record carries): a key renamed, a list's items moved or a tuple's slots shifted by one, a block
  * wrapped one level deeper, a value emptied, an ad (an object entry flagged sponsored) inserted
- * beside the records' own nodes. A verdict
+ * beside the records' own nodes. A page's embedded JSON (`embeddedJson`, `recordsBlock`) is changed
+ * the same way and written back in its place. A verdict
  * compares the records of the changed answer with those of the original: each changed answer must
- * be parsed right, lose values (null, fewer records) or be refused with an error; a record with a
- * value the original did not have is silently wrong. Pure; bounded by `perKind`.
+ * be parsed right, lose values (null, fewer records; inside lists and objects too) or be refused with
+ * an error; a record with a value the original did not have is silently wrong. Pure; bounded by `perKind`.
  *
  * @example for (const m of mutations(json, baseline, 'seed')) check(baseline, parse(JSON.stringify(m.doc)))
  */
+import { literalEnd, parseLooseJson } from './embedded.ts';
+
 type Json = unknown;
 type Path = Array<string | number>;
 
@@ -188,15 +191,78 @@ export function mutations(doc: Json, records: unknown[], seed: string, perKind =
   return out;
 }
 
+/** A JSON document a page carries in a script, and the page again with another document in its place. */
+export interface EmbeddedJson {
+  doc: Json;
+  serve: (d: Json) => string;
+}
+
+/**
+ * The JSON a page's scripts carry: a script whose body is a JSON literal (`<script
+ * type="application/json">`, `__NEXT_DATA__`, Apollo state...), and each `{...}` / `[...]` literal
+ * assigned in an inline script (`var ytInitialData = {...};`, `window.__STATE__ = [...]`). Each
+ * comes with a `serve` that writes a changed document back in its place, with `<` escaped so the
+ * script still ends where it did.
+ * @example embeddedJson('<script>var d = {"a":1};</script>')[0].doc // { a: 1 }
+ */
+export function embeddedJson(html: string): EmbeddedJson[] {
+  const out: EmbeddedJson[] = [];
+  const lower = html.toLowerCase();
+  const open = /<script\b[^>]*>/gi;
+  const put = (from: number, to: number) => (d: Json) => html.slice(0, from) + JSON.stringify(d).replace(/</g, '\\u003c') + html.slice(to);
+  let m: RegExpExecArray | null;
+  while ((m = open.exec(html))) {
+    const start = m.index + m[0].length;
+    const end = lower.indexOf('</script', start);
+    if (end < 0) break;
+    open.lastIndex = end;
+    const body = html.slice(start, end);
+    // The whole body a literal, bare or in the `<!-- -->` some pages wrap it in.
+    const lit = /^(\s*(?:<!--)?\s*)([[{][\s\S]*[\]}])\s*(?:-->)?\s*$/.exec(body);
+    const whole = lit ? parseLooseJson(lit[2]!) : undefined;
+    if (lit && whole !== undefined && whole !== null && typeof whole === 'object') {
+      const from = start + lit[1]!.length;
+      out.push({ doc: whole, serve: put(from, from + lit[2]!.length) });
+      continue;
+    }
+    for (const a of body.matchAll(/=\s*(?=[[{])/g)) {
+      const from = start + a.index! + a[0].length;
+      const to = literalEnd(html, from);
+      if (to < 0 || to > end) continue;
+      const doc = parseLooseJson(html.slice(from, to));
+      if (doc !== undefined && doc !== null && typeof doc === 'object') out.push({ doc, serve: put(from, to) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The embedded document of a page that the records were read from: the one holding most of their
+ * values (at least `min` leaves); null when none does (a page read from its markup).
+ */
+export function recordsBlock(html: string, records: unknown[], min = 5): EmbeddedJson | null {
+  const values = recordValues(records);
+  let best: EmbeddedJson | null = null;
+  let most = min - 1;
+  for (const b of embeddedJson(html)) {
+    const n = sourcePaths(b.doc, values, 1000).length;
+    if (n > most) [best, most] = [b, n];
+  }
+  return best;
+}
+
 type Rec = Record<string, unknown>;
 
 const lost = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
-/** A value the changed answer gave for a field: the original's, or less (lost, a part of it). */
+const plain = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A value the changed answer gave for a field: the original's, or less (lost, a part of it; inside lists and objects too). */
 function sameOrLess(now: unknown, was: unknown): boolean {
   if (lost(now)) return true;
   if (typeof now === 'number' && typeof was === 'number') return now === was || Math.abs(now - was) <= Math.max(1, Math.abs(was) * 0.01);
-  if (Array.isArray(now) && Array.isArray(was)) return now.every((x) => was.some((y) => JSON.stringify(x) === JSON.stringify(y)));
+  if (Array.isArray(now) && Array.isArray(was)) return now.every((x) => was.some((y) => sameOrLess(x, y)));
+  if (plain(now) && plain(was)) return Object.entries(now).every(([k, v]) => sameOrLess(v, was[k]));
   return JSON.stringify(now) === JSON.stringify(was);
 }
 
@@ -211,7 +277,7 @@ const sameOrLessRecord = (r: Rec, was: Rec, exempt: ReadonlySet<string>) =>
 
 /**
  * Problems of the records of a changed answer against the original's: a record no original has
- * (by any id; a record without an id, by its values), a field whose value is neither the
+ * (by any id; a record without an id of its own, by its values), a field whose value is neither the
  * original's nor lost, every record gone while the answer was accepted (an empty success).
  * Nothing when it is all the original's or less. An id several original records share identifies
  * them only when they are one record repeated (a sample that lists a review twice); otherwise
@@ -229,14 +295,13 @@ export function driftProblems(before: unknown[], after: unknown[], exempt: Reado
       else if (JSON.stringify(had) !== JSON.stringify(r)) dup.add(id);
     }
   }
-  const idless = (before as Rec[]).filter((r) => idsOf(r).length === 0);
   for (const r of after as Rec[]) {
     const ids = idsOf(r).filter((id) => !dup.has(id));
     const matches = new Set(ids.map((id) => byId.get(id)).filter(Boolean));
     if (matches.size === 0) {
       if (r.sponsored === true || r.is_sponsored === true) continue; // an ad that says it is one
-      // No id to go by: one of the original's id-less records, or less, is not a stranger.
-      if (idsOf(r).length === 0 && idless.some((was) => sameOrLessRecord(r, was, exempt))) continue;
+      // No id of its own to go by (none, lost, or shared): one of the original's records, or less, is not a stranger.
+      if (ids.length === 0 && (before as Rec[]).some((was) => sameOrLessRecord(r, was, exempt))) continue;
       problems.push(`a record the original does not have: ${JSON.stringify(r).slice(0, 200)}`);
       continue;
     }

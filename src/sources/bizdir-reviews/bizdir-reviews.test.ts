@@ -164,6 +164,8 @@ test('the business page with its embedded state: references resolved, text kept 
     author_reviews_count: 12, author_friends_count: 3, author_photos_count: 4, author_elite_year: '25', next_page_cursor: null,
   });
   assert.ok(Value.Check(bizdirReviewRecord, r));
+  // Its Review objects there but none reading as one (the id renamed): the layout changed, not "no reviews".
+  assert.throws(() => parseCapture(pageHtml.replace('"encid":"Rc0nstructedReview00001"', '"reviewEncid":"Rc0nstructedReview00001"')), /1 Review objects and none reads/);
 });
 
 /** Keys of every object in reverse order. */

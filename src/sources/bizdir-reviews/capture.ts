@@ -27,6 +27,9 @@ function fromHtml(text: string): BizdirReview[] {
   const byId = new Map<string, Obj>();
   for (const n of nodes) byId.set(String(n.encid ?? n.id), n);
   if (!byId.size && !page.encid) throw new Error('bizdir-reviews: the page is not a business page (no business id, no reviews in its state)');
+  // Reviews the state types as such, none of which reads (no id, rating, text or date): not "no reviews".
+  const typed = byId.size ? 0 : jsonScripts(text).reduce((k, blob) => k + findValues(blob, (v): v is Obj => typeof v === 'object' && v !== null && (v as Obj).__typename === 'Review').length, 0);
+  if (typed > 0) throw new Error(`bizdir-reviews: the page state holds ${typed} Review objects and none reads as a review (id, rating, text or date)`);
   return [...byId.values()].map((n) => withCursor(reviewOf(n, ctx)));
 }
 

@@ -15,7 +15,7 @@ import { reviewChunk } from '../_kit/review-chunk.ts';
 import { readListingPage } from './page.ts';
 import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, type RentalsState } from './plan.ts';
 import type { RentalsParams, RentalsReview } from './record.ts';
-import { reviewOf, type ReviewContext } from './review.ts';
+import { REVIEW_ID, reviewOf, type ReviewContext } from './review.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null);
@@ -47,8 +47,6 @@ export interface ReviewsPage {
   /** `metadata.reviewsCount`, when given. */
   total: number | null;
 }
-
-const REVIEW_ID = /^\d+$/;
 
 /** The answer has the reviews operation's list (`presentation.stayProductDetailPage.reviews.reviews`). */
 export function hasReviewsList(data: Obj): boolean {

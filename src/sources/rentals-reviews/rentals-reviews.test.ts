@@ -255,4 +255,6 @@ test('the listing page\'s embedded reviews, and month-precision host response da
   assert.equal(monthStart('Response from host: January 2025'), Date.UTC(2025, 0, 1) / 1000);
   assert.equal(monthStart('2 weeks ago'), null);
   for (const r of [a, b]) assert.ok(Value.Check(rentalsReviewRecord, r));
+  // An entry of the page's reviews without a numeric id is no review of the listing: left out.
+  assert.deepEqual(parseCapture(pageHtml.replace('"id":"900000001"', '"id":"AD 900000001"')).map((r) => r.review_id), [b.review_id]);
 });

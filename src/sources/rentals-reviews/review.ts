@@ -77,8 +77,14 @@ export function reviewOf(node: Obj, ctx: ReviewContext): Omit<RentalsReview, 'ne
   };
 }
 
-/** Looks like a review of the reviews operation (tells review lists apart from other JSON). */
+/** A review's id: decimal digits (`1539761966650747553`). */
+export const REVIEW_ID = /^\d+$/;
+
+/**
+ * Looks like a review of the reviews operation (tells review lists apart from other JSON): the
+ * review typename or its fields, and the numeric id every review has.
+ */
 export function isReviewNode(v: unknown): v is Obj {
   const o = obj(v);
-  return !!o && (o.__typename === 'PdpReviewForP3' || ('id' in o && 'comments' in o && 'reviewer' in o));
+  return !!o && (o.__typename === 'PdpReviewForP3' || ('id' in o && 'comments' in o && 'reviewer' in o)) && REVIEW_ID.test(String(idOf(o.id)));
 }
