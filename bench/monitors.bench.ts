@@ -107,7 +107,7 @@ for (let day = 1; day <= DAYS; day++) {
   await ended(reviewIds, day + 1);
   for (const c of await changesOf(listing)) { reported.add(keyOf('places', day, c.kind, c.identity, c.field, c.after)); reportedCount++; }
   for (const id of reviewIds) for (const c of await changesOf(id)) { reported.add(keyOf('reviews', day, c.kind, c.identity, c.field, c.after)); reportedCount++; }
-  const o = site.oracle(day);
+  const o = site.oracle(day, initial);
   oracleListing += o.listing;
   oracleReviews += o.reviews;
   const made = site.hits.search + site.hits.place + site.hits.reviews - before.search - before.place - before.reviews;

@@ -67,9 +67,11 @@ async function listingsAfter(store: MonitorStore, m: MonitorRow, since: number):
  */
 export async function planRun(store: MonitorStore, m: MonitorRow, baseline: boolean): Promise<RunPlan> {
   const all: RunPlan = { queries: m.queries, params: m.params, resting: [] };
-  if (m.endpoint !== '/maps/reviews' || m.params.cutoff !== undefined) return all;
+  // The baseline reads each place whole (its page): the places a listing shows would ride in the
+  // request's parameters, which every query of the request reads again.
+  if (baseline || m.endpoint !== '/maps/reviews' || m.params.cutoff !== undefined) return all;
   const mine = new Map<string, Rec>();
-  if (!baseline) for (const v of (await store.seenRecords(m.id)).values()) mine.set(v._q as string, v);
+  for (const v of (await store.seenRecords(m.id)).values()) mine.set(v._q as string, v);
   const listing = await listingsAfter(store, m, m.lastRunAt ?? -Infinity);
   const known: Record<string, KnownPlace> = {};
   const queries: string[] = [];
@@ -82,19 +84,13 @@ export async function planRun(store: MonitorStore, m: MonitorRow, baseline: bool
     queries.push(q);
     const k: KnownPlace = {};
     if (shown) k.place = shown._place as KnownPlace['place'];
-    if (!baseline) {
-      // A place never seen with a review: all its reviews are new (0 reads them all).
-      k.cutoff = typeof seen?._newest === 'number' ? seen._newest : 0;
-      oldest = Math.min(oldest, k.cutoff);
-    }
-    if (k.place || k.cutoff !== undefined) known[q] = k;
+    // A place never seen with a review: all its reviews are new (0 reads them all).
+    k.cutoff = typeof seen?._newest === 'number' ? seen._newest : 0;
+    oldest = Math.min(oldest, k.cutoff);
+    known[q] = k;
   }
-  const params: Rec = { ...m.params };
-  if (!baseline) {
-    if (oldest > 0 && Number.isFinite(oldest)) params.cutoff = oldest;
-    params.sort = 'newest';
-    params.reviewsLimit = 0;
-  }
-  if (Object.keys(known).length) params[KNOWN_PLACES] = known;
+  const params: Rec = { ...m.params, sort: 'newest', reviewsLimit: 0 };
+  if (oldest > 0 && Number.isFinite(oldest)) params.cutoff = oldest;
+  if (queries.length) params[KNOWN_PLACES] = known;
   return { queries, params, resting };
 }

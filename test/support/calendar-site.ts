@@ -16,7 +16,7 @@
  * - Served: `/search?tbm=map` (the listing), `/maps/place/?q=place_id:` and `/maps?cid=` (place
  *   pages), `/maps/rpc/listugcposts` (reviews, newest first, page tokens). `hits` counts requests by
  *   kind. `oracle(day)` is the least requests that read exactly what changed that day: the listing
- *   pages holding a changed place, and ceil(k / 20) reviews pages for a place with k new reviews.
+ *   pages holding a changed place, and ceil(k / 20) reviews pages for a watched place with k new reviews.
  *
  * @example
  *   const site = calendarSite({ places: 1000, seed: 1 });
@@ -70,7 +70,8 @@ export interface CalendarSite {
   truth: TruthEvent[];
   hits: { search: number; place: number; reviews: number };
   advance(): void;
-  oracle(day: number): { listing: number; reviews: number };
+  /** `watched`: the places whose reviews are monitored (default: all). */
+  oracle(day: number, watched?: Set<string>): { listing: number; reviews: number };
   /** What the listing shows of a place (the fields a places monitor compares). */
   shown(placeId: string): Record<string, unknown> | null;
   serve(url: string): { status: number; body: string; type: string };
@@ -214,7 +215,7 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
       }
     },
 
-    oracle(day) {
+    oracle(day, watched) {
       const changed = new Set(site.truth.filter((t) => t.day === day).map((t) => t.placeId));
       let listing = 0;
       for (const ids of byDistrict) {
@@ -223,7 +224,7 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
         }
       }
       let reviews = 0;
-      for (const t of site.truth) if (t.day === day && t.kind === 'new_reviews') reviews += Math.ceil((t.after as number) / PAGE);
+      for (const t of site.truth) if (t.day === day && t.kind === 'new_reviews' && (!watched || watched.has(t.placeId))) reviews += Math.ceil((t.after as number) / PAGE);
       return { listing, reviews };
     },
 
