@@ -6,7 +6,7 @@
  *   proportion, so a view shows exactly its cell and its quadrants keep the proportion. A view that
  *   does not meet the shape is never searched.
  * - A view is paged (20 a page, pages overlapping by two so a place the ranking noise moves across a
- *   boundary is still seen) until a short page; a view whose pages reach 120 places is saturated
+ *   boundary is still seen, more where the views so far still missed places) until a short page; a view whose pages reach 120 places is saturated
  *   (the site shows at most ~120 places a view) and is split into its four quadrants, searched
  *   depth first, down to MIN_CELL_DEG.
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
@@ -38,8 +38,13 @@ export const MIN_CELL_DEG = 0.0005;
  *  its 7 pages for nothing, a needless split a page or two (measured best near 110, bench/areas). */
 export const SKIP_ABOVE = 110;
 /** Pages overlap by two places, so a place the ranking noise moved by a rank or two between two
- *  requests is still on one of them (without it a view paged in full misses ~2% of its places). */
-const PAGE_STEP = PAGE_SIZE - 2;
+ *  requests is still on one of them (without it a view paged in full misses ~2% of its places).
+ *  Where the views counted so far still miss more than MISS_TOLERATED of their places (a noisier
+ *  ranking), the overlap grows with the share missed, up to MAX_OVERLAP. */
+const OVERLAP = 2;
+const MAX_OVERLAP = 10;
+const MISS_TOLERATED = 0.005;
+const pageStep = (st: AreaState) => PAGE_SIZE - Math.min(MAX_OVERLAP, OVERLAP + Math.max(0, Math.round(((st.miss ?? 0) - MISS_TOLERATED) * 200)));
 /** An area value up to this long is named in the query's coverage figure. */
 const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
@@ -80,6 +85,8 @@ export interface AreaState {
   stack: Cell[]; view: View | null; groups: Record<string, Group>; nextGroup: number; tally: Tally;
   /** The density prior's fit (density.ts); absent in states saved before it. */
   fit?: Fit;
+  /** Share of their places the last views of several pages missed (a moving average). */
+  miss?: number;
 }
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -252,7 +259,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
   }
   const full = page.length >= PAGE_SIZE;
   if (full && v.offset + PAGE_SIZE < VIEW_CAP) {
-    v.offset += PAGE_STEP;
+    v.offset += pageStep(st);
     return { records, next: [stepOf(st)] };
   }
   // A short page ends the view; a page reaching the cap means more places than a view shows.
@@ -277,6 +284,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     const union = c + (v.k.length - again);
     const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
     if (!saturated) { st.fit ??= emptyFit(); addCount(st.fit, cell, v.total!); }
+    if (!saturated && v.total! > PAGE_SIZE) st.miss = 0.9 * (st.miss ?? 0) + 0.1 * (unseen / v.total!);
     st.tally.found += union;
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
