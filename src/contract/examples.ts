@@ -14,6 +14,7 @@ export const QUERY_EXAMPLES: Record<string, string[]> = {
   '/engine-search-careers': ['data engineer in Berlin'],
   '/engine-maps-autocomplete': ['pizza in brookl'],
   '/reverse-geocoding': ['40.7580 -73.9855', '48.8584,2.2945'],
+  '/geocoding': ['Palo Alto, CA', '10 Downing Street, London, United Kingdom'],
   '/bizdir-reviews': ['gary-danko-san-francisco'],
   '/forum-comments': ['https://www.reddit.com/r/IAmA/comments/z1c9z/'],
   '/network-posts': ['microsoft'],

@@ -5019,7 +5019,13 @@ export interface operations {
     geocoding: {
         parameters: {
             query: {
-                /** @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas. */
+                /**
+                 * @description Queries of this request: repeat the parameter (query=a&query=b) or use query[]=. At most 1000. Never split on commas.
+                 * @example [
+                 *       "Palo Alto, CA",
+                 *       "10 Downing Street, London, United Kingdom"
+                 *     ]
+                 */
                 query: string[];
                 /** @description false: the connection is held until results are ready (200 with data). true: 202 with a request id at once. (accepted, not in this endpoint's interface table) */
                 async?: boolean;
