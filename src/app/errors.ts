@@ -5,7 +5,7 @@
  * @example throw new AppError(404, `no request ${id}`) // 404 Not Found: no request ...
  */
 export const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 404: 'Not Found', 405: 'Method Not Allowed',
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
   413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 431: 'Request Header Fields Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
   500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
 };

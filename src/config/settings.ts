@@ -8,6 +8,7 @@
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
 import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
 import { DEFAULT_TARGET_BYTES } from '../http/limits.ts';
+import type { ConnectionLimits } from '../http/connection-cap.ts';
 
 export interface Settings {
   port: number;
@@ -75,6 +76,8 @@ export interface Settings {
   strictParams: boolean;
   /** MAX_TARGET_BYTES: the longest request target (path and query string) read; longer is 414/431 (src/http/limits.ts). */
   maxTargetBytes: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS (src/http/connection-cap.ts). */
+  connections: ConnectionLimits;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
 }
@@ -86,6 +89,23 @@ export interface Settings {
  */
 export function targetGuard(s: Pick<Settings, 'allowPrivateTargets' | 'allowedTargets'>): { allowPrivate: boolean; allow: string[] } {
   return { allowPrivate: s.allowPrivateTargets, allow: s.allowedTargets };
+}
+
+/**
+ * The API's connection caps (src/http/connection-cap.ts). Node refuses a headers time-out longer than
+ * the request time-out, so that stops the start with a message naming both.
+ *
+ * @example connectionsFromEnv({}) // { perAddress: 256, headersTimeoutMs: 10000, requestTimeoutMs: 60000, keepAliveTimeoutMs: 72000 }
+ */
+export function connectionsFromEnv(env: NodeJS.ProcessEnv): ConnectionLimits {
+  const c = {
+    perAddress: num(env.MAX_CONNECTIONS_PER_ADDRESS, 256), headersTimeoutMs: num(env.HEADERS_TIMEOUT_MS, 10_000),
+    requestTimeoutMs: num(env.REQUEST_TIMEOUT_MS, 60_000), keepAliveTimeoutMs: num(env.KEEP_ALIVE_TIMEOUT_MS, 72_000),
+  };
+  if (c.requestTimeoutMs > 0 && c.headersTimeoutMs > c.requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${c.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`);
+  }
+  return c;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -148,6 +168,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     monitorTickMs: num(env.MONITOR_TICK_MS, 1_000),
     strictParams: flag(env.STRICT_PARAMS, false),
     maxTargetBytes: byteSize(env.MAX_TARGET_BYTES) || DEFAULT_TARGET_BYTES,
+    connections: connectionsFromEnv(env),
     lookup: {
       // The e-mail probes connect to addresses of user-given domains: the same SSRF rule as fetches.
       ...privateTargetsFromEnv(env),

@@ -17,6 +17,7 @@ import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
 import { AuthGate } from './auth-failures.ts';
 import { unstorableAt } from '../app/body.ts';
 import { MAX_HEADER_BYTES, headLimit, headerBytes, keyFromTarget } from './limits.ts';
+import { capConnections, timeoutOptions } from './connection-cap.ts';
 import { authenticate } from '../app/accounts.ts';
 import { ParamError, parseQueryString, type RawParams } from './params.ts';
 import { registerDataRoutes } from './routes-data.ts';
@@ -72,11 +73,17 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     trustProxy: ctx.settings.trustProxy,
     // 1000 queries in a query string (as real clients send them) outgrow Node's 16 KiB default; the
     // exact caps are checked in onRequest (limits.ts). A missing Host is answered there, in JSON.
-    serverFactory: (handler) => createServer({ maxHeaderSize: headLimit(maxTarget), requireHostHeader: false }, handler),
+    serverFactory: (handler) => {
+      const server = createServer({ maxHeaderSize: headLimit(maxTarget), requireHostHeader: false, ...timeoutOptions(ctx.settings.connections) }, handler);
+      capConnections(server, ctx.settings.connections, () => metrics.connectionsRefused.inc());
+      return server;
+    },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       const e = err.code === 'HPE_HEADER_OVERFLOW'
         ? new AppError(431, `the request line and headers exceed ${headLimit(maxTarget)} bytes (path and query string at most ${maxTarget}, headers at most ${MAX_HEADER_BYTES}); send fewer queries per request`)
-        : new AppError(400, 'the request could not be read as HTTP/1.1');
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError(408, `the request did not arrive in time (headers within ${ctx.settings.connections.headersTimeoutMs} ms, all of it within ${ctx.settings.connections.requestTimeoutMs} ms)`)
+          : new AppError(400, 'the request could not be read as HTTP/1.1');
       const body = JSON.stringify({ error: true, errorMessage: e.errorMessage });
       if (!socket.writable) return socket.destroy(err);
       socket.end(`HTTP/1.1 ${e.status} ${REASONS[e.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);

@@ -9,10 +9,12 @@
  *   await c.close();
  */
 import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 
 const CODE = `
 const net = require('node:net');
-const { parentPort } = require('node:worker_threads');
+// A worker thread's port, or (run as a child process) the process's IPC channel.
+const parentPort = require('node:worker_threads').parentPort ?? { on: (e, f) => process.on(e, f), postMessage: (m) => process.send(m) };
 const held = [];
 const ops = {
   // One request written in pieces of piece bytes, gapMs apart: the answer's status line. {pad} in
@@ -47,28 +49,40 @@ const ops = {
       s.on('connect', () => { connected++; s.write('GET /health HTTP/1.1\\r\\nHost: x\\r\\nX-Slow: '); done(); });
       s.on('error', () => { if (!s.connecting) return; done(); });
       s.on('close', () => { s.closedByServer = true; });
+      // Read what the server sends (its time-out answer), so its closing is seen.
+      s.on('data', (d) => { if (!s.answer) s.answer = String(d).split('\\r\\n')[0]; });
       held.push(s);
     }
   }),
   closed: async () => held.filter((s) => s.closedByServer).length,
+  // The first line the server wrote on held connections, and how many got it.
+  answers: async () => held.reduce((m, s) => (s.answer ? { ...m, [s.answer]: (m[s.answer] ?? 0) + 1 } : m), {}),
   release: async () => { for (const s of held) s.destroy(); const n = held.length; held.length = 0; return n; },
 };
 parentPort.on('message', async ({ id, op, arg }) => parentPort.postMessage({ id, value: await ops[op](arg) }));
 `;
 
 export interface OffThreadClient {
-  call<T = unknown>(op: 'send' | 'hold' | 'closed' | 'release', arg?: unknown): Promise<T>;
+  call<T = unknown>(op: 'send' | 'hold' | 'closed' | 'answers' | 'release', arg?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
-export async function offThreadClient(): Promise<OffThreadClient> {
-  const worker = new Worker(CODE, { eval: true });
+/** `process: true` runs the client in a child process: its own file descriptors (thousands of connections). */
+export async function offThreadClient(o: { process?: boolean } = {}): Promise<OffThreadClient> {
+  const worker = o.process
+    ? spawn(process.execPath, ['-e', CODE], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    : new Worker(CODE, { eval: true });
+  const post = (m: unknown) => (worker instanceof Worker ? worker.postMessage(m) : worker.send(m as object));
   const waiting = new Map<number, (v: unknown) => void>();
   let next = 0;
   worker.on('message', ({ id, value }: { id: number; value: unknown }) => { waiting.get(id)?.(value); waiting.delete(id); });
   const c: OffThreadClient = {
-    call: (op, arg) => new Promise((resolve) => { const id = next++; waiting.set(id, resolve as (v: unknown) => void); worker.postMessage({ id, op, arg }); }),
-    close: async () => { await c.call('release'); await worker.terminate(); },
+    call: (op, arg) => new Promise((resolve) => { const id = next++; waiting.set(id, resolve as (v: unknown) => void); post({ id, op, arg }); }),
+    close: async () => {
+      await c.call('release');
+      if (worker instanceof Worker) await worker.terminate();
+      else { worker.disconnect(); worker.kill(); }
+    },
   };
   await c.call('closed');
   return c;
