@@ -24,6 +24,8 @@ export const num = (v: unknown): number | null => {
 };
 /** An id as a string (numbers stringified), else null. */
 export const idOf = (v: unknown): string | null => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
+/** A web link (`https://...`, `http://...`), else null: a media list entry that is not one is no picture of the record. */
+export const webLink = (v: unknown): string | null => (typeof v === 'string' && /^https?:\/\/[^\s]+$/.test(v) ? v : null);
 /** The objects of an array (other entries dropped); [] for a non-array. */
 export const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Obj => o !== null) : []);
 

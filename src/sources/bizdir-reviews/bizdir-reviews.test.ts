@@ -191,6 +191,10 @@ test('variants: reordered keys and edges, truncated branches (null fields), empt
   delete sized[0].node.businessPhotos[0].photoUrl.lightboxMediaItemUrl;
   sized[0].node.businessPhotos[0].photoUrl.url = 'https://s3-media0.fl.yelpcdn.com/bphoto/eQ1pmGqBL4mdlbESpEDVsA/348s.jpg';
   assert.deepEqual(page(sized)[0].review_photos, ['https://s3-media0.fl.yelpcdn.com/bphoto/eQ1pmGqBL4mdlbESpEDVsA/o.jpg']);
+  // A photo entry flagged as an ad, or one whose link is no link: none of the review's photos.
+  const ad = edges().slice(0, 1);
+  ad[0].node.businessPhotos.unshift({ ...ad[0].node.businessPhotos[0], isSponsored: true }, { photoUrl: { lightboxMediaItemUrl: 'AD https://x/o.jpg' } });
+  assert.deepEqual(page(ad)[0].review_photos, ['https://s3-media0.fl.yelpcdn.com/bphoto/eQ1pmGqBL4mdlbESpEDVsA/o.jpg']);
   // The business comes from the answer's business (the node lost its own).
   assert.equal(t.business_name, "Von's 1000 Spirits");
   assert.equal(t.next_page_cursor, null, 'last page');

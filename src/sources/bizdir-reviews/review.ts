@@ -8,6 +8,7 @@
  * @example reviewOf(edge.node, 'vons-1000-spirits-seattle-4', { query: 'q' }).review_id // 'NhoqrEH2ZzyI_8z-mTya5w'
  */
 import { timeFields } from '../_kit/dates.ts';
+import { isAdNode, webLink } from '../_kit/values.ts';
 import { ORIGIN } from './plan.ts';
 import type { BizdirReview } from './record.ts';
 
@@ -40,12 +41,13 @@ function textOf(v: unknown): string | null {
 /** A photo CDN link at its original size: `/bphoto/<id>/348s.jpg` → `/bphoto/<id>/o.jpg` (the lightbox link's form). */
 const originalSize = (url: string) => url.replace(/(\/bphoto\/[^/]+\/)[^/.]+\.jpg$/, '$1o.jpg');
 
-/** Review photos at their original size: the lightbox link, else a sized link brought back to it. */
+/** Review photos at their original size: the lightbox link, else a sized link brought back to it; no ad, no non-link. */
 function photosOf(node: Obj): string[] {
   const out: string[] = [];
   for (const p of arr(node.businessPhotos)) {
+    if (isAdNode(p)) continue;
     const u = obj(obj(p)?.photoUrl);
-    const url = str(u?.lightboxMediaItemUrl) ?? str(u?.url) ?? str(obj(p)?.photoUrl);
+    const url = webLink(u?.lightboxMediaItemUrl) ?? webLink(u?.url) ?? webLink(obj(p)?.photoUrl);
     if (url) out.push(originalSize(url));
   }
   return out;

@@ -103,6 +103,20 @@ test('constructed logged-out company page → posts field by field', () => {
   assert.deepEqual([next, cursor], [[], null]);
 });
 
+test('a video\'s stream locations: an entry flagged as an ad is none of the video\'s; a first location that is no link gives no video link', () => {
+  const step = page0(signed);
+  const videoOf = (change: (locs: any[]) => void) => {
+    const j = JSON.parse(FEED);
+    const meta = j.included.find((x: any) => Array.isArray(x.progressiveStreams));
+    for (const st of meta.progressiveStreams) change(st.streamingLocations);
+    return signed.parse(step, res(JSON.stringify(j), step.url), ctx()).records.map((r) => r.video_url);
+  };
+  const served = videoOf(() => {});
+  assert.match(served.find(Boolean)!, /^https:\/\/dms\.licdn\.com\//);
+  assert.deepEqual(videoOf((l) => l.unshift({ url: 'https://ads.example/x.mp4', isSponsored: true })), served);
+  assert.deepEqual(videoOf((l) => { l[0] = { url: 'AD ' + l[0].url }; }), served.map(() => null));
+});
+
 test('constructed signed-in feed (normalized voyager JSON) → posts field by field, paged by start', () => {
   const step = page0(signed);
   const { records, next, cursor } = signed.parse(step, res(FEED, step.url), ctx());

@@ -7,6 +7,7 @@
  */
 import type { PostBody } from './record.ts';
 import { postedFields } from './time.ts';
+import { isAdNode, webLink } from '../_kit/values.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
@@ -81,8 +82,9 @@ function videoOf(content: Obj | null, deref: Deref): string | null {
   const meta = deref(obj(content?.[VIDEO]), 'videoPlayMetadata');
   const streams = Array.isArray(meta?.progressiveStreams) ? (meta!.progressiveStreams as unknown[]).map(obj).filter(Boolean) as Obj[] : [];
   const best = streams.sort((x, y) => (int(y.width) ?? 0) - (int(x.width) ?? 0))[0];
-  const loc = Array.isArray(best?.streamingLocations) ? obj(best!.streamingLocations[0]) : null;
-  return str(loc?.url);
+  // The first location, an entry flagged as an ad being none of the video's; null when it is no link.
+  const locs = Array.isArray(best?.streamingLocations) ? (best!.streamingLocations as unknown[]) : [];
+  return webLink(obj(locs.find((l) => !isAdNode(l)))?.url);
 }
 
 /** One update entity → post; null when it names no activity. */

@@ -6,6 +6,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { timeFields } from '../_kit/dates.ts';
+import { isAdNode, webLink } from '../_kit/values.ts';
 import { commentPageStep, type PageState } from './plan.ts';
 import { videoIdOfUrl } from './query.ts';
 import type { ShortvideoComment, ShortvideoParams } from './record.ts';
@@ -24,7 +25,7 @@ const int = (v: unknown): number | null => {
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 0 || v === 1 ? v === 1 : null);
 const firstUrl = (v: unknown): string | null => {
   const list = obj(v)?.url_list;
-  return Array.isArray(list) ? nonEmpty(list[0]) : null;
+  return Array.isArray(list) ? webLink(list[0]) : null;
 };
 
 const NOT_FOUND_MSG = /not exist|n't exist|not found|deleted|removed|private/i;
@@ -91,6 +92,7 @@ export function commentOf(node: unknown, f: PageFacts): ShortvideoComment | null
   const images: string[] = [];
   if (Array.isArray(c.image_list)) {
     for (const im of c.image_list) {
+      if (isAdNode(im)) continue;
       const u = firstUrl(obj(im)?.origin_url) ?? firstUrl(obj(im)?.crop_url);
       if (u) images.push(u);
     }

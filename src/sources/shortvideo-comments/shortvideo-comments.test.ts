@@ -91,6 +91,14 @@ test('real comment list body (2026-02) → records field by field', { skip }, ()
   assert.match(a.author_avatar!, /^https:\/\/p19-common-sign\.tiktokcdn-us\.com\/tos-alisg-avt-0068\/3f02fb327e744a17c5e458b055651ed7~tplv-tiktokx-cropcenter:100:100\.jpg\?/);
   assert.equal(a.images.length, 1);
   assert.match(a.images[0], /^https:\/\/p16-comment-sg-sign\.tiktokcdn-us\.com\/tos-alisg-i-zt8igodiya-sg\/1c08f992d6254427a6d345d8fca2b65c~tplv-jj85edgx6n-image-origin\.image\?/);
+  // An image entry flagged as an ad is none of the comment's; a first link that is no link gives no image.
+  const withAd = JSON.parse(readFileSync(BODY, 'utf8'));
+  const withImage = withAd.comments.find((c: any) => Array.isArray(c.image_list) && c.image_list.length);
+  withImage.image_list.unshift({ ...withImage.image_list[0], isSponsored: true });
+  const again = adapter.parse(firstStep(), res(JSON.stringify(withAd)), ctx()).records.find((r) => r.comment_id === withImage.cid)!;
+  assert.deepEqual(again.images, out.records.find((r) => r.comment_id === withImage.cid)!.images);
+  withImage.image_list = [{ origin_url: { url_list: ['not a link'] } }];
+  assert.deepEqual(adapter.parse(firstStep(), res(JSON.stringify(withAd)), ctx()).records.find((r) => r.comment_id === withImage.cid)!.images, []);
   assert.equal(b.comment_id, '7603308235172496150');
   assert.equal(b.text, 'Hi oyyyyyyyyy ❤️🥀😁');
   assert.equal(b.author_username, 'shanu3_007');
