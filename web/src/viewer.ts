@@ -17,8 +17,8 @@ export function areaCoverage(areas: AreaCoverage[] | undefined): HTMLElement | n
   if (!areas?.length) return null;
   const n = (v: unknown) => (typeof v === 'number' ? v.toLocaleString() : '');
   return h('div.area-coverage', { id: 'area-coverage' }, h('h2', null, 'Area coverage'),
-    h('div.scroll-x', null, h('table.list', null, h('tr', null, ['Query', 'Views searched', 'Views saturated', 'Still saturated at the smallest view', 'Places found', 'Places estimated', 'Coverage'].map((t) => h('th', null, t))),
-      areas.map((a) => h('tr', null, h('td', null, a.query), h('td', null, n(a.views_searched)), h('td', null, n(a.views_saturated)), h('td', null, n(a.views_saturated_deepest)),
+    h('div.scroll-x', null, h('table.list', null, h('tr', null, ['Query', 'Area', 'Views searched', 'Views saturated', 'Still saturated at the smallest view', 'Places found', 'Places estimated', 'Coverage'].map((t) => h('th', null, t))),
+      areas.map((a) => h('tr', null, h('td', null, a.query), h('td.mono', null, a.area ?? 'shape'), h('td', null, n(a.views_searched)), h('td', null, n(a.views_saturated)), h('td', null, n(a.views_saturated_deepest)),
         h('td', null, n(a.places_found)), h('td', null, n(a.places_estimated)), h('td', null, typeof a.coverage === 'number' ? `${(a.coverage * 100).toFixed(1)} %` : ''))))),
     h('p.help', null, 'A saturated view showed as many places as the map shows at once, so it was split into four smaller ones; coverage is the estimated share of the area\'s places found.'));
 }

@@ -38,7 +38,7 @@ export type MonitorPatch = NonNullable<paths['/monitors/{monitorId}']['patch']['
 export type AreaProgress = NonNullable<NonNullable<JsonOf<'/requests/{requestId}', 'get', 202>['progress']>['area']>;
 export interface Progress { queries_total: number; queries_done: number; records: number; elapsedMs: number; area?: AreaProgress }
 /** How complete an area query believes it is (the `areas` extension field, docs/areas.md). */
-export interface AreaCoverage { query: string; views_searched?: number; views_saturated?: number; views_saturated_deepest?: number; places_found?: number; places_estimated?: number; coverage?: number; [k: string]: unknown }
+export interface AreaCoverage { query: string; /** The area value (left out for a long shape): a task's queries share a phrase. */ area?: string; views_searched?: number; views_saturated?: number; views_saturated_deepest?: number; places_found?: number; places_estimated?: number; coverage?: number; [k: string]: unknown }
 /** Why a query failed (decision 25); `type` is one of the executor's typed errors. */
 export interface QueryError { query: string; error: { type: string; message: string } }
 
