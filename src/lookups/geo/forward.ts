@@ -10,6 +10,7 @@
  */
 import { gazetteer, placeAt, placeKey, type City, type Country, type State } from '../../businesses/query/places.ts';
 import { wordsOf } from '../../businesses/query/words.ts';
+import { loadAdminNames } from './admin-names.ts';
 
 export interface CityMatch {
   city: City;
@@ -27,38 +28,67 @@ export function checkGeocodingQuery(q: string): string | undefined {
   return undefined;
 }
 
+/** A region of any country by its GeoNames admin1 name (`Bavaria`, `Île-de-France`); US states are the gazetteer's. */
+interface Admin1 { kind: 'admin1'; options: Array<{ country: string; code: string }> }
+type Region = State | Country | Admin1;
+
+let admin1ByName: Map<string, Admin1['options']> | undefined;
+function admin1Named(segment: string): Admin1 | null {
+  if (!admin1ByName) {
+    admin1ByName = new Map();
+    for (const [key, name] of loadAdminNames().admin1) {
+      const [country, code] = key.split('.');
+      const k = placeKey(name);
+      const list = admin1ByName.get(k);
+      if (list) list.push({ country, code }); else admin1ByName.set(k, [{ country, code }]);
+    }
+  }
+  const options = admin1ByName.get(placeKey(segment));
+  return options ? { kind: 'admin1', options } : null;
+}
+
 export function findCity(text: string): CityMatch | null {
   const g = gazetteer();
-  const words = wordsOf(text).filter((w) => !w.startsWith('@') && !w.startsWith('"'));
-  let last: { city: City; said?: string; at: number } | null = null;
-  const regionsAfter: Array<{ region: State | Country; at: number }> = [];
-  for (let i = 0; i < words.length;) {
-    const m = placeAt(g, words, i);
-    if (!m) {
-      // A state code alone is not a place to the query reader (`in`, `or`, `me` are words); after a
-      // city in an address it is the state (`Central Park, NY 10024`).
-      const code = words[i].length === 2 ? g.states.get(words[i]) : undefined;
-      if (last && code) regionsAfter.push({ region: code, at: i });
-      i++;
-      continue;
+  let last: { city: City; said?: string } | null = null;
+  const regionsAfter: Region[] = [];
+  for (const segment of text.split(',')) {
+    // A part that is a region's whole name, after the city (`Lyon, Auvergne-Rhône-Alpes, France`), is
+    // that region: its words would otherwise be read as towns of those names. A country or US state
+    // is read as usual (`Mexico`); so is a name that is also a city's unless a town of the name found
+    // lies in that region (`Rosario, Santa Fe, Argentina`, but `West 52nd Street, New York`); so is any
+    // part before the city (`Hamburg, Germany` is the city).
+    const key = placeKey(segment);
+    const region = last && !g.states.has(key) && !g.countries.has(key) ? admin1Named(segment) : null;
+    const admin1 = region && (!g.cities.has(key) || (g.cities.get(placeKey(last!.city.name)) ?? []).some((c) => inRegion(c, region))) ? region : null;
+    if (admin1) { regionsAfter.push(admin1); continue; }
+    const words = wordsOf(segment).filter((w) => !w.startsWith('@') && !w.startsWith('"'));
+    for (let i = 0; i < words.length;) {
+      const m = placeAt(g, words, i);
+      if (!m) {
+        // A state code alone is not a place to the query reader (`in`, `or`, `me` are words); after a
+        // city in an address it is the state (`Central Park, NY 10024`).
+        const code = words[i].length === 2 ? g.states.get(words[i]) : undefined;
+        if (last && code) regionsAfter.push(code);
+        i++;
+        continue;
+      }
+      if (m.place.kind === 'city') {
+        last = { city: m.place, said: m.said };
+        regionsAfter.length = 0;
+        if (m.within) regionsAfter.push(m.within);
+      } else {
+        regionsAfter.push(m.place);
+      }
+      i += m.words;
     }
-    if (m.place.kind === 'city') {
-      last = { city: m.place, said: m.said, at: i };
-      regionsAfter.length = 0;
-      if (m.within) regionsAfter.push({ region: m.within, at: i });
-    } else {
-      regionsAfter.push({ region: m.place, at: i });
-    }
-    i += m.words;
   }
-  const regions = regionsAfter.map((r) => r.region);
   if (!last) {
     // A city-state named as its country (`Monaco`, `Singapore`): the city of that name in it.
-    const country = regions.find((r): r is Country => r.kind === 'country');
+    const country = regionsAfter.find((r): r is Country => r.kind === 'country');
     const same = country && g.cities.get(placeKey(country.name))?.find((c) => c.country === country.code);
     return same ? { city: same, name: same.name } : null;
   }
-  const city = narrowed(g.cities.get(placeKey(last.city.name)) ?? [last.city], last.city, regions);
+  const city = narrowed(g.cities.get(placeKey(last.city.name)) ?? [last.city], last.city, regionsAfter);
   if (!city) return null;
   // `new york` is said for GeoNames' `New York City`; `washington dc` is not a city's name.
   const name = last.said && !/\bd ?c$/i.test(last.said) ? last.said : city.name;
@@ -67,8 +97,13 @@ export function findCity(text: string): CityMatch | null {
 
 /** Among cities of the chosen one's name, the most populous inside every region named after it;
  *  none when no city of that name lies there (`Central Park, NY` is a park, not the town in Washington). */
-function narrowed(candidates: City[], chosen: City, regions: Array<State | Country>): City | null {
+function narrowed(candidates: City[], chosen: City, regions: Region[]): City | null {
   if (!regions.length) return chosen;
-  const inside = (c: City) => regions.every((r) => (r.kind === 'state' ? c.country === 'US' && c.stateCode === r.code : c.country === r.code));
+  const inside = (c: City) => regions.every((r) => inRegion(c, r));
   return inside(chosen) ? chosen : candidates.find(inside) ?? null;
+}
+
+function inRegion(c: City, r: Region): boolean {
+  return r.kind === 'state' ? c.country === 'US' && c.stateCode === r.code
+    : r.kind === 'country' ? c.country === r.code : r.options.some((o) => o.country === c.country && o.code === c.stateCode);
 }

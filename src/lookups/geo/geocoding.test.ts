@@ -31,11 +31,15 @@ test('the city a text names: the last one, narrowed by a state or country after 
     ['51 West 52nd Street, New York, NY 10019', 'New York', 'US', 'New York'],
     ['Portland, Maine', 'Portland', 'US', 'Maine'],
     ['São Paulo, Brasil', 'São Paulo', 'BR'],
+    ['Aix-en-Provence, Provence-Alpes-Côte d\'Azur, France', 'Aix-en-Provence', 'FR', 'Provence-Alpes-Côte d\'Azur'], // a region's whole name is the region, not towns named by its words
+    ['Rosario, Santa Fe, Argentina', 'Rosario', 'AR', 'Santa Fe'], // a region named like a city, a Rosario lying in it
+    ['Hamburg, Germany', 'Hamburg', 'DE'], // a region's name before any city is the city
     ['Monaco', 'Monaco', 'MC'], // a city-state named as its country
     ['Central Park, NY', null], // no town of that name in New York: not the one in Washington
     ['France', null], // a country alone has no point in the gazetteer
     ['asdkjh qwe', null],
   ];
+  assert.equal(cases.length, 19);
   for (const [text, name, country, state] of cases) {
     const m = findCity(text);
     if (name === null) { assert.equal(m, null, text); continue; }
