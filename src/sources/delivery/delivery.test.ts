@@ -171,14 +171,14 @@ test('trawl parse: the feed answer, a batch, the item page answer, the store pag
     ['24687', "Joe's Corner Pizza", 'Large Margherita', 'Pizzas', 18.99, true, 2300],
     ['24687', "Joe's Corner Pizza", 'Pepperoni Slice', 'Pizzas', 4.25, false, 2300],
   ]);
-  // The cache entries before the query root (key order varies): categories still from the lists, the carousel's for an item only there.
+  // The cache entries before the query root (key order varies): categories still from the lists; an item only in the carousel has no known category (null, never "Most Ordered").
   const nd = JSON.parse(/<script id="__NEXT_DATA__"[^>]*>([\s\S]*?)<\/script>/.exec(pageHtml)![1]!);
   const cache = nd.props.pageProps.initialApolloState;
   const lists = (Object.values(cache.ROOT_QUERY).find((v: any) => v?.itemLists) as any).itemLists;
   lists[1].items = lists[1].items.slice(1); // the Margherita only in the carousel now
   nd.props.pageProps.initialApolloState = Object.fromEntries(Object.entries(cache).reverse());
   const swapped = parseCapture(pageHtml.replace(/(<script id="__NEXT_DATA__"[^>]*>)[\s\S]*?(<\/script>)/, (_m, a, b) => a + JSON.stringify(nd) + b));
-  assert.deepEqual(swapped.map((r) => [r.item_name, r.category, r.is_popular]), [['Large Margherita', 'Most Ordered', true], ['Pepperoni Slice', 'Pizzas', false]]);
+  assert.deepEqual(swapped.map((r) => [r.item_name, r.category, r.is_popular]), [['Large Margherita', null, true], ['Pepperoni Slice', 'Pizzas', false]]);
   for (const r of [...recs, ...item, ...page]) assert.ok(Value.Check(deliveryRecord, r));
   assert.throws(() => parseCapture('<!DOCTYPE html><title>Just a moment...</title><script>window._cf_chl_opt={}</script>'), /Cloudflare challenge page/);
   assert.throws(() => parseCapture('{"x":1}'), /expected a store page feed/);

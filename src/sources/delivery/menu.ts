@@ -3,7 +3,8 @@
  * store page feed moves its lists between releases: `itemLists`, `menuBook.menuCategories`,
  * carousels): an item is an object with an id, a name and a price field (or a menu-item typename);
  * its category is the name of the object whose list holds it. An item listed twice (a "Most
- * Ordered" carousel and its own category) is one record, popular, under its own category.
+ * Ordered" carousel and its own category) is one record, popular, under its own category; an item
+ * seen only in a carousel has no known category (null), never the carousel's name.
  * Items come in menu order (a carousel item at its own category's place). Option lists, recommendations and reviews are not menu items and are not walked into.
  * An option is never an item, whatever key holds it: a surcharge price ("+$3.00"), an option
  * typename, or a list with selection bounds (`minNumOptions`, `maxSelection`...) says so.
@@ -113,6 +114,8 @@ export function findItems(root: unknown): FoundItems {
     for (const [k, x] of Object.entries(o)) if (!SKIP.test(k)) walk(x, Array.isArray(x) ? o : named ? null : holder, depth + 1);
   };
   walk(root, null, 0);
+  // Seen only in a popular carousel (its own list's entry did not read): its menu category is not known.
+  for (const f of byId.values()) if (f.category !== null && POPULAR.test(f.category)) f.category = null;
   return { items: [...byId.values()], popularUnread };
 }
 
