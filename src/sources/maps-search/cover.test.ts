@@ -54,6 +54,7 @@ test('an area is covered: nearly every place inside found once, none outside, co
   const oracle = site.oracle(rootViews(area));
   assert.ok(requests <= 1.25 * oracle, `${requests} requests, oracle ${oracle}`);
   assert.equal(summary.requests, requests);
+  assert.equal(summary.places_found, records.length, 'the figure counts the places of the area returned');
   // The density prior splits the dense cells without searching them.
   assert.ok(Number(summary.views_searched) > 10 && Number(summary.views_split_unsearched) > 10);
   assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);

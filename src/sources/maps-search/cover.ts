@@ -285,11 +285,15 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
     if (!saturated) { st.fit ??= emptyFit(); addCount(st.fit, cell, v.total!); }
     if (!saturated && v.total! > PAGE_SIZE) st.miss = 0.9 * (st.miss ?? 0) + 0.1 * (unseen / v.total!);
-    st.tally.found += union;
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
     const n = saturated || share < 1 ? Math.max(union, c / share, c + unseen) : Math.max(union, c + unseen);
-    st.tally.estimated += n;
+    // The figure is of the area's places: those of the cell inside the shape, and of the places not
+    // seen, the same share as of those seen.
+    const ins = (p: Pt) => area.contains(p[0], p[1]);
+    const foundIn = v.pts.filter(ins).length + v.k.filter((p) => !v.seen.includes(p[2]) && ins(p)).length;
+    st.tally.found += foundIn;
+    st.tally.estimated += foundIn + (n - union) * (union > 0 ? foundIn / union : 1);
     report(st, v.g, c, v.k.length);
   }
   advance(st, area);
