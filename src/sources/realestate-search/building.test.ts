@@ -46,7 +46,13 @@ test('the real building and community nodes: ranges from their min fields; homes
   // The same real building as a rental one lists it: units with text counts.
   const node = { ...raw.find((x) => x.plid === '29303776'), price: undefined, minBeds: undefined, minBaths: undefined, unitCount: undefined, units: [{ price: '$3,400+', beds: '2' }, { price: '$2,950+', beds: 'Studio' }, { price: '$4,100+', beds: '3', baths: '2' }] };
   const [r] = parseCapture(answer([node]));
-  assert.deepEqual([r!.beds, r!.price, r!.price_text, r!.min_beds, r!.max_beds, r!.min_price, r!.max_price, r!.max_baths, r!.unit_count], [0, 2950, '$2,950+', 0, 3, 2950, 4100, 2, 3]);
+  // Baths stated by one unit of three: the others' are not known, so no range (never that unit's as the building's).
+  assert.deepEqual([r!.beds, r!.price, r!.price_text, r!.min_beds, r!.max_beds, r!.min_price, r!.max_price, r!.max_baths, r!.unit_count], [0, 2950, '$2,950+', 0, 3, 2950, 4100, null, 3]);
+  // A unit whose price does not read: the price range is unknown, the cheapest listed is no longer the building's price.
+  const [p] = parseCapture(answer([{ ...node, units: [{ beds: '2' }, ...node.units.slice(1)] }]));
+  assert.deepEqual([p!.min_price, p!.max_price, p!.price, p!.price_text, p!.min_beds], [null, null, null, null, 0]);
+  // Without its own id (only the lot's), a building is no record.
+  assert.deepEqual(parseCapture(answer([{ ...node, plid: undefined, buildingId: undefined, lotId: 5 }, raw.find((x) => x.zpid)])).map((x) => x.is_building), [false]);
 });
 
 test('counts written as text', () => {

@@ -4,6 +4,7 @@
  * `units[]` as `{price: "$2,895+", beds: "1"}` (numbers as text, "0" or "Studio" for a studio);
  * sale buildings and new-construction communities state `minBeds`/`minBaths`/`minArea` (and
  * sometimes the `max` ones) and a "From $988,901" price. Both are read; a single home has no range.
+ * A unit whose value does not read leaves that range to the building's own fields (null without them).
  */
 import { amountOf } from '../_kit/money.ts';
 import type { EstateRecord } from './record.ts';
@@ -30,6 +31,17 @@ function span(values: Array<number | null>): [number | null, number | null] {
   return xs.length ? [Math.min(...xs), Math.max(...xs)] : [null, null];
 }
 
+/**
+ * The range of the units' values and the building's own: when some units state the value and
+ * another's does not read, the units' range is not known (the missing one may be the cheapest), so
+ * only the building's own values count.
+ */
+function unitSpan(units: Node[], read: (u: Node) => number | null, own: Array<number | null>): [number | null, number | null] {
+  const xs = units.map(read);
+  const partial = xs.some((x) => x === null) && xs.some((x) => x !== null);
+  return span(partial ? own : [...xs, ...own]);
+}
+
 /** Whether a result node is a building of many units rather than one home. */
 export function isBuildingNode(r: Node): boolean {
   if (r.isBuilding === true || Array.isArray(r.units)) return true;
@@ -46,9 +58,9 @@ export function unitRange(r: Node): UnitRange {
     return { is_building: false, unit_count: null, min_beds: null, max_beds: null, min_baths: null, max_baths: null, min_price: null, max_price: null };
   }
   const units: Node[] = Array.isArray(r.units) ? r.units.filter((u: unknown) => u && typeof u === 'object') : [];
-  const [minBeds, maxBeds] = span([...units.map((u) => countOf(u.beds)), countOf(r.minBeds), countOf(r.maxBeds)]);
-  const [minBaths, maxBaths] = span([...units.map((u) => countOf(u.baths)), countOf(r.minBaths), countOf(r.maxBaths)]);
-  const [minPrice, maxPrice] = span([...units.map((u) => money(u.price)), money(r.minPrice), money(r.maxPrice)]);
+  const [minBeds, maxBeds] = unitSpan(units, (u) => countOf(u.beds), [countOf(r.minBeds), countOf(r.maxBeds)]);
+  const [minBaths, maxBaths] = unitSpan(units, (u) => countOf(u.baths), [countOf(r.minBaths), countOf(r.maxBaths)]);
+  const [minPrice, maxPrice] = unitSpan(units, (u) => money(u.price), [money(r.minPrice), money(r.maxPrice)]);
   const count = countOf(r.unitCount) ?? countOf(r.availabilityCount) ?? (units.length || null);
   return {
     is_building: true,

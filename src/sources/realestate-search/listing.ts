@@ -58,7 +58,8 @@ export function resultRecord(x: unknown, query: string): EstateRecord | null {
   if (!r || isAdNode(r)) return null;
   const hi = obj(obj(r.hdpData)?.homeInfo) ?? {};
   const unit0 = Array.isArray(r.units) ? obj(r.units[0]) : null;
-  const id = firstOf(s(r.zpid), s(hi.zpid), s(r.plid), s(r.buildingId), s(r.lotId));
+  // Not `lotId`: the lot's number, not the listing's; a building without its own id is no record.
+  const id = firstOf(s(r.zpid), s(hi.zpid), s(r.plid), s(r.buildingId));
   if (!id) return null;
   const range = unitRange(r);
   // A building's own price text is its cheapest unit's ("From $988,901"); a rental building has
