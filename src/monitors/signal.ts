@@ -18,7 +18,7 @@
  * @example const plan = await planRun(monitorStoreOf(store), monitor, false) // { queries, params, resting }
  */
 import type { MonitorRow, MonitorStore } from '../store/monitors/contract.ts';
-import { KNOWN_PLACES, type KnownPlace } from '../sources/maps-reviews/plan.ts';
+import { DEFAULT_REVIEWS_LIMIT, KNOWN_PLACES, type KnownPlace } from '../sources/maps-reviews/plan.ts';
 import { summaryOf } from '../sources/maps-reviews/place.ts';
 import type { PlaceRecord } from '../sources/_maps/record.ts';
 
@@ -84,9 +84,15 @@ export async function planRun(store: MonitorStore, m: MonitorRow, baseline: bool
     queries.push(q);
     const k: KnownPlace = {};
     if (shown) k.place = shown._place as KnownPlace['place'];
-    // A place never seen with a review: all its reviews are new (0 reads them all).
-    k.cutoff = typeof seen?._newest === 'number' ? seen._newest : 0;
-    oldest = Math.min(oldest, k.cutoff);
+    if (seen) {
+      // A place seen without a review: all its reviews are new (0 reads them all).
+      k.cutoff = typeof seen._newest === 'number' ? seen._newest : 0;
+      oldest = Math.min(oldest, k.cutoff);
+    } else {
+      // Never seen (a query added since): read like a baseline, the monitor's reviewsLimit newest.
+      k.cutoff = 0;
+      k.limit = typeof m.params.reviewsLimit === 'number' ? m.params.reviewsLimit : DEFAULT_REVIEWS_LIMIT;
+    }
     known[q] = k;
   }
   const params: Rec = { ...m.params, sort: 'newest', reviewsLimit: 0 };

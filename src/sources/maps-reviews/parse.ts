@@ -18,7 +18,7 @@ import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../_maps/pb.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import { effectiveSort, knownPlace, localeOf, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
+import { effectiveSort, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
 import { reviewOf } from './review.ts';
 import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
 
@@ -33,20 +33,20 @@ function placeKey(s: PlaceSummary): string {
 }
 
 /** Place header item plus its first reviews page (none when the place has no reviews). */
-function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams, cutoff?: number): { item: Item; next: Step[] } {
+function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams, own: KnownPlace | null = null): { item: Item; next: Step[] } {
   const key = placeKey(s);
   const next: Step[] = [];
-  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p, cutoff));
+  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p, own));
   return { item: { item: 'place', key, place: s }, next };
 }
 
-function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, cutoff?: number): Step {
-  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff }, p, pageSizeFor(p, 0));
+function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, own: KnownPlace | null): Step {
+  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit }, p, pageSizeFor(p, 0, own?.limit));
 }
 
 /** A found place → its header item and first reviews page. */
 function placeFound(rec: PlaceRecord, ctx: Ctx): ParseResult<Item> {
-  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params, knownPlace(ctx)?.cutoff);
+  const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params, knownPlace(ctx));
   return { records: [item], next };
 }
 
@@ -111,7 +111,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const key = String(st.key ?? '');
   const p = ctx.params;
   const sort = effectiveSort(p);
-  const limit = reviewsLimitOf(p);
+  const limit = st.limit !== undefined ? st.limit : reviewsLimitOf(p);
   let got = Number(st.got ?? 0);
   let stop = false;
   const cutoff = st.cutoff !== undefined ? st.cutoff : p.cutoff;
@@ -144,7 +144,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const next: Step[] = [];
   if (more) {
     const engineId = String(st.engineId ?? key);
-    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff }, p, pageSizeFor(p, got)));
+    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff, limit: st.limit }, p, pageSizeFor(p, got, st.limit)));
   }
   return { records, next, cursor: more ? token : null };
 }

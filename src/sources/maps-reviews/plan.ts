@@ -27,8 +27,8 @@ export function reviewsLimitOf(p: ReviewsParams): number {
   return p.reviewsLimit === undefined || p.reviewsLimit === null ? DEFAULT_REVIEWS_LIMIT : p.reviewsLimit;
 }
 
-export function pageSizeFor(p: ReviewsParams, got: number): number {
-  const limit = reviewsLimitOf(p);
+export function pageSizeFor(p: ReviewsParams, got: number, own?: number): number {
+  const limit = own ?? reviewsLimitOf(p);
   // Ask for no more than still wanted, so the page token after the last kept review is exact.
   if (limit > 0 && !p.ignoreEmpty && !p.cutoff && p.cutoffRating === undefined) return Math.max(1, Math.min(PAGE_SIZE, limit - got));
   return PAGE_SIZE;
@@ -78,8 +78,9 @@ export interface ReviewsPageState {
   /** Reviews kept so far for this place. */
   got: number;
   page: number;
-  /** This place's own `cutoff` (a caller that knows its newest review), over the request's. */
+  /** This place's own `cutoff` (a caller that knows its newest review) and `reviewsLimit`, over the request's. */
   cutoff?: number;
+  limit?: number;
   /** The place as the caller already knows it: page 0 emits it, no place page was fetched. */
   place?: PlaceSummary;
 }
@@ -90,17 +91,19 @@ export interface ReviewsPageState {
  * reviews page) and the time of its newest review already seen (reviews older are not read).
  */
 export const KNOWN_PLACES = '_knownPlaces';
-export interface KnownPlace { place?: PlaceSummary; cutoff?: number }
+export interface KnownPlace { place?: PlaceSummary; cutoff?: number; limit?: number }
 
 /** What the caller knows of this query's place, if anything. */
 export function knownPlace(ctx: QueryContext<ReviewsParams>): KnownPlace | null {
   const all = (ctx.params as Record<string, unknown> | undefined)?.[KNOWN_PLACES];
   const k = all && typeof all === 'object' ? (all as Record<string, unknown>)[ctx.query] : undefined;
   if (!k || typeof k !== 'object') return null;
-  const { place, cutoff } = k as KnownPlace;
+  const { place, cutoff, limit } = k as KnownPlace;
+  const count = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
   return {
     place: place && typeof place === 'object' && typeof place.engine_id === 'string' ? place : undefined,
-    cutoff: typeof cutoff === 'number' && Number.isFinite(cutoff) && cutoff >= 0 ? cutoff : undefined,
+    cutoff: count(cutoff),
+    limit: count(limit),
   };
 }
 
@@ -132,7 +135,7 @@ export function plan(ctx: QueryContext<ReviewsParams>): Step[] {
   if (known?.place?.engine_id) {
     const { engine_id: engineId } = known.place;
     const token = p.lastPaginationId || null;
-    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, place: known.place }, p, pageSizeFor(p, 0))];
+    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, limit: known.limit, place: known.place }, p, pageSizeFor(p, 0, known.limit))];
   }
   return [placeStep(form, localeOf(p))];
 }

@@ -366,4 +366,9 @@ test('a place the caller knows (a monitor\'s listing): no place page, its own cu
   const el = finish(items, c)[0] as ReviewsElement;
   assert.deepEqual([el.name, el.reviews, el.reviews_data.length, i], ['Listed Place', 60, 26, 2], 'the place\'s own cutoff, not the request\'s older one');
   assert.equal(plan(ctx({ [KNOWN_PLACES]: { other: { place } } } as ReviewsParams, '0xaa:0xbb'))[0]!.kind, 'place', 'another query\'s knowledge is not used');
+  const own = ctx({ reviewsLimit: 0, [KNOWN_PLACES]: { '0xaa:0xbb': { place, cutoff: 0, limit: 5 } } } as ReviewsParams, '0xaa:0xbb');
+  const limited = plan(own)[0]!;
+  assert.match(limited.url, /!2m2!1i5!/, 'its own reviewsLimit sizes the page');
+  const got = parse(limited, res(pages[0]!), own);
+  assert.deepEqual([got.records.filter((r) => r.item === 'review').length, got.next ?? []], [5, []]);
 });
