@@ -90,11 +90,12 @@ export class Runner {
     this.slots = new CpuSlots(o.cpuSlots ?? 0);
   }
 
-  /** Backoff for the n-th failed attempt: base * 4^(n-1), capped, with full jitter on the upper half. */
+  /** Backoff for the n-th failed attempt: base * 4^(n-1), capped, with full jitter on the upper half.
+   *  Whole milliseconds: the retry time is stored in an integer column (PostgreSQL refuses a fraction). */
   backoff(attempt: number, hintMs?: number): number {
     const exp = Math.min(this.o.backoffMaxMs, this.o.backoffBaseMs * 4 ** Math.max(0, attempt - 1));
     const jittered = exp / 2 + Math.random() * (exp / 2);
-    return Math.max(jittered, hintMs ?? 0);
+    return Math.ceil(Math.max(jittered, hintMs ?? 0));
   }
 
   /** Accounts a completion found at their credit limit (src/billing/credit.ts): their next items are
