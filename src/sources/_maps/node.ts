@@ -98,6 +98,15 @@ function twoLetters(c: string | null): string | null {
  * @example
  *   placeFromNode(data[6], { query: 'Kipriakon' }).name // 'Kipriakon'
  */
+/**
+ * The place's category: the "See nearby ..." block's (`[164][0][1]`), else its first type. When the
+ * block is there but its name does not read (moved, emptied), the category is not known: null, not
+ * the type, which names it another way.
+ */
+function primaryCategory(node: unknown[], cats: string[]): string | null {
+  return at1(node, 164) != null ? text(at3(node, 164, 0, 1)) : (cats[0] ?? null);
+}
+
 export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRecord {
   // Branches read more than once are looked up once.
   const n4 = at1(node, 4);
@@ -155,7 +164,7 @@ export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRec
     owner_link: ownerLink(owner),
     phone: phone(node),
     type: cats[0] ?? null,
-    category: text(at3(node, 164, 0, 1)) ?? cats[0] ?? null,
+    category: primaryCategory(node, cats),
     subtypes: cats.length ? cats.join(', ') : null,
     description: description ? unescapeLeftovers(description) : null,
     located_in: text(at1(located, 0)),

@@ -127,3 +127,17 @@ test('constructed page: state with single quotes and brackets inside strings is 
   const html = `<html><script>var x='[';window.APP_INITIALIZATION_STATE=${JSON.stringify(state)};window.APP_FLAGS=[1];</script></html>`;
   assert.equal(extractPlaceFromHtml(html).name, 'Bracket ] [ Cafe "quoted"');
 });
+
+test('category: the "See nearby" block that does not read gives null, never the first type in its place', { skip: missing(EN) }, () => {
+  const node = (JSON.parse(fixture(EN)) as unknown[])[6] as unknown[];
+  const own = placeFromNode(node);
+  assert.equal(own.category, 'restaurants');
+  assert.ok(own.type && own.type !== own.category);
+  const wrapped = node.slice();
+  wrapped[164] = [[node[164]]];
+  assert.deepEqual([placeFromNode(wrapped).category, placeFromNode(wrapped).type], [null, own.type]);
+  // No block at all: the first type is the category, as the site shows it.
+  const none = node.slice();
+  none[164] = null;
+  assert.equal(placeFromNode(none).category, own.type);
+});
