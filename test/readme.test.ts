@@ -97,4 +97,13 @@ test('the business database: import a hand-written extract, search it in words, 
   assert.match(r.stdout, /\{"items":\[\{"os_id":"bz_[0-9a-f]{24}","place_id":null,"engine_id":null,"name":"Pulcinella"/);
   const csv = readFileSync('monaco.csv', 'utf8');
   assert.equal(csv.trim().split('\n').length, 4, csv);
+  // The prose after the block: `npx trawl businesses get <os_id>` reads one; an unknown id is exit 3.
+  assert.match(README, /`npx trawl businesses get <os_id>`/);
+  const id = r.stdout.match(/"os_id":"(bz_[0-9a-f]{24})","place_id":null,"engine_id":null,"name":"Pulcinella"/)![1];
+  const one = bash(`npx trawl businesses get ${id}`);
+  assert.equal(one.status, 0, one.stderr);
+  assert.equal(JSON.parse(one.stdout).name, 'Pulcinella');
+  const none = bash('npx trawl businesses get bz_000000000000000000000000');
+  assert.equal(none.status, 3);
+  assert.match(none.stderr, /404 Not Found: no business/);
 });
