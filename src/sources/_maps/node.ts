@@ -34,10 +34,15 @@ export function nodeOptionsOf(query: string, p: { language?: string; region?: st
 }
 
 const olc = new OLC.OpenLocationCode();
+const FEATURE_ID = /^0x[0-9a-f]+:0x[0-9a-f]+$/i;
 
-/** True when `node` looks like a place node: an array with a name string at `[11]`. */
+/**
+ * True when `node` looks like a place node: an array with a name string at `[11]`. A feature id
+ * there ("0x…:0x…", the `[10]` slot's) is a node whose slots moved by one: every value would be its
+ * neighbour's, so it is no place node (the search counts it as unread).
+ */
 export function isPlaceNode(node: unknown): node is unknown[] {
-  return Array.isArray(node) && typeof node[11] === 'string' && node[11] !== '';
+  return Array.isArray(node) && typeof node[11] === 'string' && node[11] !== '' && !FEATURE_ID.test(node[11]);
 }
 
 function categories(node: unknown): string[] {
@@ -82,7 +87,6 @@ function phone(node: unknown): string | null {
   return text(at1(n1780, 0));
 }
 
-const FEATURE_ID = /^0x[0-9a-f]+:0x[0-9a-f]+$/i;
 
 /** `0x<hex>:0x<hex>` (any length; ids.ts checks the 64-bit bound where it matters), else null. */
 function featureId(v: unknown): string | null {
