@@ -79,3 +79,21 @@ test('a slot that moved or a half-read coordinate: fields lost, never another ro
   const half = third((b) => (b[11][2] = null));
   assert.deepEqual([half.type, half.name, half.address, half.latitude, half.longitude], ['place', 'Testerton Ave', 'Testville, NY', null, null]);
 });
+
+test('slots that moved: swapped text and name drop the row, a name slot that does not read is null, coordinates in another slot keep a place a place', () => {
+  const rows = () => structuredClone(sample) as any;
+  const at = (d: any) => parseCapture(")]}'\n" + JSON.stringify(d));
+  const base = at(sample);
+  const swapped = rows();
+  const b0 = swapped[0][1][0][22];
+  [b0[0], b0[1]] = [b0[1], b0[0]];
+  assert.deepEqual(at(swapped).map((r) => r.suggestion), base.slice(1).map((r) => r.suggestion));
+  const wrapped = rows();
+  wrapped[0][1][0][22][1] = [wrapped[0][1][0][22][1]];
+  assert.deepEqual([at(wrapped)[0]!.name, at(wrapped)[0]!.suggestion], [null, base[0]!.suggestion]);
+  const moved = rows();
+  const b2 = moved[0][1][2][22];
+  [b2[10], b2[11]] = [b2[11], b2[10]];
+  const street = at(moved)[2]!;
+  assert.deepEqual([street.type, street.name, street.latitude], ['place', base[2]!.name, null]);
+});

@@ -64,7 +64,9 @@ function coordsOf(v: unknown): [number, number] | null {
  * One suggestion row → record, or null when the row has no text. A row is a place when it carries
  * a place block (`[13]`) or a coordinates block (`[11]`), even one that does not read. Its name is
  * a part of the suggestion text (the text is the name, then the address); a name that is not is
- * a slot that moved, so name and address are then left null rather than read from the wrong slots.
+ * a slot that moved, so name and address are then left null rather than read from the wrong slots;
+ * a name slot holding the text (the two swapped) makes the row unread (null), and one that is there
+ * but does not read leaves the name null.
  * @example rowToSuggestion(row, 'pizza')?.type // 'place'
  */
 export function rowToSuggestion(row: unknown, query: string): SuggestionRecord | null {
@@ -75,9 +77,13 @@ export function rowToSuggestion(row: unknown, query: string): SuggestionRecord |
   const fid = str(place, 0);
   const engineId = fid && isEngineId(fid) ? fid.toLowerCase() : null;
   const coords = coordsOf(arr(b, 11)) ?? coordsOf(arr(place, 3));
-  const isPlace = engineId !== null || place !== null || arr(b, 11) !== null;
+  // A coordinates pair in another slot is a place row whose slots moved: still a place, its position unread.
+  const isPlace = engineId !== null || place !== null || arr(b, 11) !== null || b.slice(3).some((x) => coordsOf(x) !== null);
   const own = str(b, 1, 0);
-  const name = own === null ? text : text.includes(own.trim()) ? own : null;
+  // The text inside the name: the name and text slots swapped, the text is not the suggestion's.
+  if (own !== null && own.trim() !== text && own.includes(text)) return null;
+  // A name slot that is there but does not read is an unknown name, not the whole text.
+  const name = own === null ? (b[1] == null ? text : null) : text.includes(own.trim()) ? own : null;
   const secondary = name === null ? null : str(b, 2, 0);
   return {
     query,
