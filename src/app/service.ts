@@ -27,6 +27,7 @@ import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
 import { MonitorScheduler } from '../monitors/scheduler.ts';
 import { finishTask } from './tasks.ts';
+import { startTaskRecovery } from './task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends } from '../config/backends.ts';
 import { captureBusinesses } from './business-capture.ts';
@@ -86,7 +87,8 @@ export async function startService(o: ServiceOptions): Promise<Service> {
 
   const onFinished = (r: RequestRow) => {
     metrics.billedUnits.inc({ product: r.product, unit: r.unit }, r.usage);
-    finishTask(ctx, r).catch((e) => log.error({ requestId: r.id, err: (e as Error).message }, 'task file failed'));
+    // A file that failed for a passing cause is left PENDING for the recovery sweep (finishTask logged it).
+    finishTask(ctx, r).catch(() => {});
   };
 
   if (settings.workers) {
@@ -138,13 +140,8 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     dispatcher.start();
     monitors = new MonitorScheduler(ctx, settings.monitorTickMs);
     monitors.start();
-    // Tasks whose request ended just before a crash get their file now.
-    void (async () => {
-      for (const t of await ctx.store.strandedTasks(1_000)) {
-        const r = t.requestId ? await ctx.store.getRequest(t.requestId) : null;
-        if (r) await finishTask(ctx, r);
-      }
-    })().catch((e) => log.warn({ err: (e as Error).message }, 'stranded task recovery failed'));
+    // Tasks whose request ended before a crash, or whose file met a full disk, get their file.
+    timers.push(startTaskRecovery(ctx, settings.taskRetryMs));
     timers.push(startJanitor(ctx, settings.janitorMs));
   }
 

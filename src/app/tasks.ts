@@ -15,6 +15,7 @@ import { AppError } from './errors.ts';
 import { taskTime } from './ids.ts';
 import { submit } from './submit.ts';
 import { checkBody } from './body.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { withSelection } from './task-selection.ts';
@@ -95,15 +96,69 @@ async function* textsOf(ctx: AppContext, r: RequestRow): AsyncGenerator<string> 
   for await (const q of ctx.store.readResults(r.id)) yield q.recordsJson;
 }
 
-/** Turns a finished request into its task's final state and file. Safe to call again (recovery). */
-export async function finishTask(ctx: AppContext, r: RequestRow): Promise<void> {
-  if (!r.taskId || r.finishedAt === null) return;
-  const t = await ctx.store.getTask(r.taskId);
+/**
+ * Turns a finished request into its task's final state and file. Safe to call again (recovery).
+ * Throws, leaving the task PENDING, when the file failed for a cause that passes (a full disk).
+ */
+export function finishTask(ctx: AppContext, r: RequestRow): Promise<void> {
+  if (!r.taskId || r.finishedAt === null) return Promise.resolve();
+  // One writer per task in this process: the request's end and the recovery sweep can meet, and two
+  // files renamed over each other changed a download under way.
+  const id = r.taskId;
+  const running = finishing.get(id);
+  if (running) return running;
+  const p = finishOnce(ctx, r, id, r.finishedAt).finally(() => finishing.delete(id));
+  finishing.set(id, p);
+  return p;
+}
+const finishing = new Map<string, Promise<void>>();
+
+async function finishOnce(ctx: AppContext, r: RequestRow, taskId: string, finishedAt: number): Promise<void> {
+  const t = await ctx.store.getTask(taskId);
   if (!t || t.status === 'SUCCESS' || t.status === 'FAILURE' || t.status === 'CANCELED') return;
   if (r.status !== 'Success') {
     await ctx.store.updateTask(t.id, { status: r.cancelled ? 'CANCELED' : 'FAILURE', updated: ctx.now(), results: [{ product_name: t.serviceName, quantity: r.usage }] });
     return;
   }
+  // The request's results are gone (RETENTION_MS): no file can be written from them any more.
+  if (finishedAt + ctx.settings.retentionMs <= ctx.now()) return failTask(ctx, t, r, 'its results expired before the file could be written');
+  try {
+    await writeTaskFile(ctx, t, r);
+    failedWrites.delete(t.id);
+  } catch (e) {
+    // A full disk (or the store away) passes: the task stays PENDING and the recovery sweep
+    // (./task-recovery.ts) writes it again, as long as its results are kept. Another error is tried
+    // WRITE_ATTEMPTS times in all (a file system can fail once), then the task ends FAILURE with it.
+    const tries = (failedWrites.get(t.id) ?? 0) + 1;
+    if (!isPassing(e) && tries >= WRITE_ATTEMPTS) {
+      failedWrites.delete(t.id);
+      return failTask(ctx, t, r, `the file could not be written: ${(e as Error).message}`);
+    }
+    failedWrites.set(t.id, tries);
+    ctx.log.warn({ taskId: t.id, requestId: r.id, err: (e as Error).message, attempt: tries }, 'task file failed; written again');
+    throw e;
+  }
+}
+
+/** Attempts at a task's file that met an error which does not pass, before the task ends FAILURE. */
+const WRITE_ATTEMPTS = 3;
+/** Failed attempts per task in this process (a task another process finishes is dropped from it at start over). */
+const failedWrites = new Map<string, number>();
+
+/** Errors that pass on their own: the file system out of space or descriptors, the store unreachable. */
+const PASSING = new Set(['ENOSPC', 'EDQUOT', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY']);
+function isPassing(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return (typeof code === 'string' && PASSING.has(code)) || /\bENOSPC\b|no space left on device/i.test(String((e as Error)?.message)) || isStoreUnavailable(e);
+}
+
+/** The task ends FAILURE saying why; its request (and the results it still has) is untouched. */
+async function failTask(ctx: AppContext, t: TaskRow, r: RequestRow, why: string): Promise<void> {
+  ctx.log.error({ taskId: t.id, requestId: r.id, reason: why }, 'task failed');
+  await ctx.store.updateTask(t.id, { status: 'FAILURE', updated: ctx.now(), results: [{ product_name: t.serviceName, quantity: r.usage, error: why }] });
+}
+
+async function writeTaskFile(ctx: AppContext, t: TaskRow, r: RequestRow): Promise<void> {
   const token = randomBytes(24).toString('base64url');
   const path = join(ctx.settings.dataDir, 'files', `${t.id}.${extensionOf(t.format as ExportFormat)}`);
   const taskSettings = t.spec.settings as { output_columns?: unknown; escape_formulas?: unknown } | undefined;

@@ -32,6 +32,8 @@ export interface Settings {
   historyMs: number;
   /** Usage lines older than this are merged into one line per account, UTC day, product and price (USAGE_ROLLUP_DAYS); 0 = never. */
   usageRollupMs: number;
+  /** TASK_RETRY_MS: how often tasks whose request ended without their file are written again (src/app/task-recovery.ts). */
+  taskRetryMs: number;
   /** How often the janitor purges expired results (issue 15). */
   janitorMs: number;
   /** Requests the janitor purges per transaction; 0 = all in one (issue 15). */
@@ -147,6 +149,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     historyMs: 24 * 3600_000,
     usageRollupMs: num(env.USAGE_ROLLUP_DAYS, 35) * 24 * 3600_000,
     janitorMs: num(env.JANITOR_MS, 60_000),
+    taskRetryMs: num(env.TASK_RETRY_MS, 30_000),
     purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,
     dataMaxBytes: byteSize(env.DATA_MAX_BYTES),

@@ -87,7 +87,8 @@ export const task = Type.Object({
     description: 'A bounded summary of the POST /tasks body: its declared fields, texts cut to 200 characters, lists to their first 10 values with `<name>_count` beside them when longer (a list of objects, `filters`, by its count alone).',
   }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
-  results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S) })),
+  results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S),
+    error: Type.Optional(Type.String({ description: 'Why a task whose request succeeded ended FAILURE without its file (its request\'s results stay readable).' })) })),
 }, { $id: 'Task', additionalProperties: true, description: 'Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED.' });
 export const balance = Type.Object({
   balance: Type.Number(), account_status: S,

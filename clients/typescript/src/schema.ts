@@ -3445,6 +3445,8 @@ export type components = {
                 product_name: string;
                 quantity: number;
                 file_url?: string;
+                /** @description Why a task whose request succeeded ended FAILURE without its file (its request's results stay readable). */
+                error?: string;
             }[];
         } & {
             [key: string]: unknown;

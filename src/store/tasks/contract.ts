@@ -22,7 +22,8 @@ export interface TaskRow {
   /** Unguessable token that makes up the file URL. */
   fileToken: string | null;
   filePath: string | null;
-  results: { product_name: string; quantity: number; file_url?: string }[];
+  /** `error`: why a task whose request succeeded ended FAILURE without its file (issue 28). */
+  results: { product_name: string; quantity: number; file_url?: string; error?: string }[];
   created: number;
   updated: number;
   queueTaskId: string;
