@@ -8,6 +8,7 @@
  *     publishedTimeText, lengthText or thumbnailOverlayTimeStatusRenderer
  */
 import type { ChannelInfo, VideositeVideo } from './record.ts';
+import { isAdNode } from '../_kit/values.ts';
 
 type Obj = Record<string, any>;
 export const ITEM_KEYS = ['lockupViewModel', 'shortsLockupViewModel', 'reelItemRenderer', 'videoRenderer', 'gridVideoRenderer'] as const;
@@ -17,7 +18,8 @@ const text = (t: any): string | null => {
   if (!t || typeof t !== 'object') return null;
   if (typeof t.content === 'string') return t.content;
   if (typeof t.simpleText === 'string') return t.simpleText;
-  if (Array.isArray(t.runs)) return t.runs.map((r: any) => (typeof r?.text === 'string' ? r.text : '')).join('') || null;
+  // A run flagged as an ad is a promotion beside the text, not part of it.
+  if (Array.isArray(t.runs)) return t.runs.map((r: any) => (typeof r?.text === 'string' && !isAdNode(r) ? r.text : '')).join('') || null;
   return null;
 };
 
@@ -156,7 +158,8 @@ function renderer(v: Obj, short: boolean): Core | null {
     video_id: v.videoId,
     title: text(v.title) ?? text(v.headline),
     thumbnail: widest(v.thumbnail?.thumbnails),
-    views_text: text(v.viewCountText) ?? text(v.shortViewCountText),
+    // The rounded short count only when the exact one is absent: one there that does not read is unknown, not "5.1K".
+    views_text: v.viewCountText == null ? text(v.shortViewCountText) : text(v.viewCountText),
     published_text: text(v.publishedTimeText),
     length_text: isShort ? null : len,
     short: isShort,

@@ -230,3 +230,14 @@ test('refusals are typed: unknown handle, removed channel, HTML wall, throttling
   const [b] = adapter.plan(ctx('UCTwECeGqMZee77BjdoYtI2Q', { shorts: false }));
   assert.match(type('{"alerts": [{"alertRenderer": {"type": "ERROR", "text": {"simpleText": "This channel does not exist."}}}]}', b), /^not_found: .*This channel does not exist/);
 });
+
+test('a grid video: an exact view count that does not read is unknown, never the rounded one; an ad run is not part of the title', () => {
+  const channel = { channel_id: 'UCh8gHdtzO2tXd593_bjErWg', channel_name: 'D', channel_handle: '@d' };
+  const grid = (extra: Record<string, unknown>) => videoOf('gridVideoRenderer', {
+    videoId: 'csc1XyD8Jck', title: { runs: [{ text: 'Flutter' }, { text: ' course' }] }, shortViewCountText: { simpleText: '5.1K views' }, ...extra,
+  }, channel, 'q', null, false)!;
+  assert.deepEqual([grid({ viewCountText: { simpleText: '5,161 views' } }).view_count, grid({}).view_count], [5161, 5100]);
+  const wrapped = grid({ viewCountText: { x: { simpleText: '5,161 views' } } });
+  assert.deepEqual([wrapped.views_text, wrapped.view_count], [null, null]);
+  assert.equal(grid({ title: { runs: [{ text: 'Flutter' }, { text: 'Buy now', isSponsored: true }, { text: ' course' }] } }).title, 'Flutter course');
+});
