@@ -12,6 +12,7 @@ import type { ChangeKind, ChangeRow, MonitorCompare, MonitorRow, MonitorRunRow }
 import { monitorStoreOf } from '../store/monitors/index.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
 import { readParams, ParamError } from '../http/params.ts';
+import { SUMMARY_ITEMS, SUMMARY_TEXT } from '../store/tasks/summary.ts';
 import { AppError } from './errors.ts';
 import { assertCanPay, checkWebhook } from './submit.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
@@ -122,7 +123,14 @@ export async function getMonitor(ctx: AppContext, accountId: string, id: string)
 
 export async function listMonitors(ctx: AppContext, accountId: string, p: { lastId?: string; pageSize: number }): Promise<Body> {
   const rows = await monitorStoreOf(ctx.store).listMonitors(accountId, { lastId: p.lastId, limit: p.pageSize + 1 });
-  return { monitors: rows.slice(0, p.pageSize).map((m) => monitorView(ctx, m)), has_more: rows.length > p.pageSize };
+  return { monitors: rows.slice(0, p.pageSize).map((m) => listedMonitor(monitorView(ctx, m))), has_more: rows.length > p.pageSize };
+}
+
+/** A monitor as a listing shows it: its queries bounded like a task's (src/store/tasks/summary.ts). */
+function listedMonitor(v: Body): Body {
+  const queries = v.queries as string[];
+  if (queries.length <= SUMMARY_ITEMS && queries.every((q) => q.length <= SUMMARY_TEXT)) return v;
+  return { ...v, queries: queries.slice(0, SUMMARY_ITEMS).map((q) => q.slice(0, SUMMARY_TEXT)), queries_count: queries.length };
 }
 
 /** Pause, resume (the next run is then computed from now), or change what a monitor asks. */

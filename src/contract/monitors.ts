@@ -16,9 +16,12 @@ const schedule = Type.Object({
   time_zone: Type.Optional(Type.String({ description: 'IANA time zone of cron (default UTC).' })),
 }, { description: 'Exactly one of every_s and cron.' });
 
+/** POST and PATCH /monitors take at most this much JSON (docs/monitors.md): a monitor's body is kept as long as the monitor. */
+export const MONITOR_BODY_LIMIT = 256 * 1024;
+
 const compare = Type.Object({
-  identity: Type.Optional(Type.Array(S, { description: 'Record fields that together name one record across runs (default per endpoint: place_id for places).' })),
-  fields: Type.Optional(Type.Array(S, { description: 'Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places).' })),
+  identity: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description: 'Record fields that together name one record across runs (default per endpoint: place_id for places).' })),
+  fields: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200, description: 'Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places).' })),
 });
 
 export const monitorBody = Type.Object({
@@ -27,12 +30,13 @@ export const monitorBody = Type.Object({
   params: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The endpoint\'s parameters (limit, language, ...), checked as that endpoint checks them.' })),
   schedule, compare: Type.Optional(compare),
   name: Type.Optional(Type.String({ maxLength: 200 })),
-  webhook: Type.Optional(Type.String({ description: 'Called after each run (signed like every webhook) with the run and its changes.' })),
+  webhook: Type.Optional(Type.String({ maxLength: 2000, description: 'Called after each run (signed like every webhook) with the run and its changes.' })),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
 }, { additionalProperties: true });
 
 export const monitorView = Type.Object({
-  id: S, name: N(S), endpoint: S, queries: Type.Array(S), params: Type.Object({}, { additionalProperties: true }), schedule, compare, webhook: N(S),
+  id: S, name: N(S), endpoint: S, queries: Type.Array(S, { description: 'Its queries; in GET /monitors the first 10, each cut to 200 characters.' }),
+  queries_count: Type.Optional(Type.Integer({ description: 'In GET /monitors, how many queries the monitor has, when the listing cut them (more than 10, or one past 200 characters); GET /monitors/{monitorId} shows them all.' })), params: Type.Object({}, { additionalProperties: true }), schedule, compare, webhook: N(S),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
   next_run: N(Type.Integer({ description: 'Unix seconds of the next due run; null while paused.' })), last_run: N(Type.Integer()), runs: Type.Integer(),
   created: Type.Integer(), updated: Type.Integer(), changes_location: S,
@@ -56,13 +60,13 @@ const monitorId = str({ doc: 'The monitor\'s id.' });
 
 export const monitorOperations: AccountOperation[] = [
   { method: 'POST', path: '/monitors', summary: 'Creates a monitor: a data request run on a schedule that reports what changed (extension).', body: monitorBody,
-    answers: { 200: monitorView, 401: E, 402: E, 422: E } },
+    bodyLimit: MONITOR_BODY_LIMIT, answers: { 200: monitorView, 401: E, 402: E, 413: E, 422: E } },
   { method: 'GET', path: '/monitors', summary: 'The account\'s monitors, newest first (extension).',
     params: { lastId: str({ doc: 'Last monitor id of the previous page.' }), pageSize: int({ min: 1, max: 100, def: 20 }) },
     answers: { 200: Type.Object({ monitors: Type.Array(monitorView), has_more: Type.Boolean() }), 401: E, 422: E } },
   { method: 'GET', path: '/monitors/{monitorId}', summary: 'One monitor (extension).', params: { monitorId }, answers: { 200: monitorView, 401: E, 404: E } },
   { method: 'PATCH', path: '/monitors/{monitorId}', summary: 'Pauses, resumes or changes a monitor (extension).', params: { monitorId },
-    body: Type.Partial(monitorBody), answers: { 200: monitorView, 401: E, 404: E, 422: E } },
+    body: Type.Partial(monitorBody), bodyLimit: MONITOR_BODY_LIMIT, answers: { 200: monitorView, 401: E, 404: E, 413: E, 422: E } },
   { method: 'DELETE', path: '/monitors/{monitorId}', summary: 'Deletes a monitor with its runs and changes (extension).', params: { monitorId },
     answers: { 200: 'text', 401: E, 404: E } },
   { method: 'GET', path: '/monitors/{monitorId}/runs', summary: 'A monitor\'s runs, newest first (extension).',

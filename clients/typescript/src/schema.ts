@@ -1964,6 +1964,15 @@ export type paths = {
                     };
                 };
                 /** @description Error body. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2142,6 +2151,15 @@ export type paths = {
                 };
                 /** @description Error body. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3537,7 +3555,10 @@ export type components = {
             id: string;
             name: string | null;
             endpoint: string;
+            /** @description Its queries; in GET /monitors the first 10, each cut to 200 characters. */
             queries: string[];
+            /** @description In GET /monitors, how many queries the monitor has, when the listing cut them (more than 10, or one past 200 characters); GET /monitors/{monitorId} shows them all. */
+            queries_count?: number;
             params: {
                 [key: string]: unknown;
             };
