@@ -2,7 +2,7 @@
  * The drift guard: every parser, on every JSON sample its registry row names (real captures when
  * FIXTURES_DIR has them, constructed ones always), is run on the sample changed the way sites change
  * (`src/sources/_kit/drift.ts`: a key renamed, items moved or a slot shifted, a block wrapped one
- * level deeper, a value emptied, an ad inserted; at most 3 of each per sample, at the nodes the
+ * level deeper, a value emptied, an ad inserted; at most 12 of each per sample (DRIFT_PER_KIND), at the nodes the
  * records come from, the same on every run). Each change must be parsed right, lose values or be
  * refused with an error, never give a record with a value the original answer does not have, nor an
  * empty success. An HTML sample is changed in the JSON its scripts carry (`recordsBlock`: the
@@ -25,7 +25,7 @@ const KNOWN_FILE = new URL('./drift-known.json', import.meta.url);
 const known: Record<string, string[]> = existsSync(KNOWN_FILE) ? JSON.parse(readFileSync(KNOWN_FILE, 'utf8')) : {};
 const written: Record<string, string[]> = { ...known };
 /** Changes of each kind per sample; DRIFT_PER_KIND overrides it to look further than CI does (the known list is kept at the default). */
-const PER_KIND = Number(process.env.DRIFT_PER_KIND) || 3;
+const PER_KIND = Number(process.env.DRIFT_PER_KIND) || 12;
 
 /** The JSON of a body and how to serve it again: bare, or after an anti-XSSI line. */
 function jsonOf(body: string): { doc: unknown; serve: (d: unknown) => string } | null {
