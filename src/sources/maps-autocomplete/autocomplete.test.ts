@@ -97,3 +97,11 @@ test('slots that moved: swapped text and name drop the row, a name slot that doe
   const street = at(moved)[2]!;
   assert.deepEqual([street.type, street.name, street.latitude], ['place', base[2]!.name, null]);
 });
+
+test('name and address slots swapped: the address does not start the text, so neither is read', () => {
+  const d = structuredClone(sample) as any;
+  const b = d[0][1][0][22];
+  [b[1], b[2]] = [b[2], b[1]];
+  const [r] = parseCapture(")]}'\n" + JSON.stringify(d));
+  assert.deepEqual([r!.suggestion, r!.name, r!.address], ['Pizza Testaccio, 1 Example Way, Testville', null, null]);
+});

@@ -63,7 +63,7 @@ function coordsOf(v: unknown): [number, number] | null {
 /**
  * One suggestion row → record, or null when the row has no text. A row is a place when it carries
  * a place block (`[13]`) or a coordinates block (`[11]`), even one that does not read. Its name is
- * a part of the suggestion text (the text is the name, then the address); a name that is not is
+ * the start of the suggestion text (the text is the name, then the address); a name that is not is
  * a slot that moved, so name and address are then left null rather than read from the wrong slots;
  * a name slot holding the text (the two swapped) makes the row unread (null), and one that is there
  * but does not read leaves the name null.
@@ -83,7 +83,7 @@ export function rowToSuggestion(row: unknown, query: string): SuggestionRecord |
   // The text inside the name: the name and text slots swapped, the text is not the suggestion's.
   if (own !== null && own.trim() !== text && own.includes(text)) return null;
   // A name slot that is there but does not read is an unknown name, not the whole text.
-  const name = own === null ? (b[1] == null ? text : null) : text.includes(own.trim()) ? own : null;
+  const name = own === null ? (b[1] == null ? text : null) : text.startsWith(own.trim()) ? own : null;
   const secondary = name === null ? null : str(b, 2, 0);
   return {
     query,
