@@ -51,6 +51,9 @@ test('the real building and community nodes: ranges from their min fields; homes
   // A unit whose price does not read: the price range is unknown, the cheapest listed is no longer the building's price.
   const [p] = parseCapture(answer([{ ...node, units: [{ beds: '2' }, ...node.units.slice(1)] }]));
   assert.deepEqual([p!.min_price, p!.max_price, p!.price, p!.price_text, p!.min_beds], [null, null, null, null, 0]);
+  // A unit flagged as an ad is none of the building's: not its cheapest, not counted.
+  const [q] = parseCapture(answer([{ ...node, units: [{ price: '$900+', beds: '1', isSponsored: true }, ...node.units] }]));
+  assert.deepEqual([q!.min_price, q!.price_text, q!.unit_count], [2950, '$2,950+', 3]);
   // Without its own id (only the lot's), a building is no record.
   assert.deepEqual(parseCapture(answer([{ ...node, plid: undefined, buildingId: undefined, lotId: 5 }, raw.find((x) => x.zpid)])).map((x) => x.is_building), [false]);
 });

@@ -7,6 +7,7 @@
  * A unit whose value does not read leaves that range to the building's own fields (null without them).
  */
 import { amountOf } from '../_kit/money.ts';
+import { isAdNode } from '../_kit/values.ts';
 import type { EstateRecord } from './record.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -42,6 +43,11 @@ function unitSpan(units: Node[], read: (u: Node) => number | null, own: Array<nu
   return span(partial ? own : [...xs, ...own]);
 }
 
+/** A building's units, without entries flagged as ads (a promoted tile is no unit of it). */
+export function unitsOf(r: Node): Node[] {
+  return Array.isArray(r.units) ? r.units.filter((u: unknown) => u && typeof u === 'object' && !isAdNode(u)) : [];
+}
+
 /** Whether a result node is a building of many units rather than one home. */
 export function isBuildingNode(r: Node): boolean {
   if (r.isBuilding === true || Array.isArray(r.units)) return true;
@@ -57,7 +63,7 @@ export function unitRange(r: Node): UnitRange {
   if (!isBuildingNode(r)) {
     return { is_building: false, unit_count: null, min_beds: null, max_beds: null, min_baths: null, max_baths: null, min_price: null, max_price: null };
   }
-  const units: Node[] = Array.isArray(r.units) ? r.units.filter((u: unknown) => u && typeof u === 'object') : [];
+  const units = unitsOf(r);
   const [minBeds, maxBeds] = unitSpan(units, (u) => countOf(u.beds), [countOf(r.minBeds), countOf(r.maxBeds)]);
   const [minBaths, maxBaths] = unitSpan(units, (u) => countOf(u.baths), [countOf(r.minBaths), countOf(r.maxBaths)]);
   const [minPrice, maxPrice] = unitSpan(units, (u) => money(u.price), [money(r.minPrice), money(r.maxPrice)]);

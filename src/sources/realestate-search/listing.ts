@@ -12,7 +12,7 @@
  *   homeStatus, zestimate, rentZestimate, daysOnZillow, hdpUrl, hiResImageLink, brokerageName.
  */
 import { amountOf } from '../_kit/money.ts';
-import { countOf, unitRange } from './building.ts';
+import { countOf, unitRange, unitsOf } from './building.ts';
 import { isAdNode } from '../_kit/values.ts';
 import type { EstateRecord } from './record.ts';
 
@@ -57,14 +57,14 @@ export function resultRecord(x: unknown, query: string): EstateRecord | null {
   // A paid tile among the results (flagged sponsored) is an ad, not a listing of the search.
   if (!r || isAdNode(r)) return null;
   const hi = obj(obj(r.hdpData)?.homeInfo) ?? {};
-  const unit0 = Array.isArray(r.units) ? obj(r.units[0]) : null;
+  const unit0 = obj(unitsOf(r)[0]);
   // Not `lotId`: the lot's number, not the listing's; a building without its own id is no record.
   const id = firstOf(s(r.zpid), s(hi.zpid), s(r.plid), s(r.buildingId));
   if (!id) return null;
   const range = unitRange(r);
   // A building's own price text is its cheapest unit's ("From $988,901"); a rental building has
   // none and lists units: the lowest of them, with its text.
-  const cheapest = range.min_price !== null && Array.isArray(r.units) ? r.units.find((u: Node) => amountOf(s(u?.price)) === range.min_price) : null;
+  const cheapest = range.min_price !== null ? unitsOf(r).find((u) => amountOf(s(u.price)) === range.min_price) : null;
   const priceText = firstOf(s(r.price), s(cheapest?.price), s(unit0?.price));
   const price = firstOf(n(hi.price), n(r.unformattedPrice), amountOf(priceText), range.min_price);
   return {
