@@ -85,7 +85,8 @@ const watchUrl = (id: string, short: boolean) => (short ? `https://www.youtube.c
 
 /** The first `thumbnailBadgeViewModel.text` below a node (the duration badge of a lockup). */
 function badgeText(node: unknown, depth = 0): string | null {
-  if (!node || typeof node !== 'object' || depth > 8) return null;
+  // A badge or overlay flagged as an ad is a promotion on the picture, not the video's length.
+  if (!node || typeof node !== 'object' || depth > 8 || isAdNode(node)) return null;
   const o = node as Obj;
   if (o.thumbnailBadgeViewModel && typeof o.thumbnailBadgeViewModel.text === 'string') return o.thumbnailBadgeViewModel.text;
   for (const v of Array.isArray(o) ? o : Object.values(o)) {
@@ -149,6 +150,7 @@ function renderer(v: Obj, short: boolean): Core | null {
   let len = text(v.lengthText);
   let isShort = short;
   for (const o of v.thumbnailOverlays ?? []) {
+    if (isAdNode(o)) continue;
     const ts = o?.thumbnailOverlayTimeStatusRenderer;
     if (!ts) continue;
     if (ts.style === 'SHORTS') isShort = true;

@@ -240,4 +240,7 @@ test('a grid video: an exact view count that does not read is unknown, never the
   const wrapped = grid({ viewCountText: { x: { simpleText: '5,161 views' } } });
   assert.deepEqual([wrapped.views_text, wrapped.view_count], [null, null]);
   assert.equal(grid({ title: { runs: [{ text: 'Flutter' }, { text: 'Buy now', isSponsored: true }, { text: ' course' }] } }).title, 'Flutter course');
+  // An overlay flagged as an ad before the time overlay: the length is the video's own.
+  const time = (t: string, ad = false) => ({ thumbnailOverlayTimeStatusRenderer: { text: { simpleText: t }, style: 'DEFAULT' }, ...(ad ? { isSponsored: true } : {}) });
+  assert.equal(grid({ thumbnailOverlays: [time('0:15', true), time('8:15:02')] }).length_text, '8:15:02');
 });
