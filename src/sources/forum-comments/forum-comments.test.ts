@@ -312,3 +312,12 @@ test('the operator cap comes from FORUM_COMMENTS_MAX, else 10,000', async () => 
   assert.equal(commentCap({ FORUM_COMMENTS_MAX: '500' }), 500);
   for (const bad of ['0', '-3', '2.5', 'many', '']) assert.equal(commentCap({ FORUM_COMMENTS_MAX: bad }), 10_000, bad);
 });
+
+test('a promoted link before the post in its listing is not the post: records keep the post id, title and community', { skip }, () => {
+  const raw = JSON.parse(read(T2025));
+  const before = parseCapture(JSON.stringify(raw));
+  const post = raw[0].data.children[0];
+  raw[0].data.children.unshift({ kind: 't3', data: { ...post.data, id: 'adpost1', title: 'Buy this', subreddit: 'ads', permalink: '/r/ads/comments/adpost1/x/', promoted: true } });
+  const after = parseCapture(JSON.stringify(raw));
+  assert.deepEqual(after.map((r) => [r.post_id, r.post_title, r.community]), before.map((r) => [r.post_id, r.post_title, r.community]));
+});

@@ -14,6 +14,7 @@
  */
 import { isoUtc, toUnix } from '../_kit/dates.ts';
 import { SourceError } from '../_kit/errors.ts';
+import { isAdNode } from '../_kit/values.ts';
 import type { ForumComment } from './record.ts';
 
 /** What every comment record repeats about its post. */
@@ -54,7 +55,9 @@ function parentOf(fullname: unknown): string | null {
 /** The post of a thread answer (`[Listing[t3], Listing[t1...]]`), or null when it holds none. */
 export function postOf(answer: unknown, fallbackId: string | null): PostInfo | null {
   if (!Array.isArray(answer)) return null;
-  const t3 = (answer[0] as any)?.data?.children?.[0];
+  // The post is the listing's first link that is no ad (a promoted link, flagged on the entry or its data).
+  const kids: unknown[] = Array.isArray((answer[0] as any)?.data?.children) ? (answer[0] as any).data.children : [];
+  const t3 = kids.find((c) => !isAdNode(c) && !isAdNode((c as any)?.data)) as any;
   const d: Obj | null = isObj(t3) && t3.kind === 't3' && isObj(t3.data) ? t3.data : null;
   const id = strOr(d?.id) ?? fallbackId;
   if (!id) return null;
