@@ -88,6 +88,9 @@ test('a reviews answer field by field (constructed sample), and the next page by
   assert.equal(dateOf('2 days ago', 1_790_000_000), 1_790_000_000 - 2 * 86400);
   const rel = adapter.parse(s, res(answerWith([{ __typename: 'ConsumerReview', reviewUuid: 'r', starRating: 4, reviewDate: '2 days ago' }]), 200, { date: 'Tue, 06 Oct 2026 10:00:00 GMT' }), ctx());
   assert.equal(rel.records[0].review_datetime_utc, '2026-10-04T10:00:00Z');
+  // A timestamp there that does not read is unknown: not the shown date's day in its place.
+  const bad = adapter.parse(s, res(answerWith([{ __typename: 'ConsumerReview', reviewUuid: 'r', starRating: 4, reviewedAt: '', reviewDate: '2 days ago' }]), 200, { date: 'Tue, 06 Oct 2026 10:00:00 GMT' }), ctx());
+  assert.equal(bad.records[0].review_datetime_utc, null);
 });
 
 test('variants: reordered, nested under another wrapper, items as text, thin cards, empty, truncated, errors', () => {

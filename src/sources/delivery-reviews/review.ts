@@ -54,7 +54,9 @@ function itemsOf(v: unknown): string[] {
 export function reviewOf(node: Obj, ctx: StoreContext): Omit<DeliveryReview, 'next_page_cursor'> {
   const consumer = obj(node.consumer) ?? obj(node.reviewer);
   const dateText = str(node.reviewDate) ?? str(node.displayDate) ?? str(node.reviewedAtDisplayString);
-  const ts = dateOf(node.reviewedAt ?? node.createdAt, ctx.now) ?? dateOf(dateText, ctx.now);
+  // The shown date (often relative, "2 weeks ago") only without a timestamp: one there that does not read is unknown.
+  const stamp = node.reviewedAt ?? node.createdAt;
+  const ts = stamp != null ? dateOf(stamp, ctx.now) : dateOf(dateText, ctx.now);
   const response = obj(node.merchantResponse);
   return {
     query: ctx.query,
