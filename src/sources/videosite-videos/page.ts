@@ -6,6 +6,7 @@
  */
 import { SourceError } from '../_kit/errors.ts';
 import { assignedJson } from '../_kit/embedded.ts';
+import { isAdNode } from '../_kit/values.ts';
 import { ITEM_KEYS } from './items.ts';
 import type { ChannelInfo } from './record.ts';
 import type { Tab } from './plan.ts';
@@ -22,7 +23,8 @@ export interface Found {
 export function collect(root: unknown): Found {
   const out: Found = { items: [], token: null };
   const walk = (n: unknown): void => {
-    if (!n || typeof n !== 'object') return;
+    // A node flagged as an ad (a promoted tile, however wrapped): neither its videos nor its continuation are the channel's.
+    if (!n || typeof n !== 'object' || isAdNode(n)) return;
     if (Array.isArray(n)) {
       for (const x of n) walk(x);
       return;

@@ -9,6 +9,7 @@ import { videositeVideoRecord } from '../../contract/records/videosite-videos.ts
 import { adapter } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { lengthSeconds, videoOf, viewCount } from './items.ts';
+import { collect } from './page.ts';
 import { BROWSE_URL, RESOLVE_URL, TAB_PARAMS, channelRef } from './plan.ts';
 import type { VideositeParams, VideositeVideo } from './record.ts';
 
@@ -243,4 +244,11 @@ test('a grid video: an exact view count that does not read is unknown, never the
   // An overlay flagged as an ad before the time overlay: the length is the video's own.
   const time = (t: string, ad = false) => ({ thumbnailOverlayTimeStatusRenderer: { text: { simpleText: t }, style: 'DEFAULT' }, ...(ad ? { isSponsored: true } : {}) });
   assert.equal(grid({ thumbnailOverlays: [time('0:15', true), time('8:15:02')] }).length_text, '8:15:02');
+});
+
+test('a continuation or video inside a node flagged as an ad is none of the channel\'s', () => {
+  const cont = (token: string) => ({ continuationItemRenderer: { continuationEndpoint: { continuationCommand: { token } } } });
+  const vid = { gridVideoRenderer: { videoId: 'csc1XyD8Jck' } };
+  const found = collect({ items: [{ ...vid.gridVideoRenderer, x: 1, isSponsored: true, gridVideoRenderer: { videoId: 'AAAAAAAAAAA' } }, vid, { ...cont('ad'), isSponsored: true }, cont('own')] });
+  assert.deepEqual([found.items.map((i) => i.node.videoId), found.token], [['csc1XyD8Jck'], 'own']);
 });
