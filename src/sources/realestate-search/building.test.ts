@@ -54,6 +54,9 @@ test('the real building and community nodes: ranges from their min fields; homes
   // A unit flagged as an ad is none of the building's: not its cheapest, not counted.
   const [q] = parseCapture(answer([{ ...node, units: [{ price: '$900+', beds: '1', isSponsored: true }, ...node.units] }]));
   assert.deepEqual([q!.min_price, q!.price_text, q!.unit_count], [2950, '$2,950+', 3]);
+  // The building's own upper bound there but unreadable: that end unknown, never the lower bound in its place.
+  const [m] = parseCapture(answer([{ ...node, units: undefined, minBaths: 1, maxBaths: '' }]));
+  assert.deepEqual([m!.min_baths, m!.max_baths], [1, null]);
   // Without its own id (only the lot's), a building is no record.
   assert.deepEqual(parseCapture(answer([{ ...node, plid: undefined, buildingId: undefined, lotId: 5 }, raw.find((x) => x.zpid)])).map((x) => x.is_building), [false]);
 });

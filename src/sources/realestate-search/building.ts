@@ -4,7 +4,8 @@
  * `units[]` as `{price: "$2,895+", beds: "1"}` (numbers as text, "0" or "Studio" for a studio);
  * sale buildings and new-construction communities state `minBeds`/`minBaths`/`minArea` (and
  * sometimes the `max` ones) and a "From $988,901" price. Both are read; a single home has no range.
- * A unit whose value does not read leaves that range to the building's own fields (null without them).
+ * A unit whose value does not read leaves that range to the building's own fields (null without them);
+ * a building's own bound there that does not read leaves that end null.
  */
 import { amountOf } from '../_kit/money.ts';
 import { isAdNode } from '../_kit/values.ts';
@@ -37,10 +38,13 @@ function span(values: Array<number | null>): [number | null, number | null] {
  * another's does not read, the units' range is not known (the missing one may be the cheapest), so
  * only the building's own values count.
  */
-function unitSpan(units: Node[], read: (u: Node) => number | null, own: Array<number | null>): [number | null, number | null] {
-  const xs = units.map(read);
+function unitSpan(units: Node[], key: string, value: (v: unknown) => number | null, ownMin: unknown, ownMax: unknown): [number | null, number | null] {
+  const xs = units.map((u) => value(u[key]));
+  const own = [ownMin, ownMax].map(value);
   const partial = xs.some((x) => x === null) && xs.some((x) => x !== null);
-  return span(partial ? own : [...xs, ...own]);
+  const [lo, hi] = span(partial ? own : [...xs, ...own]);
+  // The building's own bound there but not read: that end is unknown, not the other bound.
+  return [ownMin != null && own[0] === null ? null : lo, ownMax != null && own[1] === null ? null : hi];
 }
 
 /** A building's units, without entries flagged as ads (a promoted tile is no unit of it). */
@@ -64,9 +68,9 @@ export function unitRange(r: Node): UnitRange {
     return { is_building: false, unit_count: null, min_beds: null, max_beds: null, min_baths: null, max_baths: null, min_price: null, max_price: null };
   }
   const units = unitsOf(r);
-  const [minBeds, maxBeds] = unitSpan(units, (u) => countOf(u.beds), [countOf(r.minBeds), countOf(r.maxBeds)]);
-  const [minBaths, maxBaths] = unitSpan(units, (u) => countOf(u.baths), [countOf(r.minBaths), countOf(r.maxBaths)]);
-  const [minPrice, maxPrice] = unitSpan(units, (u) => money(u.price), [money(r.minPrice), money(r.maxPrice)]);
+  const [minBeds, maxBeds] = unitSpan(units, 'beds', countOf, r.minBeds, r.maxBeds);
+  const [minBaths, maxBaths] = unitSpan(units, 'baths', countOf, r.minBaths, r.maxBaths);
+  const [minPrice, maxPrice] = unitSpan(units, 'price', money, r.minPrice, r.maxPrice);
   const count = countOf(r.unitCount) ?? countOf(r.availabilityCount) ?? (units.length || null);
   return {
     is_building: true,
