@@ -3,8 +3,7 @@
  * parameters come from src/contract/account.ts, read by the same lenient reader as data endpoints.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { openForSending } from './open-file.ts';
 import type { AppContext } from '../app/context.ts';
 import { accountOperations, type AccountOperation } from '../contract/account.ts';
 import { readParams } from './params.ts';
@@ -64,10 +63,10 @@ const handlers: Record<string, Handler> = {
     const { token } = req.params as { token: string; name: string };
     const t = token.length <= 100 ? await ctx.store.getTaskByFileToken(token) : null;
     if (!t?.filePath) throw new AppError(404, 'no such file');
-    const st = await stat(t.filePath).catch(() => null);
-    if (!st) throw new AppError(404, 'the file is gone');
-    return reply.code(200).type(contentTypeOf(t.format as ExportFormat)).header('content-length', String(st.size))
-      .header('content-disposition', `attachment; filename="${t.id}.${t.format}"`).send(createReadStream(t.filePath));
+    const f = await openForSending(t.filePath);
+    if (!f) throw new AppError(404, 'the file is gone');
+    return reply.code(200).type(contentTypeOf(t.format as ExportFormat)).header('content-length', String(f.size))
+      .header('content-disposition', `attachment; filename="${t.id}.${t.format}"`).send(f.stream);
   },
 
   'POST /businesses': async (ctx, req) => {
