@@ -143,6 +143,9 @@ test('a monitor that could never run is refused, naming the field', async () => 
     const patched = await post(h, `/monitors/${ok.body.id}`, { endpoint: '/other' }, 'PATCH');
     assert.equal(patched.status, 422);
     assert.match(patched.body.errorMessage, /endpoint cannot be changed/);
+    // The cap: 200 monitors an account (counted, not read), then a 422 saying so.
+    for (let i = 1; i < 200; i++) assert.equal((await post(h, '/monitors', { endpoint: '/maps/search', queries: [`q${i}`], schedule: { every_s: 3600 }, status: 'paused' })).status, 200);
+    await bad({ endpoint: '/maps/search', queries: ['x'], schedule: { every_s: 3600 } }, /at most 200 monitors; delete one first/);
   } finally { await h.close(); }
 });
 

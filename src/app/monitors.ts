@@ -89,7 +89,7 @@ export async function createMonitor(ctx: AppContext, account: Account, body: Bod
   const webhook = body.webhook == null ? null : cleanText('webhook', body.webhook, 2000);
   if (webhook) await checkWebhook(ctx, webhook);
   const store = monitorStoreOf(ctx.store);
-  if ((await store.listMonitors(account.id, { limit: MAX_MONITORS })).length >= MAX_MONITORS) bad(`an account keeps at most ${MAX_MONITORS} monitors; delete one first`);
+  if ((await store.countMonitors(account.id)) >= MAX_MONITORS) bad(`an account keeps at most ${MAX_MONITORS} monitors; delete one first`);
   const now = ctx.now();
   const schedule = normaliseSchedule(body.schedule as Body);
   const paused = body.status === 'paused';

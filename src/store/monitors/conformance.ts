@@ -103,6 +103,7 @@ export function monitorConformance(name: string, open: () => Promise<Store>, opt
     await m.createMonitor(monitor('m_z', { accountId: 'acc2' }));
     assert.deepEqual((await m.listMonitors('acc1', { limit: 2 })).map((x) => x.id), ['m_c', 'm_b']);
     assert.deepEqual((await m.listMonitors('acc1', { lastId: 'm_b', limit: 2 })).map((x) => x.id), ['m_a']);
+    assert.deepEqual([await m.countMonitors('acc1'), await m.countMonitors('acc2'), await m.countMonitors('nobody')], [3, 1, 0]);
     const u = await m.updateMonitor('acc1', 'm_a', { status: 'paused', nextRunAt: null, queries: ['tea'] }, 77);
     assert.deepEqual([u!.status, u!.nextRunAt, u!.queries, u!.params, u!.updated], ['paused', null, ['tea'], { limit: 20 }, 77]);
     assert.equal(await m.updateMonitor('acc2', 'm_a', { status: 'active' }, 78), null, 'not another account\'s');

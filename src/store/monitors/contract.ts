@@ -109,6 +109,8 @@ export interface MonitorStore {
   getMonitor(accountId: string, id: string): Promise<MonitorRow | null>;
   /** Newest first, after `lastId` (the previous page's last). */
   listMonitors(accountId: string, o: { lastId?: string; limit: number }): Promise<MonitorRow[]>;
+  /** How many monitors the account has (its cap is checked without reading them). */
+  countMonitors(accountId: string): Promise<number>;
   updateMonitor(accountId: string, id: string, patch: Partial<Pick<MonitorRow, 'name' | 'queries' | 'params' | 'schedule' | 'compare' | 'webhook' | 'status' | 'nextRunAt'>>, now: number): Promise<MonitorRow | null>;
   /** Removes the monitor with its runs, changes and what it saw; false when there was none. */
   deleteMonitor(accountId: string, id: string): Promise<boolean>;

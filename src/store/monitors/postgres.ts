@@ -35,6 +35,10 @@ export class PostgresMonitorStore implements MonitorStore {
     return r.rows.map(toMonitor);
   }
 
+  async countMonitors(accountId: string): Promise<number> {
+    return Number((await this.q('SELECT count(*) AS n FROM monitors WHERE account_id = ?', [accountId])).rows[0].n);
+  }
+
   async updateMonitor(accountId: string, id: string, patch: Partial<MonitorRow>, now: number): Promise<MonitorRow | null> {
     const sets = [...monitorPatch(patch), ['updated', now] as [string, unknown]];
     await this.q(`UPDATE monitors SET ${sets.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND account_id = ?`, [...sets.map(([, v]) => v), id, accountId]);

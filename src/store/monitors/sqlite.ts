@@ -29,6 +29,10 @@ export class SqliteMonitorStore implements MonitorStore {
     return (rows as Row[]).map(toMonitor);
   }
 
+  async countMonitors(accountId: string): Promise<number> {
+    return (this.db.prepare('SELECT count(*) AS n FROM monitors WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
   async updateMonitor(accountId: string, id: string, patch: Partial<MonitorRow>, now: number): Promise<MonitorRow | null> {
     const sets = [...monitorPatch(patch), ['updated', now] as [string, unknown]];
     this.db.prepare(`UPDATE monitors SET ${sets.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND account_id = ?`).run(...sets.map(([, v]) => v), id, accountId);
