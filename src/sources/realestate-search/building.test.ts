@@ -38,6 +38,8 @@ test('the real building and community nodes: ranges from their min fields; homes
     assert.equal(r.beds, x.minBeds);
     assert.equal(r.min_beds, x.minBeds);
     assert.equal(r.min_baths, x.minBaths);
+    // "From" its smallest home: the page states no maximum, so none (never the minimum as the maximum).
+    assert.deepEqual([x.maxBeds, x.maxBaths, r.max_beds, r.max_baths], [undefined, undefined, null, null]);
     assert.equal(r.unit_count, x.unitCount);
     assert.ok(r.price !== null && r.min_price === null, 'a "From $X" building states no unit prices');
   }
@@ -57,6 +59,9 @@ test('the real building and community nodes: ranges from their min fields; homes
   // The building's own upper bound there but unreadable: that end unknown, never the lower bound in its place.
   const [m] = parseCapture(answer([{ ...node, units: undefined, minBaths: 1, maxBaths: '' }]));
   assert.deepEqual([m!.min_baths, m!.max_baths], [1, null]);
+  // Only the upper bound stated: the lower one is not known either way.
+  const [u] = parseCapture(answer([{ ...node, units: undefined, minBeds: undefined, maxBeds: 4 }]));
+  assert.deepEqual([u!.min_beds, u!.max_beds], [null, 4]);
   // Without its own id (only the lot's), a building is no record.
   assert.deepEqual(parseCapture(answer([{ ...node, plid: undefined, buildingId: undefined, lotId: 5 }, raw.find((x) => x.zpid)])).map((x) => x.is_building), [false]);
 });

@@ -5,7 +5,8 @@
  * sale buildings and new-construction communities state `minBeds`/`minBaths`/`minArea` (and
  * sometimes the `max` ones) and a "From $988,901" price. Both are read; a single home has no range.
  * A unit whose value does not read leaves that range to the building's own fields (null without them);
- * a building's own bound there that does not read leaves that end null.
+ * each end is the units' and the building's own bound of that end, so a "From" community stating only
+ * its `minBeds` has a null `max_beds`; a building's own bound there that does not read leaves that end null.
  */
 import { amountOf } from '../_kit/money.ts';
 import { isAdNode } from '../_kit/values.ts';
@@ -28,23 +29,28 @@ export function countOf(v: unknown): number | null {
 
 const money = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : typeof v === 'string' ? amountOf(v) : null);
 
-function span(values: Array<number | null>): [number | null, number | null] {
+/** The low or high end of the values that read; null when none does. */
+function end(values: Array<number | null>, pick: (...xs: number[]) => number): number | null {
   const xs = values.filter((x): x is number => x !== null);
-  return xs.length ? [Math.min(...xs), Math.max(...xs)] : [null, null];
+  return xs.length ? pick(...xs) : null;
 }
 
 /**
  * The range of the units' values and the building's own: when some units state the value and
  * another's does not read, the units' range is not known (the missing one may be the cheapest), so
- * only the building's own values count.
+ * only the building's own values count. Each end comes from the units and the building's own bound
+ * of that end: a community stating only `minBeds` ("From" its smallest home) has no known maximum,
+ * and a bound that is there but does not read leaves its end unknown (never the other bound in its place).
  */
 function unitSpan(units: Node[], key: string, value: (v: unknown) => number | null, ownMin: unknown, ownMax: unknown): [number | null, number | null] {
   const xs = units.map((u) => value(u[key]));
-  const own = [ownMin, ownMax].map(value);
   const partial = xs.some((x) => x === null) && xs.some((x) => x !== null);
-  const [lo, hi] = span(partial ? own : [...xs, ...own]);
-  // The building's own bound there but not read: that end is unknown, not the other bound.
-  return [ownMin != null && own[0] === null ? null : lo, ownMax != null && own[1] === null ? null : hi];
+  const fromUnits = partial ? [] : xs;
+  const [lo, hi] = [value(ownMin), value(ownMax)];
+  return [
+    ownMin != null && lo === null ? null : end([...fromUnits, lo], Math.min),
+    ownMax != null && hi === null ? null : end([...fromUnits, hi], Math.max),
+  ];
 }
 
 /** A building's units, without entries flagged as ads (a promoted tile is no unit of it). */
