@@ -1,11 +1,14 @@
 /**
  * A task's selection end to end (POST /tasks → runner → result, usage and file): `filters` and
  * `exactMatch` leave places out before they are stored, so those places are not billed; bad selection
- * fields are a 422 naming them.
+ * fields are a 422 naming them. Filters on the source's fields run before the enrichments (a place
+ * they leave out is never enriched: its website is not fetched), those on enrichment fields after.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startHarness, until } from './support/harness.ts';
 import { registryOfAdapters } from '../src/sources/registry.ts';
 import type { LocalAdapter, ParseResult, WebAdapter } from '../src/sources/_kit/adapter.ts';
@@ -112,5 +115,45 @@ test('a streamed source (paged, no finish): filters drop records chunk by chunk,
   } finally {
     await h2.close();
     await src.close();
+  }
+});
+
+test('with the contacts enrichment, a filter on a source field runs first: only the places it keeps have their site fetched; a filter on an enrichment field still applies after', { timeout: 60_000 }, async () => {
+  // Loopback websites: /p1 .. /p5, each home page counted; /p3 shows no address.
+  const hits = new Map<string, number>();
+  const srv = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (/^\/p\d$/.test(path)) hits.set(path, (hits.get(path) ?? 0) + 1);
+    const n = path.slice(2);
+    res.writeHead(path === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' });
+    res.end(path === '/p3' ? '<html><body>No contact here</body></html>' : `<html><body><p>Contact: owner${n} [at] example [dot] invalid</p></body></html>`);
+  });
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const site = (i: number) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}/p${i}`;
+  const ratings = [4.9, 3.1, 4.7, 4.8, 4.0];
+  const sited: LocalAdapter = {
+    kind: 'local', endpoint: '/maps/search',
+    async lookup({ query }) {
+      return ratings.map((rating, k) => ({ name: `${query} ${k + 1}`, place_id: `${query}-${k + 1}`, type: 'Dentist', subtypes: 'Dentist', rating, site: site(k + 1) }));
+    },
+  };
+  const h2 = await startHarness({ adapters: registryOfAdapters([sited]), settings: { allowPrivateTargets: true }, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+  try {
+    const post = await h2.json('/tasks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
+      service_name: 'engine_maps_service_v2', queries: ['dentist'], enrichments: ['contacts_n_leads'],
+      filters: [{ key: 'rating', operator: 'greater than', value: 4.5 }, { key: 'email_1', operator: 'is not blank', value: null }] }) });
+    assert.equal(post.status, 200, JSON.stringify(post.body));
+    const task = await until(async () => { const t = await h2.svc.ctx.store.getTask(post.body.id); return t?.status === 'SUCCESS' && t; });
+    // 2 (3.1) and 5 (4.0) are left out by the rating before the enrichment: their sites are never fetched.
+    assert.deepEqual([...hits.keys()].sort(), ['/p1', '/p3', '/p4']);
+    const data = (await h2.json(`/requests/${task.requestId}`)).body.data[0] as { name: string; email_1?: string }[];
+    // 3 has no address on its site: the filter on email_1 (an enrichment field) leaves it out afterwards.
+    assert.deepEqual(data.map((p) => [p.name, p.email_1]), [['dentist 1', 'owner1@example.invalid'], ['dentist 4', 'owner4@example.invalid']]);
+    const lines = await h2.svc.ctx.store.usageForPeriod(h2.account.id, 0, Date.now() + 60_000);
+    const qty = (product: string) => lines.filter((l) => l.product === product).reduce((s, l) => s + l.quantity, 0);
+    assert.deepEqual([qty('engine_maps_service_v2'), qty('contacts_n_leads')], [2, 2], 'only the places kept are billed, as places and for the enrichment');
+  } finally {
+    await h2.close();
+    await new Promise((ok) => srv.close(ok));
   }
 });

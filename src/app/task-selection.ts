@@ -8,12 +8,12 @@
 import type { DataEndpoint } from '../contract/endpoint.ts';
 import { AppError } from './errors.ts';
 import { filterProblem, type ResultFilter } from '../delivery/result-filters.ts';
-import { SELECTION, type Selection } from '../delivery/selection.ts';
+import { SELECTION, firstMember, type Selection } from '../delivery/selection.ts';
 
 /** The record's declared fields; numbered ones (`email_2`) count as their first member (`email_1`). */
 function fieldsOf(decl: DataEndpoint): (name: string) => boolean {
   const props = (decl.record as { properties?: Record<string, unknown> }).properties ?? {};
-  return (name) => Object.hasOwn(props, name) || Object.hasOwn(props, name.replace(/_\d+(?=_|$)/, '_1'));
+  return (name) => Object.hasOwn(props, name) || Object.hasOwn(props, firstMember(name));
 }
 
 /** The enrichment that adds e-mail addresses to places. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedCategory, emailsOf, firstOfEachEmail, SELECTION, selectionTest } from './selection.ts';
+import { askedCategory, emailsOf, firstOfEachEmail, SELECTION, selectionTest, selectionTests } from './selection.ts';
 import { dataChunks } from './shape.ts';
 import { writeExportOfTexts } from './export/export-job.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +39,24 @@ test('filters, exactMatch and ignoreWithoutEmails combine (a place passes all)',
     { name: 'C', type: 'Dentist', rating: 5 }, { name: 'D', type: 'Cafe', rating: 5, email_1: 'd@x.com' }];
   const keep = selectionTest({ [SELECTION]: { filters: [{ key: 'rating', operator: 'greater than', value: 4 }], exactMatch: { categories: ['dentist'] }, ignoreWithoutEmails: true } }, 'dentist nyc');
   assert.equal(names(keep, xs), 'A');
+});
+
+test('the tests on the source\'s fields run before the enrichments, those on fields an enrichment writes after them', () => {
+  const filters = [{ key: 'rating', operator: 'greater than', value: 4 }, { key: 'email_3_status', operator: 'equals', value: 'RECEIVING' },
+    { key: 'site', operator: 'is not blank', value: null }];
+  const sel = { filters, exactMatch: { categories: ['dentist'] }, ignoreWithoutEmails: true };
+  const { before, after } = selectionTests({ [SELECTION]: sel, enrichment: ['contacts_n_leads'] }, 'dentist');
+  // Before: rating, site and the type; the e-mail fields do not exist yet, so they must not decide here.
+  const raw = [{ name: 'A', type: 'Dentist', rating: 5, site: 'a.com' }, { name: 'B', type: 'Dentist', rating: 3, site: 'b.com' },
+    { name: 'C', type: 'Cafe', rating: 5, site: 'c.com' }, { name: 'D', type: 'Dentist', rating: 5, site: null }];
+  assert.equal(names(before, raw), 'A');
+  const enriched = [{ name: 'A', email_1: 'a@x.com', email_3: 'c@x.com', email_3_status: 'RECEIVING', rating: 1 }, { name: 'B', email_1: 'b@x.com', email_1_status: 'RECEIVING' }, { name: 'C' }];
+  assert.equal(names(after, enriched), 'A', 'the e-mail filter and ignoreWithoutEmails; the rating is not tested again');
+  // company_websites_finder fills `site`: a filter on it waits for the enrichment.
+  const finder = selectionTests({ [SELECTION]: { filters: [filters[2]] }, enrichment: ['company_websites_finder'] }, 'q');
+  assert.equal(finder.before, undefined);
+  assert.equal(names(finder.after, raw), 'ABC');
+  assert.deepEqual(selectionTests({}, 'q'), {});
 });
 
 const withEmails = [

@@ -1,7 +1,9 @@
 /**
  * Which places a UI task keeps (docs/decisions.md "Task result selection"): its result `filters`,
  * `exactMatch` and `ignoreWithoutEmails` decide per place as a query's records are prepared, before
- * they are stored, so a place they remove is neither stored nor billed; `dropEmailDuplicates` works
+ * they are stored, so a place they remove is neither stored nor billed. The tests on fields the source
+ * gives run before the enrichments (a place they remove is never enriched: no website fetched for it),
+ * those on fields an enrichment writes after them (`selectionTests`). `dropEmailDuplicates` works
  * across the task's queries, on read (the result view and the file). The task's choices travel in
  * the request's stored parameters under SELECTION, which no query-string parameter can set.
  *
@@ -11,6 +13,7 @@
  */
 import { categoryKey, placeTypes } from '../businesses/category.ts';
 import { passesFilters, type ResultFilter } from './result-filters.ts';
+import { placeEnrichmentFields } from '../contract/records/enrichments.ts';
 
 /** Stored-parameter key of a task's selection (not a declared parameter: only POST /tasks sets it). */
 export const SELECTION = '_selection';
@@ -73,15 +76,45 @@ export function emailsOf(rec: Rec): string[] {
   return [...new Set(out)];
 }
 
-/** The per-place test of a request's selection for one of its queries; undefined when it keeps every place. */
-export function selectionTest(params: Record<string, unknown>, query: string): ((rec: Rec) => boolean) | undefined {
+/** A numbered field as its first member (`email_3_status` → `email_1_status`), the name records declare. */
+export const firstMember = (name: string) => name.replace(/_\d+(?=_|$)/, '_1');
+
+/** Whether an enrichment of the request writes the field at the head of `key` (it has no value before). */
+function enrichmentWrites(key: string, params: Record<string, unknown>): boolean {
+  const head = firstMember(key.split('.')[0]);
+  if (Object.hasOwn(placeEnrichmentFields, head)) return true;
+  // company_websites_finder fills `site` where the place had none.
+  return head === 'site' && Array.isArray(params.enrichment) && params.enrichment.includes('company_websites_finder');
+}
+
+type Test = (rec: Rec) => boolean;
+const all = (tests: Test[]): Test | undefined => (tests.length ? (rec) => tests.every((t) => t(rec)) : undefined);
+
+/**
+ * The per-place tests of a request's selection for one of its queries, by when they can run (each
+ * undefined when it keeps every place): `before` the enrichments, the tests on fields the source gives
+ * (`exactMatch`, filters such as `rating`), so the places they remove are never enriched; `after` them,
+ * the filters on fields an enrichment writes and `ignoreWithoutEmails`.
+ */
+export function selectionTests(params: Record<string, unknown>, query: string): { before?: Test; after?: Test } {
   const s = selectionOf(params);
-  if (!s) return undefined;
-  const tests: ((rec: Rec) => boolean)[] = [];
-  if (s.filters?.length) tests.push(passesFilters(s.filters));
-  if (s.exactMatch) tests.push(exactTest(s.exactMatch.categories, query));
-  if (s.ignoreWithoutEmails) tests.push((rec) => emailsOf(rec).length > 0);
-  return tests.length ? (rec) => tests.every((t) => t(rec)) : undefined;
+  if (!s) return {};
+  const before: Test[] = [];
+  const after: Test[] = [];
+  const filters = s.filters ?? [];
+  const late = filters.filter((f) => enrichmentWrites(f.key, params));
+  const early = filters.filter((f) => !late.includes(f));
+  if (early.length) before.push(passesFilters(early));
+  if (s.exactMatch) before.push(exactTest(s.exactMatch.categories, query));
+  if (late.length) after.push(passesFilters(late));
+  if (s.ignoreWithoutEmails) after.push((rec) => emailsOf(rec).length > 0);
+  return { before: all(before), after: all(after) };
+}
+
+/** The per-place test of a request's whole selection for one of its queries; undefined when it keeps every place. */
+export function selectionTest(params: Record<string, unknown>, query: string): Test | undefined {
+  const { before, after } = selectionTests(params, query);
+  return all([before, after].filter((t): t is Test => !!t));
 }
 
 /**

@@ -26,7 +26,7 @@ import { CpuSlots } from './cpu-slots.ts';
 import { isFinal } from '../fetch/retry.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
-import { selectionTest } from '../delivery/selection.ts';
+import { selectionTests } from '../delivery/selection.ts';
 import { noteOf } from '../delivery/shape.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 
@@ -214,16 +214,18 @@ export class Runner {
   private async prepare(item: WorkItem, records: Rec[], cursor?: string | null): Promise<Rec[]> {
     // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
     let found = records.filter((r) => !isNoResult(r));
-    const keep = selectionTest(item.params, item.query);
+    const { before, after } = selectionTests(item.params, item.query);
+    // Tests on the source's own fields first: a place they leave out is never enriched.
+    if (before) found = found.filter(before);
     const enriched = !!this.o.enrich && found.length > 0 && this.o.enriches?.(item.params) !== false;
-    // The selection may read fields an enrichment adds: it comes after the enrichment.
-    if (keep && !enriched) found = found.filter(keep);
+    // The rest read fields an enrichment writes: after it, when there is one.
+    if (after && !enriched) found = found.filter(after);
     // Without an enrichment between them, the cursor and the query come in one copy (./record-fields.ts).
     if (cursor !== undefined && !enriched) return withQueryAndCursor(found, item.query, cursor);
     let out = cursor === undefined ? found : withCursor(found, cursor);
     if (enriched) {
       out = await this.o.enrich!(item.endpoint, out, item.params);
-      if (keep) out = out.filter(keep);
+      if (after) out = out.filter(after);
     }
     return withQuery(out, item.query);
   }
