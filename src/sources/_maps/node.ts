@@ -102,13 +102,22 @@ function twoLetters(c: string | null): string | null {
  * @example
  *   placeFromNode(data[6], { query: 'Kipriakon' }).name // 'Kipriakon'
  */
+/** The "See nearby ..." block's shape: `[[<kind>, <category>], <caption>]`. */
+function isNearbyBlock(v: unknown): boolean {
+  const head = at1(v, 0);
+  return Array.isArray(head) && typeof head[0] === 'number' && typeof head[1] === 'string';
+}
+
 /**
  * The place's category: the "See nearby ..." block's (`[164][0][1]`), else its first type. When the
- * block is there but its name does not read (moved, emptied), the category is not known: null, not
- * the type, which names it another way.
+ * block is there but its name does not read (moved, emptied), or it sits one slot off (`[163]`,
+ * `[165]`: the node's slots shifted), the category is not known: null, not the type, which names it
+ * another way.
  */
 function primaryCategory(node: unknown[], cats: string[]): string | null {
-  return at1(node, 164) != null ? text(at3(node, 164, 0, 1)) : (cats[0] ?? null);
+  if (at1(node, 164) != null) return text(at3(node, 164, 0, 1));
+  if (isNearbyBlock(at1(node, 163)) || isNearbyBlock(at1(node, 165))) return null;
+  return cats[0] ?? null;
 }
 
 export function placeFromNode(node: unknown[], opts: NodeOptions = {}): PlaceRecord {

@@ -140,4 +140,8 @@ test('category: the "See nearby" block that does not read gives null, never the 
   const none = node.slice();
   none[164] = null;
   assert.equal(placeFromNode(none).category, own.type);
+  // The slots before it shifted by one (a slot added or dropped): the block one slot off, the category unknown.
+  for (const shifted of [[...node.slice(0, 40), null, ...node.slice(40)], [...node.slice(0, 40), ...node.slice(41)]]) {
+    assert.deepEqual([placeFromNode(shifted).category, placeFromNode(shifted).type], [null, own.type]);
+  }
 });
