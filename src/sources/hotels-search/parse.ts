@@ -16,6 +16,7 @@ import { SourceError } from '../_kit/errors.ts';
 import { arr, at, int, num, str } from '../_kit/positional.ts';
 import { parseMaybeXssiJson } from '../_kit/xssi.ts';
 import { amountOf } from '../_kit/money.ts';
+import { isAdNode } from '../_kit/values.ts';
 import { AMENITY_NAMES } from './amenities.ts';
 import { isSponsoredEntry, sponsoredOf } from './sponsored.ts';
 import { RPC_ID, VARIANTS, searchStep, type HotelsState } from './plan.ts';
@@ -46,6 +47,16 @@ function isHotelEntry(n: unknown): n is unknown[] {
   return isHotelFrame(n) && typeof n[1] === 'string' && n[1] !== '';
 }
 
+/**
+ * A hotel entry by its ids alone (`[9]` a map feature id, `[20]` an entity key), whatever else
+ * reads: one whose frame does not (coordinates moved, say) is still a hotel, not a block to search
+ * for results (its nearby hotels would be read as the answer's).
+ */
+function hasHotelIds(n: unknown): boolean {
+  if (!Array.isArray(n) || n.length < 20) return false;
+  return (typeof n[9] === 'string' && /^0x[0-9a-f]+:0x[0-9a-f]+$/i.test(n[9])) || (typeof n[20] === 'string' && /^C[A-Za-z0-9_-]{20,}={0,2}$/.test(n[20]));
+}
+
 /** A hotel entry of an answer: an organic result, or a paid placement of the sponsored block. */
 export interface ListedEntry {
   sponsored: boolean;
@@ -54,8 +65,9 @@ export interface ListedEntry {
 
 /**
  * Every hotel entry of a payload, organic and sponsored, in answer order (the sponsored block
- * first), and how many entries have a hotel's frame but no name: a hotel that does not read, whose
- * insides (nearby hotels, other offers) are not results either, so the walk does not go into it.
+ * first), and how many entries have a hotel's frame or ids but no name or coordinates: a hotel that
+ * does not read, whose insides (nearby hotels, other offers) are not results either, so the walk
+ * does not go into it, nor into a block flagged as an ad.
  */
 export function listedEntries(payload: unknown): { entries: ListedEntry[]; unread: number } {
   const out: ListedEntry[] = [];
@@ -70,10 +82,12 @@ export function listedEntries(payload: unknown): { entries: ListedEntry[]; unrea
       out.push({ sponsored: true, entry: n });
       return;
     }
-    if (isHotelFrame(n)) {
+    if (isHotelFrame(n) || hasHotelIds(n)) {
       unread++;
       return;
     }
+    // A block flagged as paid placement holds no result of the answer's.
+    if (isAdNode(n)) return;
     if (Array.isArray(n)) for (const c of n) walk(c, depth + 1);
     else if (n && typeof n === 'object') for (const c of Object.values(n)) walk(c, depth + 1);
   };
@@ -225,7 +239,7 @@ export function hotelsOfBody(body: string, query: string, kind?: 'search' | 'hot
   const { entries: listed, unread } = listedEntries(payload);
   const organic = listed.filter((x) => !x.sponsored).map((x) => hotelOf(x.entry, query));
   // Ads alone beside hotels that do not read are no answer: the hotels asked for are the unread ones.
-  if (organic.length === 0 && unread > 0) throw new SourceError('layout_changed', `the hotel answer's ${unread} hotel entries have no name`);
+  if (organic.length === 0 && unread > 0) throw new SourceError('layout_changed', `the hotel answer's ${unread} hotel entries do not read (no name or coordinates)`);
   const own = kind === 'hotel' || (kind === undefined && organic.length === 1 && (organic[0]!.provider !== null || organic[0]!.address !== null));
   if (own) return organic;
   // An ad states its price as text only; the organic entries of the same answer say in which currency.
