@@ -45,10 +45,17 @@ export function isPlaceNode(node: unknown): node is unknown[] {
   return Array.isArray(node) && typeof node[11] === 'string' && node[11] !== '' && !FEATURE_ID.test(node[11]);
 }
 
+/**
+ * The place's types (`[13]`), all or none: one that does not read (emptied, moved) leaves the list
+ * unknown, since the next would stand as the first (the `type`) in its place.
+ */
 function categories(node: unknown): string[] {
   const out: string[] = [];
   const list = asArr(at1(node, 13));
-  if (list) for (const c of list) if (typeof c === 'string' && c !== '' && !out.includes(c)) out.push(c);
+  for (const c of list ?? []) {
+    if (typeof c !== 'string' || c === '') return [];
+    if (!out.includes(c)) out.push(c);
+  }
   return out;
 }
 

@@ -145,3 +145,14 @@ test('category: the "See nearby" block that does not read gives null, never the 
     assert.deepEqual([placeFromNode(shifted).category, placeFromNode(shifted).type], [null, own.type]);
   }
 });
+
+test('types: one that does not read leaves type and subtypes null, never the next type as the first', { skip: missing(EN) }, () => {
+  const node = (JSON.parse(fixture(EN)) as unknown[])[6] as unknown[];
+  const types = ['', 'Greek restaurant'];
+  const emptied = node.slice();
+  emptied[13] = types;
+  const r = placeFromNode(emptied);
+  assert.deepEqual([r.type, r.subtypes, r.category], [null, null, 'restaurants']);
+  emptied[13] = ['Restaurant', 'Greek restaurant'];
+  assert.deepEqual([placeFromNode(emptied).type, placeFromNode(emptied).subtypes], ['Restaurant', 'Restaurant, Greek restaurant']);
+});
