@@ -22,12 +22,29 @@ export const PG_SKIP = 'PostgreSQL not configured: set TEST_DATABASE_URL (e.g. p
 /** A new schema name for one test's store (also for a test that opens it itself: a harness, openBackends). */
 export const scratchSchema = () => `trawl_test_${randomBytes(6).toString('hex')}`;
 
+/**
+ * Drops a schema and everything in it through `query`. A query of the test still finishing on another
+ * connection (a closed queue's last sweep) can take its locks in the other order, and PostgreSQL then
+ * picks the drop as the deadlock's victim (40P01): the other query ends, and the drop is tried again.
+ */
+export async function dropWithRetry(query: (sql: string) => Promise<unknown>, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== '40P01' || attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
 /** Drops a test's schema and everything in it. */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await dropWithRetry((sql) => c.query(sql), schema);
   } finally {
     await c.end();
   }
@@ -37,7 +54,7 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 export class ScratchPostgresStore extends PostgresStore {
   override async close(): Promise<void> {
     try {
-      await this.pool.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+      if (this.schema) await dropWithRetry((sql) => this.pool.query(sql), this.schema);
     } finally {
       await super.close();
     }
