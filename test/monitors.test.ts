@@ -185,3 +185,32 @@ test('reviews: after the baseline a run asks only for reviews since the newest s
     assert.deepEqual(changed.map((c: any) => [c.identity, c.field, c.before, c.after]).sort(), [['p1', 'reviews', 2, 3], ['p2', 'reviews', 1, 2]]);
   } finally { await h.close(); }
 });
+
+test('a monitor run\'s webhook that fails is listed in /webhook-calls and retried on the backoff schedule, with the run\'s part', { timeout: 60_000 }, async () => {
+  const world = new Map<string, Rec>([['a', { place_id: 'a', name: 'Alpha Café', rating: 4.5 }]]);
+  const hits: any[] = [];
+  let failNext = 1;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => { raw += c; });
+    req.on('end', () => { hits.push(JSON.parse(raw)); res.statusCode = failNext-- > 0 ? 500 : 200; res.end(); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const h = await startHarness({ adapters: registryOfAdapters([worldAdapter(world, { on: false })]), settings: { monitorTickMs: 40, allowPrivateTargets: true } });
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const m = (await post(h, '/monitors', { endpoint: '/maps/search', queries: ['coffee'], schedule: { every_s: 3600 }, webhook: url })).body;
+    const run = await until(async () => (await h.json(`/monitors/${m.id}/runs`)).body.runs.find((r: any) => r.status === 'done'), 15_000, 'the baseline run');
+    await until(async () => (await h.json('/webhook-calls')).body.length === 1, 15_000, 'the failed call listed');
+    assert.equal((await h.json('/webhook-calls')).body[0].status, 'Status code: 500');
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0].monitor.run_id, run.id);
+    // About a minute later (the service's clock) the same delivery is made again, and succeeds.
+    h.clock.offset += 61_000;
+    await until(async () => hits.length === 2, 10_000, 'the retry');
+    assert.deepEqual([hits[1].id, hits[1].monitor.run_id, hits[1].monitor.monitor_id], [hits[0].id, run.id, m.id]);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await h.json('/webhook-calls')).body.length, 1, 'the successful retry is no failed call');
+    assert.equal((await h.json(`/monitors/${m.id}/runs`)).body.runs.length, 1, 'a webhook retry is no new run');
+  } finally { await h.close(); await new Promise<void>((r) => server.close(() => r())); }
+});
