@@ -18,12 +18,17 @@ const CHANGES = 5_000;
 
 const lines = (t: string) => t.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
 
-/** "every 6 h", "every day", or the cron line with its zone. */
+/** Units a schedule is said in, largest first: seconds, the word for one, the word for several (null: a symbol). */
+const UNITS: [number, string, string | null][] = [[604_800, 'week', 'weeks'], [86_400, 'day', 'days'], [3600, 'h', null], [60, 'min', null]];
+
+/** "every 6 h", "every day", "every 2 weeks", or the cron line with its zone. */
 export function scheduleText(s: Monitor['schedule']): string {
   if (s.cron) return `cron ${s.cron} (${s.time_zone ?? 'UTC'})`;
   const n = s.every_s ?? 0;
-  for (const [unit, sec] of [['week', 604_800], ['day', 86_400], ['h', 3600], ['min', 60]] as const) {
-    if (n % sec === 0) return n === sec && unit.length > 3 ? `every ${unit}` : `every ${n / sec} ${unit}${unit.length > 3 && n !== sec ? 's' : ''}`;
+  for (const [sec, one, many] of UNITS) {
+    if (n % sec !== 0) continue;
+    const k = n / sec;
+    return many === null ? `every ${k} ${one}` : k === 1 ? `every ${one}` : `every ${k} ${many}`;
   }
   return `every ${n} s`;
 }
