@@ -7,7 +7,7 @@
  *     JSON.stringify of the same data.
  * Servers run as separate processes on loopback; autocannon drives them from this process, on the
  * same 2 cores: each comparison is given by requests/s and by server CPU per request.
- * Run: node bin/run-ts.js bench/api.bench.ts   (REPS=3 by default). Writes docs/performance/api-last-run.md
+ * Run: node bin/run-ts.js bench/api.bench.ts [--write]  (REPS=3 by default). With --write, writes docs/performance/api-last-run.md
  * (docs/performance/api.md keeps the quoted runs and their reading).
  */
 import autocannon from 'autocannon';

@@ -1,7 +1,7 @@
 /**
  * The business database (issue 13): generated businesses (bench/business-fixture.ts), then the
  * searches the issue times, on SQLite and (with TEST_DATABASE_URL) PostgreSQL, plus the OSM import
- * rate on the Andorra extract. Writes docs/performance/businesses.md.
+ * rate on the Andorra extract. With --write, writes docs/performance/businesses.md.
  *
  *   node bin/run-ts.js bench/businesses.bench.ts [--rows 1000000] [--runs 50] [--no-pg] [--db FILE] [--pg-schema NAME]
  *

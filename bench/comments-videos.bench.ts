@@ -6,7 +6,7 @@
  *
  *   node bin/run-ts.js bench/comments-videos.bench.ts
  *
- * Needs FIXTURES_DIR (default ../shared/fixtures) with reddit/ and youtube/. Writes
+ * Needs FIXTURES_DIR (default ../shared/fixtures) with reddit/ and youtube/. With --write, writes
  * docs/performance/comments-videos.md.
  */
 import { existsSync, readFileSync } from 'node:fs';

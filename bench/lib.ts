@@ -66,9 +66,28 @@ export function table(head: string[], rows: (string | number)[][]): string {
   return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-export function writeSection(file: string, text: string): void {
+/**
+ * True when the run was asked to rewrite its page under docs/performance: `--write` on the command line
+ * (`npm run bench -- api --write`, or `node bin/run-ts.js bench/api.bench.ts --write`) or BENCH_WRITE=1,
+ * which bench/run.ts passes to each bench. Off by default so running a bench leaves the tree clean.
+ */
+export function writeRequested(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
+  return argv.includes('--write') || env.BENCH_WRITE === '1';
+}
+
+/**
+ * A bench's result page: written to `file` only when asked (writeRequested); otherwise printed to stdout
+ * with the path it would have gone to. Returns whether it was written.
+ */
+export function writeSection(file: string, text: string, write = writeRequested()): boolean {
+  const page = `${text.trimEnd()}\n\n_Measured ${new Date().toISOString().slice(0, 10)} on this 2-core machine; compare only numbers from the same run._\n`;
+  if (!write) {
+    process.stdout.write(`\n${page}\n(not written to ${file}: add --write to update it)\n`);
+    return false;
+  }
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${text.trimEnd()}\n\n_Measured ${new Date().toISOString().slice(0, 10)} on this 2-core machine; compare only numbers from the same run._\n`);
+  writeFileSync(file, page);
+  return true;
 }
 
 /** Starts a node process that prints one JSON line when ready; resolves with it. */

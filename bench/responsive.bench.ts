@@ -7,7 +7,7 @@
  *                             each); before = STREAM_YIELD_KB=0, after = the default (256)
  *   janitor, 100k requests    the janitor's first pass over 100,000 expired 1-query requests;
  *                             before = PURGE_BATCH=0 (one transaction), after = the default (100)
- * SKIP_STREAMS=1 runs the janitor scenario only. Target: p99 < 50 ms, max < 100 ms. Writes docs/performance/responsive-last-run.md (docs/performance/responsive.md keeps the quoted runs).
+ * SKIP_STREAMS=1 runs the janitor scenario only. Target: p99 < 50 ms, max < 100 ms. With --write, writes docs/performance/responsive-last-run.md (docs/performance/responsive.md keeps the quoted runs).
  * Run: node bin/run-ts.js bench/responsive.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -5,7 +5,7 @@
  *   - the constructed signed-in feed answer grown to 20 updates (voyager JSON) → a bare JSON.parse;
  *   - the constructed logged-out company page, padded to a page's size → the kit's parseHtml alone
  *     (htmlparser2), the floor any tree-based reading of the page pays.
- * Medians of 5 runs of ~0.3 s each. Writes docs/performance/shortvideo-network.md.
+ * Medians of 5 runs of ~0.3 s each. With --write, writes docs/performance/shortvideo-network.md.
  * Run: node bin/run-ts.js bench/shortvideo-network.bench.ts
  */
 import { existsSync, readFileSync } from 'node:fs';
