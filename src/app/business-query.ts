@@ -32,8 +32,33 @@ export function rangeOf(field: string, expr: string): NumRange {
 
 type Filters = Record<string, any>;
 
+/** Whitespace, byte-order marks and zero-width characters: what a blank value is made of. */
+const BLANK = /^[\s\u200b-\u200d\u2060\ufeff]*$/;
+export const isBlank = (v: unknown): boolean => typeof v === 'string' && BLANK.test(v);
+
+const LIST_FILTERS = ['os_ids', 'states', 'cities', 'counties', 'postal_codes', 'types', 'ignore_types', 'attributes'] as const;
+const TEXT_FILTERS = ['name', 'domain', 'phone', 'rating', 'reviews', 'located_os_id'] as const;
+
+/**
+ * A list filter's blank item is a 422 naming it: `postal_codes: [""]` cannot be told from a form's
+ * unset field or a typo, and ignoring it would widen the search to everything. A blank text filter
+ * is an unset one (forms send "" for an empty field; docs/businesses.md "Blank values").
+ */
+export function withoutBlanks(f: Filters): Filters {
+  for (const k of LIST_FILTERS) {
+    const xs = f[k];
+    if (!Array.isArray(xs)) continue;
+    const i = xs.findIndex(isBlank);
+    if (i >= 0) throw new AppError(422, `filters.${k}[${i}] is blank (${JSON.stringify(xs[i])}): give a value, or leave the item out`);
+  }
+  const out = { ...f };
+  for (const k of TEXT_FILTERS) if (isBlank(out[k])) delete out[k];
+  return out;
+}
+
 /** `limit` is the default (10); the caller sets the page's. */
-export function queryOf(accountId: string, f: Filters): BusinessQuery {
+export function queryOf(accountId: string, filters: Filters): BusinessQuery {
+  const f = withoutBlanks(filters);
   const q: BusinessQuery = { accountId, limit: 10 };
   const set = <K extends keyof BusinessQuery>(k: K, v: BusinessQuery[K] | undefined) => { if (v !== undefined && v !== null) q[k] = v; };
   set('osIds', f.os_ids); set('countryCode', f.country_code); set('states', f.states); set('cities', f.cities); set('counties', f.counties);

@@ -14,7 +14,7 @@ import { businessesBody } from '../contract/account.ts';
 import { businessRecord } from '../contract/records.ts';
 import { checkBody } from './body.ts';
 import { priceOf } from './submit.ts';
-import { queryOf } from './business-query.ts';
+import { isBlank, queryOf } from './business-query.ts';
 import type { ParsedQuery, QueryFilters } from '../businesses/query/parse.ts';
 import { callOnLookupThread } from '../lookups/threaded.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
@@ -51,7 +51,7 @@ export async function searchBusinesses(ctx: AppContext, account: Account, body: 
   // Filters given beside the query take precedence over what the query said for the same filter.
   const filters: Record<string, unknown> = { ...parsed, ...(body.filters ?? {}) as Record<string, unknown> };
   const q = queryOf(account.id, filters);
-  if (typeof filters.located_os_id === 'string' && filters.located_os_id) q.locatedIn = await locatedKeys(ctx, account.id, filters.located_os_id);
+  if (typeof filters.located_os_id === 'string' && !isBlank(filters.located_os_id)) q.locatedIn = await locatedKeys(ctx, account.id, filters.located_os_id);
   const sign = await signer(ctx);
   const scope = createHmac('sha256', 'scope').update(scopeOf(account.id, body)).digest('base64url').slice(0, 16);
   let after: string | undefined;

@@ -108,7 +108,9 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...a: unknown[]) => { c.push(sql); args.push(...a); };
-  const list = (col: string, xs: unknown[]) => add(`${col} IN (${xs.map(() => '?').join(',')})`, ...xs);
+  // A list whose every value reduced to no key (the app refuses blank items; `-` is no postal code)
+  // matches nothing: `IN ()` is no SQL, and dropping the condition would match everything.
+  const list = (col: string, xs: unknown[]) => (xs.length ? add(`${col} IN (${xs.map(() => '?').join(',')})`, ...xs) : add('1 = 0'));
   if (!o.unscoped) add(SCOPE, q.accountId, q.accountId);
   if (q.osIds?.length) {
     // Implied by the scope, stated so that the unique (owner, os_id) index finds the rows (the only
@@ -123,9 +125,11 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   if (q.counties?.length) list('b.county_k', keys(q.counties));
   if (q.postalCodes?.length) {
     const ps = q.postalCodes.map(postalKey).filter((p): p is string => !!p);
-    add(`(${ps.map(() => 'substr(b.postal_k, 1, ?) = ?').join(' OR ')})`, ...ps.flatMap((p) => [p.length, p]));
+    if (!ps.length) add('1 = 0');
+    else add(`(${ps.map(() => 'substr(b.postal_k, 1, ?) = ?').join(' OR ')})`, ...ps.flatMap((p) => [p.length, p]));
   }
   const typed = (not: string, xs: string[]) => {
+    if (!xs.length) { if (!not) add('1 = 0'); return; }
     const t = [`t.business = b.id AND t.type_k IN (${xs.map(() => '?').join(',')})`];
     const a: unknown[] = [...xs];
     if (!not && d.typeFacts) for (const f of typeFactsOf(q)) { t.push(f.sql); a.push(f.arg); }
@@ -133,9 +137,9 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE ${t.join(' AND ')})`, ...a);
   };
   // broadMatch: a type containing the text (`restaurant` finds `Italian restaurant`).
-  const broad = (not: string, xs: string[]) =>
+  const broad = (not: string, xs: string[]) => (!xs.length ? (not ? undefined : add('1 = 0')) :
     add(`${not}EXISTS (SELECT 1 FROM business_types t WHERE t.business = b.id AND (${xs.map(() => "t.type_k LIKE ? ESCAPE '\\'").join(' OR ')}))`,
-      ...xs.map((x) => `%${likeEscape(x)}%`));
+      ...xs.map((x) => `%${likeEscape(x)}%`)));
   const typeKeysOf = (xs: string[]) => xs.map(categoryKey).filter((x): x is string => !!x);
   if (q.types?.length) (q.broadMatch ? broad : typed)('', typeKeysOf(q.types));
   if (q.ignoreTypes?.length) (q.broadMatch ? broad : typed)('NOT ', typeKeysOf(q.ignoreTypes));
