@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { startHarness, until } from './support/harness.ts';
 import { createLogger } from '../src/ops/log.ts';
 import { unknownParams } from '../src/http/unknown-params.ts';
-import { parseQueryString } from '../src/http/params.ts';
+import { parseQueryString } from '../src/contract/params.ts';
 import { attempts } from './support/test-adapter.ts';
 
 test('unknownParams: names what the operation does not read, with the nearest known name', () => {

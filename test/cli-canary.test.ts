@@ -23,7 +23,7 @@ import type { HarEntry } from '../src/fetch/har.ts';
 import { defineSource, type SourceRow } from '../src/sources/_kit/source.ts';
 import { bodyOf, samplePath } from '../src/sources/_kit/samples.ts';
 import { endpointFor } from '../src/contract/endpoints/index.ts';
-import { parseQueryString, readParams } from '../src/http/params.ts';
+import { parseQueryString, readParams } from '../src/contract/params.ts';
 import type { WebAdapter } from '../src/sources/_kit/adapter.ts';
 import type { LocalAdapter } from '../src/sources/_kit/adapter.ts';
 

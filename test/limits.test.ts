@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { startHarness } from './support/harness.ts';
 import { rawExchange } from './support/raw-http.ts';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_TARGET_BYTES, MAX_HEADER_BYTES, headLimit, keyFromTarget } from '../src/http/limits.ts';
+import { MAX_HEADER_BYTES, headLimit, keyFromTarget } from '../src/http/limits.ts';
+import { DEFAULT_TARGET_BYTES } from '../src/config/settings.ts';
 import { offThreadClient } from './support/off-thread-client.ts';
 
 test('caps: a query string past 128 KiB is 414, headers past 64 KiB 431, past both Node stops at 431; all JSON', async () => {

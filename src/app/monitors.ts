@@ -11,7 +11,7 @@ import type { Account } from '../store/contract.ts';
 import type { ChangeKind, ChangeRow, MonitorCompare, MonitorRow, MonitorRunRow } from '../store/monitors/contract.ts';
 import { monitorStoreOf } from '../store/monitors/index.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
-import { readParams, ParamError } from '../http/params.ts';
+import { readParams, ParamError } from '../contract/params.ts';
 import { SUMMARY_ITEMS, SUMMARY_TEXT } from '../store/tasks/summary.ts';
 import { AppError } from './errors.ts';
 import { assertCanPay, checkWebhook } from './submit.ts';

@@ -22,7 +22,7 @@ import { withSelection } from './task-selection.ts';
 import { taskQueries, TASK_MAX_QUERIES } from './task-queries.ts';
 import { QUERY_AREAS } from '../engine/query-area.ts';
 import { selectionOf } from '../delivery/selection.ts';
-import { ParamError, readParams, withAliases, type RawParams } from '../http/params.ts';
+import { ParamError, readParams, withAliases, type RawParams } from '../contract/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
 /** A listed task (interface 2.7): its metadata is the bounded summary (src/store/tasks/summary.ts). */

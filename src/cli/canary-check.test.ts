@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import { EXIT_CODES, judge, worst } from './canary-check.ts';
 import { SOURCES } from '../sources/registry.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
-import { parseQueryString, readParams } from '../http/params.ts';
+import { parseQueryString, readParams } from '../contract/params.ts';
 import type { Canary } from '../sources/_kit/source.ts';
 
 const schema = Type.Object({ query: Type.String(), id: Type.Union([Type.String(), Type.Null()]), n: Type.Union([Type.Integer(), Type.Null()]) });

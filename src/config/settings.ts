@@ -7,8 +7,6 @@
  */
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
 import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
-import { DEFAULT_TARGET_BYTES } from '../http/limits.ts';
-import type { ConnectionLimits } from '../http/connection-cap.ts';
 
 export interface Settings {
   port: number;
@@ -82,6 +80,21 @@ export interface Settings {
   connections: ConnectionLimits;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
+}
+
+/** MAX_TARGET_BYTES unset: 128 KiB, why in src/http/limits.ts. */
+export const DEFAULT_TARGET_BYTES = 128 * 1024;
+
+/** The API's connection caps and time-outs (applied by src/http/connection-cap.ts). */
+export interface ConnectionLimits {
+  /** Open connections per client (socket) address; 0 = no cap. */
+  perAddress: number;
+  /** Time for a request's line and headers to arrive (slow loris). */
+  headersTimeoutMs: number;
+  /** Time for a whole request (head and body) to arrive; the answer may take longer. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
 }
 
 /**

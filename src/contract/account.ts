@@ -1,24 +1,11 @@
 /** Request management, tasks, business database and account operations (interface 4.6-4.9). */
-import { Type, bool, int, literals, oneOf, str, type TSchema } from './dsl.ts';
+import { Type, bool, int, literals, oneOf, str } from './dsl.ts';
 import * as R from './records.ts';
 import { profileOperations } from './profile.ts';
 import { resultFilters } from './result-filters.ts';
 import { monitorOperations } from './monitors.ts';
+import type { AccountOperation } from './operation.ts';
 
-export interface AccountOperation {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  summary: string;
-  params?: Record<string, TSchema>;
-  required?: string[];
-  body?: TSchema;
-  /** Largest body in bytes, when below the server's 1 MiB: past it 413 before the body is read. */
-  bodyLimit?: number;
-  /** Status → schema (undefined schema: no body / plain text). */
-  answers: Record<number, TSchema | 'text' | 'none' | 'file'>;
-  /** Needs no API key (the file URL is the secret). */
-  public?: boolean;
-}
 
 const requestId = str({ doc: 'The id of the submit answer.' });
 

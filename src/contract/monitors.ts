@@ -4,7 +4,7 @@
  */
 import { Type, int, str } from './dsl.ts';
 import * as R from './records.ts';
-import type { AccountOperation } from './account.ts';
+import type { AccountOperation } from './operation.ts';
 
 const S = Type.String();
 const E = R.errorBody;

@@ -5,7 +5,6 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { createRequire } from 'node:module';
 import type { socksConnector as SocksConnector } from 'fetch-socks';
-import type { ProxyRotation } from './settings.ts';
 
 type SocksProxy = Extract<Parameters<typeof SocksConnector>[0], { port: number }>;
 
@@ -23,6 +22,9 @@ export interface ProxyEntry {
   tier: number;
   tierName: string;
 }
+
+/** round_robin: every request takes the next proxy. sticky: a session keeps one proxy until retired. */
+export type ProxyRotation = 'round_robin' | 'sticky';
 
 /** One tier of PROXY_TIERS: a name (for metrics) and its proxy URLs. */
 export interface ProxyTier {

@@ -5,9 +5,8 @@
 
 import { credentialsFromEnv, type HostCredential } from './credentials.ts';
 import { FETCH_PROFILES, type FetchProfile } from './fingerprint.ts';
-import type { ProxyTier } from './proxy.ts';
+import type { ProxyRotation, ProxyTier } from './proxy.ts';
 
-export type ProxyRotation = 'round_robin' | 'sticky';
 export type ReplayFallback = 'none' | 'volatile' | 'path';
 
 export interface ExecutorSettings {

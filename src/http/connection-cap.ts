@@ -12,17 +12,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-
-export interface ConnectionLimits {
-  /** Open connections per client (socket) address; 0 = no cap. */
-  perAddress: number;
-  /** Time for a request's line and headers to arrive (slow loris). */
-  headersTimeoutMs: number;
-  /** Time for a whole request (head and body) to arrive; the answer may take longer. */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open. */
-  keepAliveTimeoutMs: number;
-}
+import type { ConnectionLimits } from '../config/settings.ts';
 
 /** Node's server options for the time-outs; time-outs are checked every second (Node's default: 30 s). */
 export const timeoutOptions = (l: ConnectionLimits) => ({

@@ -1,7 +1,7 @@
 /**
  * What a request may weigh before anything reads it (docs/hardening.md, "Request size caps").
  *
- * - The request target (path and query string): `MAX_TARGET_BYTES`, 128 KiB by default. 1000
+ * - The request target (path and query string): `MAX_TARGET_BYTES`, 128 KiB by default (DEFAULT_TARGET_BYTES, src/config/settings.ts). 1000
  *   queries of up to ~130 percent-encoded bytes each fit; a longer target is 414 before
  *   authentication, so a client that needs more sends fewer queries per request. It was 2 MiB: Node's
  *   parser copies the whole target read so far on each packet that adds to it, so a 2 MiB target
@@ -11,7 +11,6 @@
  * - Node's parser is given the sum of both: past it, it stops reading and the answer is 431, since
  *   at that point it cannot tell which of the two overflowed.
  */
-export const DEFAULT_TARGET_BYTES = 128 * 1024;
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** What Node's parser reads of a request line and headers before it stops (maxHeaderSize). */
 export const headLimit = (targetBytes: number) => targetBytes + MAX_HEADER_BYTES;

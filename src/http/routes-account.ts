@@ -5,10 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openForSending } from './open-file.ts';
 import type { AppContext } from '../app/context.ts';
-import { accountOperations, type AccountOperation } from '../contract/account.ts';
-import { readParams } from './params.ts';
+import { accountOperations } from '../contract/account.ts';
+import type { AccountOperation } from '../contract/operation.ts';
+import { readParams } from '../contract/params.ts';
 import { reportUnknown } from './unknown-params.ts';
-import { rawParams } from './server.ts';
+import { rawParams, type Handler } from './request.ts';
 import { sendView } from './routes-data.ts';
 import { AppError } from '../app/errors.ts';
 import { requestView } from '../app/results.ts';
@@ -24,8 +25,6 @@ import { locationsView } from '../app/locations.ts';
 import { getBusiness, searchBusinesses } from '../app/businesses.ts';
 import { profileHandlers } from './routes-profile.ts';
 import { createMonitor, deleteMonitor, getMonitor, listChanges, listMonitors, listRuns, patchMonitor } from '../app/monitors.ts';
-
-export type Handler = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: Record<string, unknown>) => Promise<unknown>;
 
 const op = (method: string, path: string): AccountOperation => {
   const o = accountOperations.find((x) => x.method === method && x.path === path);

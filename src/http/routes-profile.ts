@@ -1,5 +1,5 @@
 /** Handlers of the account self-service operations (src/contract/profile.ts); registered with the account routes. */
-import type { Handler } from './routes-account.ts';
+import type { Handler } from './request.ts';
 import { createKey, listKeys, priceList, revokeKey, usagePerDay } from '../app/profile.ts';
 
 export const profileHandlers: Record<string, Handler> = {

@@ -12,14 +12,14 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app/context.ts';
-import type { Account } from '../store/contract.ts';
 import { AppError, REASONS, UNAUTHORIZED } from '../app/errors.ts';
 import { AuthGate } from './auth-failures.ts';
 import { unstorableAt } from '../app/body.ts';
 import { MAX_HEADER_BYTES, headLimit, headerBytes, keyFromTarget } from './limits.ts';
 import { capConnections, timeoutOptions } from './connection-cap.ts';
 import { authenticate } from '../app/accounts.ts';
-import { ParamError, parseQueryString, type RawParams } from './params.ts';
+import { ParamError, type RawParams } from '../contract/params.ts';
+import { rawParams } from './request.ts';
 import { registerDataRoutes } from './routes-data.ts';
 import { registerAccountRoutes } from './routes-account.ts';
 import { registerOpsRoutes } from './routes-ops.ts';
@@ -28,14 +28,6 @@ import type { Metrics } from '../ops/metrics.ts';
 import { maskUrl, scrub } from '../ops/log.ts';
 import { isStoreUnavailable, noteStoreOutage } from '../store/unavailable.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    account: Account | null;
-    raw_params: RawParams;
-    /** Keys this request presented (header or query string), scrubbed from its log lines. */
-    presented_keys: string[] | null;
-  }
-}
 
 /** The largest JSON body of any operation; some take less (AccountOperation.bodyLimit). */
 const BODY_LIMIT = 1024 * 1024;
@@ -51,15 +43,6 @@ export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   return reply.code(e.status).type('application/json; charset=utf-8').send({ error: true, errorMessage: e.errorMessage });
 }
 
-/** The raw query string, parsed leniently once per request. */
-export function rawParams(req: FastifyRequest): RawParams {
-  if (!req.raw_params) {
-    const url = req.raw.url ?? '';
-    const q = url.indexOf('?');
-    req.raw_params = parseQueryString(q < 0 ? '' : url.slice(q + 1));
-  }
-  return req.raw_params;
-}
 
 export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<FastifyInstance> {
   const maxTarget = ctx.settings.maxTargetBytes;

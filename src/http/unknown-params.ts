@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app/context.ts';
 import { AppError } from '../app/errors.ts';
-import type { RawParams } from './params.ts';
+import type { RawParams } from '../contract/params.ts';
 import { headerSafe } from '../engine/reason.ts';
 
 /** Accepted on every authenticated call (src/http/limits.ts reads it). */

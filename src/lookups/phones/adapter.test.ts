@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { directoryPhonesAdapter, enrichPhone } from './index.ts';
 import type { DirectoryPhonesParams } from './adapter.ts';
 import { directoryPhones } from '../../contract/endpoints/lookups.ts';
-import { parseQueryString, readParams } from '../../http/params.ts';
+import { parseQueryString, readParams } from '../../contract/params.ts';
 
 test('the adapter serves /directory-phones with one record per query', async () => {
   assert.equal(directoryPhonesAdapter.kind, 'local');

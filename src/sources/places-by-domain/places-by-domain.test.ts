@@ -11,7 +11,7 @@ import { parse, filterByDomain, finish } from './parse.ts';
 import { isNoResult, type PlaceRecord, type PlacesByDomainParams } from './record.ts';
 import { placeRecordFields } from '../_maps/record.ts';
 import { placesByDomain as placesByDomainDecl } from '../../contract/endpoints/maps.ts';
-import { parseQueryString, readParams } from '../../http/params.ts';
+import { parseQueryString, readParams } from '../../contract/params.ts';
 import { maxPages } from './plan.ts';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
 

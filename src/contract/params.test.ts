@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQueryString, readParams, ParamError } from './params.ts';
-import { endpointFor } from '../contract/endpoints/index.ts';
-import { bool, int, list, oneOf, str } from '../contract/dsl.ts';
-import { MAPS_ENRICHMENTS, FORMATS } from '../contract/enums.ts';
-import { region } from '../contract/shared.ts';
+import { endpointFor } from './endpoints/index.ts';
+import { bool, int, list, oneOf, str } from './dsl.ts';
+import { MAPS_ENRICHMENTS, FORMATS } from './enums.ts';
+import { region } from './shared.ts';
 
 const err = (fn: () => unknown) => { try { fn(); } catch (e) { assert.ok(e instanceof ParamError); return e.message; } assert.fail('no error'); };
 

@@ -9,7 +9,7 @@
  *   readParams({ limit: int({ min: 1, max: 500 }) }, raw) // { limit: 10 }
  */
 import type { TSchema } from '@sinclair/typebox';
-import { ENUM_SYNONYMS } from '../contract/enums.ts';
+import { ENUM_SYNONYMS } from './enums.ts';
 
 export class ParamError extends Error {
   constructor(message: string) {
