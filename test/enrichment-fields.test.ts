@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FetchedResponse, Step } from '../src/sources/_kit/adapter.ts';
 import { enrichRecords } from '../src/enrich/index.ts';
-import { SUPPORTED_ENRICHMENTS } from '../src/enrich/supported.ts';
+import { SUPPORTED_ENRICHMENTS } from '../src/contract/enrichments.ts';
 import { SOCIAL_NETWORKS } from '../src/enrich/contacts/social.ts';
 import { openApiDocument } from '../src/http/openapi.ts';
 

@@ -36,7 +36,7 @@ test('POST /tasks and GET /maps/search: an enrichment is priced as its own produ
 });
 
 test('POST /tasks takes every enrichment name of /maps/search, and the synonym leads_n_contacts', async () => {
-  const { SUPPORTED_ENRICHMENTS } = await import('../src/enrich/supported.ts');
+  const { SUPPORTED_ENRICHMENTS } = await import('../src/contract/enrichments.ts');
   const all = await postTask({ enrichments: [...SUPPORTED_ENRICHMENTS] });
   assert.equal(all.status, 200, JSON.stringify(all.body));
   const syn = await postTask({ enrichments: ['leads_n_contacts'] });

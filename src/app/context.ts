@@ -7,15 +7,8 @@ import type { Settings } from '../config/settings.ts';
 import type { QueryResult, Store, RequestRow } from '../store/contract.ts';
 import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
-import type { SourceAdapter } from '../sources/_kit/adapter.ts';
+import type { AdapterRegistry } from '../sources/_kit/adapter.ts';
 import type { Logger } from '../ops/log.ts';
-
-/** Adapters load on first use: their data (geo indexes, phone metadata) costs start-up time. */
-export interface AdapterRegistry {
-  load(endpoint: string): Promise<SourceAdapter | undefined>;
-  /** The endpoint paths it serves (the docs page and the 501 answer name them). */
-  endpoints(): string[];
-}
 
 /** Events of the process: `finished` (RequestRow) when a request ends here. */
 export interface AppEvents extends EventEmitter {

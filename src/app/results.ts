@@ -7,15 +7,16 @@
  *   const v = await requestView(ctx, account.id, id, { flat: false });
  *   if (v.kind === 'success') for await (const s of v.body) res.write(s);
  */
-import { searchesAreas } from '../engine/query-area.ts';
+import { searchesAreas } from '../contract/query-area.ts';
 import type { AppContext } from './context.ts';
 import type { QueryResult, RequestRow } from '../store/contract.ts';
 import { AppError } from './errors.ts';
 import { areaProgressOf } from '../sources/maps-search/cover.ts';
 import type { StepState } from '../engine/steps.ts';
-import { dataChunks, reasonOf, splitNote, type QueryArea, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
+import { dataChunks, reasonOf, type QueryArea, type QueryError, type ShapeOptions } from '../delivery/shape.ts';
+import { splitNote } from '../engine/note.ts';
 import { yieldEvery } from '../delivery/yield.ts';
-import { selectionOf } from '../delivery/selection.ts';
+import { selectionOf } from '../engine/selection.ts';
 
 export type RequestView =
   | { kind: 'pending'; body: Record<string, unknown> }

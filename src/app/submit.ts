@@ -95,7 +95,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
     const why = await cursorProblem(ctx.store, decl.path, params.cursor, queries);
     if (why) throw new AppError(422, why);
   }
-  const rule = decl.check?.(params);
+  const rule = decl.check?.(params) ?? adapter.checkParams?.(params);
   if (rule) throw new AppError(422, rule);
   if (o.webhook) await checkWebhook(ctx, o.webhook);
   // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn

@@ -1,14 +1,14 @@
 /**
  * Reads a task's selection fields (`filters`, `exactMatch`, `ignoreWithoutEmails`, `dropEmailDuplicates`)
  * from a POST /tasks body the schema already accepted, refuses what cannot work (422 naming the field),
- * and returns the parameters with the selection stored under SELECTION (src/delivery/selection.ts).
+ * and returns the parameters with the selection stored under SELECTION (src/engine/selection.ts).
  *
  * @example withSelection(mapsSearch, { exactMatch: true, categories: ['dentist'] }, params) // { ...params, _selection: { exactMatch: { categories: ['dentist'] } } }
  */
 import type { DataEndpoint } from '../contract/endpoint.ts';
 import { AppError } from './errors.ts';
-import { filterProblem, type ResultFilter } from '../delivery/result-filters.ts';
-import { SELECTION, firstMember, type Selection } from '../delivery/selection.ts';
+import { filterProblem, type ResultFilter } from '../engine/result-filters.ts';
+import { SELECTION, firstMember, type Selection } from '../engine/selection.ts';
 
 /** The record's declared fields; numbered ones (`email_2`) count as their first member (`email_1`). */
 function fieldsOf(decl: DataEndpoint): (name: string) => boolean {

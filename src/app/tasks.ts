@@ -20,8 +20,8 @@ import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { withSelection } from './task-selection.ts';
 import { taskQueries, TASK_MAX_QUERIES } from './task-queries.ts';
-import { QUERY_AREAS } from '../engine/query-area.ts';
-import { selectionOf } from '../delivery/selection.ts';
+import { QUERY_AREAS } from '../contract/query-area.ts';
+import { selectionOf } from '../engine/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../contract/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
 
@@ -70,7 +70,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   }
   params = withSelection(decl, body, params);
   if (areas) {
-    // Each query covers its own location (src/engine/query-area.ts); a place found in two of them
+    // Each query covers its own location (src/contract/query-area.ts); a place found in two of them
     // (a city inside a state, two touching counties) is kept once unless the task says otherwise.
     params = { ...params, [QUERY_AREAS]: areas };
     if (body.dropDuplicates === undefined) params.dropDuplicates = true;

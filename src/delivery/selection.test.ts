@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askedCategory, emailsOf, firstOfEachEmail, SELECTION, selectionTest, selectionTests } from './selection.ts';
+import { askedCategory, emailsOf, firstOfEachEmail, SELECTION, selectionTest, selectionTests } from '../engine/selection.ts';
 import { dataChunks } from './shape.ts';
 import { writeExportOfTexts } from './export/export-job.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -9,7 +9,7 @@
  *   const runner = new Runner({ store, queue, adapters, fetchStep, owner: 'w-1' });
  *   queue.start((item) => runner.run(item), { concurrency: 8, owner: 'w-1', leaseMs: 60_000 });
  */
-import { queryWithArea } from './query-area.ts';
+import { queryWithArea } from '../contract/query-area.ts';
 import type { ExtraProduct, FanIn, ItemOutcome, QueryResult, RequestRow, Store, WorkItem } from '../store/contract.ts';
 import { isNoResult, type FetchedResponse, type SourceAdapter, type Step } from '../sources/_kit/adapter.ts';
 import { enrichmentProducts } from '../enrich/supported.ts';
@@ -26,8 +26,8 @@ import { CpuSlots } from './cpu-slots.ts';
 import { isFinal } from '../fetch/retry.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
-import { selectionTests } from '../delivery/selection.ts';
-import { noteOf } from '../delivery/shape.ts';
+import { selectionTests } from './selection.ts';
+import { noteOf } from './note.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 
 type Rec = Record<string, unknown>;
@@ -129,7 +129,7 @@ export class Runner {
   }
 
   async run(given: WorkItem): Promise<void> {
-    // A task's query searched over its own location (./query-area.ts) runs with that `area`.
+    // A task's query searched over its own location (src/contract/query-area.ts) runs with that `area`.
     const item = queryWithArea(given);
     const t0 = this.o.now();
     if (await this.cannotPay(item.accountId)) return this.refuse(item, t0);
@@ -210,7 +210,7 @@ export class Runner {
 
   /** Records as stored: no-result markers dropped, each with its `next_page_cursor` when `cursor` is
    *  given (paged endpoints), enriched, those a task's selection leaves out dropped (never stored, so
-   *  never billed: src/delivery/selection.ts), each with its `query`. */
+   *  never billed: src/engine/selection.ts), each with its `query`. */
   private async prepare(item: WorkItem, records: Rec[], cursor?: string | null): Promise<Rec[]> {
     // A "found nothing" marker is not data: the query's result is empty (and may still cost one unit).
     let found = records.filter((r) => !isNoResult(r));

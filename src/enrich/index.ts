@@ -7,7 +7,7 @@
  *   await enrichRecords('/maps/search', places, { enrichment: ['phones_enricher_service'] }, {})
  *   // each place gains phone_carrier_name, phone_carrier_type
  */
-import type { SupportedEnrichment } from './supported.ts';
+import type { SupportedEnrichment } from '../contract/enrichments.ts';
 import { isOffline, type OfflineBatch } from './offline.ts';
 import { callOnLookupThread } from '../lookups/threaded.ts';
 import { crawlSite, siteUrl, type SiteFetch, type SiteVisit } from './contacts/crawl.ts';

@@ -1,17 +1,9 @@
 /**
- * Names of the map-place enrichments this deployment can compute (see ./index.ts). Kept apart from
- * the implementations so declaring the contract does not load phone and e-mail data.
- *
- * @example unsupportedEnrichments(['phones_enricher_service', 'reviewsite_service']) // ['reviewsite_service']
+ * What a request's enrichments cost: the prices fixed at submit, billed per place with the query's
+ * completion. The names this deployment computes are in src/contract/enrichments.ts.
  */
 import type { ExtraProduct } from '../store/contract.ts';
 import { toMicros } from '../billing/money.ts';
-export const SUPPORTED_ENRICHMENTS = ['phones_enricher_service', 'directory_phones', 'disposable_email_checker', 'emails_validator_service',
-  'ai_chain_info', 'contacts_n_leads', 'company_insights_service', 'reviewsite_service',
-  'company_websites_finder'] as const;
-
-/** ./index.ts has exactly one enricher per name (checked by the type checker). */
-export type SupportedEnrichment = (typeof SUPPORTED_ENRICHMENTS)[number];
 
 /** Whether a request's parameters ask for any enrichment (`enrichment`, a non-empty list). */
 export function asksEnrichment(params: Record<string, unknown>): boolean {
@@ -32,8 +24,4 @@ export function enrichmentProducts(params: Record<string, unknown>): ExtraProduc
   return Object.entries(prices as Record<string, unknown>)
     .filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]))
     .map(([product, price]) => ({ product, unit: 'place', unitPriceMicros: scale(price) }));
-}
-
-export function unsupportedEnrichments(asked: unknown): string[] {
-  return Array.isArray(asked) ? asked.filter((e) => !(SUPPORTED_ENRICHMENTS as readonly string[]).includes(e)) : [];
 }

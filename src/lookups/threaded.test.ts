@@ -37,8 +37,4 @@ test('callOnLookupThread: a plain function runs on the lookup thread, its argume
   const here = await callOnLookupThread<unknown, { threadId: number }>(mod, 'whichThread', null, 0);
   assert.equal(here.threadId, 0);
 
-  // The business query parser, as POST /businesses calls it: the same reading as on this thread.
-  const { parseQuery } = await import('../businesses/query/parse.ts');
-  const q = 'coffee shops in austin tx rated 4.5+ with a website';
-  assert.deepEqual(await callOnLookupThread(new URL('../businesses/query/parse.ts', import.meta.url), 'parseQuery', q), parseQuery(q));
 });

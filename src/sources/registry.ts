@@ -6,9 +6,8 @@
  *
  * @example await defaultRegistry().load('/maps/search') // the map search adapter
  */
-import type { SourceAdapter } from './_kit/adapter.ts';
+import type { AdapterRegistry, SourceAdapter } from './_kit/adapter.ts';
 import type { SourceRow } from './_kit/source.ts';
-import type { AdapterRegistry } from '../app/context.ts';
 import { source as mapsSearch } from './maps-search/index.ts';
 import { source as mapsReviews } from './maps-reviews/index.ts';
 import { source as placesByDomain } from './places-by-domain/index.ts';

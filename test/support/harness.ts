@@ -17,7 +17,7 @@ import { createAccount } from '../../src/app/accounts.ts';
 import { openBackends } from '../../src/config/backends.ts';
 import { EmbeddedQueue } from '../../src/engine/backends/embedded.ts';
 import { testRegistry } from './test-adapter.ts';
-import type { AdapterRegistry } from '../../src/app/context.ts';
+import type { AdapterRegistry } from '../../src/sources/_kit/adapter.ts';
 import type { Account } from '../../src/store/contract.ts';
 import { createLogger, type Logger } from '../../src/ops/log.ts';
 

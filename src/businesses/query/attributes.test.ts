@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTRIBUTE_PHRASES, attributeAt } from './attributes.ts';
 import { ATTRIBUTES } from '../attributes.ts';
-import { wordsOf } from './words.ts';
+import { wordsOf } from '../../lookups/words.ts';
 
 const at = (q: string, i = 0) => attributeAt(wordsOf(q), i);
 

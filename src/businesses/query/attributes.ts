@@ -8,7 +8,7 @@
  * @example attributeAt(['with', 'free', 'wifi'], 1) // { words: 2, attributes: ['Wi-Fi'], negated: false }
  */
 import { ATTRIBUTES as A, type AttributeName } from '../attributes.ts';
-import { phraseAt } from './words.ts';
+import { phraseAt } from '../../lookups/words.ts';
 
 /**
  * phrases (folded, `|`-separated; a last word may also be said in the plural) → attributes. No

@@ -9,7 +9,7 @@
  *
  * @example categoryAt(['coffee', 'shops', 'in'], 0) // { words: 2, label: 'coffee shop', types: ['Coffee shop', 'Cafe', ...] }
  */
-import { phraseAt } from './words.ts';
+import { phraseAt } from '../../lookups/words.ts';
 
 /** phrases (singular, folded, `|`-separated) → types. The first phrase names the kind in parsed_query. */
 const KINDS: [string, string[]][] = [

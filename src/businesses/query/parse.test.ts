@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_NEAR_M, parseQuery } from './parse.ts';
 import { CATEGORY_PHRASES } from './categories.ts';
 import { ATTRIBUTE_PHRASES } from './attributes.ts';
+import { callOnLookupThread } from '../../lookups/threaded.ts';
 
 const read = (q: string) => parseQuery(q);
 
@@ -132,4 +133,9 @@ test('a section of a town (GeoNames PPLX) alone is searched as a circle around i
   const [c] = q.filters.geo_filters!;
   assert.ok(Math.abs(c.lat - 43.7398) < 0.01 && Math.abs(c.lng - 7.4273) < 0.01 && c.radius_m > 500 && c.radius_m < 1000, JSON.stringify(c));
   assert.deepEqual(read('restaurants in monaco').filters.country_code, 'MC', 'a country stays a country');
+});
+
+test('on the lookup thread, as POST /businesses calls it: the same reading as on this thread', { timeout: 120_000 }, async () => {
+  const q = 'coffee shops in austin tx rated 4.5+ with a website';
+  assert.deepEqual(await callOnLookupThread(new URL('./parse.ts', import.meta.url), 'parseQuery', q), parseQuery(q));
 });

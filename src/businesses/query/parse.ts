@@ -12,8 +12,8 @@
 import { attributeAt } from './attributes.ts';
 import { categoryAt } from './categories.ts';
 import { distanceAt, ratingAt, reviewsAt } from './measures.ts';
-import { gazetteer, placeAt, type City, type PlaceMatch } from './places.ts';
-import { COORD, QUOTED, wordsOf } from './words.ts';
+import { gazetteer, placeAt, type City, type PlaceMatch } from '../../lookups/geo/gazetteer.ts';
+import { COORD, QUOTED, wordsOf } from '../../lookups/words.ts';
 
 /** The filters a query was read into, in the body's own form (snake_case), answered as `parsed_query`. */
 export interface QueryFilters {

@@ -1,11 +1,10 @@
 /** Maps and search-engine endpoints (interface 4.2, decision 24 for /maps/reviews). */
-import { searchesAreas } from '../../engine/query-area.ts';
+import { searchesAreas } from '../query-area.ts';
 import { defineEndpoint, type DataEndpoint } from '../endpoint.ts';
 import { bool, int, list, oneOf, str } from '../dsl.ts';
 import { FULL_SET, language, region } from '../shared.ts';
 import { LANGUAGES, MAPS_ENRICHMENTS } from '../enums.ts';
-import { checkArea } from '../../lookups/geo/area/resolve.ts';
-import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../../enrich/supported.ts';
+import { SUPPORTED_ENRICHMENTS, unsupportedEnrichments } from '../enrichments.ts';
 import { geocodingRecord, mapsReviewsRecord, placeRecord, reverseGeocodingRecord } from '../records.ts';
 import { eventRecord } from '../records/engine-search-events.ts';
 import { jobRecord } from '../records/engine-search-careers.ts';
@@ -31,7 +30,8 @@ export const mapsSearch = defineEndpoint({
   check: (p) => {
     const missing = unsupportedEnrichments(p.enrichment);
     if (missing.length) return `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}`;
-    if (typeof p.area === 'string') return checkArea(p.area);
+    // An area's own validity needs the geo data: the source's checkParams (src/sources/maps-search/adapter.ts).
+    if (typeof p.area === 'string') return undefined;
     if (typeof p.limit === 'number' && p.limit > 500 && !searchesAreas(p)) return `limit is ${p.limit}; a query holds at most 500 places unless it has an area`;
     return undefined;
   },

@@ -13,7 +13,7 @@ import { ExportError } from './errors.ts';
 import type { ExportFormat } from './formats.ts';
 import { firstOfEach } from '../../engine/dedupe.ts';
 import { both } from '../shape.ts';
-import { firstOfEachEmail } from '../selection.ts';
+import { firstOfEachEmail } from '../../engine/selection.ts';
 
 export interface ExportJob {
   format: ExportFormat;

@@ -8,8 +8,8 @@
  *
  * @example findCity('321 California Ave, Palo Alto, CA 94306') // { city: Palo Alto (US, California), said: 'Palo Alto' }
  */
-import { gazetteer, placeAt, placeKey, type City, type Country, type State } from '../../businesses/query/places.ts';
-import { wordsOf } from '../../businesses/query/words.ts';
+import { gazetteer, placeAt, placeKey, type City, type Country, type State } from './gazetteer.ts';
+import { wordsOf } from '../words.ts';
 import { loadAdminNames } from './admin-names.ts';
 
 export interface CityMatch {

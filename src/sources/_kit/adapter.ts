@@ -93,6 +93,10 @@ interface AdapterBase {
   /** Checked at submit time for every query: a message (e.g. `query "91,200" is not a coordinate
    *  pair: latitude must be from -90 to 90`) makes the whole request a 422; undefined accepts it. */
   checkQuery?(query: string): string | undefined;
+  /** Checked at submit time on the request's parameters, after the endpoint's own `check`
+   *  (src/contract): the rules that need what only the source layer reads (an `area` resolved against
+   *  the geo data). A message makes the request a 422; undefined accepts it. */
+  checkParams?(params: Record<string, unknown>): string | undefined;
   /** Billable units of one query's final records, when a record is not one unit (map reviews bill
    *  per review inside a place element). Default: one per record. */
   units?(records: unknown[]): number;
@@ -128,3 +132,10 @@ export interface LocalAdapter<P = Record<string, unknown>, R = Record<string, un
 
 export type SourceAdapter<P = any, R = any> = WebAdapter<P, R> | LocalAdapter<P, R>;
 export type { SourceErrorType };
+
+/** The served adapters by endpoint (sources/registry.ts builds it). Adapters load on first use: their data (geo indexes, phone metadata) costs start-up time. */
+export interface AdapterRegistry {
+  load(endpoint: string): Promise<SourceAdapter | undefined>;
+  /** The endpoint paths it serves (the docs page and the 501 answer name them). */
+  endpoints(): string[];
+}

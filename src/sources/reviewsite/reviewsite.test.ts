@@ -7,9 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fixtureMissing, fixturePath } from '../_kit/fixtures.ts';
-import type { FetchedResponse, Step } from '../_kit/adapter.ts';
-import { parseCapture, reviewsiteProfile } from './index.ts';
-import { enrichRecords } from '../../enrich/index.ts';
+import { parseCapture } from './index.ts';
 
 const file = fixturePath('trustpilot', 'scrapfly_companies_2023-12.json');
 const skip = fixtureMissing(file);
@@ -29,27 +27,4 @@ test('company pages from the real businessUnit nodes, field by field', { skip },
   // The same node bare and as a __NEXT_DATA__ object.
   assert.deepEqual(parseCapture(JSON.stringify(companies[0].companyDetails)), [bh]);
   assert.throws(() => parseCapture('<html><body>Not found</body></html>'), /no company/);
-});
-
-test('enrichment: by the place site\'s registrable domain; unknown domain, no site, failures give nulls', { skip }, async () => {
-  const companies = JSON.parse(readFileSync(file, 'utf8')) as { companyDetails: unknown }[];
-  const asked: string[] = [];
-  const fetch = async (s: Step): Promise<FetchedResponse> => {
-    asked.push(s.url);
-    if (s.url === 'https://www.trustpilot.com/review/bhphotovideo.com') {
-      return { status: 200, url: 'https://www.trustpilot.com/review/www.bhphotovideo.com', headers: {}, body: page(companies[0].companyDetails) };
-    }
-    if (s.url.endsWith('/broken.example')) throw new Error('network down');
-    return { status: 404, url: s.url, headers: {}, body: '<html>404</html>' };
-  };
-  assert.equal((await reviewsiteProfile('https://www.bhphotovideo.com/c/buy', fetch)).reviewsite_reviews, 306224);
-  const places: Record<string, unknown>[] = [
-    { name: 'B&H', site: 'https://www.bhphotovideo.com/' }, { name: 'x', site: 'http://unknown.example/' },
-    { name: 'y', site: null }, { name: 'z', site: 'https://broken.example' },
-  ];
-  await enrichRecords('/maps/search', places, { enrichment: ['reviewsite_service'] }, {}, fetch);
-  assert.equal(places[0].reviewsite_rating, 4.9);
-  assert.deepEqual(places[0].reviewsite_categories, ['Photo Shop', 'Electronics Store']);
-  for (const p of places.slice(1)) assert.deepEqual([p.reviewsite_rating, p.reviewsite_reviews, p.reviewsite_link, p.reviewsite_categories], [null, null, null, null]);
-  assert.ok(!asked.some((u) => u.includes('null')), 'no lookup for a place without site');
 });

@@ -8,7 +8,7 @@
 import type { BusinessRecord } from './contract.ts';
 import { osIdOf } from './os-id.ts';
 import { domainKey } from './row.ts';
-import { placeTypes } from '../../businesses/category.ts';
+import { placeTypes } from './category.ts';
 
 type Rec = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

@@ -9,7 +9,7 @@ import type { BusinessPage, BusinessQuery, BusinessRecord, GeoFilter, NumRange }
 import { decodeRecord } from './record-text.ts';
 import { NOT_BUSINESS_TYPES } from './kinds.ts';
 import { polygonSql } from './polygon.ts';
-import { categoryKey } from '../../businesses/category.ts';
+import { categoryKey } from './category.ts';
 
 export const lower = (s: string | null | undefined): string | null => (s == null || s === '' ? null : s.normalize('NFC').toLowerCase().trim());
 export const postalKey = (s: string | null | undefined): string | null => (s ? s.toUpperCase().replace(/\s+/g, '') : null);

@@ -7,10 +7,10 @@
  * @example placeAt(gazetteer(), ['austin', 'tx'], 0) // { kind: 'city', words: 1, name: 'Austin', ... }
  */
 import { readFileSync } from 'node:fs';
-import { CITIES500_TXT } from '../../lookups/geo/data-files.ts';
-import { loadAdminNames } from '../../lookups/geo/admin-names.ts';
-import { forEachRow, num, text } from '../../lookups/geo/tsv.ts';
-import { fold } from './words.ts';
+import { CITIES500_TXT } from './data-files.ts';
+import { loadAdminNames } from './admin-names.ts';
+import { forEachRow, num, text } from './tsv.ts';
+import { fold } from '../words.ts';
 
 export interface City {
   kind: 'city'; name: string; ascii: string; country: string; state: string | null; stateCode: string; lat: number; lng: number; population: number;

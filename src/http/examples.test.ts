@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { QUERY_EXAMPLES } from './examples.ts';
-import { dataEndpoints } from './endpoints/index.ts';
-import { openApiDocument } from '../http/openapi.ts';
+import { QUERY_EXAMPLES } from '../contract/examples.ts';
+import { dataEndpoints } from '../contract/endpoints/index.ts';
+import { openApiDocument } from './openapi.ts';
 
 test('example queries name declared endpoints and reach the OpenAPI document as the query parameter\'s example', () => {
   const paths = new Set(dataEndpoints.map((e) => e.path));

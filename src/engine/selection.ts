@@ -11,7 +11,7 @@
  *   const keep = selectionTest({ [SELECTION]: { categories: ['dentist'] } }, 'dentist Adams, New York, US');
  *   keep?.({ type: 'Dentist' }) // true
  */
-import { categoryKey, placeTypes } from '../businesses/category.ts';
+import { categoryKey, placeTypes } from '../store/businesses/category.ts';
 import { passesFilters, type ResultFilter } from './result-filters.ts';
 import { placeEnrichmentFields } from '../contract/records/enrichments.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gazetteer, placeAt, type City } from './places.ts';
+import { gazetteer, placeAt, type City } from './gazetteer.ts';
 
 const at = (q: string, i = 0) => placeAt(gazetteer(), q.split(' '), i);
 const city = (q: string) => at(q)?.place as City;

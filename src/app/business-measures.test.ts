@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distanceAt, ratingAt, reviewsAt } from './measures.ts';
-import { rangeOf } from '../../app/business-query.ts';
+import { distanceAt, ratingAt, reviewsAt } from '../businesses/query/measures.ts';
+import { rangeOf } from './business-query.ts';
 
 const w = (s: string) => s.split(' ');
 

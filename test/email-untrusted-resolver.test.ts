@@ -5,10 +5,10 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { MailDns, MUST_EXIST, UNTRUSTED_RESOLVER } from './dns.ts';
-import { startLoopbackDns, type LoopbackDns } from './testing/loopback.ts';
-import { emailValidatorAdapter, emailsFinderAdapter } from './adapters.ts';
-import { healthNotes } from '../../ops/health-notes.ts';
+import { MailDns, MUST_EXIST, UNTRUSTED_RESOLVER } from '../src/lookups/email/dns.ts';
+import { startLoopbackDns, type LoopbackDns } from '../src/lookups/email/testing/loopback.ts';
+import { emailValidatorAdapter, emailsFinderAdapter } from '../src/lookups/email/adapters.ts';
+import { healthNotes } from '../src/ops/health-notes.ts';
 
 let liar: LoopbackDns;
 let honest: LoopbackDns;
@@ -67,8 +67,8 @@ test('names that must exist answering nothing at all (time-outs) do not make an 
 });
 
 test('through the API: the request ends in Success with UNKNOWN and the reason, usage 0; /health notes it', { timeout: 30_000 }, async () => {
-  const { startHarness } = await import('../../../test/support/harness.ts');
-  const { registryOfAdapters } = await import('../../sources/registry.ts');
+  const { startHarness } = await import('./support/harness.ts');
+  const { registryOfAdapters } = await import('../src/sources/registry.ts');
   const h = await startHarness({ adapters: registryOfAdapters([emailValidatorAdapter]), settings: { lookup: settings(liar) } });
   try {
     const r = await h.json('/email-validator?query=john.smith@gmail.com&async=false');
