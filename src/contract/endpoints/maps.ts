@@ -30,7 +30,7 @@ export const mapsSearch = defineEndpoint({
   check: (p) => {
     const missing = unsupportedEnrichments(p.enrichment);
     if (missing.length) return `enrichment ${missing.join(', ')} is not available in this deployment yet; available: ${SUPPORTED_ENRICHMENTS.join(', ')}`;
-    // An area's own validity needs the geo data: the source's checkParams (src/sources/maps-search/adapter.ts).
+    // Whether the area itself resolves needs the geo data: submit checks it (src/app/submit.ts).
     if (typeof p.area === 'string') return undefined;
     if (typeof p.limit === 'number' && p.limit > 500 && !searchesAreas(p)) return `limit is ${p.limit}; a query holds at most 500 places unless it has an area`;
     return undefined;

@@ -93,10 +93,6 @@ interface AdapterBase {
   /** Checked at submit time for every query: a message (e.g. `query "91,200" is not a coordinate
    *  pair: latitude must be from -90 to 90`) makes the whole request a 422; undefined accepts it. */
   checkQuery?(query: string): string | undefined;
-  /** Checked at submit time on the request's parameters, after the endpoint's own `check`
-   *  (src/contract): the rules that need what only the source layer reads (an `area` resolved against
-   *  the geo data). A message makes the request a 422; undefined accepts it. */
-  checkParams?(params: Record<string, unknown>): string | undefined;
   /** Billable units of one query's final records, when a record is not one unit (map reviews bill
    *  per review inside a place element). Default: one per record. */
   units?(records: unknown[]): number;

@@ -13,14 +13,11 @@ import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { parseMapsSearch } from './parse.ts';
 import { checkMapsQuery } from '../_maps/query.ts';
 import { planMapsSearch } from './plan.ts';
-import { checkArea } from '../../lookups/geo/area/resolve.ts';
 
 export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   kind: 'web',
   endpoint: '/maps/search',
   checkQuery: checkMapsQuery,
-  // An area the geo data cannot resolve (unknown location, self-crossing polygon...) is a 422 at submit.
-  checkParams: (p) => (typeof p.area === 'string' ? checkArea(p.area) : undefined),
   plan: planMapsSearch,
   parse: parseMapsSearch,
   finish(records, ctx) {
