@@ -144,10 +144,17 @@ test('Tasks and files: a task per format, each file downloaded', { skip, timeout
   await shot('tasks');
 });
 
-test('Account: balance, usage chart, a key created (shown once) and revoked', { skip, timeout: 120_000 }, async () => {
+test('Account: balance, invoice lines that add up to the total, usage chart, a key created (shown once) and revoked', { skip, timeout: 120_000 }, async () => {
+  // Two phone lookups (0.004): a line that rounded alone read 0 USD under a total of cents (issue 38).
+  assert.equal((await fetch(`${s.url}/directory-phones?query=%2B12125551234&query=%2B442079460958&async=false`, { headers: { 'x-api-key': s.key } })).status, 200);
   await page.goto(`${s.url}/app#/account`);
   await page.waitForSelector('#balance');
-  assert.match(await page.textContent('#balance') ?? '', /^\d+(\.\d+)? USD$/);
+  assert.match(await page.textContent('#balance') ?? '', /^\d+\.\d{6} USD$/);
+  const shown = await page.$$eval('#invoice-lines td[data-micros]', (tds) => tds.map((td) => td.textContent ?? ''));
+  const total = await page.$eval('#invoice [data-micros]', (e) => e.textContent ?? '');
+  assert.ok(shown.includes('0.004000 USD'), shown.join());
+  const micros = (t: string) => Number(/^(\d+)\.(\d{6}) USD$/.exec(t)!.slice(1).join(''));
+  assert.equal(shown.map(micros).reduce((a, b) => a + b, 0), micros(total), `${shown.join(' + ')} = ${total}`);
   await page.waitForSelector('.usage-bar');
   await page.waitForSelector('#create-key');
   const before = (await page.$$('tr[data-key]')).length;

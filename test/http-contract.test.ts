@@ -415,7 +415,10 @@ describe('account operations', () => {
     assert.equal(inv.applied_balance, 0.01);
     assert.equal(inv.amount_due, 0);
     const maps = inv.products_lines.find((l: any) => l.product_name === 'engine_maps_service_v2');
-    assert.deepEqual(maps, { product_name: 'engine_maps_service_v2', unit: 'place', quantity: 3, amount: 0.01, lines: [{ quantity: 3, amount: 0.01, currency: 'usd', unit_price: '0.003' }] });
+    assert.deepEqual(maps, { product_name: 'engine_maps_service_v2', unit: 'place', quantity: 3, amount: 0.01, amount_micros: 9_000, lines: [{ quantity: 3, amount: 0.01, amount_micros: 9_000, currency: 'usd', unit_price: '0.003' }] });
+    // The lines add up to the total: 0.01 + 0.00 (exact: 0.009 + 0.002 = 0.011).
+    const geo = inv.products_lines.find((l: any) => l.product_name !== 'engine_maps_service_v2');
+    assert.deepEqual([geo.amount, geo.amount_micros, inv.total_micros, b.balance_micros], [0, 2_000, 11_000, 9_989_000]);
   });
 
   test('webhook secret can be read and rotated', async () => {

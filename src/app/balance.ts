@@ -3,14 +3,16 @@
  * calendar month (UTC), computed from the usage ledger. Usage is paid from the balance as it happens,
  * so the invoice shows it as applied balance; what the balance could not cover (credit used) is due.
  * Every sum is taken in integer micros and converted once, at the end (src/billing/money.ts):
- * amounts rounded to the currency's precision (decision 26), unit prices exact (fractions of a cent).
+ * amounts rounded to the currency's precision (decision 26) so that lines add up to their total
+ * (shownParts), each with its exact amount in micros beside it (`amount_micros`, `total_micros`, ...:
+ * these add up exactly too), unit prices exact (fractions of a cent).
  *
  * @example await balanceView(ctx, account) // { balance: 99.89, account_status: 'valid', upcoming_invoice: {...} }
  */
 import type { Account, UsageLine } from '../store/contract.ts';
 import type { AppContext } from './context.ts';
 import { isPastDue } from './submit.ts';
-import { fromMicros, shownAmount } from '../billing/money.ts';
+import { fromMicros, shownAmount, shownParts } from '../billing/money.ts';
 
 export function billingPeriod(now: number): { start: number; end: number } {
   const d = new Date(now);
@@ -37,18 +39,28 @@ export async function balanceView(ctx: AppContext, a: Account) {
   const { start, end } = billingPeriod(ctx.now());
   const usage = await ctx.store.usageForPeriod(a.id, start, end);
   const amount = (m: number) => shownAmount(m, a.currency);
-  const line = (u: UsageLine) => ({ quantity: u.quantity, amount: amount(u.amountMicros), currency: a.currency, unit_price: String(fromMicros(u.unitPriceMicros)) });
   const total = usage.reduce((s, u) => s + u.amountMicros, 0);
   const uncovered = a.balanceMicros < 0 ? Math.min(total, -a.balanceMicros) : 0;
   const applied = total - uncovered;
+  // Rounded parts that add up to their rounded whole (money.ts shownParts); the *_micros beside each are exact.
+  const [dueShown, appliedShown] = shownParts([uncovered, applied], a.currency);
+  const products = byProduct(usage);
+  const productShown = shownParts(products.map((p) => p.micros), a.currency);
   return {
-    balance: amount(a.balanceMicros),
+    balance: amount(a.balanceMicros), balance_micros: a.balanceMicros,
     account_status: isPastDue(a) ? 'past_due' : 'valid',
     upcoming_invoice: {
-      amount_due: amount(uncovered), applied_balance: amount(applied), total: amount(total), subtotal: amount(total), total_discount: 0,
+      amount_due: fromMicros(dueShown), applied_balance: fromMicros(appliedShown), total: amount(total), subtotal: amount(total), total_discount: 0,
+      amount_due_micros: uncovered, applied_balance_micros: applied, total_micros: total,
       currency: a.currency, period_start: Math.floor(start / 1000), period_end: Math.floor(end / 1000), collection_method: 'charge_automatically',
       subscription_id: `sub_${a.id}`,
-      products_lines: byProduct(usage).map(({ micros, lines, ...p }) => ({ ...p, amount: amount(micros), lines: lines.map(line) })),
+      products_lines: products.map(({ micros, lines, ...p }, i) => {
+        const lineShown = shownParts(lines.map((u) => u.amountMicros), a.currency, productShown[i]);
+        return {
+          ...p, amount: fromMicros(productShown[i]), amount_micros: micros,
+          lines: lines.map((u, k) => ({ quantity: u.quantity, amount: fromMicros(lineShown[k]), amount_micros: u.amountMicros, currency: a.currency, unit_price: String(fromMicros(u.unitPriceMicros)) })),
+        };
+      }),
     },
     coupon: {},
     id: a.id,

@@ -49,7 +49,7 @@ export async function usagePerDay(ctx: AppContext, account: Account, days: numbe
   const starts = Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY_MS);
   const out = await Promise.all(starts.map(async (start) => {
     const lines = await ctx.store.usageForPeriod(account.id, start, start + DAY_MS);
-    const products = byProduct(lines).map(({ micros, lines: _, ...p }) => ({ ...p, amount: shownAmount(micros, account.currency) }));
+    const products = byProduct(lines).map(({ micros, lines: _, ...p }) => ({ ...p, amount: shownAmount(micros, account.currency), amount_micros: micros }));
     return { date: new Date(start).toISOString().slice(0, 10), products };
   }));
   return { currency: account.currency, days: out };

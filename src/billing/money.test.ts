@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { currencyDigits, fixedMicros, fromMicros, parseMicros, shownAmount, toMicros } from './money.ts';
+import { currencyDigits, fixedMicros, fromMicros, parseMicros, roundedMicros, shownAmount, shownParts, toMicros } from './money.ts';
 
 test('a thousand 0.001 charges sum to exactly 1 in micros, not to a float near it', () => {
   let micros = 0;
@@ -50,4 +50,24 @@ test('amounts are shown rounded to the currency\'s precision on the integer micr
   assert.equal(shownAmount(1_234_567, 'BHD'), 1.235);
   // 0.1 + 0.2 in float is 0.30000000000000004; in micros it is 300000, shown 0.3.
   assert.equal(JSON.stringify(shownAmount(toMicros(0.1) + toMicros(0.2), 'USD')), '0.3');
+});
+
+test('shownParts: lines rounded to the currency add up to their rounded total, the largest remainders rounded up', () => {
+  // Two phone lookups (0.004) and six locations (0.006): total 0.01; alone each line rounds to 0.00 / 0.01.
+  assert.deepEqual(shownParts([4_000, 6_000], 'usd'), [0, 10_000]);
+  assert.deepEqual(shownParts([4_000, 4_000, 2_000], 'usd'), [10_000, 0, 0], 'a tie goes to the earlier line');
+  assert.deepEqual(shownParts([5_000, 5_000], 'usd'), [10_000, 0]);
+  assert.deepEqual(shownParts([2_000, 3_000], 'usd', 0), [0, 0], 'a given total');
+  assert.deepEqual(shownParts([], 'usd'), []);
+  assert.deepEqual(shownParts([1_499_999, 1_500_001], 'JPY'), [1_000_000, 2_000_000]);
+  assert.deepEqual(shownParts([-4_000, -4_000], 'usd'), [0, -10_000]);
+  // Seeded random lines: the parts always sum to the rounded total and each is within one step of its value.
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  for (let run = 0; run < 500; run++) {
+    const parts = Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => Math.floor(rnd() * 50_000));
+    const shown = shownParts(parts, 'usd');
+    assert.equal(shown.reduce((s, p) => s + p, 0), roundedMicros(parts.reduce((s, p) => s + p, 0), 'usd'), String(parts));
+    shown.forEach((p, i) => assert.ok(p % 10_000 === 0 && Math.abs(p - parts[i]) < 10_000, `${parts} -> ${shown}`));
+  }
 });

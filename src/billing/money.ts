@@ -3,7 +3,8 @@
  * (1 USD = 1,000,000 micros; a 0.003 price is 3,000). Sums and products of integers below 2^53 are
  * exact, so a thousand 0.001 charges are exactly 1 and a balance never reads 99.88799999999995.
  * Conversion happens only at the edges: text an operator types (parseMicros), amounts the API shows
- * (shownAmount: rounded to the currency's precision, decision 26), prices it shows (fromMicros: a
+ * (shownAmount: rounded to the currency's precision, decision 26; shownParts for lines that must add
+ * up to their rounded total; beside each, the exact `*_micros` integer), prices it shows (fromMicros: a
  * price is a fraction of a cent) and text the CLI prints (fixedMicros). A balance of up to 9 billion
  * currency units fits.
  *
@@ -80,9 +81,38 @@ export function currencyDigits(currency: string): number {
  * @example shownAmount(26_000, 'USD') // 0.03
  */
 export function shownAmount(m: Micros, currency: string): number {
-  const step = 10 ** (DIGITS - currencyDigits(currency));
+  return fromMicros(roundedMicros(m, currency));
+}
+
+/** One step of the currency's precision in micros (USD 10,000: a cent). */
+const stepOf = (currency: string): Micros => 10 ** (DIGITS - currencyDigits(currency));
+
+/**
+ * Micros rounded to the currency's precision, halves away from zero (shownAmount before conversion).
+ * @example roundedMicros(26_000, 'usd') // 30_000
+ */
+export function roundedMicros(m: Micros, currency: string): Micros {
+  const step = stepOf(currency);
   const r = Math.floor((Math.abs(m) + step / 2) / step) * step;
-  return fromMicros(m < 0 && r !== 0 ? -r : r);
+  return m < 0 && r !== 0 ? -r : r;
+}
+
+/**
+ * Parts of a total (invoice lines), each rounded to the currency's precision so that the rounded parts
+ * add up exactly to the rounded total (`total`, by default the rounded sum): every part is rounded
+ * down, and the steps still missing go to the parts that lost the most (largest remainder; the
+ * earlier part on a tie). Rounding each part alone would show two 0.004 lines as 0.00 + 0.00 under a
+ * total of 0.01. `total` must lie between the parts' sums rounded down and up (any rounding of their sum does).
+ * @example shownParts([4_000, 6_000], 'usd') // [0, 10_000]: 0.00 + 0.01 = 0.01
+ */
+export function shownParts(parts: readonly Micros[], currency: string, total?: Micros): Micros[] {
+  const step = stepOf(currency);
+  const target = total ?? roundedMicros(parts.reduce((s, p) => s + p, 0), currency);
+  const down = parts.map((p) => Math.floor(p / step) * step);
+  let missing = Math.round((target - down.reduce((s, p) => s + p, 0)) / step);
+  const order = parts.map((p, i) => ({ i, rest: p - down[i] })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (let k = 0; missing > 0 && k < order.length; k++, missing--) down[order[k].i] += step;
+  return down.map((m) => (m === 0 ? 0 : m));
 }
 
 /**

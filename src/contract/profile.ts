@@ -19,7 +19,8 @@ export const usageDays = Type.Object({
   currency: S,
   days: Type.Array(Type.Object({
     date: Type.String({ description: 'UTC day, YYYY-MM-DD.' }),
-    products: Type.Array(Type.Object({ product_name: S, unit: S, quantity: Type.Integer(), amount: Type.Number() })),
+    products: Type.Array(Type.Object({ product_name: S, unit: S, quantity: Type.Integer(), amount: Type.Number({ description: 'Rounded to the currency\'s precision.' }),
+      amount_micros: Type.Integer({ description: 'The exact amount in millionths of the currency.' }) })),
   })),
 }, { description: 'Usage per product per UTC day, oldest day first.' });
 

@@ -90,18 +90,20 @@ export const task = Type.Object({
   results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S),
     error: Type.Optional(Type.String({ description: 'Why a task whose request succeeded ended FAILURE without its file (its request\'s results stay readable).' })) })),
 }, { $id: 'Task', additionalProperties: true, description: 'Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED.' });
+const micros = (of: string) => Type.Integer({ description: `${of} in millionths of the currency: exact, and these add up exactly.` });
 export const balance = Type.Object({
-  balance: Type.Number(), account_status: S,
+  balance: Type.Number(), balance_micros: micros('The balance'), account_status: S,
   upcoming_invoice: Type.Object({
     amount_due: Type.Number(), applied_balance: Type.Number(), total: Type.Number(), subtotal: Type.Number(), total_discount: Type.Number(),
+    amount_due_micros: micros('amount_due'), applied_balance_micros: micros('applied_balance'), total_micros: micros('The total'),
     currency: S, period_start: Type.Integer(), period_end: Type.Integer(), collection_method: S, subscription_id: S,
     products_lines: Type.Array(Type.Object({
-      product_name: S, unit: S, quantity: Type.Integer(), amount: Type.Number(),
-      lines: Type.Array(Type.Object({ quantity: Type.Integer(), amount: Type.Number(), currency: S, unit_price: S })),
+      product_name: S, unit: S, quantity: Type.Integer(), amount: Type.Number(), amount_micros: micros('The line\'s amount'),
+      lines: Type.Array(Type.Object({ quantity: Type.Integer(), amount: Type.Number(), amount_micros: micros('The line\'s amount'), currency: S, unit_price: S })),
     })),
   }),
   coupon: Type.Object({}, { additionalProperties: true }), id: S,
-}, { $id: 'Balance', description: 'Balance.' });
+}, { $id: 'Balance', description: 'Balance. Amounts are rounded to the currency\'s precision so that lines add up to their total (and amount_due + applied_balance to total); each `*_micros` beside an amount is the exact value (additions to the interface).' });
 export const locationItem: TSchema = Type.Recursive((Self) => Type.Object({ title: S, value: S, children: Type.Array(Self) }), { $id: 'LocationItem' });
 export const locations = Type.Object({ items: Type.Array(locationItem), supports_zip_codes: Type.Boolean() }, { description: 'Locations.' });
 export const webhookCall = Type.Object({ status: S, date: Type.Integer() }, { $id: 'WebhookCall', description: 'Failed webhook call.' });

@@ -2,6 +2,7 @@
 import { h, mount, when, errorBox, svg } from './dom.ts';
 import { api } from './api.ts';
 import type { Usage } from '../../clients/typescript/src/client.ts';
+import { fixedMicros } from '../../src/billing/money.ts';
 
 const COLORS = ['#2563eb', '#16a34a', '#ea580c', '#9333ea', '#0891b2', '#dc2626', '#ca8a04', '#4f46e5'];
 
@@ -19,7 +20,7 @@ export function usageChart(u: Usage): HTMLElement {
       const hgt = (p.quantity / max) * (H - 10);
       y -= hgt;
       const r = svg('rect', { x: pad + i * bw + 2, y, width: Math.max(bw - 4, 1), height: hgt, fill: COLORS[products.indexOf(p.product_name) % COLORS.length], class: 'usage-bar' });
-      r.appendChild(svg('title', {}, `${d.date} ${p.product_name}: ${p.quantity} ${p.unit}, ${p.amount} ${u.currency.toUpperCase()}`));
+      r.appendChild(svg('title', {}, `${d.date} ${p.product_name}: ${p.quantity} ${p.unit}, ${fixedMicros(p.amount_micros)} ${u.currency.toUpperCase()}`));
       root.appendChild(r);
     }
     if (i % Math.ceil(u.days.length / 10) === 0) root.appendChild(svg('text', { x: pad + i * bw, y: H + 14, 'font-size': 10, fill: '#667085' }, d.date.slice(5)));
@@ -41,11 +42,13 @@ export async function accountPage(root: HTMLElement) {
   void c.balance().then((b) => {
     const inv = b.upcoming_invoice;
     const cur = inv.currency.toUpperCase();
-    mount(balance, h('h2', null, 'Balance'), h('div.big', { id: 'balance' }, `${b.balance} ${cur}`), h('p.muted', null, `Account ${b.id} · ${b.account_status}`),
+    // Six decimals from the exact micros (as the CLI prints them): the lines add up to the total as shown.
+    const money = (micros: number) => `${fixedMicros(micros)} ${cur}`;
+    mount(balance, h('h2', null, 'Balance'), h('div.big', { id: 'balance' }, money(b.balance_micros)), h('p.muted', null, `Account ${b.id} · ${b.account_status}`),
       h('h2', null, `Upcoming invoice (${when(inv.period_start)} – ${when(inv.period_end)})`),
-      h('div.kv', null, h('div', null, 'Total'), h('div', null, `${inv.total} ${cur}`), h('div', null, 'Paid from balance'), h('div', null, `${inv.applied_balance} ${cur}`), h('div', null, 'Due'), h('div', null, `${inv.amount_due} ${cur}`)),
-      inv.products_lines.length ? h('table.list', null, h('tr', null, ['Product', 'Quantity', 'Amount'].map((t) => h('th', null, t))),
-        inv.products_lines.map((l) => h('tr', null, h('td', null, l.product_name), h('td', null, `${l.quantity} ${l.unit}`), h('td', null, `${l.amount} ${cur}`)))) : null);
+      h('div.kv', { id: 'invoice' }, h('div', null, 'Total'), h('div', { dataset: { micros: String(inv.total_micros) } }, money(inv.total_micros)), h('div', null, 'Paid from balance'), h('div', null, money(inv.applied_balance_micros)), h('div', null, 'Due'), h('div', null, money(inv.amount_due_micros))),
+      inv.products_lines.length ? h('table.list', { id: 'invoice-lines' }, h('tr', null, ['Product', 'Quantity', 'Amount'].map((t) => h('th', null, t))),
+        inv.products_lines.map((l) => h('tr', null, h('td', null, l.product_name), h('td', null, `${l.quantity} ${l.unit}`), h('td', { dataset: { micros: String(l.amount_micros) } }, money(l.amount_micros))))) : null);
   }, (e) => mount(balance, errorBox(e)));
 
   void c.usage(30).then((u) => mount(usage, h('h2', null, 'Usage per day (last 30 days)'), usageChart(u)), (e) => mount(usage, errorBox(e)));

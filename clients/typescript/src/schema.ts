@@ -1745,7 +1745,10 @@ export type paths = {
                                     product_name: string;
                                     unit: string;
                                     quantity: number;
+                                    /** @description Rounded to the currency's precision. */
                                     amount: number;
+                                    /** @description The exact amount in millionths of the currency. */
+                                    amount_micros: number;
                                 }[];
                             }[];
                         };
@@ -3507,9 +3510,11 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Balance. */
+        /** @description Balance. Amounts are rounded to the currency's precision so that lines add up to their total (and amount_due + applied_balance to total); each `*_micros` beside an amount is the exact value (additions to the interface). */
         Balance: {
             balance: number;
+            /** @description The balance in millionths of the currency: exact, and these add up exactly. */
+            balance_micros: number;
             account_status: string;
             upcoming_invoice: {
                 amount_due: number;
@@ -3517,6 +3522,12 @@ export type components = {
                 total: number;
                 subtotal: number;
                 total_discount: number;
+                /** @description amount_due in millionths of the currency: exact, and these add up exactly. */
+                amount_due_micros: number;
+                /** @description applied_balance in millionths of the currency: exact, and these add up exactly. */
+                applied_balance_micros: number;
+                /** @description The total in millionths of the currency: exact, and these add up exactly. */
+                total_micros: number;
                 currency: string;
                 period_start: number;
                 period_end: number;
@@ -3527,9 +3538,13 @@ export type components = {
                     unit: string;
                     quantity: number;
                     amount: number;
+                    /** @description The line's amount in millionths of the currency: exact, and these add up exactly. */
+                    amount_micros: number;
                     lines: {
                         quantity: number;
                         amount: number;
+                        /** @description The line's amount in millionths of the currency: exact, and these add up exactly. */
+                        amount_micros: number;
                         currency: string;
                         unit_price: string;
                     }[];

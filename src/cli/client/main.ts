@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../clients/typescript/src/client.ts';
 import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
-import { fixedMicros, toMicros } from '../../billing/money.ts';
+import { fixedMicros } from '../../billing/money.ts';
 import { dataText, isFileFormat, outFormat, table, when, writeOut, type OutFormat } from './output.ts';
 import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
 import { BUSINESSES_OPTIONS, businessesClientCommand } from './businesses.ts';
@@ -159,10 +159,10 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       if (a.options.json) { print(b); return EXIT.ok; }
       const inv = b.upcoming_invoice;
       const cur = inv.currency.toUpperCase();
-      // Fixed decimals: the API's numbers are exact decimals of micros (src/billing/money.ts).
-      const money = (n: number) => fixedMicros(toMicros(n));
-      process.stdout.write(`balance: ${money(b.balance)} ${cur} (${b.account_status})\nupcoming invoice ${when(inv.period_start).slice(0, 10)} to ${when(inv.period_end).slice(0, 10)}: total ${money(inv.total)} ${cur}, due ${money(inv.amount_due)} ${cur}\n`);
-      if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, money(l.amount)])]));
+      // Six decimals from the exact micros, not the rounded numbers: the lines add up to the total as printed.
+      const money = fixedMicros;
+      process.stdout.write(`balance: ${money(b.balance_micros)} ${cur} (${b.account_status})\nupcoming invoice ${when(inv.period_start).slice(0, 10)} to ${when(inv.period_end).slice(0, 10)}: total ${money(inv.total_micros)} ${cur}, due ${money(inv.amount_due_micros)} ${cur}\n`);
+      if (inv.products_lines.length) process.stdout.write(table([['product', 'quantity', 'unit', 'amount'], ...inv.products_lines.map((l) => [l.product_name, l.quantity, l.unit, money(l.amount_micros)])]));
       return EXIT.ok;
     }
     case 'businesses': return businessesClientCommand(client, a.positionals, a.options);
