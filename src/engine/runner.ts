@@ -28,6 +28,7 @@ import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
 import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 import { selectionTests } from './selection.ts';
 import { noteOf } from './note.ts';
+import { shortfallNote } from './tally.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 
 type Rec = Record<string, unknown>;
@@ -267,7 +268,8 @@ export class Runner {
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, purse, now: this.o.now,
       });
-      note = noteOf(run.state.note, run.state.summary);
+      // A stop of our own (budget, credit) says more than a list read short; else the shortfall (./tally.ts).
+      note = noteOf(run.state.note ?? shortfallNote(run.state.tally), run.state.summary);
       if (run.last) {
         return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
       }

@@ -26,6 +26,7 @@ import { budgetNote } from './budget.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { withCursor } from './record-fields.ts';
 import { CREDIT_NOTE, type Purse } from '../billing/purse.ts';
+import { tallyStep, type TallyState } from './tally.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -43,6 +44,8 @@ export interface StepState {
   note?: string;
   /** The adapter's figures about the whole query (ParseResult.summary), the last ones given. */
   summary?: Record<string, unknown>;
+  /** Paged lists still open and the shortfalls found (./tally.ts): the query's reason when it ends. */
+  tally?: TallyState;
 }
 
 /** The item is leased by another worker now (this one was too slow): stop, write nothing. */
@@ -153,6 +156,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     again = undefined;
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
     if (out.summary) state.summary = out.summary;
+    if (out.tallies?.length && !reuse) tallyStep((state.tally ??= {}), out.tallies);
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
     // The resume point after this chunk: inside this step when the limit (or the credit) cuts it, else the rest.
     let resume: { steps: Step[]; skip: number } | null = rest.length ? { steps: rest, skip: 0 } : null;

@@ -371,7 +371,7 @@ export class Executor {
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
 
         const location = REDIRECTS.has(res.status) && res.headers.location ? new URL(res.headers.location, url).href : undefined;
-        this.throwIfDetected({ status: res.status, url, headers: res.headers, body: location ? '' : res.body, location });
+        this.throwIfDetected({ status: res.status, url, headers: res.headers, body: location ? '' : res.body, location }, step.answers);
         if (location) {
           if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
             method = 'GET';
@@ -413,9 +413,11 @@ export class Executor {
     return undefined;
   }
 
-  private throwIfDetected(o: { status: number; url: string; headers: Record<string, string>; body: string; location?: string }): void {
+  private throwIfDetected(o: { status: number; url: string; headers: Record<string, string>; body: string; location?: string }, answers?: number[]): void {
     const d = detect(o, this.rules);
     if (!d) return;
+    // A status the step's parser reads itself (Step.answers), when only the plain status rule matched.
+    if (answers?.includes(o.status) && d.rule === `http-${o.status}`) return;
     const retryAfterMs = d.type === 'rate_limited' ? (parseRetryAfter(o.headers['retry-after']) ?? undefined) : undefined;
     const where = o.location ? `${safeHost(o.url)} → ${safeHost(o.location)}` : safeHost(o.url);
     const err = new SourceError(d.type, `${d.type}: HTTP ${o.status} from ${where} (rule ${d.rule})`, { retryAfterMs });

@@ -13,6 +13,7 @@
  *   out.records; out.next; out.cursor
  */
 import type { SourceErrorType } from './errors.ts';
+import type { PageTally } from './tally.ts';
 
 /** What kind of body a step expects back; the executor decodes accordingly. */
 export type Expect = 'json' | 'xssi-json' | 'html' | 'text';
@@ -34,6 +35,10 @@ export interface Step {
   browser?: boolean;
   /** `node`: send with Node's own HTTP client (undici) instead of the browser-true transport (plain APIs, lookups). */
   transport?: 'node';
+  /** Statuses `parse` reads itself rather than the executor's plain status rule (`http-403`): the
+   *  403 a site gives every signed-out visitor of a part it limits (issue 34). A page the detection
+   *  table names (a captcha, a bot wall) still throws. */
+  answers?: number[];
   /** Adapter state carried to `parse` (page number, cell, counts so far). JSON-serialisable. */
   state?: Record<string, unknown>;
 }
@@ -66,6 +71,10 @@ export interface ParseResult<R = Record<string, unknown>> {
    *  runner keeps the last one given and stores it beside the query's result (`area: <json>` in its
    *  note), where GET /requests/{id} shows it as the `areas` extension field. */
   summary?: Record<string, unknown>;
+  /** What this step read of each paged list and what the answer says exists (./tally.ts): the
+   *  runner compares them when a list ends, so a list read short ends the query with a typed reason
+   *  (`limited_view`, `incomplete`) instead of passing for the whole. */
+  tallies?: PageTally[];
 }
 
 /** What `finish` returns for a query that found nothing (decision 20: it may still cost one unit).

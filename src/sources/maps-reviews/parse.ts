@@ -18,7 +18,8 @@ import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../_maps/pb.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import { effectiveSort, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, type ReviewsPageState } from './plan.ts';
+import { effectiveSort, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, statedOf, type ReviewsPageState } from './plan.ts';
+import { limitedViewOf, pageTally } from './limited.ts';
 import { reviewOf } from './review.ts';
 import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
 
@@ -36,12 +37,12 @@ function placeKey(s: PlaceSummary): string {
 function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams, own: KnownPlace | null = null): { item: Item; next: Step[] } {
   const key = placeKey(s);
   const next: Step[] = [];
-  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p, own));
+  if (s.engine_id && s.reviews !== 0) next.push(firstPage(s.engine_id, key, token, p, own, statedOf(s, token)));
   return { item: { item: 'place', key, place: s }, next };
 }
 
-function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, own: KnownPlace | null): Step {
-  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit }, p, pageSizeFor(p, 0, own?.limit));
+function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, own: KnownPlace | null, stated: number | undefined): Step {
+  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit, stated }, p, pageSizeFor(p, 0, own?.limit));
 }
 
 /** A found place → its header item and first reviews page. */
@@ -99,6 +100,13 @@ function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<It
  * `cutoffRating` (highest/lowest order), or when the page has no next token.
  */
 function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const st0 = (step.state ?? {}) as Partial<ReviewsPageState>;
+  // The signed-out limited view (a 403, a sign-in page): the place's header stays, its reviews end here, said so.
+  const limited = limitedViewOf(res);
+  if (limited) {
+    const key0 = String(st0.key ?? '');
+    return { records: st0.place && !st0.page ? [{ item: 'place', key: key0, place: st0.place }] : [], tallies: [{ key: key0, stated: st0.stated, read: 0, end: 'limited', why: limited }] };
+  }
   const body = parseMaybeXssiJson(res.body);
   if (!Array.isArray(body) || body.length < 2) throw new SourceError('layout_changed', 'reviews page is not a JSON array of [?, token, reviews]');
   const entries = arr(body, 2);
@@ -114,12 +122,14 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const limit = st.limit !== undefined ? st.limit : reviewsLimitOf(p);
   let got = Number(st.got ?? 0);
   let stop = false;
+  let read = 0;
   const cutoff = st.cutoff !== undefined ? st.cutoff : p.cutoff;
   // A place the caller knew (no place page was fetched) comes with its first reviews page.
   const records: Item[] = st.place && !st.page ? [{ item: 'place', key, place: st.place }] : [];
   for (const entry of entries ?? []) {
     const r = reviewOf(entry, token);
     if (!r) continue;
+    read++;
     if (limit > 0 && got >= limit) {
       stop = true;
       break;
@@ -146,7 +156,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
     const engineId = String(st.engineId ?? key);
     next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff, limit: st.limit }, p, pageSizeFor(p, got, st.limit)));
   }
-  return { records, next, cursor: more ? token : null };
+  return { records, next, cursor: more ? token : null, tallies: [pageTally({ key, stated: st.stated, page: Number(st.page ?? 0), read, token, stop, more })] };
 }
 
 /**

@@ -83,6 +83,9 @@ export interface ReviewsPageState {
   limit?: number;
   /** The place as the caller already knows it: page 0 emits it, no place page was fetched. */
   place?: PlaceSummary;
+  /** How many reviews the place says it has (its page or listing): what paging is checked against
+   *  (src/engine/tally.ts). Absent when unknown or when paging resumes from a given token. */
+  stated?: number;
 }
 
 /**
@@ -113,6 +116,8 @@ export function reviewsStep(engineId: string, token: string | null, state: Revie
     kind: 'reviews-page',
     url: reviewsPageUrl(engineId, { sort: effectiveSort(p), token, language: p.language, region: p.region, pageSize }),
     expect: 'xssi-json',
+    // Signed out, the RPC answers 403 since 2026-02 (the limited view): the parser says so.
+    answers: [403],
     state: { ...state },
   };
 }
@@ -135,9 +140,16 @@ export function plan(ctx: QueryContext<ReviewsParams>): Step[] {
   if (known?.place?.engine_id) {
     const { engine_id: engineId } = known.place;
     const token = p.lastPaginationId || null;
-    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, limit: known.limit, place: known.place }, p, pageSizeFor(p, 0, known.limit))];
+    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, limit: known.limit, place: known.place, stated: statedOf(known.place, token) }, p, pageSizeFor(p, 0, known.limit))];
   }
   return [placeStep(form, localeOf(p))];
+}
+
+/** The place's own review count, the paging check's reference; none when paging resumes from a token
+ *  (the reviews before it are not read again). */
+export function statedOf(place: Pick<PlaceSummary, 'reviews'> | undefined, token: string | null): number | undefined {
+  const n = place?.reviews;
+  return token === null && typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** maps-search settings for the place search of a reviews query (`limit` places). */
