@@ -26,6 +26,8 @@ import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf
 import { toNetworkError, type Transport, type TransportResponse } from './transport.ts';
 import type { Fingerprint } from './fingerprint.ts';
 import { handshakeProfiles, WebTransport } from './impersonate.ts';
+import type { ClusterLink } from './cluster/link.ts';
+import { LocalStates, type SharedStates } from './cluster/shared-states.ts';
 
 export type { SessionHandle } from './session.ts';
 
@@ -40,6 +42,9 @@ export interface ExecutorOptions {
   resolver?: Resolver;
   /** Random source for backoff jitter (tests). */
   random?: () => number;
+  /** The worker processes' shared pacing, benches, tiers and back-offs (src/fetch/cluster/link.ts);
+   *  without it, this process's own. */
+  cluster?: ClusterLink;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -78,6 +83,9 @@ export class Executor {
   private readonly anonymousFingerprint?: Fingerprint;
   private readonly offLayout?: () => void;
   private browser?: BrowserPool;
+  /** Key → state with expiry shared with the other worker processes (identities' health, benches). */
+  readonly shared: SharedStates;
+  private readonly offCluster: Array<() => void> = [];
   /** Identities whose first request is out (`firstAlone`): resolved when it is answered. */
   private readonly warmups = new WeakMap<SessionHandle, Promise<void>>();
   private closed = false;
@@ -97,9 +105,14 @@ export class Executor {
     // Direct traffic always goes through the connect-time guard, unless the operator opened it.
     this.direct = s.allowPrivateTargets ? new Agent(agentOpts) : guardedAgent(this.guard, agentOpts);
     this.proxies = new ProxyPool(s.proxyTiers.length ? s.proxyTiers : s.proxyUrls, s.proxyRotation, agentOpts);
-    this.pacer = new Pacer({ targetConcurrency: s.pacingTargetConcurrency, maxDelayMs: s.pacingMaxDelayMs });
-    this.health = new ProxyHealth({ failThreshold: s.proxyFailThreshold, benchBaseMs: s.proxyBenchMs, benchMaxMs: s.proxyBenchMaxMs });
-    this.tiers = new HostTiers({ tiers: this.proxies.tiers.length, probeEveryMs: s.proxyTierProbeMs });
+    const cluster = opts.cluster;
+    this.shared = cluster ?? new LocalStates();
+    this.pacer = new Pacer({ targetConcurrency: s.pacingTargetConcurrency, maxDelayMs: s.pacingMaxDelayMs,
+      // With a shared store, capped keys' starts are the cluster's, and back-offs hold every process.
+      ...(cluster?.shared ? { slots: cluster, onBackOff: (key: string, ms: number, gap: number) => cluster.pause(key, ms, gap) } : {}) });
+    if (cluster) this.offCluster.push(cluster.on('pause', (key, st) => this.pacer.holdOff(key, st.until, Number(st.value) || 0)));
+    this.health = new ProxyHealth({ failThreshold: s.proxyFailThreshold, benchBaseMs: s.proxyBenchMs, benchMaxMs: s.proxyBenchMaxMs, shared: this.shared });
+    this.tiers = new HostTiers({ tiers: this.proxies.tiers.length, probeEveryMs: s.proxyTierProbeMs, shared: this.shared });
     const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (host, proxy) => this.pacer.readyAt(this.paceSlots(host, proxy)), s.maxRetryAfterMs);
     this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles, identities,
       limits: { poolSize: s.sessionPoolSize, maxUses: s.sessionMaxUses, maxAgeMs: s.sessionMaxAgeMs, maxErrorScore: s.sessionMaxErrorScore, errorScoreDecrement: 0.5 } });
@@ -466,6 +479,8 @@ export class Executor {
     if (this.closed) return;
     this.closed = true;
     this.offLayout?.();
+    for (const off of this.offCluster.splice(0)) off();
+    this.tiers.close();
     await Promise.all([
       this.transport.close(),
       this.proxies.close(),

@@ -22,8 +22,13 @@
  * it wakes: at most three go back to back, the others take new slots behind the rest. A caller that has chosen a key but not reserved yet (an identity just
  * leased) holds a start on it, which `readyAt` counts: many leases made in one turn spread over the
  * keys instead of all taking the one that looked idle.
+ *
+ * Across processes (`slots`, src/fetch/cluster/link.ts), a capped key's start times come from the
+ * cluster's reservations instead of this process's own, and a back-off is told to the others
+ * (`onBackOff`) and taken from them (`holdOff`): N processes send what one would.
  */
 import { sleep } from './retry.ts';
+import type { SlotSource } from './cluster/link.ts';
 
 export type PaceOutcome = 'ok' | 'error' | 'soft_block' | 'rate_limited';
 
@@ -43,6 +48,10 @@ export interface PacerOptions {
   now?: () => number;
   /** Waits (tests pass a fake clock's). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where capped keys' starts come from when processes share them (default: this pacer reserves them). */
+  slots?: SlotSource;
+  /** Told of each back-off (a 429 or soft block that paused a key): the pause and the new gap. */
+  onBackOff?: (key: string, pauseMs: number, gapMs: number) => void;
 }
 
 interface KeyState {
@@ -76,7 +85,7 @@ const NOTHING: PaceStart = { paused: 0, done: () => undefined };
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();
-  private readonly opts: Required<PacerOptions>;
+  private readonly opts: Required<Omit<PacerOptions, 'slots' | 'onBackOff'>> & Pick<PacerOptions, 'slots' | 'onBackOff'>;
   private ops = 0;
 
   constructor(opts: PacerOptions) {
@@ -171,15 +180,34 @@ export class Pacer {
           leave();
           return { paused, done: NOTHING.done };
         }
-        for (const st of states) start = Math.max(start, st.nextAt, st.pausedUntil);
-        for (const st of states) {
+        const shared = this.opts.slots;
+        if (shared && slots.some((s) => s.minDelayMs > 0)) {
+          // Shared starts: none is reserved inside a pause (it would be lost), so wait it out first.
+          const pause = Math.max(...states.map((st) => st.pausedUntil));
+          if (pause > now) {
+            await this.opts.sleep(pause - now, signal);
+            continue;
+          }
+          for (let i = 0; i < slots.length; i++) {
+            const st = states[i]!;
+            if (slots[i]!.minDelayMs > 0) {
+              const at = await shared.take(slots[i]!.key, now, st.delay);
+              start = Math.max(start, at);
+              st.nextAt = Math.max(st.nextAt, at + st.delay); // for readyAt: this process's view
+            } else start = Math.max(start, st.nextAt);
+          }
+          signal?.throwIfAborted();
+        } else for (const st of states) start = Math.max(start, st.nextAt, st.pausedUntil);
+        for (let i = 0; i < states.length; i++) {
+          const st = states[i]!;
           // An ungapped key takes no reservation: a later slot held on another key must not hold
           // it back for everyone else.
-          if (st.delay > 0) st.nextAt = start + st.delay;
+          if (st.delay > 0 && !(shared && slots[i]!.minDelayMs > 0)) st.nextAt = start + st.delay;
           st.usedAt = start;
         }
-        if (start > now) {
-          await this.opts.sleep(start - now, signal);
+        const now2 = this.opts.now();
+        if (start > now2) {
+          await this.opts.sleep(start - now2, signal);
           // A pause that began while we slept (429, soft block) moves us behind it.
           if (states.some((st) => st.pausedUntil > this.opts.now())) continue;
         }
@@ -257,10 +285,32 @@ export class Pacer {
         const pause = Math.max(retryAfterMs ?? 0, st.delay);
         st.pausedUntil = Math.max(st.pausedUntil, now + pause);
         st.nextAt = Math.max(st.nextAt, st.pausedUntil);
+        this.opts.onBackOff?.(s.key, st.pausedUntil - now, Math.min(maxDelayMs, st.delay));
       }
       st.delay = Math.min(maxDelayMs, Math.max(floor, st.delay));
       st.usedAt = now;
     }
+  }
+
+  /**
+   * A back-off another process saw on `key`: paused until `until` (this clock), the gap at least
+   * `gapMs`. Answers here to requests sent before it count as the same back-off, as for our own.
+   *
+   * @example pacer.holdOff('maps.example:443|proxy-3', performance.now() + 2000, 84);
+   */
+  holdOff(key: string, until: number, gapMs: number): void {
+    const st = this.keys.get(key);
+    if (!st && until <= this.opts.now()) return;
+    const s = st ?? this.state({ key, minDelayMs: 0 }, this.opts.now());
+    s.backedOffAt = this.opts.now();
+    s.delay = Math.min(this.opts.maxDelayMs, Math.max(s.delay, gapMs));
+    s.pausedUntil = Math.max(s.pausedUntil, until);
+    s.nextAt = Math.max(s.nextAt, s.pausedUntil);
+  }
+
+  /** When a key's pause ends (0: never paused; tests, metrics). */
+  pausedUntil(key: string): number {
+    return this.keys.get(key)?.pausedUntil ?? 0;
   }
 
   /** The current gap of a key (tests, metrics). */

@@ -8,7 +8,11 @@
  *   the first block, since blocks follow the IP and the next request through it meets the same wall.
  * A benched proxy comes back on probation: its next failure benches it again at once, doubled.
  * A success clears the record.
+ *
+ * Benches are shared (`shared`, src/fetch/cluster/shared-states.ts): a proxy one worker process
+ * benched is skipped by every other for the same time (namespace 'proxy', the record's key).
  */
+import type { SharedStates } from './cluster/shared-states.ts';
 
 export interface ProxyHealthOptions {
   /** Network failures in a row that bench a proxy. */
@@ -17,6 +21,8 @@ export interface ProxyHealthOptions {
   benchBaseMs: number;
   benchMaxMs: number;
   now?: () => number;
+  /** Where benches are told to, and read from, the other processes (on the same clock as `now`). */
+  shared?: SharedStates;
 }
 
 interface Record_ {
@@ -31,7 +37,7 @@ export type ProxyFailure = 'network' | 'blocked';
 
 export class ProxyHealth {
   private readonly records = new Map<string, Record_>();
-  private readonly opts: Required<ProxyHealthOptions>;
+  private readonly opts: Required<Omit<ProxyHealthOptions, 'shared'>> & Pick<ProxyHealthOptions, 'shared'>;
 
   constructor(opts: ProxyHealthOptions) {
     this.opts = { now: () => performance.now(), ...opts };
@@ -71,12 +77,16 @@ export class ProxyHealth {
     r.streak = 0;
     r.probation = true;
     r.benchedUntil = this.opts.now() + ms;
+    this.opts.shared?.set('proxy', kind === 'blocked' ? `${host}|${proxy}` : proxy, String(ms), ms);
     return ms;
   }
 
   /** When `proxy` may carry a request to `host` again (≤ now: available). */
   availableAt(proxy: string, host: string): number {
-    return Math.max(this.records.get(proxy)?.benchedUntil ?? 0, this.records.get(`${host}|${proxy}`)?.benchedUntil ?? 0);
+    const local = Math.max(this.records.get(proxy)?.benchedUntil ?? 0, this.records.get(`${host}|${proxy}`)?.benchedUntil ?? 0);
+    const sh = this.opts.shared;
+    if (!sh) return local;
+    return Math.max(local, sh.get('proxy', proxy)?.until ?? 0, sh.get('proxy', `${host}|${proxy}`)?.until ?? 0);
   }
 
   available(proxy: string, host: string): boolean {
