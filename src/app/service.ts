@@ -30,7 +30,7 @@ import { MonitorScheduler } from '../monitors/scheduler.ts';
 import { finishTask } from './tasks.ts';
 import { startTaskRecovery } from './task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
-import { openBackends } from '../config/backends.ts';
+import { openBackends, type Backends } from '../config/backends.ts';
 import { captureBusinesses } from './business-capture.ts';
 import { defaultRegistry, SOURCES, type SourceRegistry } from '../sources/registry.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
@@ -45,7 +45,7 @@ setMaxListeners(0, NEVER);
 export interface ServiceOptions {
   settings: Settings;
   env?: NodeJS.ProcessEnv;
-  backends?: { store: Store; queue: WorkQueue; rateLimiter: RateLimiter; close(): Promise<void> };
+  backends?: { store: Store; queue: WorkQueue; rateLimiter: RateLimiter; clusterStore?: Backends['clusterStore']; close(): Promise<void> };
   adapters?: AdapterRegistry;
   /** Network I/O for web adapters; defaults to the executor. */
   fetchStep?: FetchStep;
@@ -80,6 +80,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
   let executor: { close(): Promise<void> } | null = null;
+  let clusterLink: { close(): Promise<void> } | null = null;
   let parser: { close(): Promise<void> } | null = null;
   let dispatcher: WebhookDispatcher | null = null;
   let monitors: MonitorScheduler | null = null;
@@ -98,7 +99,13 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     if (!fetchStep) {
       const { Executor } = await import('../fetch/executor.ts');
       const { executorSettingsFromEnv } = await import('../fetch/settings.ts');
+      // Worker processes pace, bench proxies and back off as one client (src/fetch/cluster, docs/executor.md).
+      const clusterStore = await backends.clusterStore?.();
+      const cluster = clusterStore ? new (await import('../fetch/cluster/link.ts')).ClusterLink(clusterStore, { log }) : undefined;
+      await cluster?.start();
+      clusterLink = cluster ?? null;
       const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets, allowedTargets: settings.allowedTargets }, {
+        cluster,
         onEvent: (e: any) => {
           if (e?.type === 'error' && e.errorType) metrics.fetchErrors.inc({ type: String(e.errorType) });
           else if (e?.type === 'proxy') metrics.proxyOutcomes.inc({ host: metricHost(e.host), tier: e.tier ?? 'direct', outcome: e.outcome });
@@ -171,6 +178,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       await monitors?.stop();
       events.off('finished', onFinished);
       await executor?.close();
+      await clusterLink?.close();
       await parser?.close();
       await backends.close();
     },

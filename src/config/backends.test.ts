@@ -10,7 +10,7 @@ import { PG_SKIP, dropSchema, pgTestUrl } from '../store/postgres/testing.ts';
 import { REDIS_SKIP, deleteKeys, redisTestUrl } from '../engine/backends/redis-testing.ts';
 
 test('backend choice: embedded by default, PostgreSQL with DATABASE_URL, Redis queue and limiter with REDIS_URL', () => {
-  assert.deepEqual(backendChoice({}), { store: { kind: 'sqlite', file: join('./data', 'trawl.db') }, queue: { kind: 'embedded' }, rateLimiter: { kind: 'memory' } });
+  assert.deepEqual(backendChoice({}), { store: { kind: 'sqlite', file: join('./data', 'trawl.db') }, queue: { kind: 'embedded' }, rateLimiter: { kind: 'memory' }, cluster: { kind: 'memory' } });
   assert.deepEqual(backendChoice({ DATA_DIR: '/var/lib/trawl' }).store, { kind: 'sqlite', file: '/var/lib/trawl/trawl.db' });
   const pgOnly = backendChoice({ DATABASE_URL: 'postgres://u:p@db:5432/trawl' });
   assert.deepEqual(pgOnly.store, { kind: 'postgres', url: 'postgres://u:p@db:5432/trawl', schema: undefined, poolSize: undefined });
@@ -21,6 +21,11 @@ test('backend choice: embedded by default, PostgreSQL with DATABASE_URL, Redis q
   assert.deepEqual(both.queue, { kind: 'redis', url: 'redis://cache:6379', prefix: 'trawl' });
   assert.deepEqual(both.rateLimiter, { kind: 'redis', url: 'redis://cache:6379', prefix: 'trawl' });
   assert.deepEqual(backendChoice({ DATABASE_URL: 'postgres://db/x', QUEUE: 'postgres' }).queue, { kind: 'postgres' });
+  // Worker processes share pacing through Redis when there is one, else through the PostgreSQL queue's store.
+  assert.deepEqual(both.cluster, { kind: 'redis', url: 'redis://cache:6379', prefix: 'trawl' });
+  assert.deepEqual(backendChoice({ DATABASE_URL: 'postgres://db/x', QUEUE: 'postgres' }).cluster, { kind: 'postgres' });
+  assert.deepEqual(pgOnly.cluster, { kind: 'postgres' }, 'processes claiming from one PostgreSQL store share pacing through it');
+  assert.deepEqual(backendChoice({ DATA_DIR: '/d' }).cluster, { kind: 'memory' }, 'the embedded store has one process');
   const embeddedWithRedis = backendChoice({ REDIS_URL: 'rediss://cache', QUEUE: 'embedded', REDIS_PREFIX: 'prod' });
   assert.deepEqual(embeddedWithRedis.queue, { kind: 'embedded' });
   assert.deepEqual(embeddedWithRedis.rateLimiter, { kind: 'redis', url: 'rediss://cache', prefix: 'prod' }, 'the limit stays shared');

@@ -1,8 +1,9 @@
 /**
- * Picks the store, work queue and rate limiter from the environment. With nothing set, everything is
- * embedded (SQLite in DATA_DIR, in-process queue, in-memory limiter); DATABASE_URL moves the store to
- * PostgreSQL, REDIS_URL moves the queue and the rate limit to Redis, QUEUE overrides the queue choice.
- * See docs/backends.md.
+ * Picks the store, work queue, rate limiter and cluster pacing store from the environment. With
+ * nothing set, everything is embedded (SQLite in DATA_DIR, in-process queue, in-memory limiter and
+ * pacing); DATABASE_URL moves the store to PostgreSQL, REDIS_URL moves the queue, the rate limit and
+ * the worker processes' shared pacing to Redis, QUEUE overrides the queue choice; without Redis,
+ * processes that share a PostgreSQL store share pacing through it. See docs/backends.md.
  *
  * @example
  *   const b = await openBackends(process.env);
@@ -18,18 +19,23 @@ import { openSqliteStore } from '../store/sqlite/store.ts';
 import { compressionFromEnv } from '../store/records-codec.ts';
 import type { PostgresStore } from '../store/postgres/store.ts';
 import { EmbeddedQueue } from '../engine/backends/embedded.ts';
+import { MemoryClusterStore, type ClusterStore } from '../fetch/cluster/store.ts';
 // PostgreSQL, BullMQ and Redis clients load only when chosen: the embedded default starts faster.
 
 export interface BackendChoice {
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; poolSize?: number; synchronousCommit?: boolean };
   queue: { kind: 'embedded' } | { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres' };
   rateLimiter: { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string };
+  /** Where worker processes share pace slots, back-offs and proxy health (src/fetch/cluster). */
+  cluster: { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string } | { kind: 'postgres' };
 }
 
 export interface Backends {
   store: Store;
   queue: WorkQueue;
   rateLimiter: RateLimiter;
+  /** Opens the cluster pacing store (once; workers only: an API process needs none); closed by `close`. */
+  clusterStore?(): Promise<ClusterStore>;
   /** Queue first (it waits for running items, which use the store), then limiter, then store. */
   close(): Promise<void>;
 }
@@ -80,6 +86,8 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
     store: databaseUrl ? { kind: 'postgres', url: databaseUrl, schema, poolSize, ...(['1', 'true', 'on'].includes((env.DATABASE_SYNCHRONOUS_COMMIT ?? '').toLowerCase()) ? { synchronousCommit: true } : {}) } : { kind: 'sqlite', file: join(env.DATA_DIR || './data', 'trawl.db') },
     queue,
     rateLimiter: redisUrl ? { kind: 'redis', url: redisUrl, prefix } : { kind: 'memory' },
+    // Redis when there is one; else PostgreSQL when processes claim work from it (either queue); else one process.
+    cluster: redisUrl ? { kind: 'redis', url: redisUrl, prefix } : databaseUrl ? { kind: 'postgres' } : { kind: 'memory' },
   };
 }
 
@@ -127,11 +135,24 @@ export async function openBackends(env: NodeJS.ProcessEnv = process.env, o: { se
   const q = queue;
   const rl = rateLimiter;
   let closing: Promise<void> | null = null;
+  let cluster: Promise<ClusterStore> | null = null;
+  const c = choice.cluster;
   return {
     store, queue: q, rateLimiter: rl,
+    clusterStore: () => (cluster ??= (async (): Promise<ClusterStore> => {
+      if (c.kind === 'redis') {
+        const r = new (await import('../fetch/cluster/redis.ts')).RedisClusterStore({ url: c.url, prefix: c.prefix });
+        // Not connected yet: the link starts alone (logged) and shares once Redis answers.
+        await r.ready().catch(() => undefined);
+        return r;
+      }
+      if (c.kind === 'postgres') return new (await import('../fetch/cluster/postgres.ts')).PostgresClusterStore((store as PostgresStore).clientConfig());
+      return new MemoryClusterStore();
+    })()),
     close: () => (closing ??= (async () => {
       await q.close().catch((e) => process.emitWarning(`closing the queue: ${(e as Error).message}`));
       await rl.close?.().catch((e) => process.emitWarning(`closing the rate limiter: ${(e as Error).message}`));
+      if (cluster) await (await cluster).close().catch((e) => process.emitWarning(`closing the cluster pacing store: ${(e as Error).message}`));
       await store.close();
     })()),
   };

@@ -271,13 +271,13 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     ]);
   }
 
-  /** Stops the timers, leaves the members (a clean stop does not count as alive) and closes the store. */
+  /** Stops the timers and leaves the members (a clean stop does not count as alive); the store's
+   *  owner (the backends) closes the store. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     if (this.shared && !this.down) await this.timed(this.store.leave(this.id)).catch(() => undefined);
-    await this.store.close();
   }
 }
 
