@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { startHarness, until } from './support/harness.ts';
 import { offThreadClient } from './support/off-thread-client.ts';
 import { connectionsFromEnv } from '../src/config/settings.ts';
+import { descriptorLimit } from '../src/config/descriptors.ts';
 
 /** SLOW_CONNECTIONS=20000 is the issue's figure: the default caps, clients in child processes of 10,000 connections each. */
 const HOLD = Number(process.env.SLOW_CONNECTIONS ?? 2_000);
@@ -32,7 +33,7 @@ function health(url: string, localAddress: string): Promise<{ status: number | s
 }
 
 test(`${HOLD} slow connections from one address: a few held, the rest closed on arrival, all closed at the headers time-out; /health from another address answers`, async () => {
-  const connections = MEASURED ? connectionsFromEnv({}) : { perAddress: 50, headersTimeoutMs: 1_500, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 };
+  const connections = MEASURED ? connectionsFromEnv({}) : { perAddress: 50, total: 0, reserve: 0, headersTimeoutMs: 1_500, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000, backlog: 4_096 };
   const h = await startHarness({ settings: { workers: false, connections } });
   const clients = await Promise.all(Array.from({ length: Math.ceil(HOLD / 10_000) }, () => offThreadClient({ process: MEASURED })));
   const each = HOLD / clients.length;
@@ -82,8 +83,52 @@ test(`${HOLD} slow connections from one address: a few held, the rest closed on 
   } finally { await c.close(); await h.close(); }
 });
 
-test('connection settings: defaults, and a headers time-out past the request time-out stops the start', () => {
-  assert.deepEqual(connectionsFromEnv({}), { perAddress: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000 });
+test('connection settings: defaults from the descriptor limit, and settings that cannot hold stop the start', () => {
+  assert.deepEqual(connectionsFromEnv({}, 20_000), { perAddress: 256, total: 16_000, reserve: 800, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, backlog: 4_096 });
+  assert.deepEqual(connectionsFromEnv({}, null), { perAddress: 256, total: 8_000, reserve: 400, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, backlog: 4_096 });
+  assert.equal(connectionsFromEnv({ MAX_CONNECTIONS: '1000' }, 20_000).reserve, 50);
+  assert.equal(connectionsFromEnv({}, 1024).total, 819);
+  assert.equal(descriptorLimit(() => 'Max open files            20000                20000                files\n'), 20_000);
+  assert.equal(descriptorLimit(() => 'Max open files            unlimited            unlimited            files\n'), null);
   assert.equal(connectionsFromEnv({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).perAddress, 0);
   assert.throws(() => connectionsFromEnv({ HEADERS_TIMEOUT_MS: '70000' }), /HEADERS_TIMEOUT_MS \(70000\) must not be longer than REQUEST_TIMEOUT_MS \(60000\)/);
+  assert.throws(() => connectionsFromEnv({ MAX_CONNECTIONS: '100', CONNECTION_RESERVE: '100' }, 20_000), /CONNECTION_RESERVE \(100\) must be below MAX_CONNECTIONS \(100\)/);
+  assert.throws(() => connectionsFromEnv({ MAX_CONNECTIONS: '30000' }, 20_000), /MAX_CONNECTIONS \(30000\) must be below the process's open-file limit \(20000/);
+});
+
+/** SLOW_ADDRESSES=100 is the issue's figure (100 addresses × 200 connections, the default caps, clients in child processes). */
+const ADDRESSES = Number(process.env.SLOW_ADDRESSES ?? 20);
+const SPREAD = process.env.SLOW_ADDRESSES !== undefined;
+
+test(`${ADDRESSES} addresses × ${SPREAD ? 200 : 100} slow connections, each address under its cap: the total cap holds and /health from a new address answers`, { timeout: 300_000 }, async () => {
+  const each = SPREAD ? 200 : 100;
+  const connections = SPREAD ? connectionsFromEnv({}) : { perAddress: 256, total: 1_000, reserve: 100, headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, backlog: 4_096 };
+  const h = await startHarness({ settings: { workers: false, connections } });
+  const clients = await Promise.all(Array.from({ length: SPREAD ? 2 : 1 }, () => offThreadClient({ process: SPREAD })));
+  let most = 0;
+  const server = h.svc.server.server;
+  const count = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
+  try {
+    const holding = Promise.all(Array.from({ length: ADDRESSES }, (_, a) =>
+      clients[a % clients.length].call<{ connected: number }>('hold', { url: h.url, n: each, localAddress: `127.0.1.${a + 1}` })));
+    const probes: { status: number | string; ms: number }[] = [];
+    let opening = true;
+    void holding.finally(() => { opening = false; });
+    while (opening) {
+      probes.push(await health(h.url, '127.0.0.2'));
+      most = Math.max(most, await count());
+    }
+    for (let i = 0; i < 20; i++) {
+      probes.push(await health(h.url, '127.0.0.2'));
+      most = Math.max(most, await count());
+    }
+    const bad = probes.filter((p) => p.status !== 200);
+    const ms = probes.map((p) => p.ms).sort((a, b) => a - b);
+    if (SPREAD) console.log(`${ADDRESSES} × ${each} held: ${probes.length} probes, ${bad.length} failed ${JSON.stringify(bad)}, median ${ms[ms.length >> 1].toFixed(1)} ms, max ${ms[ms.length - 1].toFixed(0)} ms; at most ${most} open (cap ${connections.total})`);
+    assert.deepEqual(bad, [], 'every /health probe from a new address answered');
+    assert.ok(most <= connections.total, `${most} open, over the cap of ${connections.total}`);
+    const metrics = await (await h.get('/metrics', { key: null })).text();
+    const refused = Number(/^trawl_connections_refused_total (\d+)/m.exec(metrics)?.[1]);
+    assert.ok(refused >= ADDRESSES * each - connections.total, `${refused} refused`);
+  } finally { await Promise.all(clients.map((c) => c.call('release'))); await Promise.all(clients.map((c) => c.close())); await h.close(); }
 });

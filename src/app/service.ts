@@ -156,7 +156,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   return {
     ctx, server, metrics, owner,
     async listen() {
-      const address = await server.listen({ port: settings.port, host: settings.host });
+      const address = await server.listen({ port: settings.port, host: settings.host, backlog: settings.connections.backlog });
       // Port 0 lets the OS pick: the links the service writes (results_location, file URLs) must
       // name the port it got, unless BASE_URL set them.
       const port = (server.server.address() as { port?: number } | null)?.port;

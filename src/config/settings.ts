@@ -7,6 +7,7 @@
  */
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
 import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
+import { connectionDefaults, descriptorLimit, reserveFor } from './descriptors.ts';
 
 export interface Settings {
   port: number;
@@ -76,7 +77,7 @@ export interface Settings {
   strictParams: boolean;
   /** MAX_TARGET_BYTES: the longest request target (path and query string) read; longer is 414/431 (src/http/limits.ts). */
   maxTargetBytes: number;
-  /** MAX_CONNECTIONS_PER_ADDRESS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS (src/http/connection-cap.ts). */
+  /** MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS, CONNECTION_RESERVE, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS (src/http/connection-cap.ts). */
   connections: ConnectionLimits;
   /** Settings passed to local lookups (DNS servers, SMTP port, geocoding engine...). */
   lookup: Record<string, unknown>;
@@ -87,14 +88,22 @@ export const DEFAULT_TARGET_BYTES = 128 * 1024;
 
 /** The API's connection caps and time-outs (applied by src/http/connection-cap.ts). */
 export interface ConnectionLimits {
-  /** Open connections per client (socket) address; 0 = no cap. */
+  /** Open connections per client (IPv4 address, IPv6 /64); 0 = no cap. */
   perAddress: number;
+  /** Open connections in all; 0 = no cap. */
+  total: number;
+  /** Of `total`, how many only clients holding fewer than RESERVE_HOLDING connections may take. */
+  reserve: number;
   /** Time for a request's line and headers to arrive (slow loris). */
   headersTimeoutMs: number;
   /** Time for a whole request (head and body) to arrive; the answer may take longer. */
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
+  /** The listen queue's length (the kernel caps it at net.core.somaxconn): Node's 511 drops a health
+   *  check's SYN while a flood of connections waits to be accepted, and a dropped SYN is sent again
+   *  only after 1, 3, 7 s. */
+  backlog: number;
 }
 
 /**
@@ -110,16 +119,24 @@ export function targetGuard(s: Pick<Settings, 'allowPrivateTargets' | 'allowedTa
  * The API's connection caps (src/http/connection-cap.ts). Node refuses a headers time-out longer than
  * the request time-out, so that stops the start with a message naming both.
  *
- * @example connectionsFromEnv({}) // { perAddress: 256, headersTimeoutMs: 10000, requestTimeoutMs: 60000, keepAliveTimeoutMs: 72000 }
+ * MAX_CONNECTIONS and CONNECTION_RESERVE default from the descriptor limit (src/config/descriptors.ts);
+ * a reserve that leaves no room under the total stops the start too.
+ *
+ * @example connectionsFromEnv({}) // { perAddress: 256, total: 16000, reserve: 800, headersTimeoutMs: 10000, requestTimeoutMs: 60000, keepAliveTimeoutMs: 72000, backlog: 4096 } (descriptor limit 20,000)
  */
-export function connectionsFromEnv(env: NodeJS.ProcessEnv): ConnectionLimits {
+export function connectionsFromEnv(env: NodeJS.ProcessEnv, limit: number | null = descriptorLimit()): ConnectionLimits {
+  const d = connectionDefaults(limit);
+  const total = num(env.MAX_CONNECTIONS, d.total);
   const c = {
-    perAddress: num(env.MAX_CONNECTIONS_PER_ADDRESS, 256), headersTimeoutMs: num(env.HEADERS_TIMEOUT_MS, 10_000),
-    requestTimeoutMs: num(env.REQUEST_TIMEOUT_MS, 60_000), keepAliveTimeoutMs: num(env.KEEP_ALIVE_TIMEOUT_MS, 72_000),
+    perAddress: num(env.MAX_CONNECTIONS_PER_ADDRESS, 256), total, reserve: num(env.CONNECTION_RESERVE, reserveFor(total)),
+    headersTimeoutMs: num(env.HEADERS_TIMEOUT_MS, 10_000),
+    requestTimeoutMs: num(env.REQUEST_TIMEOUT_MS, 60_000), keepAliveTimeoutMs: num(env.KEEP_ALIVE_TIMEOUT_MS, 72_000), backlog: num(env.LISTEN_BACKLOG, 4_096),
   };
   if (c.requestTimeoutMs > 0 && c.headersTimeoutMs > c.requestTimeoutMs) {
     throw new Error(`HEADERS_TIMEOUT_MS (${c.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`);
   }
+  if (c.total > 0 && c.reserve >= c.total) throw new Error(`CONNECTION_RESERVE (${c.reserve}) must be below MAX_CONNECTIONS (${c.total})`);
+  if (limit !== null && c.total > limit) throw new Error(`MAX_CONNECTIONS (${c.total}) must be below the process's open-file limit (${limit}; ulimit -n)`);
   return c;
 }
 

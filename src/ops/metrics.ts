@@ -14,7 +14,7 @@ export function createMetrics() {
   return {
     registry,
     httpRequests: new Counter({ name: 'trawl_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] }),
-    connectionsRefused: new Counter({ name: 'trawl_connections_refused_total', help: 'Connections closed on arrival: their client address had MAX_CONNECTIONS_PER_ADDRESS open.', registers: [registry] }),
+    connectionsRefused: new Counter({ name: 'trawl_connections_refused_total', help: 'Connections closed on arrival: their client (IPv4 address, IPv6 /64) had MAX_CONNECTIONS_PER_ADDRESS open, or MAX_CONNECTIONS were open (the last CONNECTION_RESERVE of them kept for clients holding few).', registers: [registry] }),
     workItems: new Gauge({ name: 'trawl_work_items', help: 'Work items by state.', labelNames: ['state'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'trawl_queue_depth', help: 'Work items waiting to run.', registers: [registry] }),
     itemsRun: new Counter({ name: 'trawl_work_items_run_total', help: 'Work item runs by endpoint and outcome.', labelNames: ['endpoint', 'outcome'], registers: [registry] }),

@@ -50,7 +50,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
     settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.close(); } },
     adapters: o.adapters ?? testRegistry(), now, log: o.log ?? createLogger('silent'), env: o.env ?? {},
   });
-  const address = await svc.server.listen({ port: 0, host: '127.0.0.1' });
+  const address = await svc.server.listen({ port: 0, host: '127.0.0.1', backlog: settings.connections.backlog });
   svc.ctx.settings.baseUrl = address;
   const created = await createAccount(svc.ctx.store, settings, { name: 'test', balanceMicros: toMicros(o.balance ?? 1_000) }, now());
   const h: Harness = {
