@@ -5,6 +5,7 @@ import { profileOperations } from './profile.ts';
 import { resultFilters } from './result-filters.ts';
 import { monitorOperations } from './monitors.ts';
 import type { AccountOperation } from './operation.ts';
+import { webhookOperations } from './webhooks.ts';
 
 
 const requestId = str({ doc: 'The id of the submit answer.' });
@@ -103,5 +104,6 @@ export const accountOperations: AccountOperation[] = [
     answers: { 200: Type.Array(R.webhookCall), 401: E } },
   ...profileOperations,
   ...monitorOperations,
+  ...webhookOperations,
 ];
 

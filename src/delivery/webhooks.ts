@@ -3,7 +3,9 @@
  * a request; this dispatcher sends them: a POST with the JSON body, signed with the account's
  * secret in `X-Hub-Signature-256`, 10 s to answer 2xx, then retries after about 1 min, 5 min,
  * 30 min, 2 h and 6 h. Every failed attempt is logged for `GET /webhook-calls`; a connection error
- * or timeout reads `Status code: 0`. Targets pass the SSRF guard on every attempt.
+ * or timeout reads `Status code: 0`. Targets pass the SSRF guard on every attempt. A subscription's
+ * delivery (POST /webhooks) is sent the same way, its body by its event (./event-body.ts) and its
+ * event named in `X-Webhook-Event`.
  *
  * @example
  *   const d = new WebhookDispatcher(ctx); d.start(); ... await d.stop();
@@ -12,12 +14,13 @@
 import { createHmac } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import type { AppContext } from '../app/context.ts';
-import type { WebhookDelivery } from '../store/contract.ts';
+import type { RequestRow, WebhookDelivery } from '../store/contract.ts';
 import { failedQueries, resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 import { targetGuard } from '../config/settings.ts';
 import { openSecret } from '../app/secrets.ts';
 import { monitorWebhookPart } from '../monitors/webhook-part.ts';
+import { eventBody } from './event-body.ts';
 
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
 
@@ -52,41 +55,53 @@ export class WebhookDispatcher {
     await Promise.all(due.map((d) => this.deliver(d)));
   }
 
-  private async body(d: WebhookDelivery): Promise<{ body: string; secret: string } | null> {
+  /** null: nothing to send any more (the request is gone); 'skip': an event that did not happen (./event-body.ts). */
+  private async body(d: WebhookDelivery): Promise<{ body: string; secret: string } | 'skip' | null> {
     const [r, a] = await Promise.all([this.ctx.store.getRequest(d.requestId), this.ctx.store.getAccount(d.accountId)]);
     if (!r || !a) return null;
+    const own = () => this.requestBody(r);
+    const body = d.event === null ? await own() : await eventBody(this.ctx, { ...d, event: d.event }, r, own);
+    if (body === null || body === 'skip') return body;
+    return { body: JSON.stringify(body), secret: openSecret(a.webhookSecret, this.ctx.settings.secretKey) };
+  }
+
+  /** Decision 15's body of an ended request. */
+  private async requestBody(r: RequestRow): Promise<Record<string, unknown>> {
     // A failed request says why (its results are empty rows, so this read is cheap); a successful
     // one's partial failures are at results_location.
     const errors = r.status === 'Failure' ? await failedQueries(this.ctx, r, 10) : [];
     // A monitor run's request: the run's changes ride along (src/monitors/webhook-part.ts).
     const monitor = await monitorWebhookPart(this.ctx, r);
-    const body = JSON.stringify({
+    return {
       id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,
       results_location: resultsLocation(this.ctx, r.id), quota_usage: [{ product_name: r.product, quantity: r.usage }],
       ...(errors.length ? { errors } : {}),
       ...(monitor ? { monitor } : {}),
-    });
-    return { body, secret: openSecret(a.webhookSecret, this.ctx.settings.secretKey) };
+    };
   }
 
   private async deliver(d: WebhookDelivery): Promise<void> {
     const now = this.ctx.now();
     const nextAt = d.attempts < this.schedule.length ? now + this.schedule[d.attempts] : null;
     const payload = await this.body(d);
+    if (payload === 'skip') return this.ctx.store.recordWebhookAttempt(d.id, 0, true, null, now);
     if (!payload) return this.ctx.store.recordWebhookAttempt(d.id, 0, false, null, now);
     let status = 0;
     try {
       await checkUrl(d.url, { ...targetGuard(this.ctx.settings), allowCredentials: true });
       const res = await request(d.url, {
         method: 'POST', dispatcher: this.agent, body: payload.body,
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(payload.body, payload.secret), 'user-agent': 'trawl-webhook/1' },
+        headers: {
+          'content-type': 'application/json', 'x-hub-signature-256': signBody(payload.body, payload.secret), 'user-agent': 'trawl-webhook/1',
+          ...(d.event ? { 'x-webhook-event': d.event } : {}),
+        },
         headersTimeout: this.ctx.settings.webhookTimeoutMs, bodyTimeout: this.ctx.settings.webhookTimeoutMs,
         signal: AbortSignal.timeout(this.ctx.settings.webhookTimeoutMs),
       });
       status = res.statusCode;
       await res.body.dump();
     } catch (e) {
-      this.ctx.log.info({ requestId: d.requestId, err: (e as Error).message, detail: (e as { detail?: string }).detail }, 'webhook attempt failed');
+      this.ctx.log.info({ requestId: d.requestId, event: d.event, err: (e as Error).message, detail: (e as { detail?: string }).detail }, 'webhook attempt failed');
     }
     const ok = status >= 200 && status < 300;
     await this.ctx.store.recordWebhookAttempt(d.id, status, ok, ok ? null : nextAt, this.ctx.now());

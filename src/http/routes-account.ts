@@ -24,6 +24,7 @@ import { contentTypeOf, type ExportFormat } from '../delivery/export/formats.ts'
 import { locationsView } from '../app/locations.ts';
 import { getBusiness, searchBusinesses } from '../app/businesses.ts';
 import { profileHandlers } from './routes-profile.ts';
+import { createSubscription, deleteSubscription, listSubscriptions } from '../app/webhook-subscriptions.ts';
 import { createMonitor, deleteMonitor, getMonitor, listChanges, listMonitors, listRuns, patchMonitor } from '../app/monitors.ts';
 
 const op = (method: string, path: string): AccountOperation => {
@@ -99,6 +100,11 @@ const handlers: Record<string, Handler> = {
   'GET /monitors/{monitorId}/runs': async (ctx, req, _r, p) => listRuns(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId, p as { before?: number; pageSize: number }),
   'GET /monitors/{monitorId}/changes': async (ctx, req, _r, p) =>
     listChanges(ctx, req.account!.id, (req.params as { monitorId: string }).monitorId, p as { cursor?: string; kind?: string; from?: number; to?: number; pageSize: number }),
+
+  'POST /webhooks': async (ctx, req) => createSubscription(ctx, req.account!.id, body(req)),
+  'GET /webhooks': async (ctx, req) => listSubscriptions(ctx, req.account!.id),
+  'DELETE /webhooks/{subscriptionId}': async (ctx, req, reply) =>
+    reply.code(200).type('text/plain; charset=utf-8').send(await deleteSubscription(ctx, req.account!.id, (req.params as { subscriptionId: string }).subscriptionId)),
 };
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -12,7 +12,7 @@
  */
 import type { AppContext } from '../app/context.ts';
 import type { RequestRow } from '../store/contract.ts';
-import type { MonitorRow, MonitorRunRow } from '../store/monitors/contract.ts';
+import { MONITOR_RUN, type MonitorRow, type MonitorRunRow } from '../store/monitors/contract.ts';
 import { monitorStoreOf } from '../store/monitors/index.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
 import { newRequestId } from '../app/ids.ts';
@@ -21,8 +21,7 @@ import { diffRun, type QueryRecords } from './compare.ts';
 import { nextRunAfter } from './schedule.ts';
 import { planRun } from './signal.ts';
 
-/** The request parameter that ties a request to its monitor run (not settable by clients: set here). */
-export const MONITOR_RUN = '_monitorRun';
+export { MONITOR_RUN };
 
 /** A claim not confirmed as started this long after it was made is taken over. */
 const STALE_CLAIM_MS = 30_000;

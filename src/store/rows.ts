@@ -4,7 +4,8 @@
  *
  * @example const { toRequest } = rowMappers(JSON.parse); toRequest(db.prepare('SELECT * FROM requests').get())
  */
-import type { Account, ApiKeyRow, RequestRow, TaskRow, UsageLine, WebhookCall } from './contract.ts';
+import type { Account, ApiKeyRow, RequestRow, TaskRow, UsageLine, WebhookCall, WebhookSubscription } from './contract.ts';
+import type { WebhookEvent } from '../contract/webhooks.ts';
 import type { TaskListRow } from './tasks/contract.ts';
 import { taskSummary } from './tasks/summary.ts';
 
@@ -27,6 +28,12 @@ export const toUsageLine = (r: Row): UsageLine => ({
 
 /** A failed webhook call as GET /webhook-calls lists it (seconds, like the rest of that answer). */
 export const toWebhookCall = (r: Row): WebhookCall => ({ status: `Status code: ${r.status_code}`, date: Math.floor(r.created_at / 1000) });
+
+/** `events` is stored ',a,b,' (one strpos/instr finds an event in SQL). */
+export const toWebhookSubscription = (r: Row): WebhookSubscription => ({
+  id: r.id, accountId: r.account_id, url: r.url, events: String(r.events).split(',').filter(Boolean) as WebhookEvent[],
+  description: r.description ?? null, created: Number(r.created_at),
+});
 
 /** Request and task rows, with `json` reading a JSON column's value. */
 export function rowMappers(json: (v: any) => any) {

@@ -12,6 +12,10 @@
  * @example const run = await monitorStoreOf(store).claimDueRun(Date.now(), nextOf, () => newRequestId())
  */
 
+/** The request parameter that ties a request to its monitor run (set by the scheduler, not by clients);
+ *  the stores read it to make a run's `monitor.changes` subscription deliveries. */
+export const MONITOR_RUN = '_monitorRun';
+
 export interface MonitorSchedule {
   /** Seconds between runs (at least 60). */
   every_s?: number;

@@ -7,6 +7,7 @@
 import type { TaskListRow, TaskRow, TaskStore } from '../tasks/contract.ts';
 import { TASK_COLUMNS, TASK_INSERT, TASK_LISTED, rowMappers, taskValues } from '../rows.ts';
 import type { PgDb } from './handle.ts';
+import { enqueueTaskFileReady } from './webhooks.ts';
 
 const { toTask, toTaskListed } = rowMappers((v) => v);
 
@@ -50,7 +51,16 @@ export class PostgresTasks implements TaskStore {
       args.push(k === 'results' ? JSON.stringify(v) : v);
       sets.push(`${col} = $${args.length}`);
     }
-    if (sets.length) await this.h.q(`UPDATE tasks SET ${sets.join(', ')} WHERE id = $1`, args);
+    if (!sets.length) return;
+    // A task that ends with its file: its `task.file_ready` subscription deliveries, in the same transaction.
+    if (patch.status !== 'SUCCESS' || !patch.fileToken) {
+      await this.h.q(`UPDATE tasks SET ${sets.join(', ')} WHERE id = $1`, args);
+      return;
+    }
+    await this.h.tx(async (c) => {
+      const [t] = await this.h.q(`UPDATE tasks SET ${sets.join(', ')} WHERE id = $1 RETURNING account_id, request_id`, args, c);
+      if (t?.request_id) await enqueueTaskFileReady(this.h, c, t.account_id, t.request_id, patch.updated ?? Date.now());
+    });
   }
 
   async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskListRow[]> {

@@ -6,6 +6,7 @@
 import type { TaskListRow, TaskRow, TaskStore } from '../tasks/contract.ts';
 import { TASK_COLUMNS, TASK_INSERT, TASK_LISTED, rowMappers, taskValues, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
+import { enqueueTaskFileReady } from './webhooks.ts';
 
 const { toTask, toTaskListed } = rowMappers(JSON.parse);
 
@@ -40,10 +41,17 @@ export class SqliteTasks implements TaskStore {
   }
 
   async updateTask(id: string, patch: Partial<Pick<TaskRow, 'status' | 'fileToken' | 'filePath' | 'results' | 'updated' | 'requestId'>>): Promise<void> {
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) continue;
-      this.h.db.prepare(`UPDATE tasks SET ${TASK_COLUMNS[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
-    }
+    this.h.tx(() => {
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) continue;
+        this.h.db.prepare(`UPDATE tasks SET ${TASK_COLUMNS[k]} = ? WHERE id = ?`).run(k === 'results' ? JSON.stringify(v) : v, id);
+      }
+      // A task that ends with its file: its `task.file_ready` subscription deliveries, in the same write.
+      if (patch.status === 'SUCCESS' && patch.fileToken) {
+        const t = this.h.s('SELECT account_id, request_id FROM tasks WHERE id = ?').get(id) as Row | undefined;
+        if (t?.request_id) enqueueTaskFileReady(this.h, t.account_id, t.request_id, patch.updated ?? Date.now());
+      }
+    });
   }
 
   async listTasks(accountId: string, o: { tag?: string; lastId?: string; limit: number }): Promise<TaskListRow[]> {

@@ -1,23 +1,44 @@
 /**
- * Webhook deliveries and the call log on SQLite (../webhooks/contract.ts); `enqueueDelivery` creates
- * the delivery of a request that just ended, inside the transaction that ended it (./items.ts,
- * ./requests.ts), and `purgeWebhooks` is the janitor's share of a purge.
+ * Webhook deliveries, subscriptions and the call log on SQLite (../webhooks/contract.ts);
+ * `enqueueDelivery` creates the deliveries of a request that just ended, inside the transaction that
+ * ended it (./items.ts, ./requests.ts), `enqueueTaskFileReady` those of a task whose file was just
+ * written (./tasks.ts), and `dropDelivery` / `purgeCalls` are the janitor's share of a purge.
  *
  * @example const due = await new SqliteWebhooks(h).claimDueWebhooks(Date.now(), 10, 30_000);
  */
-import type { WebhookCall, WebhookDelivery, WebhookStore } from '../webhooks/contract.ts';
-import { toWebhookCall, type Row } from '../rows.ts';
+import type { WebhookCall, WebhookDelivery, WebhookStore, WebhookSubscription } from '../webhooks/contract.ts';
+import type { WebhookEvent } from '../../contract/webhooks.ts';
+import { MONITOR_RUN } from '../monitors/contract.ts';
+import { toWebhookCall, toWebhookSubscription, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 
-/** The delivery of an ended request `r` (a requests row): to its webhook, else the account's integration webhook. */
+/** One delivery per subscription of account @account naming an event of the list @events (JSON array), for request @request. */
+const SUBSCRIBED = `INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at, event, subscription_id)
+  SELECT @request || '|' || s.id || '|' || e.value, s.account_id, @request, s.url, @now, e.value, s.id
+  FROM webhook_subscriptions s JOIN json_each(@events) e ON instr(s.events, ',' || e.value || ',') > 0
+  WHERE s.account_id = @account`;
+
+const ENDED = JSON.stringify(['request.finished'] satisfies WebhookEvent[]);
+const RUN_ENDED = JSON.stringify(['request.finished', 'monitor.changes'] satisfies WebhookEvent[]);
+const FILE_READY = JSON.stringify(['task.file_ready'] satisfies WebhookEvent[]);
+
+/** The deliveries of an ended request `r` (a requests row): to its webhook, else the account's
+ *  integration webhook; and one per subscription to its events. */
 export function enqueueDelivery(h: SqliteDb, r: Row, now: number): void {
   const url = r.webhook ?? (h.s('SELECT webhook_url FROM accounts WHERE id = ?').get(r.account_id) as Row | undefined)?.webhook_url;
   if (url) h.s('INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.account_id, r.id, url, now);
+  const run = typeof r.params === 'string' && r.params.includes(`"${MONITOR_RUN}"`);
+  h.s(SUBSCRIBED).run({ request: r.id, account: r.account_id, now, events: run ? RUN_ENDED : ENDED });
 }
 
-/** Drops the ended delivery of a deleted request (keyed by its id; one still retrying stays: issue 15). */
+/** The `task.file_ready` deliveries of a task whose file was just written (keyed by its request). */
+export function enqueueTaskFileReady(h: SqliteDb, accountId: string, requestId: string, now: number): void {
+  h.s(SUBSCRIBED).run({ request: requestId, account: accountId, now, events: FILE_READY });
+}
+
+/** Drops the ended deliveries of a deleted request (one still retrying stays: issue 15). */
 export function dropDelivery(h: SqliteDb, requestId: string): void {
-  h.s("DELETE FROM webhook_deliveries WHERE id = ? AND state <> 'pending'").run(requestId);
+  h.s("DELETE FROM webhook_deliveries WHERE request_id = ? AND state <> 'pending'").run(requestId);
 }
 
 /** Deletes up to `limit` failed calls older than `before` (GET /webhook-calls shows the history period only). */
@@ -35,7 +56,7 @@ export class SqliteWebhooks implements WebhookStore {
       const lease = this.h.s('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?');
       return rows.map((r) => {
         lease.run(now + leaseMs, r.id);
-        return { id: r.id, accountId: r.account_id, requestId: r.request_id, url: r.url, attempts: r.attempts };
+        return { id: r.id, accountId: r.account_id, requestId: r.request_id, url: r.url, attempts: r.attempts, event: r.event ?? null, subscriptionId: r.subscription_id ?? null };
       });
     });
   }
@@ -53,5 +74,23 @@ export class SqliteWebhooks implements WebhookStore {
   async listWebhookCalls(accountId: string, since: number, limit: number): Promise<WebhookCall[]> {
     return (this.h.s('SELECT status_code, created_at FROM webhook_calls WHERE account_id = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?')
       .all(accountId, since, limit) as Row[]).map(toWebhookCall);
+  }
+
+  async createWebhookSubscription(s: WebhookSubscription, max: number): Promise<boolean> {
+    return this.h.tx(() => {
+      const n = (this.h.s('SELECT COUNT(*) AS n FROM webhook_subscriptions WHERE account_id = ?').get(s.accountId) as Row).n as number;
+      if (n >= max) return false;
+      this.h.s('INSERT INTO webhook_subscriptions (id, account_id, url, events, description, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(s.id, s.accountId, s.url, `,${s.events.join(',')},`, s.description, s.created);
+      return true;
+    });
+  }
+
+  async listWebhookSubscriptions(accountId: string): Promise<WebhookSubscription[]> {
+    return (this.h.s('SELECT * FROM webhook_subscriptions WHERE account_id = ? ORDER BY created_at DESC, id DESC').all(accountId) as Row[]).map(toWebhookSubscription);
+  }
+
+  async deleteWebhookSubscription(accountId: string, id: string): Promise<boolean> {
+    return this.h.s('DELETE FROM webhook_subscriptions WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
   }
 }
