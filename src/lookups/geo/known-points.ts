@@ -3,7 +3,8 @@
  * the country, first-level division and IANA zone they lie in. State names are GeoNames admin1
  * names (e.g. "Mazovia", "Buenos Aires F.D."), which were checked against the region each point is
  * in; `city` is given where the expected answer is unambiguous; `county` for every US point
- * (Census county or equivalent, by the naming rule in us-counties.ts).
+ * (Census county or equivalent, by the naming rule in us-counties.ts), null where the point is
+ * within 1 km of a county line and so answered null (us-area.ts).
  */
 export interface KnownPoint {
   name: string;
@@ -13,7 +14,7 @@ export interface KnownPoint {
   state: string;
   tz: string;
   city?: string;
-  county?: string;
+  county?: string | null;
 }
 
 export const KNOWN_POINTS: KnownPoint[] = [
@@ -25,7 +26,7 @@ export const KNOWN_POINTS: KnownPoint[] = [
   { name: 'Houston downtown', lat: 29.7604, lng: -95.3698, country: 'US', state: 'Texas', tz: 'America/Chicago', city: 'Houston', county: 'Harris County' },
   { name: 'Miami downtown', lat: 25.7617, lng: -80.1918, country: 'US', state: 'Florida', tz: 'America/New_York', city: 'Miami', county: 'Miami-Dade County' },
   { name: 'New Orleans French Quarter', lat: 29.9511, lng: -90.0715, country: 'US', state: 'Louisiana', tz: 'America/Chicago', city: 'New Orleans', county: 'Orleans Parish' },
-  { name: 'Baton Rouge', lat: 30.4515, lng: -91.1871, country: 'US', state: 'Louisiana', tz: 'America/Chicago', city: 'Baton Rouge', county: 'East Baton Rouge Parish' },
+  { name: 'Baton Rouge', lat: 30.4515, lng: -91.1871, country: 'US', state: 'Louisiana', tz: 'America/Chicago', city: 'Baton Rouge', county: null /* 1 km from the Mississippi, West Baton Rouge Parish's line */ },
   { name: 'Denver', lat: 39.7392, lng: -104.9903, country: 'US', state: 'Colorado', tz: 'America/Denver', city: 'Denver', county: 'Denver County' },
   { name: 'Phoenix', lat: 33.4484, lng: -112.074, country: 'US', state: 'Arizona', tz: 'America/Phoenix', city: 'Phoenix', county: 'Maricopa County' },
   { name: 'Seattle', lat: 47.6062, lng: -122.3321, country: 'US', state: 'Washington', tz: 'America/Los_Angeles', city: 'Seattle', county: 'King County' },

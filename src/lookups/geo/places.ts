@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import KDBush from 'kdbush';
 import { CITIES500_TXT } from './data-files.ts';
 import { forEachRow, fieldIs, num, text } from './tsv.ts';
-import { forEachWithin, nearestWithin } from './nearby.ts';
+import { distanceKm, forEachWithin, nearestWithin } from './nearby.ts';
 import type { AdminNames } from './admin-names.ts';
 
 /** GeoNames feature codes left out: neighbourhoods (PPLX) and places that no longer exist. */
@@ -25,6 +25,10 @@ export interface PlaceIndex {
   country: string[];
   /** GeoNames admin1 code, e.g. `NY` (interned; '' when absent). */
   admin1Code: string[];
+  /** GeoNames admin2/3/4 codes (interned; '' when absent): which municipality a place is in. */
+  admin2Code: string[];
+  admin3Code: string[];
+  admin4Code: string[];
   /** Resolved names; null when GeoNames has no name for the code. */
   admin1Name: (string | null)[];
   admin2Name: (string | null)[];
@@ -85,6 +89,9 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
   const popArr: number[] = [];
   const countryArr: string[] = [];
   const a1Arr: string[] = [];
+  const a2Arr: string[] = [];
+  const a3Arr: string[] = [];
+  const a4Arr: string[] = [];
   const a1Name: (string | null)[] = [];
   const a2Name: (string | null)[] = [];
   forEachRow(buf, 15, (r) => {
@@ -95,7 +102,7 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     if (!Number.isFinite(lat) || !Number.isFinite(lng)) return;
     const cc = keep(r.buf.toString('latin1', r.start[8], r.end[8]));
     const a1 = keep(r.buf.toString('latin1', r.start[10], r.end[10]));
-    const a2 = r.buf.toString('latin1', r.start[11], r.end[11]);
+    const a2 = keep(r.buf.toString('latin1', r.start[11], r.end[11]));
     const k1 = `${cc}.${a1}`;
     nameArr.push(text(r, 1));
     latArr.push(lat);
@@ -103,6 +110,9 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     popArr.push(num(r, 14) || 0);
     countryArr.push(cc);
     a1Arr.push(a1);
+    a2Arr.push(a2);
+    a3Arr.push(keep(r.buf.toString('latin1', r.start[12], r.end[12])));
+    a4Arr.push(keep(r.buf.toString('latin1', r.start[13], r.end[13])));
     a1Name.push(a1 ? names.admin1.get(k1) ?? null : null);
     a2Name.push(a1 && a2 ? names.admin2.get(`${k1}.${a2}`) ?? null : null);
   });
@@ -124,6 +134,9 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     maxLogPopulation: logPopulation.reduce((m, v) => Math.max(m, v), 0),
     country: countryArr,
     admin1Code: a1Arr,
+    admin2Code: a2Arr,
+    admin3Code: a3Arr,
+    admin4Code: a4Arr,
     admin1Name: a1Name,
     admin2Name: a2Name,
     index,
@@ -195,4 +208,61 @@ export function bestCity(p: PlaceIndex, lng: number, lat: number, maxKm: number,
     forEachWithin(t.index, t, lng, lat, reach, (k, km) => visit(t.ids[k], km));
   }
   return best;
+}
+
+/**
+ * Radius in km that a place of this population covers: a disc at 3,000 inhabitants per km², at
+ * least 0.3 km (about 0.33 km for 1,000 people, 3.3 km for 100,000, 15 km for two million).
+ *
+ * @example coverKm(100_000) // ≈ 3.26
+ */
+export function coverKm(population: number): number {
+  return Math.max(0.3, Math.sqrt(population / 3000 / Math.PI));
+}
+
+/**
+ * Whether place `a` lies in another municipality than place `b`, by the admin codes `b` has
+ * (admin2, admin3, admin4): GeoNames gives each French, German, Swiss, Italian... town the code of
+ * its own commune, so a town beside a city differs from it there. A place with no such codes (Tokyo)
+ * contains any place of its admin1 as far as the codes can tell. In the US GeoNames has no codes
+ * below the county, but its populated places are Census places (incorporated or designated; its
+ * neighbourhoods are PPLX, dropped), so two US places are always two municipalities.
+ *
+ * @example otherMunicipality(places, sainteAdresse, leHavre) // true: communes 76552 and 76351
+ */
+export function otherMunicipality(p: PlaceIndex, a: number, b: number): boolean {
+  if (p.country[a] !== p.country[b] || p.admin1Code[a] !== p.admin1Code[b] || p.country[a] === 'US') return true;
+  const codes = [p.admin2Code, p.admin3Code, p.admin4Code];
+  return codes.some((c) => c[b] !== '' && c[a] !== c[b]);
+}
+
+/** How far `pickCity` looks for a place whose own area covers the point. */
+const COVER_SEARCH_KM = 5;
+
+/**
+ * The city of a point. A place is taken to cover a disc of `coverKm` around its centre; the point's
+ * city is the covering place whose centre it is nearest relative to that radius (the town it lies
+ * deepest in: Potigrafu rather than its commune's seat Gorgota 1.4 km off, Sainte-Adresse rather
+ * than Le Havre) unless that place is a district of a ten times bigger city that covers the point
+ * too and is the same municipality by its codes (Hatsudai in Tokyo: Tokyo). Where no place covers
+ * the point, the best-scored place within `maxKm` (`bestCity`).
+ *
+ * @example places.name[pickCity(places, 2.2945, 48.8584, 30)!] // 'Paris'
+ */
+export function pickCity(p: PlaceIndex, lng: number, lat: number, maxKm: number, filter?: PlaceFilter): number | undefined {
+  const best = bestCity(p, lng, lat, maxKm, filter);
+  if (best === undefined) return undefined;
+  let town: number | undefined;
+  let townRatio = Infinity;
+  forEachWithin(p.index, p, lng, lat, Math.min(COVER_SEARCH_KM, maxKm), (id, km) => {
+    const ratio = km / coverKm(p.population[id]);
+    if (ratio <= 1 && ratio < townRatio && (!filter || filter(id))) {
+      townRatio = ratio;
+      town = id;
+    }
+  });
+  if (town === undefined || town === best) return best;
+  const bestCovers = distanceKm(lng, lat, p.lng[best], p.lat[best]) <= coverKm(p.population[best]);
+  const district = bestCovers && p.population[best] >= 10 * p.population[town] && !otherMunicipality(p, town, best);
+  return district ? best : town;
 }
