@@ -82,6 +82,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
   private timers: NodeJS.Timeout[] = [];
   private membersSeen = 1;
   private down = false;
+  private downAt = 0;
   private closed = false;
   private polling = false;
 
@@ -182,11 +183,21 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     }
   }
 
-  /** A start reserved by this process alone, 1/N of the key's rate: the others pace the same way. */
+  /**
+   * A start reserved by this process alone, 1/N of the key's rate: the others pace the same way.
+   * The first one on a key waits out the starts the others may still hold from the store (each at
+   * most two leases), so the old reservations and the new alone pace never overlap into a burst.
+   */
   private takeAlone(key: string, earliest: number, gapMs: number): number {
     const now = this.now();
-    const at = Math.max(now, earliest, this.alone.get(key) ?? 0, this.clusterNext.get(key) ?? 0);
-    this.alone.set(key, at + gapMs * Math.max(1, this.membersSeen));
+    const n = Math.max(1, this.membersSeen);
+    let next = this.alone.get(key);
+    if (next === undefined) {
+      const span = Math.min(this.o.maxLeaseMs, this.o.maxLease * gapMs);
+      next = Math.max(this.clusterNext.get(key) ?? 0, this.downAt) + 2 * (n - 1) * span;
+    }
+    const at = Math.max(now, earliest, next);
+    this.alone.set(key, at + gapMs * n);
     this.stats.localStarts++;
     return at;
   }
@@ -257,6 +268,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     this.stats.storeErrors++;
     if (this.down || this.closed) return;
     this.down = true;
+    this.downAt = this.now();
     this.opts.log?.warn({ err: (e as Error)?.message ?? String(e), members: this.membersSeen, store: this.store.kind },
       `cluster store unreachable: each process paces alone at 1/${this.membersSeen} of every key's rate until it answers`);
   }
