@@ -3454,6 +3454,17 @@ export type components = {
             store_longitude: number | null;
             /** @description The site's menu id, when the answer names it. */
             menu_id: string | null;
+            /** @description The item's choices (sizes, sides, extras), from its item page; null where the answer does not list them (the store page feed). */
+            options: {
+                /** @description The option list it belongs to ("Choose your salsa"). */
+                list: string | null;
+                /** @description The choice. */
+                name: string;
+                /** @description What it adds to the price, in `currency` units (0 when free). */
+                price: number | null;
+                /** @description The list must be chosen from. */
+                required: boolean | null;
+            }[] | null;
         } & {
             [key: string]: unknown;
         };

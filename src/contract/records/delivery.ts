@@ -4,7 +4,15 @@
  * answer does not have is null (decision 22).
  */
 import type { Static } from '@sinclair/typebox';
+import { Type } from '../dsl.ts';
 import { nbool, nint, nnum, nstr, record, str } from './fields.ts';
+
+const option = Type.Object({
+  list: nstr('The option list it belongs to ("Choose your salsa").'),
+  name: str('The choice.'),
+  price: nnum('What it adds to the price, in `currency` units (0 when free).'),
+  required: nbool('The list must be chosen from.'),
+});
 
 export const deliveryRecord = record('DeliveryMenuItem', 'One menu item of a food-delivery store.', {
   query: str('The query item as given.'),
@@ -31,6 +39,7 @@ export const deliveryRecord = record('DeliveryMenuItem', 'One menu item of a foo
   store_latitude: nnum("The store's latitude, degrees."),
   store_longitude: nnum("The store's longitude, degrees."),
   menu_id: nstr("The site's menu id, when the answer names it."),
+  options: Type.Union([Type.Array(option), Type.Null()], { description: "The item's choices (sizes, sides, extras), from its item page; null where the answer does not list them (the store page feed)." }),
 });
 
 export type DeliveryRecord = Static<typeof deliveryRecord>;

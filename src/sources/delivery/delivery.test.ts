@@ -67,7 +67,7 @@ test('a store page feed field by field (constructed sample): menu order, one rec
     item_id: '998877', item_name: 'Large Margherita', description: 'San Marzano tomato, fresh mozzarella, basil.', category: 'Pizzas',
     price: 18.99, currency: 'USD', image: 'https://img.cdn4dd.com/cdn-cgi/image/format=auto/https://doordash-static.s3.amazonaws.com/media/photosV2/constructed-margherita.jpg',
     rating: 94, ratings_count: 212, is_popular: true, price_text: '$18.99', item_url: 'https://www.doordash.com/store/24687/31337/item/998877/',
-    store_url: 'https://www.doordash.com/store/24687/', store_latitude: 37.7628, store_longitude: -122.4194, menu_id: '31337',
+    store_url: 'https://www.doordash.com/store/24687/', store_latitude: 37.7628, store_longitude: -122.4194, menu_id: '31337', options: null,
   });
   const [, pep, knots, coke] = out.records;
   assert.deepEqual([pep.price, pep.description, pep.image, pep.rating, pep.ratings_count, pep.is_popular], [4.25, null, null, 88, 57, false]);

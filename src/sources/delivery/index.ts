@@ -24,5 +24,6 @@ export const source = defineSource({
     { file: 'constructed-store-page.html' },
     { file: 'constructed-store-feed-merchant-info.json' },
     { file: 'constructed-item-page-choices.json' },
+    { file: 'constructed-item-page-options.json' },
   ],
 });

@@ -44,3 +44,23 @@ test('item page: choices with a surcharge, an option typename or selection bound
   const viaAdapter = adapter.parse(step, res(read('./constructed-item-page-choices.json')), { query: 'x', params: {} }).records;
   assert.deepEqual(viaAdapter.map((r) => r.item_name), ['Secret Calzone']);
 });
+
+test('the item page as the site answers it (itemHeader, optionLists, presetCarousels): one item, its price, its choices as options', () => {
+  // Constructed after the field lists public clients of the site ask (itemHeader with displayString and
+  // minor units, optionLists with isOptional and surcharges, presetCarousels with items of their own).
+  const recs = parseCapture(read('./constructed-item-page-options.json'));
+  assert.equal(recs.length, 1, 'the carousel\'s item is not the page\'s item');
+  const r = recs[0]!;
+  assert.deepEqual([r.item_id, r.item_name, r.price, r.currency, r.price_text, r.menu_id], ['546936015', 'Chicken Burrito', 11.49, 'USD', '$11.49', '3349912']);
+  assert.deepEqual(r.options, [
+    { list: 'Choose your salsa', name: 'Mild', price: 0, required: true },
+    { list: 'Choose your salsa', name: 'Hot', price: 0, required: true },
+    { list: 'Add extras', name: 'Guacamole', price: 2.5, required: false },
+  ]);
+  // Through the adapter's item step, as an item link the feed does not list reaches it.
+  const step = { kind: 'item', url: 'https://www.doordash.com/graphql/itemPage?operation=itemPage', state: { storeId: '1721744', menuId: null, itemId: '546936015', store: null } } as never;
+  const viaAdapter = adapter.parse(step, { ...res(read('./constructed-item-page-options.json')), url: 'https://www.doordash.com/graphql/itemPage?operation=itemPage' }, { query: 'q', params: {} }).records;
+  assert.deepEqual(viaAdapter.map((x) => [x.item_id, x.options?.length]), [['546936015', 3]]);
+  // A feed's items do not list their choices: null, not an empty list.
+  assert.equal(parseCapture(read('./constructed-store-feed.json'))[0]!.options, null);
+});

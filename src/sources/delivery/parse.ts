@@ -12,11 +12,14 @@ import { isMerchantInfo, isStoreHeader, ORIGIN, readSiteAnswer, storeOf, storeUr
 import { findItems, itemIdOf, itemRatingOf, markedPopular, priceOf, type FoundItem } from './menu.ts';
 import { FEED, ITEM, itemStep, type MenuState } from './plan.ts';
 import type { MenuItemRecord } from './record.ts';
+import { splitItemPages, type ItemOption } from './item-page.ts';
 
 export interface MenuPage {
   store: StoreHeader | null;
   menuId: string | null;
   items: FoundItem[];
+  /** Choices per item id, of the items read from an item page; a feed's items' choices are not listed. */
+  options?: Map<string, ItemOption[]>;
   /** Some entries of a popular list did not read: an item not seen in one may still be popular. */
   popularUnread?: boolean;
 }
@@ -27,7 +30,11 @@ export interface MenuPage {
  */
 export function readMenu(data: unknown, storeId: string | null, label = FEED): MenuPage {
   const header = findValues(data, isStoreHeader(storeId))[0] ?? null;
-  const { items, popularUnread } = findItems(data);
+  // An item page is its header's one item with its choices: its carousels and recommendations are no items.
+  const pages = splitItemPages(data);
+  const found = findItems(pages.rest);
+  const items = [...found.items.filter((f) => !pages.options.has(itemIdOf(f.node) ?? '')), ...pages.items];
+  const popularUnread = found.popularUnread;
   if (!header && !items.length) {
     const keys = obj(data) ? Object.keys(data as Obj).join(', ').slice(0, 80) : typeof data;
     throw new SourceError('layout_changed', `${label}: the answer holds neither menu items nor the store (keys: ${keys})`);
@@ -36,7 +43,7 @@ export function readMenu(data: unknown, storeId: string | null, label = FEED): M
   // The feed's merchant information block carries the phone when the header does not.
   const info = findValues(data, isMerchantInfo)[0];
   const store = header ? withMerchantInfo(storeOf(header), info) : null;
-  return { store, menuId: idOf(book?.id), items, popularUnread: popularUnread > 0 };
+  return { store, menuId: idOf(book?.id), items, popularUnread: popularUnread > 0, ...(pages.items.length ? { options: pages.options } : {}) };
 }
 
 /** One found item → its record. */
@@ -75,6 +82,7 @@ export function recordOf(f: FoundItem, page: MenuPage, query: string, storeId: s
     store_latitude: s?.latitude ?? null,
     store_longitude: s?.longitude ?? null,
     menu_id: menuId,
+    options: (itemId !== null ? page.options?.get(itemId) : undefined) ?? null,
   };
 }
 

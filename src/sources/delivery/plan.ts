@@ -34,7 +34,8 @@ export const FEED_QUERY = `query ${FEED}($storeId: ID!, $menuId: ID, $isMerchant
 
 export const ITEM_QUERY = `query ${ITEM}($storeId: ID!, $itemId: ID!, $isMerchantPreview: Boolean, $fulfillmentType: FulfillmentType) {
   ${ITEM}(storeId: $storeId, itemId: $itemId, isMerchantPreview: $isMerchantPreview, fulfillmentType: $fulfillmentType) {
-    itemHeader { id name description imgUrl unitAmount currency decimalPlaces displayPrice ratingDisplayString menuId }
+    itemHeader { id name description imgUrl unitAmount currency decimalPlaces displayString ratingDisplayString menuId }
+    optionLists { id name isOptional minNumOptions maxNumOptions options { id name unitAmount currency decimalPlaces displayString } }
   }
 }`;
 
