@@ -749,7 +749,7 @@ export type paths = {
                             errors?: {
                                 query: string;
                                 error: {
-                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                     type: string;
                                     message: string;
                                 };
@@ -3903,7 +3903,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4048,7 +4048,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4193,7 +4193,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4336,7 +4336,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4479,7 +4479,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4611,7 +4611,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4751,7 +4751,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -4889,7 +4889,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5028,7 +5028,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5155,7 +5155,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5282,7 +5282,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5415,7 +5415,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5547,7 +5547,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5675,7 +5675,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5804,7 +5804,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -5932,7 +5932,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6057,7 +6057,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6194,7 +6194,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6326,7 +6326,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6456,7 +6456,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6577,7 +6577,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6698,7 +6698,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6830,7 +6830,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -6963,7 +6963,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -7089,7 +7089,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -7215,7 +7215,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
@@ -7346,7 +7346,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
                                 type: string;
                                 message: string;
                             };
