@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { startHarness } from './support/harness.ts';
 import { createLogger } from '../src/ops/log.ts';
+import { spellingsOf } from '../src/ops/key-spellings.testkit.ts';
 
 test('structured request logs with request ids and no secrets', async () => {
   const lines: string[] = [];
@@ -76,5 +77,27 @@ test('a trawl key is masked wherever a logged line holds it: 14 spellings the se
     assert.equal(lines.filter((l) => JSON.parse(l).msg === 'http').length, 14, 'each call was logged');
     assert.ok(!all.includes(rest), `no key in the log:\n${lines.filter((l) => l.includes(rest)).join('\n')}`);
     assert.ok(!/trw(_|%5f)/i.test(all), 'nothing key-shaped left');
+  } finally { await h.close(); }
+});
+
+test('issue 39: a key double-encoded, as HTML entities or without its prefix leaves no trace, in the request lines and in the worker\'s "query attempt failed" lines', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
+  // The service's logger, so the runner's attempt lines go to the same sink as the request lines.
+  const h = await startHarness({ log: createLogger('info', sink) });
+  try {
+    const rest = h.key.slice(4);
+    const spellings = spellingsOf(h.key);
+    for (const s of spellings) {
+      await h.get(`/profile/balance?q=${encodeURIComponent(s)}`);
+      await h.get(`/profile/balance?q=${s}`);
+      const r = await h.json(`/maps/search?query=${encodeURIComponent(`fail;k=${s}`)}&async=false`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const failed = lines.filter((l) => l.includes('query attempt failed'));
+    assert.equal(failed.length, spellings.length, 'each failed query was logged');
+    const leaks = lines.filter((l) => l.includes(rest.slice(0, 10)) || l.includes(rest.slice(-10)));
+    assert.deepEqual(leaks, [], 'no part of the key in any line');
   } finally { await h.close(); }
 });

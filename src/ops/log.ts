@@ -6,20 +6,11 @@
  * @example const log = createLogger('info'); log.info({ requestId }, 'request accepted');
  */
 import pino from 'pino';
+import { maskKeys } from './key-mask.ts';
+
+export { maskKeys };
 
 export type Logger = pino.Logger;
-
-/**
- * Anything shaped like a trawl key (`trw_` and what follows, the prefix in any case or percent-encoded
- * form, the rest with percent escapes), wherever it stands in a line: the last net under every other,
- * for the spellings the server does not take as a key (`key=`, `token=`, `access_token=`,
- * `apiKey[0]`, `apiKeys`, the key in the path or inside another parameter's value, issue 28).
- */
-const KEY_SHAPE = /(?:t|%74)(?:r|%72)(?:w|%77)(?:_|%5f)(?:[a-z0-9_-]|%[0-9a-f]{2})+/gi;
-
-/** `text` with every trawl-key-shaped run replaced.
- *  @example maskKeys('GET /x?token=trw_abc') // 'GET /x?token=[redacted]' */
-export const maskKeys = (text: string): string => text.replace(KEY_SHAPE, '[redacted]');
 
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   return pino({
@@ -73,9 +64,9 @@ export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) {
     if (s.length < 8) continue; // too short to be a key; replacing it would mangle the line
-    out = out.split(s).join('[redacted]');
-    const enc = encodeURIComponent(s);
-    if (enc !== s) out = out.split(enc).join('[redacted]');
+    // The key, its encoded spelling, and its secret without the prefix (a client that dropped it).
+    const bare = s.startsWith('trw_') ? s.slice(4) : null;
+    for (const x of [s, encodeURIComponent(s), ...(bare && bare.length >= 8 ? [bare] : [])]) out = out.split(x).join('[redacted]');
   }
   return out;
 }
