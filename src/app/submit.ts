@@ -19,7 +19,7 @@ import { canCharge } from '../billing/credit.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 import { cursorProblem } from '../engine/cursor.ts';
-import { checkArea } from '../lookups/geo/area/resolve.ts';
+import { endpointRule } from './checks.ts';
 
 export interface SubmitOptions {
   webhook: string | null;
@@ -96,8 +96,9 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
     const why = await cursorProblem(ctx.store, decl.path, params.cursor, queries);
     if (why) throw new AppError(422, why);
   }
-  // A declared `area` (maps search) must resolve against the geo data, which the contract does not load.
-  const rule = decl.check?.(params) ?? (typeof params.area === 'string' ? checkArea(params.area) : undefined);
+  // A declared `area` (maps search) must resolve against the geo data, which the contract does not
+  // load: checked on a check thread (./checks.ts).
+  const rule = await endpointRule(decl, params, ctx.settings.checkBudgetMs);
   if (rule) throw new AppError(422, rule);
   if (o.webhook) await checkWebhook(ctx, o.webhook);
   // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn

@@ -56,18 +56,44 @@ function searchedAs(loc: string, i: number, body: Record<string, unknown>, areas
   return [{ area: loc.trim() }];
 }
 
-/** `areas`: the endpoint covers areas (it has the `area` parameter). */
+/** `areas`: the endpoint covers areas (it has the `area` parameter).
+ *  Each distinct location is resolved once (10,000 locations over 905 regions are 905 look-ups), and
+ *  the queries are counted (categories × the places of each location) before any is built, so an
+ *  oversized task is refused by arithmetic (issue 39: 10,000 × a state's 2,593 ZIPs built 26 million
+ *  strings before the 422). It reads the postal and place data on first use: the API runs it off its
+ *  thread (./checks.ts). */
 export function taskQueries(body: Record<string, unknown>, areas: boolean): TaskQueries {
   const queries = strings(body.queries);
   const categories = strings(body.categories);
   if (queries.length || !categories.length) return { queries, shown: queries };
   const locations = strings(body.locations);
   if (!locations.length) return { queries: categories, shown: categories };
-  const places = locations.map((l, i) => searchedAs(l, i, body, areas));
-  const total = categories.length * places.reduce((s, p) => s + p.length, 0);
+  const seen = new Map<string, Where[]>();
+  const places = locations.map((l, i) => {
+    let p = seen.get(l);
+    if (!p) seen.set(l, (p = searchedAs(l, i, body, areas)));
+    return p;
+  });
+  let each = 0;
+  for (const p of places) each += p.length;
+  const total = categories.length * each;
   if (total > TASK_MAX_QUERIES) throw new AppError(422, `categories × locations make ${total} queries; a task takes at most ${TASK_MAX_QUERIES}`);
-  const each = categories.flatMap((c) => places.flat().map((w) => ('area' in w ? { q: c, area: w.area, shown: `${c} in ${w.area}` } : { q: `${c} ${w.words}`, area: null, shown: `${c} ${w.words}` })));
-  const out: TaskQueries = { queries: each.map((e) => e.q), shown: each.map((e) => e.shown) };
-  if (each.some((e) => e.area !== null)) out.areas = each.map((e) => e.area);
+  const out: TaskQueries = { queries: [], shown: [] };
+  const where = places.flat();
+  const withAreas = where.some((w) => 'area' in w);
+  if (withAreas) out.areas = [];
+  for (const c of categories) {
+    for (const w of where) {
+      if ('area' in w) {
+        out.queries.push(c);
+        out.shown.push(`${c} in ${w.area}`);
+        out.areas!.push(w.area);
+      } else {
+        out.queries.push(`${c} ${w.words}`);
+        out.shown.push(`${c} ${w.words}`);
+        out.areas?.push(null);
+      }
+    }
+  }
   return out;
 }

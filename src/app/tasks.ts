@@ -19,7 +19,8 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 import { taskBody } from '../contract/account.ts';
 import { dataEndpoints, endpointByService } from '../contract/endpoints/index.ts';
 import { withSelection } from './task-selection.ts';
-import { taskQueries, TASK_MAX_QUERIES } from './task-queries.ts';
+import { TASK_MAX_QUERIES } from './task-queries.ts';
+import { taskQueriesChecked } from './checks.ts';
 import { QUERY_AREAS } from '../contract/query-area.ts';
 import { selectionOf } from '../engine/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../contract/params.ts';
@@ -42,7 +43,7 @@ export async function createTask(ctx: AppContext, account: Account, body: Record
   if (!decl) {
     throw new AppError(422, `service_name must be one of ${dataEndpoints.map((e) => e.service).join(', ')}, got ${JSON.stringify(service.slice(0, 100))}`);
   }
-  const { queries, areas, shown } = taskQueries(body, 'area' in decl.params);
+  const { queries, areas, shown } = await taskQueriesChecked(body, 'area' in decl.params, ctx.settings.checkBudgetMs);
   // The body's field names, not the query string's (`query=...`): submit's own checks speak of those.
   if (!queries.length) throw new AppError(422, 'queries is required: give at least one query in the body\'s "queries" array (or "categories", with optional "locations")');
   const settings = (body.settings ?? {}) as { output_extension?: unknown; output_columns?: unknown; escape_formulas?: unknown };

@@ -22,6 +22,8 @@ export interface Settings {
   cpuSlots: number;
   leaseMs: number;
   maxAttempts: number;
+  /** CHECK_BUDGET_MS: longest a submit-time check (a task's expansion, an `area`) may run on its check thread (src/app/checks.ts). */
+  checkBudgetMs: number;
   /** First retry delay of a retryable source error; later ones grow 4x (capped at 2 min). */
   retryBaseMs: number;
   /** Synchronous requests are held at most this long (decision 13). */
@@ -173,6 +175,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     cpuSlots: num(env.CPU_SLOTS, 2),
     leaseMs: num(env.LEASE_MS, 60_000),
     maxAttempts: num(env.MAX_ATTEMPTS, 4),
+    checkBudgetMs: num(env.CHECK_BUDGET_MS, 5_000),
     retryBaseMs: num(env.RETRY_BASE_MS, 1_000),
     syncTimeoutMs: num(env.SYNC_TIMEOUT_MS, 30 * 60_000),
     retentionMs: num(env.RETENTION_MS, 4 * 3600_000),

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ThreadPool } from './thread-pool.ts';
+import { ThreadPool, ThreadTimeout } from './thread-pool.ts';
 
 /** A constructed job module: echoes, fails, crashes its thread, or talks over its port. */
 function jobModule(dir: string): URL {
@@ -20,6 +20,7 @@ export default async function job(data: { kind: string; n?: number }, port?: Mes
   if (data.kind === 'crash') process.exit(3);
   if (data.kind === 'ask') { const got = once(port!, 'message'); port!.postMessage('ping'); return { answer: (await got)[0], threadId }; }
   if (data.kind === 'sleep') await new Promise((r) => setTimeout(r, data.n));
+  if (data.kind === 'spin') for (;;);
   return { echo: data, threadId };
 }`);
   return pathToFileURL(file);
@@ -41,6 +42,9 @@ test('thread pool: jobs run on other threads (TypeScript loaded there), talk ove
     await assert.rejects(pool.run({ kind: 'fail' }), (e: Error & { code?: string }) => e.message === 'bad job' && e.name === 'TypeError' && e.code === 'E_BAD');
     assert.deepEqual((await pool.run<{ echo: unknown }>({ kind: 'echo' })).echo, { kind: 'echo' }, 'a failed job leaves its thread usable');
     await assert.rejects(pool.run({ kind: 'crash' }), /exited with code 3/);
+    // A job past its budget (a loop that never ends) is ended with its thread; the pool goes on.
+    await assert.rejects(pool.run({ kind: 'spin' }, undefined, { timeoutMs: 200 }), (e: Error) => e instanceof ThreadTimeout);
+    assert.deepEqual((await pool.run<{ echo: unknown }>({ kind: 'echo', n: 2 }, undefined, { timeoutMs: 30_000 })).echo, { kind: 'echo', n: 2 });
 
     // Three jobs on a pool of two: the third waits for a free thread; all finish.
     const three = await Promise.all([1, 2, 3].map((n) => pool.run<{ echo: { n: number } }>({ kind: 'sleep', n: 50 * n })));

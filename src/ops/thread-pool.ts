@@ -37,8 +37,16 @@ const fields = (e) => {
 })().catch((e) => { throw e; });
 `;
 
+/** A job that ran past its `timeoutMs` (its thread was ended). */
+export class ThreadTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`job ran past its ${ms} ms budget`);
+    this.name = 'ThreadTimeout';
+  }
+}
+
 interface Pending { resolve: (v: any) => void; reject: (e: Error) => void }
-interface Slot { worker: Worker; running: Set<number>; ready: Promise<void>; dead?: boolean }
+interface Slot { worker: Worker; running: Set<number>; ready: Promise<void>; dead?: boolean; die?: (e: Error) => void }
 
 export class ThreadPool {
   private slots: Slot[] = [];
@@ -49,17 +57,28 @@ export class ThreadPool {
 
   constructor(private readonly module: URL, private readonly size: number, private readonly jobsPerThread = 1) {}
 
-  /** Runs one job on a thread with room (starting one if fewer than `size` run); rejects with the job's error. */
-  async run<T>(data: unknown, port?: MessagePort): Promise<T> {
+  /** Runs one job on a thread with room (starting one if fewer than `size` run); rejects with the job's error.
+   *  With `timeoutMs`, a job still running then is ended with its thread (every job on it fails) and
+   *  rejects with a ThreadTimeout: the budget of a check whose cost the caller cannot bound. */
+  async run<T>(data: unknown, port?: MessagePort, o: { timeoutMs?: number } = {}): Promise<T> {
     const id = this.nextId++;
     const slot = await this.acquire(id);
+    let timer: NodeJS.Timeout | undefined;
     try {
       return await new Promise<T>((resolve, reject) => {
         this.jobs.set(id, { resolve, reject });
         slot.worker.ref();
         slot.worker.postMessage({ id, data, port }, port ? [port] : []);
+        if (o.timeoutMs !== undefined) {
+          timer = setTimeout(() => {
+            // Out of the pool at once (its exit comes later): no job is given to it meanwhile.
+            slot.die!(new ThreadTimeout(o.timeoutMs!));
+            void slot.worker.terminate();
+          }, o.timeoutMs);
+        }
       });
     } finally {
+      clearTimeout(timer);
       this.jobs.delete(id);
       slot.running.delete(id);
       if (!slot.running.size) slot.worker.unref();
@@ -119,6 +138,7 @@ export class ThreadPool {
       for (const id of slot.running) this.jobs.get(id)?.reject(e);
       this.waiting.shift()?.();
     };
+    slot.die = died;
     worker.on('error', died);
     worker.on('exit', (code) => { if (!this.closed) died(new Error(`worker thread exited with code ${code}`)); });
     // Referenced while starting and while a job runs (run() unrefs it after the last), so a caller

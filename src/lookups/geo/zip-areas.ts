@@ -25,6 +25,22 @@ const READERS: Record<string, () => PostalRow[]> = { US: () => usPostalRows(), M
 export const ZIP_COUNTRIES: ReadonlySet<string> = new Set(Object.keys(READERS));
 
 const cache = new Map<string, PostalRow[]>();
+/** Each country's rows by state title, built once: `zipsIn` reads one state's rows, not the country's. */
+const byState = new Map<string, Map<string, PostalRow[]>>();
+
+function rowsInState(country: string, state: string): PostalRow[] {
+  let states = byState.get(country);
+  if (!states) {
+    states = new Map();
+    for (const r of postalRows(country)) {
+      const list = states.get(r.state);
+      if (list) list.push(r);
+      else states.set(r.state, [r]);
+    }
+    byState.set(country, states);
+  }
+  return states.get(state) ?? [];
+}
 
 export function postalRows(country: string): PostalRow[] {
   let rows = cache.get(country);
@@ -97,7 +113,7 @@ export function zipsIn(value: string): string[] | undefined {
   const [raw, state, city, ...rest] = value.split('>').map((s) => s.trim());
   const cc = raw?.toUpperCase() ?? '';
   if (!ZIP_COUNTRIES.has(cc) || !state || rest.length) return undefined;
-  const inState = postalRows(cc).filter((r) => r.state === state);
+  const inState = rowsInState(cc, state);
   if (!inState.length) return undefined;
   const k = city ? placeKey(city) : undefined;
   const codes = [...new Set(inState.filter((r) => k === undefined || placeKey(r.place) === k).map((r) => r.zip))].sort();

@@ -64,3 +64,22 @@ test('bad areas are refused with what is wrong', () => {
   assert.match(mapsSearch.check!({ limit: 1000 })!, /at most 500 places unless it has an area/);
   assert.equal(mapsSearch.check!({ limit: 1000, area: 'US>Nevada' }), undefined);
 });
+
+test('the submit-time check (no shape built) refuses exactly what resolving refuses', async () => {
+  const { locationsFor } = await import('../locations.ts');
+  const values: string[] = ['US', 'FR', 'US>90210', '90210', '00000', 'US>00000', 'US>Texas>Harris County', 'US>Texas>Nowhere County',
+    'US>Texas>Houston', 'US>Nevada>Atlantis', 'FR>Nowhere', 'DE>Bayern>München', 'a>b>c>d', 'XX', 'US>Vermont>Burlington>x'];
+  for (const cc of ['US', 'FR', 'MY', 'BR', 'JP']) {
+    const items = locationsFor(cc).items;
+    for (let i = 0; i < items.length; i += Math.max(1, Math.floor(items.length / 6))) {
+      values.push(items[i]!.value, `${items[i]!.value}x`);
+      const city = items[i]!.children[0];
+      if (city) values.push(city.value, `${city.value}x`);
+    }
+  }
+  for (const v of values) {
+    let resolved: string | undefined;
+    try { resolveArea(v); } catch (e) { resolved = (e as Error).message; }
+    assert.equal(checkArea(v), resolved, v);
+  }
+});

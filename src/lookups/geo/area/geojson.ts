@@ -7,7 +7,8 @@
  *   polygonsOfText('23.6,37.9,23.8,38.1') // [[[[23.6, 37.9], [23.8, 37.9], [23.8, 38.1], [23.6, 38.1], [23.6, 37.9]]]]
  *   polygonsOfText('{"type":"Point","coordinates":[0,0]}') // 'area GeoJSON must be a Polygon or MultiPolygon, got Point'
  */
-import { segmentsMeet, type Polygons, type Ring } from './shape.ts';
+import type { Polygons, Ring } from './shape.ts';
+import { firstCrossing } from './crossing.ts';
 
 /** Largest area text read (a GeoJSON shape); bigger is refused before parsing. */
 export const MAX_AREA_BYTES = 1_000_000;
@@ -49,49 +50,6 @@ function ringOf(v: unknown, where: string): Ring | string {
   for (const [x] of ring) { west = Math.min(west, x); east = Math.max(east, x); }
   if (east - west > 180) return `${where} spans ${east - west}° of longitude; at most 180° (a shape across the antimeridian is two polygons)`;
   return ring;
-}
-
-/** Where a polygon's rings cross themselves or each other: the first crossing found, or null. */
-export function firstCrossing(poly: Ring[]): string | null {
-  const segs: number[] = [];
-  const owner: number[] = [];
-  const index: number[] = [];
-  let s = Infinity, n = -Infinity;
-  poly.forEach((ring, r) => {
-    for (let i = 0; i + 1 < ring.length; i++) {
-      segs.push(ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]);
-      owner.push(r);
-      index.push(i);
-      s = Math.min(s, ring[i]![1]);
-      n = Math.max(n, ring[i]![1]);
-    }
-  });
-  const count = owner.length;
-  const bands = Math.max(1, Math.min(4096, Math.ceil(count / 4)));
-  const h = Math.max((n - s) / bands, 1e-12);
-  const lists: number[][] = Array.from({ length: bands }, () => []);
-  for (let k = 0; k < count; k++) {
-    const lo = Math.min(segs[4 * k + 1]!, segs[4 * k + 3]!), hi = Math.max(segs[4 * k + 1]!, segs[4 * k + 3]!);
-    for (let b = Math.max(0, Math.floor((lo - s) / h)); b <= Math.min(bands - 1, Math.floor((hi - s) / h)); b++) lists[b]!.push(k);
-  }
-  for (const list of lists) {
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const i = list[x]!, j = list[y]!;
-        if (owner[i] === owner[j]) {
-          // Neighbouring edges share a vertex (the first and last edge of the ring too).
-          const last = poly[owner[i]!]!.length - 2;
-          const [p, q] = [index[i]!, index[j]!];
-          if (Math.abs(p - q) === 1 || (Math.min(p, q) === 0 && Math.max(p, q) === last)) continue;
-        }
-        if (segmentsMeet(segs[4 * i]!, segs[4 * i + 1]!, segs[4 * i + 2]!, segs[4 * i + 3]!, segs[4 * j]!, segs[4 * j + 1]!, segs[4 * j + 2]!, segs[4 * j + 3]!)) {
-          const where = owner[i] === owner[j] ? `ring ${owner[i]}` : `rings ${owner[i]} and ${owner[j]}`;
-          return `${where}: edge ${index[i]} meets edge ${index[j]} near [${segs[4 * i]}, ${segs[4 * i + 1]}]`;
-        }
-      }
-    }
-  }
-  return null;
 }
 
 function polygonOf(v: unknown, where: string): Ring[] | string {
