@@ -8,23 +8,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from './support/harness.ts';
-import { locationsFor } from '../src/lookups/geo/locations.ts';
-import { comb } from '../src/lookups/geo/area/crossing.test.ts';
-import { checkArea } from '../src/lookups/geo/area/resolve.ts';
+import { comb } from './support/comb.ts';
+import { regions } from './support/regions.ts';
 
 const h = await startHarness({ settings: { workers: false } });
 after(() => h.close());
 const post = (path: string, body: unknown) => h.json(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-
-/** Regions of several countries as GET /locations lists them (those an area can be: a few listed
- *  names are not place regions). */
-export function regions(n: number): string[] {
-  const out: string[] = [];
-  for (const cc of ['US', 'FR', 'DE', 'IT', 'ES', 'BR', 'MX', 'IN', 'JP', 'CN', 'RU', 'CA', 'AU', 'GB', 'PL', 'TR', 'ID', 'PH', 'NG', 'AR']) {
-    for (const it of locationsFor(cc).items) if (out.length < n && !checkArea(it.value)) out.push(it.value);
-  }
-  return out;
-}
 
 test('10,000 × a state ZIP by ZIP is refused by its count, without building the queries', async () => {
   const r = await post('/tasks', { service_name: 'engine_maps_service_v2', categories: ['dentist'], locations: Array(10_000).fill('US>California'), useZipCodes: true });

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstCrossing } from './crossing.ts';
 import { segmentsMeet, type Ring } from './shape.ts';
+import { comb } from '../../../../test/support/comb.ts';
 
 /** Every pair: the answer the sweep must give (crossing or not). */
 function anyPairMeets(poly: Ring[]): boolean {
@@ -36,14 +37,6 @@ function randomRing(n: number, grid: number, rand: () => number): Ring {
   }
   if (ring.length < 3 || (ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1])) return randomRing(n, grid, rand);
   ring.push(ring[0]!);
-  return ring;
-}
-
-/** A comb: `teeth` thin teeth over a bar, simple (no crossing), every tooth as tall as the shape. */
-export function comb(teeth: number): Ring {
-  const ring: Ring = [];
-  for (let i = 0; i < teeth; i++) { const x = i * 0.01; ring.push([x, 0], [x, 1], [x + 0.005, 1], [x + 0.005, 0.01]); }
-  ring.push([teeth * 0.01, 0.01], [teeth * 0.01, -0.1], [0, -0.1], [0, 0]);
   return ring;
 }
 
