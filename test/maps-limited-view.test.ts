@@ -29,7 +29,7 @@ const counts = (i: number) => [40, 3, 120][i % 3]!;
 
 async function reviews(h: Harness, ids: string[], extra = '&reviewsLimit=0') {
   const q = ids.map((id) => `query=${encodeURIComponent(id)}`).join('&');
-  const r = await h.json(`/maps/reviews?${q}&async=false${extra}`);
+  const r = await h.json(`/maps/reviews?${q}&reviewsRoute=map&async=false${extra}`);
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body as { status: string; data: any[][]; errors?: Array<{ query: string; error: { type: string; message: string } }> };
 }

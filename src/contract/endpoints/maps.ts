@@ -48,6 +48,7 @@ export const mapsReviews = defineEndpoint({
     cutoffRating: int({ min: 1, max: 5, zeroIsAbsent: true, doc: 'With highest_rating: lowest rating kept; with lowest_rating: highest rating kept.' }),
     ignoreEmpty: bool({ def: false, doc: 'Drops reviews without text.' }),
     lastPaginationId: str({ doc: 'review_pagination_id of the last review received: continues after it.' }),
+    reviewsRoute: oneOf(['auto', 'map', 'dialog'] as const, { def: 'auto', doc: 'Extension: where reviews are read. `map`: the map product\'s review list (whole for a signed-in identity the operator configured; signed out since 2026 a limited view, ending with limited_view); `dialog`: the search results page\'s review dialog (10 a page, signed out; no owner answers, likes, photos or translations); `auto`: the map list, moving a place to the dialog when the list shows the limited view.' }),
     language, region,
   },
   shared: FULL_SET, record: mapsReviewsRecord, unit: 'review', service: 'engine_maps_reviews_service_v3', emptyCostsOne: true,

@@ -18,7 +18,8 @@ import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../_maps/pb.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
 import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
-import { effectiveSort, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, settingsOf, statedOf, type ReviewsPageState } from './plan.ts';
+import { dialogStep, effectiveSort, firstReviewsStep, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, routeOf, settingsOf, statedOf, type ReviewsPageState } from './plan.ts';
+import { parseDialogPage } from './dialog.ts';
 import { limitedViewOf, pageTally } from './limited.ts';
 import { reviewOf } from './review.ts';
 import type { ReviewRecord, ReviewsElement, ReviewsItem, ReviewsOutput, ReviewsParams } from './record.ts';
@@ -42,7 +43,7 @@ function startPlace(s: PlaceSummary, token: string | null, p: ReviewsParams, own
 }
 
 function firstPage(engineId: string, key: string, token: string | null, p: ReviewsParams, own: KnownPlace | null, stated: number | undefined): Step {
-  return reviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit, stated }, p, pageSizeFor(p, 0, own?.limit));
+  return firstReviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit, stated }, p, pageSizeFor(p, 0, own?.limit));
 }
 
 /** A found place → its header item and first reviews page. */
@@ -95,27 +96,11 @@ function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<It
 }
 
 /**
- * One reviews page → review items, and the next page while more is wanted: stops at
- * `reviewsLimit`, at the first review older than `cutoff`, at the first rating past
- * `cutoffRating` (highest/lowest order), or when the page has no next token.
+ * One page's reviews (either route) → review items, and whether paging goes on: stops at
+ * `reviewsLimit`, at the first review older than `cutoff`, at the first rating past `cutoffRating`
+ * (highest/lowest order), or when the page has no next token (or repeats the one just used).
  */
-function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
-  const st0 = (step.state ?? {}) as Partial<ReviewsPageState>;
-  // The signed-out limited view (a 403, a sign-in page): the place's header stays, its reviews end here, said so.
-  const limited = limitedViewOf(res);
-  if (limited) {
-    const key0 = String(st0.key ?? '');
-    return { records: st0.place && !st0.page ? [{ item: 'place', key: key0, place: st0.place }] : [], tallies: [{ key: key0, stated: st0.stated, read: 0, end: 'limited', why: limited }] };
-  }
-  const body = parseMaybeXssiJson(res.body);
-  if (!Array.isArray(body) || body.length < 2) throw new SourceError('layout_changed', 'reviews page is not a JSON array of [?, token, reviews]');
-  const entries = arr(body, 2);
-  const rawToken = at(body, 1);
-  if ((entries === null && at(body, 2) !== null) || (rawToken !== null && typeof rawToken !== 'string')) {
-    throw new SourceError('layout_changed', 'reviews page has neither a review list at [2] nor a page token at [1]');
-  }
-  const token = str(body, 1) || null;
-  const st = (step.state ?? {}) as Partial<ReviewsPageState>;
+function takePage(st: Partial<ReviewsPageState>, page: Array<ReviewRecord | null>, token: string | null, ctx: Ctx): { records: Item[]; got: number; read: number; stop: boolean; more: boolean } {
   const key = String(st.key ?? '');
   const p = ctx.params;
   const sort = effectiveSort(p);
@@ -126,8 +111,7 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   const cutoff = st.cutoff !== undefined ? st.cutoff : p.cutoff;
   // A place the caller knew (no place page was fetched) comes with its first reviews page.
   const records: Item[] = st.place && !st.page ? [{ item: 'place', key, place: st.place }] : [];
-  for (const entry of entries ?? []) {
-    const r = reviewOf(entry, token);
+  for (const r of page) {
     if (!r) continue;
     read++;
     if (limit > 0 && got >= limit) {
@@ -150,13 +134,65 @@ function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResu
   }
   if (limit > 0 && got >= limit) stop = true;
   // A token equal to the one just used would loop forever.
-  const more = !stop && token !== null && token !== (st.token ?? null) && (entries?.length ?? 0) > 0;
-  const next: Step[] = [];
-  if (more) {
-    const engineId = String(st.engineId ?? key);
-    next.push(reviewsStep(engineId, token, { key, engineId, got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff, limit: st.limit }, p, pageSizeFor(p, got, st.limit)));
+  const more = !stop && token !== null && token !== (st.token ?? null) && page.length > 0;
+  return { records, got, read, stop, more };
+}
+
+/** The state of a list's next page (either route). */
+function nextState(st: Partial<ReviewsPageState>, got: number, token: string | null): ReviewsPageState {
+  const key = String(st.key ?? '');
+  return { key, engineId: String(st.engineId ?? key), got, page: Number(st.page ?? 0) + 1, token, cutoff: st.cutoff, limit: st.limit };
+}
+
+/** One `listugcposts` page → review items and the next page; the limited view ends the list said so,
+ *  or (route `auto`) moves it to the review dialog from its start. */
+function parseReviewsPage(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const st = (step.state ?? {}) as Partial<ReviewsPageState>;
+  const key = String(st.key ?? '');
+  const header: Item[] = st.place && !st.page ? [{ item: 'place', key, place: st.place }] : [];
+  const p = ctx.params;
+  const limited = limitedViewOf(res);
+  if (limited) return limitedPage(st, header, limited, p);
+  const body = parseMaybeXssiJson(res.body);
+  if (!Array.isArray(body) || body.length < 2) throw new SourceError('layout_changed', 'reviews page is not a JSON array of [?, token, reviews]');
+  const entries = arr(body, 2);
+  const rawToken = at(body, 1);
+  if ((entries === null && at(body, 2) !== null) || (rawToken !== null && typeof rawToken !== 'string')) {
+    throw new SourceError('layout_changed', 'reviews page has neither a review list at [2] nor a page token at [1]');
   }
-  return { records, next, cursor: more ? token : null, tallies: [pageTally({ key, stated: st.stated, page: Number(st.page ?? 0), read, token, stop, more })] };
+  const token = str(body, 1) || null;
+  const page = (entries ?? []).map((e) => reviewOf(e, token));
+  const t = takePage(st, page, token, ctx);
+  const tally = pageTally({ key, stated: st.stated, page: Number(st.page ?? 0), read: t.read, token, stop: t.stop, more: t.more });
+  // Five reviews and no token from a place that states more: the limited view too.
+  if (tally.end === 'limited' && routeOf(p) === 'auto') return limitedPage(st, header, tally.why!, p);
+  const next: Step[] = [];
+  if (t.more) next.push(reviewsStep(String(st.engineId ?? key), token, nextState(st, t.got, token), p, pageSizeFor(p, t.got, st.limit)));
+  return { records: t.records, next, cursor: t.more ? token : null, tallies: [tally] };
+}
+
+/** A limited-view answer: route `map` ends the list with `limited_view`; `auto` asks the review dialog
+ *  from the list's start instead (the reviews of the limited page are dropped: the dialog has them). */
+function limitedPage(st: Partial<ReviewsPageState>, header: Item[], why: string, p: ReviewsParams): ParseResult<Item> {
+  const key = String(st.key ?? '');
+  if (routeOf(p) === 'auto' && !st.page && !st.token) {
+    const engineId = String(st.engineId ?? key);
+    const state: ReviewsPageState = { key, engineId, got: 0, page: 0, token: null, cutoff: st.cutoff, limit: st.limit, place: st.place, stated: st.stated };
+    return { records: [], next: [dialogStep(engineId, null, state, p)] };
+  }
+  return { records: header, tallies: [{ key, stated: st.stated, read: 0, end: 'limited', why }] };
+}
+
+/** One review dialog page → review items and the next page (never the limited view: 10 a page, with tokens). */
+function parseDialogStep(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
+  const st = (step.state ?? {}) as Partial<ReviewsPageState>;
+  const key = String(st.key ?? '');
+  const { reviews, token } = parseDialogPage(res.body);
+  const t = takePage(st, reviews, token, ctx);
+  const next: Step[] = [];
+  if (t.more) next.push(dialogStep(String(st.engineId ?? key), token, nextState(st, t.got, token), ctx.params));
+  const tally = { key, read: t.read, ...(st.stated !== undefined ? { stated: st.stated } : {}), ...(t.more ? {} : { end: t.stop ? 'enough' as const : 'end' as const }) };
+  return { records: t.records, next, cursor: t.more ? token : null, tallies: [tally] };
 }
 
 /**
@@ -174,6 +210,8 @@ export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<I
       return parseResolve(step, res, ctx);
     case 'reviews-page':
       return parseReviewsPage(step, res, ctx);
+    case 'reviews-dialog':
+      return parseDialogStep(step, res, ctx);
     default:
       throw new SourceError('layout_changed', `maps-reviews: unknown step kind ${step.kind}`);
   }

@@ -17,6 +17,7 @@ import { classifyQuery } from '../_maps/query.ts';
 import { MAX_LIMIT, searchSettings, type SearchSettings } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
 import type { PlaceSummary, ReviewSort, ReviewsParams } from './record.ts';
+import { DIALOG_TOKEN_PREFIX, dialogPageUrl } from './dialog.ts';
 
 export const PAGE_SIZE = 20;
 export const SORT_CODE: Record<ReviewSort, number> = { most_relevant: 1, newest: 2, highest_rating: 3, lowest_rating: 4 };
@@ -122,6 +123,37 @@ export function reviewsStep(engineId: string, token: string | null, state: Revie
   };
 }
 
+/** Which route reads a place's reviews (`reviewsRoute`, docs/sources-maps-2026.md). */
+export type ReviewsRoute = 'auto' | 'map' | 'dialog';
+export function routeOf(p: ReviewsParams): ReviewsRoute {
+  const r = (p as { reviewsRoute?: unknown }).reviewsRoute;
+  return r === 'map' || r === 'dialog' ? r : 'auto';
+}
+
+/** @example dialogStep('0x1:0x2', null, { key: '0x1:0x2', engineId: '0x1:0x2', token: null, got: 0, page: 0 }, {}).kind // 'reviews-dialog' */
+export function dialogStep(engineId: string, token: string | null, state: ReviewsPageState, p: ReviewsParams): Step {
+  return {
+    kind: 'reviews-dialog',
+    url: dialogPageUrl(engineId, { sort: effectiveSort(p), token, language: p.language, region: p.region }),
+    expect: 'xssi-json',
+    state: { ...state },
+  };
+}
+
+/**
+ * A list's first reviews step: the review dialog with `reviewsRoute=dialog` or a dialog page token
+ * (`lastPaginationId` starting `dlg:`), else the map product's reviews RPC (signed in where the
+ * operator gave cookies; `auto` moves to the dialog when it meets the limited view).
+ */
+export function firstReviewsStep(engineId: string, token: string | null, state: ReviewsPageState, p: ReviewsParams, pageSize: number): Step {
+  if (token?.startsWith(DIALOG_TOKEN_PREFIX)) {
+    const own = token.slice(DIALOG_TOKEN_PREFIX.length);
+    return dialogStep(engineId, own, { ...state, token: own }, p);
+  }
+  if (routeOf(p) === 'dialog') return dialogStep(engineId, token, state, p);
+  return reviewsStep(engineId, token, state, p, pageSize);
+}
+
 /**
  * Query → first step: a place step for a place id, CID, feature id or place URL (maps-place),
  * a short-link `resolve` step, or the first map search page for a phrase (maps-search).
@@ -140,7 +172,7 @@ export function plan(ctx: QueryContext<ReviewsParams>): Step[] {
   if (known?.place?.engine_id) {
     const { engine_id: engineId } = known.place;
     const token = p.lastPaginationId || null;
-    return [reviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, limit: known.limit, place: known.place, stated: statedOf(known.place, token) }, p, pageSizeFor(p, 0, known.limit))];
+    return [firstReviewsStep(engineId, token, { key: engineId, engineId, got: 0, page: 0, token, cutoff: known.cutoff, limit: known.limit, place: known.place, stated: statedOf(known.place, token) }, p, pageSizeFor(p, 0, known.limit))];
   }
   return [placeStep(form, localeOf(p))];
 }
