@@ -1,16 +1,18 @@
 /**
  * Capture from scrapes: the records the runner holds are taken as they are (no read back); only a
  * streamed query (records == null) is read back from the store, and only its own query's parts.
+ * Places are written in batches (issue 37): when the first has waited its delay, when enough wait,
+ * on flush; a place seen twice in a batch is written once, as last seen.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import { businessStoreOf } from '../store/businesses/index.ts';
 import type { QueryResult, WorkItem } from '../store/contract.ts';
-import { captureBusinesses } from './business-capture.ts';
+import { BusinessCapture } from './business-capture.ts';
 
 const item: WorkItem = { id: 'i', requestId: 'r', accountId: 'a1', endpoint: '/maps/search', queryIndex: 2, query: 'q', params: {}, attempts: 1, maxAttempts: 3 };
-const place = (id: string) => ({ query: 'q', name: `place ${id}`, engine_id: id, latitude: 1, longitude: 2 });
+const place = (id: string, name = `place ${id}`) => ({ query: 'q', name, engine_id: id, latitude: 1, longitude: 2 });
 const names = async (s: Awaited<ReturnType<typeof openSqliteStore>>) =>
   (await businessStoreOf(s).searchBusinesses({ accountId: 'a1', limit: 10 })).items.map((b) => b.name).sort();
 
@@ -18,9 +20,11 @@ test('held records are captured without reading the store back', async () => {
   const s = await openSqliteStore(':memory:');
   try {
     s.readResults = () => { throw new Error('read back'); };
-    assert.equal(await captureBusinesses(s, { shared: false, now: 1000 }, item, [place('x'), { note: 'not a place' }]), 1);
+    const capture = new BusinessCapture(s, { shared: false, now: () => 1000 });
+    assert.equal(await capture.add(item, [place('x'), { note: 'not a place' }]), 1);
+    assert.equal(await capture.add({ ...item, endpoint: '/search' }, [place('y')]), 0);
+    await capture.flush();
     assert.deepEqual(await names(s), ['place x']);
-    assert.equal(await captureBusinesses(s, { shared: false, now: 1000 }, { ...item, endpoint: '/search' }, [place('y')]), 0);
   } finally { await s.close(); }
 });
 
@@ -28,10 +32,47 @@ test('a streamed query is read back: its own parts only, from its index on', asy
   const s = await openSqliteStore(':memory:');
   try {
     const asked: (number | undefined)[] = [];
-    const part = (queryIndex: number, ids: string[]): QueryResult => ({ queryIndex, query: 'q', recordsJson: JSON.stringify(ids.map(place)), count: ids.length } as QueryResult);
+    const part = (queryIndex: number, ids: string[]): QueryResult => ({ queryIndex, query: 'q', recordsJson: JSON.stringify(ids.map((id) => place(id))), count: ids.length } as QueryResult);
     s.readResults = async function* (_id: string, after?: number) { asked.push(after); yield part(2, ['a', 'b']); yield part(2, ['c']); yield part(3, ['z']); };
-    assert.equal(await captureBusinesses(s, { shared: false, now: 1000 }, item, null), 3);
+    const capture = new BusinessCapture(s, { shared: false, now: () => 1000 });
+    assert.equal(await capture.add(item, null), 3);
+    await capture.flush();
     assert.deepEqual(asked, [1]);
     assert.deepEqual(await names(s), ['place a', 'place b', 'place c']);
+  } finally { await s.close(); }
+});
+
+test('a batch is written when its first place has waited the delay, or when enough places wait; a place seen twice once, as last seen', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    let now = 1000;
+    let upserts = 0;
+    const db = businessStoreOf(s);
+    const upsert = db.upsertBusinesses.bind(db);
+    db.upsertBusinesses = (owner, records, at) => { upserts++; return upsert(owner, records, at); };
+    const capture = new BusinessCapture(s, { shared: false, now: () => now, delayMs: 100, maxPlaces: 3 });
+    await capture.add(item, [place('a', 'old name'), place('b')]);
+    now += 99;
+    await capture.add(item, [place('a', 'new name')]);
+    assert.deepEqual([upserts, await names(s)], [0, []], 'nothing written before the delay');
+    now += 1;
+    await capture.add(item, [place('b')]);
+    assert.deepEqual([upserts, await names(s)], [1, ['new name', 'place b']], 'written once the first place waited 100 ms');
+    await capture.add(item, [place('c'), place('d')]);
+    assert.equal(upserts, 1);
+    await capture.add(item, [place('e')]);
+    assert.deepEqual([upserts, await names(s)], [2, ['new name', 'place b', 'place c', 'place d', 'place e']], 'written once 3 distinct places waited');
+    await capture.flush();
+    assert.equal(upserts, 2, 'nothing left to write');
+  } finally { await s.close(); }
+});
+
+test('the last places of a burst are written by the timer, without another completion', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const capture = new BusinessCapture(s, { shared: false, now: Date.now, delayMs: 5 });
+    await capture.add(item, [place('t')]);
+    for (let i = 0; i < 200 && (await names(s)).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(await names(s), ['place t']);
   } finally { await s.close(); }
 });

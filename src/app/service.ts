@@ -31,7 +31,7 @@ import { finishTask } from './tasks.ts';
 import { startTaskRecovery } from './task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import { openBackends, type Backends } from '../config/backends.ts';
-import { captureBusinesses } from './business-capture.ts';
+import { BusinessCapture } from './business-capture.ts';
 import { defaultRegistry, SOURCES, type SourceRegistry } from '../sources/registry.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 
@@ -85,6 +85,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   let dispatcher: WebhookDispatcher | null = null;
   let monitors: MonitorScheduler | null = null;
   let opsServer: FastifyInstance | null = null;
+  let capture: BusinessCapture | null = null;
   const timers: NodeJS.Timeout[] = [];
 
   const onFinished = (r: RequestRow) => {
@@ -121,6 +122,8 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     const served = !o.adapters || (o.adapters as Partial<SourceRegistry>).rows === SOURCES;
     const parseStep = served ? parseOnThreads(parseThreads(o.env ?? process.env)) : null;
     parser = parseStep;
+    capture = new BusinessCapture(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now, log });
+    const captured = capture;
     const runner = new Runner({
       store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, cpuSlots: settings.cpuSlots, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup, endSession, log,
@@ -131,7 +134,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
       enriches: asksEnrichment,
       onRequestFinished: (r, results) => events.emit('finished', r, results),
-      afterComplete: (item, records) => captureBusinesses(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now() }, item, records),
+      afterComplete: (item, records) => captured.add(item, records),
       onItem: (e) => {
         metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });
         metrics.itemSeconds.observe({ endpoint: e.endpoint }, e.ms / 1000);
@@ -174,6 +177,8 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       // Graceful: running items finish; anything still leased goes back to the queue.
       await ctx.queue.stop();
       await ctx.store.releaseItems(owner, ctx.now()).catch(() => 0);
+      // The places of the last completions, before the store closes.
+      await capture?.flush().catch((e) => log.warn({ err: (e as Error).message }, 'business capture failed'));
       await dispatcher?.stop();
       await monitors?.stop();
       events.off('finished', onFinished);

@@ -28,11 +28,19 @@ export function signBody(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
+/** How long after a request's end its delivery round starts, so that ends close together share it. */
+export const FINISHED_ROUND_MS = 20;
+
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private busy: Promise<void> | null = null;
   private readonly agent: Dispatcher;
-  private readonly onFinished = () => this.kick();
+  private soon: NodeJS.Timeout | null = null;
+  /** A request's end may have queued a delivery: a round soon. Ends that come together (a burst of
+   *  completions) share one round, not one claim query each (issue 37). */
+  private readonly onFinished = () => {
+    this.soon ??= setTimeout(() => { this.soon = null; this.kick(); }, FINISHED_ROUND_MS);
+  };
 
   constructor(private readonly ctx: AppContext, private readonly pollMs = 1_000, private readonly schedule = RETRY_SCHEDULE_MS) {
     this.agent = guardedAgent(targetGuard(ctx.settings), { keepAliveTimeout: 5_000 });
@@ -109,6 +117,7 @@ export class WebhookDispatcher {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     this.ctx.events.off('finished', this.onFinished);
     await this.busy;
     await this.agent.close();

@@ -35,6 +35,16 @@ function attributesOf(about: unknown): string[] {
   return out;
 }
 
+/** The identity a place is stored under before its hash (`os_id`): its place id, else its engine id;
+ *  null when it has neither. Two places with one identity are one business.
+ *  @example placeIdentity({ place_id: ' ChIJx ' }) // 'place:ChIJx' */
+export function placeIdentity(p: Rec): string | null {
+  const placeId = str(p.place_id);
+  if (placeId) return `place:${placeId}`;
+  const engineId = str(p.engine_id);
+  return engineId ? `engine:${engineId}` : null;
+}
+
 export function businessFromPlace(p: Rec, source: string): BusinessRecord | null {
   const placeId = str(p.place_id);
   const engineId = str(p.engine_id);
