@@ -29,7 +29,7 @@ export function signBody(body: string, secret: string): string {
 }
 
 /** How long after a request's end its delivery round starts, so that ends close together share it. */
-export const FINISHED_ROUND_MS = 20;
+export const FINISHED_ROUND_MS = 50;
 
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
@@ -37,7 +37,7 @@ export class WebhookDispatcher {
   private readonly agent: Dispatcher;
   private soon: NodeJS.Timeout | null = null;
   /** A request's end may have queued a delivery: a round soon. Ends that come together (a burst of
-   *  completions) share one round, not one claim query each (issue 37). */
+   *  completions) share one round, not one claim query each (issue 37); the poll is its fallback. */
   private readonly onFinished = () => {
     this.soon ??= setTimeout(() => { this.soon = null; this.kick(); }, FINISHED_ROUND_MS);
   };
