@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newApiKey, newWebhookSecret } from '../app/keys.ts';
-import { decodeFully, maskKeys } from './key-mask.ts';
-import { spellingsOf } from './key-spellings.testkit.ts';
+import { newApiKey, newWebhookSecret } from './keys.ts';
+import { decodeFully, maskKeys } from '../ops/key-mask.ts';
+import { spellingsOf } from '../ops/key-spellings.testkit.ts';
 
 test('a key in every spelling is masked, and no part of it survives beside the mask', () => {
   for (let i = 0; i < 50; i++) {
