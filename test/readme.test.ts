@@ -48,7 +48,7 @@ function bash(script: string) {
 }
 
 test('the README has the blocks this test knows', () => {
-  assert.deepEqual(sh.map((b) => b.section), ['Quick start', 'Clients', 'The business database']);
+  assert.deepEqual(sh.map((b) => b.section), ['Quick start', 'Clients', 'The business database', 'The command line']);
   assert.equal(blocks.filter((b) => b.lang === 'ts').length, 1);
   assert.equal(blocks.filter((b) => b.lang === 'python').length, 1);
 });
@@ -67,6 +67,17 @@ test('clients: the command-line block writes its file and lists requests', { tim
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
   assert.equal(readFileSync('places.xlsx').subarray(0, 2).toString('latin1'), 'PK');
   assert.match(r.stdout, /balance: /);
+});
+
+test('the command line: the fast path parses the item page the README names, one item with its options', { timeout: 120_000 }, () => {
+  const block = sh.find((b) => b.section === 'The command line')!.text;
+  assert.match(block, /^node bin\/trawl\.js parse /);
+  const r = bash(block);
+  assert.equal(r.status, 0, r.stderr);
+  const recs = JSON.parse(r.stdout);
+  assert.equal(recs.length, 1);
+  assert.equal(recs[0].item_name, 'Chicken Burrito');
+  assert.equal(recs[0].options.length, 3);
 });
 
 test('clients: the TypeScript and Python snippets print the city', { timeout: 120_000 }, () => {

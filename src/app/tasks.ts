@@ -25,6 +25,8 @@ import { QUERY_AREAS } from '../contract/query-area.ts';
 import { selectionOf } from '../engine/selection.ts';
 import { ParamError, readParams, withAliases, type RawParams } from '../contract/params.ts';
 import { extensionOf, isExportFormat, exportFormats, type ExportFormat } from '../delivery/export/formats.ts';
+import { failedQueries } from './results.ts';
+import { taskSummary } from '../store/tasks/summary.ts';
 
 /** A listed task (interface 2.7): its metadata is the bounded summary (src/store/tasks/summary.ts). */
 export function taskView(t: TaskListRow) {
@@ -88,6 +90,14 @@ export async function listTasks(ctx: AppContext, accountId: string, o: { query?:
   return { tasks: rows.slice(0, o.pageSize).map(taskView), has_more: rows.length > o.pageSize };
 }
 
+/** `GET /tasks/{taskId}`: one task of the account, as listed (a FAILURE says why in `results[0].error`); another's or none is a 404. */
+export async function getTaskView(ctx: AppContext, accountId: string, id: string) {
+  const t = id.length <= 100 ? await ctx.store.getTask(id) : null;
+  if (!t || t.accountId !== accountId) throw new AppError(404, `no task ${id.slice(0, 100)}`);
+  const { queries: _q, spec: _s, ...row } = t;
+  return taskView({ ...row, summary: taskSummary(t) });
+}
+
 export function fileUrl(ctx: AppContext, token: string, t: TaskRow): string {
   return `${ctx.settings.baseUrl}/tasks/files/${token}/${t.id}.${extensionOf(t.format as ExportFormat)}`;
 }
@@ -118,7 +128,10 @@ async function finishOnce(ctx: AppContext, r: RequestRow, taskId: string, finish
   const t = await ctx.store.getTask(taskId);
   if (!t || t.status === 'SUCCESS' || t.status === 'FAILURE' || t.status === 'CANCELED') return;
   if (r.status !== 'Success') {
-    await ctx.store.updateTask(t.id, { status: r.cancelled ? 'CANCELED' : 'FAILURE', updated: ctx.now(), results: [{ product_name: t.serviceName, quantity: r.usage }] });
+    // The request's reason (its first failed query's, as GET /requests/{id} gives it) travels with the task.
+    const [why] = r.cancelled ? [] : await failedQueries(ctx, r, 1);
+    const error = why ? { error: `${why.error.type}: ${why.error.message}` } : {};
+    await ctx.store.updateTask(t.id, { status: r.cancelled ? 'CANCELED' : 'FAILURE', updated: ctx.now(), results: [{ product_name: t.serviceName, quantity: r.usage, ...error }] });
     return;
   }
   // The request's results are gone (RETENTION_MS): no file can be written from them any more.

@@ -81,6 +81,8 @@ export const accountOperations: AccountOperation[] = [
     answers: { 200: Type.Object({ tasks: Type.Array(R.task), has_more: Type.Boolean() }), 401: E, 422: E } },
   { method: 'POST', path: '/tasks', summary: 'Creates a UI task.', body: taskBody, bodyLimit: TASK_BODY_LIMIT,
     answers: { 200: Type.Object({ id: Type.String() }), 401: E, 402: E, 413: E, 422: E } },
+  { method: 'GET', path: '/tasks/{taskId}', summary: 'One UI task of the account, as listed; a FAILURE says why in results[0].error.',
+    params: { taskId: str({ maxLength: 100 }) }, answers: { 200: R.task, 401: E, 404: E } },
   { method: 'GET', path: '/tasks/files/{token}/{name}', summary: 'Downloads a task result file (the unguessable URL is the credential).',
     params: { token: str(), name: str() }, answers: { 200: 'file', 404: E }, public: true },
   { method: 'POST', path: '/businesses', summary: 'Business database search with cursor pagination.', body: businessesBody,

@@ -88,7 +88,7 @@ export const task = Type.Object({
   }), created: S, updated: S,
   user_id: S, status: Type.Unsafe<string>({ type: 'string', enum: ['PENDING', 'RUNNING', 'SUCCESS', 'FAILURE', 'CANCELED'] }), queue_task_id: S,
   results: Type.Array(Type.Object({ product_name: S, quantity: Type.Integer(), file_url: Type.Optional(S),
-    error: Type.Optional(Type.String({ description: 'Why a task whose request succeeded ended FAILURE without its file (its request\'s results stay readable).' })) })),
+    error: Type.Optional(Type.String({ description: 'Why the task ended FAILURE: its request\'s reason ("type: message" of its first failed query, as GET /requests/{id} gives it), or why its file could not be written after its request succeeded (its request\'s results stay readable).' })) })),
 }, { $id: 'Task', additionalProperties: true, description: 'Task; status is PENDING, RUNNING, SUCCESS, FAILURE or CANCELED.' });
 const micros = (of: string) => Type.Integer({ description: `${of} in millionths of the currency: exact, and these add up exactly.` });
 export const balance = Type.Object({

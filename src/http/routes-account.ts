@@ -15,7 +15,7 @@ import { AppError } from '../app/errors.ts';
 import { requestView } from '../app/results.ts';
 import { history, terminate } from '../app/history.ts';
 import { balanceView } from '../app/balance.ts';
-import { createTask, listTasks } from '../app/tasks.ts';
+import { createTask, getTaskView, listTasks } from '../app/tasks.ts';
 import { rotateWebhookSecret } from '../app/accounts.ts';
 import { openSecret } from '../app/secrets.ts';
 import { assertCanPay } from '../app/submit.ts';
@@ -58,6 +58,8 @@ const handlers: Record<string, Handler> = {
   'GET /tasks': async (ctx, req, _r, p) => listTasks(ctx, req.account!.id, p as { query?: string; lastId?: string; pageSize: number }),
 
   'POST /tasks': async (ctx, req) => createTask(ctx, req.account!, body(req)),
+
+  'GET /tasks/{taskId}': async (ctx, req) => getTaskView(ctx, req.account!.id, (req.params as { taskId: string }).taskId),
 
   'GET /tasks/files/{token}/{name}': async (ctx, req, reply) => {
     const { token } = req.params as { token: string; name: string };

@@ -29,9 +29,12 @@ export async function tasksPage(root: HTMLElement, alive: () => boolean) {
       mount(list, tasks.length ? h('table.list', null, h('tr', null, ['Task', 'Status', 'Service', 'Queries', 'Created', 'File'].map((t) => h('th', null, t))),
         tasks.map((t) => {
           const file = t.results.find((r) => r.file_url)?.file_url;
+          // A failed task says why (its request's reason, or why its file was not written).
+          const why = t.results.find((r) => r.error)?.error;
           return h('tr', { dataset: { task: t.id } }, h('td.mono', null, t.id), h('td', null, status(t.status)), h('td', null, t.metadata.service_name),
             h('td', null, t.metadata.queries_count ?? t.metadata.queries.length), h('td', null, whenIso(t.created)),
-            h('td', null, file ? h('a', { href: file, download: '' }, `Download ${file.split('.').pop()}`) : h('span.muted', null, 'not ready')));
+            h('td', null, file ? h('a', { href: file, download: '' }, `Download ${file.split('.').pop()}`)
+              : why ? h('span.task-reason', { role: 'note' }, why) : h('span.muted', null, t.status === 'PENDING' || t.status === 'RUNNING' ? 'not ready' : 'none')));
         })) : h('p.muted', null, 'No tasks yet.'));
       return tasks.some((t) => t.status === 'PENDING' || t.status === 'RUNNING');
     } catch (e) { mount(list, errorBox(e)); return false; }

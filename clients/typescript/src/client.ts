@@ -196,6 +196,8 @@ export class TrawlClient {
   balance() { return this.json<Balance>('GET', '/profile/balance'); }
   tasks(o: { query?: string; lastId?: string; pageSize?: number } = {}) { return this.json<{ tasks: Task[]; has_more: boolean }>('GET', '/tasks', { query: o }); }
   createTask(body: TaskBody) { return this.json<{ id: string }>('POST', '/tasks', { body }); }
+  /** One task (a FAILURE says why in `results[0].error`). */
+  task(id: string) { return this.json<Task>('GET', `/tasks/${encodeURIComponent(id)}`); }
   keys() { return this.json<ApiKeyItem[]>('GET', '/profile/keys'); }
   createKey() { return this.json<{ id: string; api_key: string; prefix: string; created: number }>('POST', '/profile/keys'); }
   revokeKey(id: string) { return this.json<{ revoked: string }>('DELETE', `/profile/keys/${encodeURIComponent(id)}`); }

@@ -1057,6 +1057,62 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One UI task of the account, as listed; a FAILURE says why in results[0].error. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Task"];
+                    };
+                };
+                /** @description Error body. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/files/{token}/{name}": {
         parameters: {
             query?: never;
@@ -3639,7 +3695,7 @@ export type components = {
                 product_name: string;
                 quantity: number;
                 file_url?: string;
-                /** @description Why a task whose request succeeded ended FAILURE without its file (its request's results stay readable). */
+                /** @description Why the task ended FAILURE: its request's reason ("type: message" of its first failed query, as GET /requests/{id} gives it), or why its file could not be written after its request succeeded (its request's results stay readable). */
                 error?: string;
             }[];
         } & {

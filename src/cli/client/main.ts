@@ -150,8 +150,9 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       const { tasks } = await client.tasks({ pageSize: 100 });
       if (a.options.json) { print(tasks); return EXIT.ok; }
       if (!tasks.length) { process.stdout.write('no tasks\n'); return EXIT.ok; }
-      process.stdout.write(table([['id', 'status', 'service', 'queries', 'created', 'file'],
-        ...tasks.map((t) => [t.id, t.status, t.metadata.service_name, t.metadata.queries.length, t.created.slice(0, 19), t.results.find((x) => x.file_url)?.file_url ?? ''])]));
+      // A failed task's reason stands where its file would.
+      process.stdout.write(table([['id', 'status', 'service', 'queries', 'created', 'file or reason'],
+        ...tasks.map((t) => [t.id, t.status, t.metadata.service_name, t.metadata.queries.length, t.created.slice(0, 19), t.results.find((x) => x.file_url)?.file_url ?? t.results.find((x) => x.error)?.error ?? ''])]));
       return EXIT.ok;
     }
     case 'balance': {
