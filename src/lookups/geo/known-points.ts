@@ -36,7 +36,7 @@ export const KNOWN_POINTS: KnownPoint[] = [
   { name: 'White House', lat: 38.8977, lng: -77.0365, country: 'US', state: 'District of Columbia', tz: 'America/New_York', city: 'Washington', county: 'District of Columbia' },
   { name: 'Richmond, Virginia (independent city)', lat: 37.5407, lng: -77.436, country: 'US', state: 'Virginia', tz: 'America/New_York', city: 'Richmond', county: 'City of Richmond' },
   { name: 'Baltimore (independent city)', lat: 39.2904, lng: -76.6122, country: 'US', state: 'Maryland', tz: 'America/New_York', city: 'Baltimore', county: 'City of Baltimore' },
-  { name: 'Hartford (former Connecticut county)', lat: 41.7658, lng: -72.6734, country: 'US', state: 'Connecticut', tz: 'America/New_York', city: 'Hartford', county: 'Hartford County' },
+  { name: 'Hartford (former Connecticut county)', lat: 41.7658, lng: -72.6734, country: 'US', state: 'Connecticut', tz: 'America/New_York', city: 'Hartford', county: null /* planning regions since 2022; the 2017 polygons have the old counties */ },
   { name: 'Detroit', lat: 42.3314, lng: -83.0458, country: 'US', state: 'Michigan', tz: 'America/Detroit', city: 'Detroit', county: 'Wayne County' },
   { name: 'Indianapolis', lat: 39.7684, lng: -86.1581, country: 'US', state: 'Indiana', tz: 'America/Indiana/Indianapolis', city: 'Indianapolis', county: 'Marion County' },
   { name: 'Boise', lat: 43.615, lng: -116.2023, country: 'US', state: 'Idaho', tz: 'America/Boise', city: 'Boise', county: 'Ada County' },

