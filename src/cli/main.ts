@@ -21,6 +21,7 @@
  *                                   degraded, blocked or layout_changed; exit 0 all ok, 3/4/5 the worst (src/cli/canary.ts)
  *   trawl run | wait | requests | tasks | balance | cancel | monitors   the API's client (src/cli/client/main.ts)
  *   trawl businesses search "<text>" | get <id>   the business database through the API (src/cli/client/businesses.ts)
+ *   trawl mcp                            the MCP server over stdio for AI agents, on TRAWL_URL with TRAWL_API_KEY (src/cli/mcp.ts)
  *
  * Every command prints JSON on stdout; errors go to stderr with a non-zero exit code.
  */
@@ -127,6 +128,7 @@ async function main(argv: string[]) {
   if (CLIENT.has(cmd) || (cmd === 'businesses' && (sub === 'search' || sub === 'get'))) {
     return process.exit(await (await import('./client/main.ts')).clientCommand(cmd, argv.slice(1)));
   }
+  if (cmd === 'mcp') return (await import('./mcp.ts')).mcpStdio(process.env);
   const { values, positionals } = parseArgs({
     args: cmd === 'serve' || cmd === 'worker' || cmd === 'migrate' || cmd === 'parse' || cmd === 'fetch' || cmd === 'canary' ? [sub, ...rest].filter((x) => x !== undefined) : rest,
     allowPositionals: true, strict: false,
@@ -224,7 +226,7 @@ async function main(argv: string[]) {
         return out({ product: values.product, price: fixedMicros(price), account: values.account ?? null });
       });
     default:
-      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl businesses search "<text>" [--limit N] [--json] | businesses get <id>   (the API client, with TRAWL_API_KEY)\n       trawl fetch <url> [--profile P] [--proxy URL] [--out FILE] | canary [--source NAME] [--json] [--timeout SECONDS]   (cron: exit 0 all sources ok, 3 degraded, 4 blocked, 5 layout changed)\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n');
+      process.stdout.write('usage: trawl serve [--no-workers] | worker | migrate | accounts ... | keys ... | prices set ... | parse <endpoint> <file> | businesses import <file> | businesses export --out <file> [filters]\n       trawl businesses search "<text>" [--limit N] [--json] | businesses get <id>   (the API client, with TRAWL_API_KEY)\n       trawl fetch <url> [--profile P] [--proxy URL] [--out FILE] | canary [--source NAME] [--json] [--timeout SECONDS]   (cron: exit 0 all sources ok, 3 degraded, 4 blocked, 5 layout changed)\n       trawl run | wait | requests | tasks | balance | cancel | monitors   (the API client: trawl run --help)\n       trawl mcp   (the MCP server over stdio for AI agents, with TRAWL_URL and TRAWL_API_KEY)\n');
       if (cmd && cmd !== 'help' && cmd !== '--help') process.exit(2);
   }
 }

@@ -6,6 +6,7 @@
  * @example const s = settingsFromEnv(process.env); s.port // 8080
  */
 import { privateTargetsFromEnv } from '../fetch/settings.ts';
+import { mcpOptionsFromEnv, type McpOptions } from './mcp-options.ts';
 import { mapTilesFromEnv, type MapTiles } from './map-tiles.ts';
 import { connectionDefaults, descriptorLimit, reserveFor } from './descriptors.ts';
 
@@ -50,6 +51,8 @@ export interface Settings {
   /** ALLOW_PRIVATE_TARGETS as a list: the CIDRs and host names webhooks, fetches and e-mail probes may reach although private. */
   allowedTargets: string[];
   webhookTimeoutMs: number;
+  /** The MCP server's limits (src/mcp/options.ts): a tool call's wait, a result's token budget. */
+  mcp: McpOptions;
   /** Defaults of new accounts. */
   defaultRatePerSec: number;
   defaultBurst: number;
@@ -189,6 +192,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     exportThreads: num(env.EXPORT_THREADS, 1),
     ...privateTargetsFromEnv(env),
     webhookTimeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 10_000),
+    mcp: mcpOptionsFromEnv(env),
     defaultRatePerSec: num(env.DEFAULT_RATE_PER_SEC, 20),
     defaultBurst: num(env.DEFAULT_BURST, 40),
     defaultCurrency: (env.DEFAULT_CURRENCY || 'usd').toLowerCase(),

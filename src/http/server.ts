@@ -23,6 +23,7 @@ import { rawParams } from './request.ts';
 import { registerDataRoutes } from './routes-data.ts';
 import { registerAccountRoutes } from './routes-account.ts';
 import { registerOpsRoutes } from './routes-ops.ts';
+import { bearerKey, registerMcpRoutes } from './routes-mcp.ts';
 import { registerAppRoutes } from './routes-app.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { maskUrl, scrub } from '../ops/log.ts';
@@ -106,7 +107,8 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
     if (PUBLIC.some((p) => p.test(path))) return;
     // Authenticate before the parameters are parsed: the key is picked out of the query string alone.
     const header = req.headers['x-api-key'];
-    const key = (Array.isArray(header) ? header[0] : header) || keyFromTarget(req.url);
+    // The MCP endpoint also takes the key as a bearer token, as MCP clients send credentials.
+    const key = (Array.isArray(header) ? header[0] : header) || (path === '/mcp' ? bearerKey(req.headers.authorization) : undefined) || keyFromTarget(req.url);
     const wait = authFailures.retryAfterSec(req.ip, key);
     if (wait > 0) {
       return sendError(reply, new AppError(429, `too many failed authentications from this address; retry after ${wait} s`, { 'retry-after': String(wait) }));
@@ -188,6 +190,7 @@ export async function buildServer(ctx: AppContext, metrics: Metrics): Promise<Fa
   registerDataRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerOpsRoutes(app, ctx, metrics);
+  registerMcpRoutes(app, ctx);
   registerAppRoutes(app, ctx.settings.mapTiles);
   await app.ready();
   return app;
