@@ -33,7 +33,7 @@ const subscriptionId = str({ maxLength: 100, doc: 'The subscription\'s id.' });
 
 export const webhookOperations: AccountOperation[] = [
   { method: 'POST', path: '/webhooks', summary: 'Subscribes a URL to events of the account: signed POSTs, retried on the webhook schedule, failures in /webhook-calls (extension).',
-    body: webhookSubscriptionBody, bodyLimit: 16 * 1024, answers: { 200: webhookSubscription, 401: R.errorBody, 413: R.errorBody, 422: R.errorBody } },
+    body: webhookSubscriptionBody, answers: { 200: webhookSubscription, 401: R.errorBody, 413: R.errorBody, 422: R.errorBody } },
   { method: 'GET', path: '/webhooks', summary: 'The account\'s webhook subscriptions, newest first (extension).',
     answers: { 200: Type.Object({ webhooks: Type.Array(webhookSubscription) }), 401: R.errorBody } },
   { method: 'DELETE', path: '/webhooks/{subscriptionId}', summary: 'Removes a webhook subscription; deliveries already due are still sent (extension).',
