@@ -22,6 +22,7 @@ import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
 import { SessionPool, type ScoredError, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
 import { credentialFor } from './credentials.ts';
+import { SignedInPool, signedOutAnswer, type SignedInAccount } from './signed-in.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
 import { toNetworkError, type Transport, type TransportResponse } from './transport.ts';
 import type { Fingerprint } from './fingerprint.ts';
@@ -70,6 +71,8 @@ export class Executor {
   private readonly replaying: boolean;
   private readonly proxies: ProxyPool;
   private readonly sessions: SessionPool;
+  /** The operator's signed-in accounts (./signed-in.ts); empty unless configured. */
+  readonly signedIn: SignedInPool;
   private readonly limiter: HostLimiter;
   private readonly pacer: Pacer;
   private readonly health: ProxyHealth;
@@ -116,6 +119,7 @@ export class Executor {
     const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (host, proxy) => this.pacer.readyAt(this.paceSlots(host, proxy)), s.maxRetryAfterMs);
     this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles, identities,
       limits: { poolSize: s.sessionPoolSize, maxUses: s.sessionMaxUses, maxAgeMs: s.sessionMaxAgeMs, maxErrorScore: s.sessionMaxErrorScore, errorScoreDecrement: 0.5 } });
+    this.signedIn = new SignedInPool(s.signedIn);
     this.anonymousHeaders = this.sessions.generateHeaders();
     this.anonymousFingerprint = this.sessions.fingerprintFor(this.anonymousHeaders);
     this.limiter = new HostLimiter({ concurrency: s.perHostConcurrency, rps: s.perHostRps, burst: s.perHostBurst });
@@ -144,6 +148,7 @@ export class Executor {
   /** Drops a work item's session once the item is done. */
   releaseSession(key: string): void {
     this.sessions.release(key);
+    this.signedIn.release(key);
   }
 
   private emit(e: FetchEvent): void {
@@ -198,6 +203,8 @@ export class Executor {
         }
         // The leased identity's proxy is now spoken for: the next lease (maybe in this same turn,
         // before this attempt reserves its start) sees it busier and picks another.
+        // A signed-in account of the step's host, the work item's own while it stays healthy.
+        if (workKey !== undefined && this.signedIn.covers(step.url)) trace.account = this.signedIn.pick(workKey);
         if (current?.host !== undefined && current.proxy && !this.replaying) trace.unhold = this.pacer.hold(this.paceSlots(current.host, current.proxy));
         const res = await this.attempt(step, current, signal, attempt, trace);
         this.judge(trace, current, 'ok');
@@ -213,6 +220,11 @@ export class Executor {
           // invalid URL: reported through the error itself
         }
         this.judge(trace, current, err);
+        // The account was benched (signed out, expired): at once again, with the next one or none.
+        if ((e as { signedOut?: boolean })?.signedOut) {
+          attempt--;
+          continue;
+        }
         const delay = this.retryDelay(err, attempt, signal, deadline);
         this.emit({ type: 'error', kind: step.kind, host, errorType: err.type, message: err.message, rule, attempt, willRetry: delay !== undefined, delayMs: delay });
         if (delay === undefined) throw err;
@@ -295,7 +307,7 @@ export class Executor {
     this.emit({ type: 'proxy', host: trace.host, tier: p?.tierName, proxy: p?.label, outcome: soft ? 'soft_block' : type });
   }
 
-  private async headersFor(step: Step, session: SessionHandle | undefined, url: string, method: string): Promise<Record<string, string>> {
+  private async headersFor(step: Step, session: SessionHandle | undefined, url: string, method: string, account?: SignedInAccount): Promise<Record<string, string>> {
     const h: Record<string, string> = { ...(session?.headers ?? this.anonymousHeaders) };
     if (XHR_EXPECT.has(step.expect)) {
       // What a page's own script sends for a data call, not a navigation.
@@ -309,6 +321,8 @@ export class Executor {
     // Operator credentials of this host (never in the step: steps end up in checkpoints and cursors).
     const cred = credentialFor(this.settings.hostCredentials, url);
     if (cred) for (const [k, v] of Object.entries(cred)) h[k] = k === 'cookie' && h.cookie ? `${h.cookie}; ${v}` : v;
+    // A signed-in account's cookies (./signed-in.ts), hop by hop: a redirect elsewhere carries none.
+    if (account && this.signedIn.covers(url)) h.cookie = h.cookie ? `${h.cookie}; ${account.cookie}` : account.cookie;
     if (session?.hasCookies) {
       const cookie = await session.jar.getCookieString(url);
       if (cookie) h.cookie = h.cookie ? `${h.cookie}; ${cookie}` : cookie;
@@ -344,9 +358,11 @@ export class Executor {
           throw new SourceError('invalid_query', `not a valid URL: ${url.slice(0, 200)}`);
         }
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new SourceError('forbidden_target', `scheme ${u.protocol} is not http or https`);
-        const headers = await this.headersFor(step, session, url, method);
+        const account = trace.account && this.signedIn.covers(url) ? trace.account : undefined;
+        const headers = await this.headersFor(step, session, url, method, account);
         const host = hostKey(u);
-        proxy ??= this.pickProxy(session, host);
+        // A signed-in account keeps its own proxy (the pool's for its name): one account, one exit.
+        proxy ??= (account && this.proxies.size ? this.proxies.forKey(account.label, 0) : undefined) ?? this.pickProxy(session, host);
         let start: PaceStart | undefined;
         if (!this.replaying) {
           trace.unhold?.(); // the start held at the lease becomes a reservation
@@ -384,6 +400,13 @@ export class Executor {
         this.emit({ type: 'request', kind: step.kind, method, host: u.host, status: res.status, ms: performance.now() - t0, bytes: res.bytes, attempt, hop, proxy: proxy?.label, replayed: res.replayed, browser: false });
 
         const location = REDIRECTS.has(res.status) && res.headers.location ? new URL(res.headers.location, url).href : undefined;
+        if (account) {
+          const why = signedOutAnswer({ status: res.status, url: location ?? url, body: location ? '' : res.body });
+          if (why) {
+            this.signedIn.bench(account, why);
+            throw Object.assign(new SourceError('login_required', `signed-in identity ${account.label} is signed out: ${why}`), { signedOut: true });
+          }
+        }
         this.throwIfDetected({ status: res.status, url, headers: res.headers, body: location ? '' : res.body, location }, step.answers);
         if (location) {
           if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
@@ -491,6 +514,8 @@ export class Executor {
 }
 
 interface AttemptTrace {
+  /** The signed-in account this attempt sends as, if any. */
+  account?: SignedInAccount;
   host?: string;
   proxy?: ProxyEntry;
   ms: number;

@@ -3,6 +3,7 @@
  * that set it. A malformed value is a startup error naming the variable, never a silent default.
  */
 
+import { signedInFromEnv, type SignedInSettings } from './signed-in.ts';
 import { credentialsFromEnv, type HostCredential } from './credentials.ts';
 import { FETCH_PROFILES, type FetchProfile } from './fingerprint.ts';
 import type { ProxyRotation, ProxyTier } from './proxy.ts';
@@ -73,6 +74,8 @@ export interface ExecutorSettings {
   proxyTierProbeMs: number;
   /** Operator session headers per host (NETWORK_POSTS_COOKIES, SHORTVIDEO_COOKIES): see credentials.ts. */
   hostCredentials: HostCredential[];
+  /** Signed-in cookie sets of the map product (MAPS_COOKIES, MAPS_COOKIES_FILE): see signed-in.ts. */
+  signedIn: SignedInSettings;
 }
 
 export const DEFAULT_SETTINGS: ExecutorSettings = {
@@ -112,6 +115,7 @@ export const DEFAULT_SETTINGS: ExecutorSettings = {
   proxyBenchMaxMs: 1_800_000,
   proxyTierProbeMs: 600_000,
   hostCredentials: [],
+  signedIn: { hosts: ['www.google.com'], accounts: [], benchMs: 6 * 3_600_000 },
 };
 
 function int(env: Record<string, string | undefined>, name: string, min: number, fallback: number): number {
@@ -217,6 +221,7 @@ export function executorSettingsFromEnv(env: Record<string, string | undefined> 
     locales: list(env.FETCH_LOCALES).length ? list(env.FETCH_LOCALES) : d.locales,
     fetchProfile: fetchProfile as FetchProfile,
     hostCredentials: credentialsFromEnv(env),
+    signedIn: signedInFromEnv(env),
     proxyTiers,
     perProxyRps: num(env, 'PER_PROXY_RPS', 0, d.perProxyRps),
     pacingTargetConcurrency: num(env, 'PACING_TARGET_CONCURRENCY', 0.1, d.pacingTargetConcurrency),
