@@ -30,6 +30,7 @@ import { MonitorScheduler } from '../monitors/scheduler.ts';
 import { finishTask } from './tasks.ts';
 import { startTaskRecovery } from './task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
+import type { ExecutorOptions } from '../fetch/executor.ts';
 import { openBackends, type Backends } from '../config/backends.ts';
 import { BusinessCapture } from './business-capture.ts';
 import { defaultRegistry, SOURCES, type SourceRegistry } from '../sources/registry.ts';
@@ -49,6 +50,8 @@ export interface ServiceOptions {
   adapters?: AdapterRegistry;
   /** Network I/O for web adapters; defaults to the executor. */
   fetchStep?: FetchStep;
+  /** The executor's options beside the service's own (tests and benches: a transport that accepts a loopback certificate). */
+  executorOptions?: Pick<ExecutorOptions, 'transport' | 'resolver'>;
   now?: () => number;
   log?: Logger;
 }
@@ -106,6 +109,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       await cluster?.start();
       clusterLink = cluster ?? null;
       const ex = new Executor({ ...executorSettingsFromEnv(o.env ?? process.env), allowPrivateTargets: settings.allowPrivateTargets, allowedTargets: settings.allowedTargets }, {
+        ...o.executorOptions,
         cluster,
         onEvent: (e: any) => {
           if (e?.type === 'error' && e.errorType) metrics.fetchErrors.inc({ type: String(e.errorType) });

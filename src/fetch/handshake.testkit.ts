@@ -430,7 +430,12 @@ export async function handshakeListener(
     byStream.set(session, pendingH2!);
     session.on('error', () => undefined);
   });
-  h2.on('request', (req, res) => onRequest(req, res, byStream.get(req.stream.session!)!));
+  h2.on('request', (req, res) => {
+    const conn = req.stream.session ? byStream.get(req.stream.session) : undefined;
+    // A stream whose session already closed (its client gone, seen on a loaded box): nobody to answer.
+    if (!conn) return void req.stream.close();
+    onRequest(req, res, conn);
+  });
 
   // TCP_NODELAY, as real servers set it: with Nagle on, small writes wait for a delayed ACK (40 ms).
   const server = net.createServer({ noDelay: true }, (socket) => {

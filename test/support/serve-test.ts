@@ -23,6 +23,8 @@ import { testRegistry } from './test-adapter.ts';
 import { pagedAdapter } from './paged-source.ts';
 import { onSite } from './map-site.ts';
 import { adapter as mapsSearchAdapter } from '../../src/sources/maps-search/adapter.ts';
+import { wallAdapter } from './wall-source.ts';
+import { WebTransport } from '../../src/fetch/impersonate.ts';
 
 const workerOnly = !!process.env.NO_LISTEN;
 const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: true } : {}) };
@@ -30,7 +32,11 @@ const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: 
 // MAP_SITE_URL: /maps/search runs the real adapter against the loopback map site there (test/support/map-site.ts).
 const paged = process.env.PAGED_SOURCE_URL ? [pagedAdapter(process.env.PAGED_SOURCE_URL)] : [];
 if (process.env.MAP_SITE_URL) paged.push(onSite(mapsSearchAdapter, process.env.MAP_SITE_URL));
-const svc = await startService({ settings, adapters: testRegistry(undefined, paged) });
+// WALL_URL: /maps/search fetches the bench's bot wall there (test/support/wall-source.ts), over TLS
+// with its loopback certificate.
+if (process.env.WALL_URL) paged.push(wallAdapter(process.env.WALL_URL));
+const executorOptions = process.env.WALL_URL ? { transport: new WebTransport({ insecure: true, guard: { allowPrivate: true } }) } : undefined;
+const svc = await startService({ settings, adapters: testRegistry(undefined, paged), executorOptions });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
