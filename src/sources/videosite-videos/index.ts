@@ -23,5 +23,6 @@ export const source = defineSource({
     { file: 'youtube/browse_channel_shorts_tab_initial_2026-01.json', fixture: true },
     { file: 'youtube/browse_channel_shorts_tab_continuation_2026-01.json', fixture: true },
     { file: 'youtube/legacy_channel_videos_page_2021-05.html', fixture: true },
+    { file: 'constructed-browse-uploads-playlist.json' },
   ],
 });

@@ -4,6 +4,7 @@
  *     duration badge in contentImage.thumbnailViewModel.overlays[..].thumbnailBadgeViewModel.text
  *   shortsLockupViewModel (Shorts tab, 2024+): reelWatchEndpoint.videoId, overlayMetadata.{primaryText, secondaryText}
  *   reelItemRenderer (Shorts tab, 2022-2024): videoId, headline, viewCountText
+ *   playlistVideoRenderer (a playlist, such as a channel's uploads UU...): videoId, title, lengthText, videoInfo "views • age"
  *   videoRenderer / gridVideoRenderer (2017-2024, search results): videoId, title, viewCountText,
  *     publishedTimeText, lengthText or thumbnailOverlayTimeStatusRenderer
  */
@@ -11,7 +12,7 @@ import type { ChannelInfo, VideositeVideo } from './record.ts';
 import { isAdNode } from '../_kit/values.ts';
 
 type Obj = Record<string, any>;
-export const ITEM_KEYS = ['lockupViewModel', 'shortsLockupViewModel', 'reelItemRenderer', 'videoRenderer', 'gridVideoRenderer'] as const;
+export const ITEM_KEYS = ['lockupViewModel', 'shortsLockupViewModel', 'reelItemRenderer', 'videoRenderer', 'gridVideoRenderer', 'playlistVideoRenderer'] as const;
 
 const text = (t: any): string | null => {
   if (typeof t === 'string') return t;
@@ -156,13 +157,15 @@ function renderer(v: Obj, short: boolean): Core | null {
     if (ts.style === 'SHORTS') isShort = true;
     len ??= text(ts.text);
   }
+  // A playlist's entry (a channel's uploads playlist) says views and age in one line: "1.2K views • 3 days ago".
+  const info = (Array.isArray(v.videoInfo?.runs) ? v.videoInfo.runs : []).map((r: any) => (typeof r?.text === 'string' ? r.text.trim() : '')).filter((t: string) => t && t !== '•');
   return {
     video_id: v.videoId,
     title: text(v.title) ?? text(v.headline),
     thumbnail: widest(v.thumbnail?.thumbnails),
     // The rounded short count only when the exact one is absent: one there that does not read is unknown, not "5.1K".
-    views_text: v.viewCountText == null ? text(v.shortViewCountText) : text(v.viewCountText),
-    published_text: text(v.publishedTimeText),
+    views_text: v.viewCountText == null ? text(v.shortViewCountText) ?? (info.length === 2 ? info[0] : null) : text(v.viewCountText),
+    published_text: text(v.publishedTimeText) ?? (info.length === 2 ? info[1] : null),
     length_text: isShort ? null : len,
     short: isShort,
   };

@@ -44,6 +44,10 @@ export function collect(root: unknown): Found {
 const tokenOf = (c: Obj): string | null =>
   c?.continuationEndpoint?.continuationCommand?.token ?? c?.button?.buttonRenderer?.command?.continuationCommand?.token ?? null;
 
+/** `{simpleText}` or `{runs}` text. */
+const plainText = (t: any): string | null =>
+  typeof t === 'string' ? t : typeof t?.simpleText === 'string' ? t.simpleText : Array.isArray(t?.runs) ? t.runs.map((r: any) => (typeof r?.text === 'string' ? r.text : '')).join('') || null : null;
+
 /** Channel facts of a browse answer or channel page (header, metadata, microformat). */
 export function channelOf(d: Obj, fallback: ChannelInfo): ChannelInfo {
   const meta = d.metadata?.channelMetadataRenderer ?? {};
@@ -61,9 +65,16 @@ export function channelOf(d: Obj, fallback: ChannelInfo): ChannelInfo {
     const m = typeof u === 'string' ? /youtube\.com\/(@[^/?#]+)/.exec(u) : null;
     if (m) handle ??= decodeURIComponent(m[1]);
   }
-  const title = typeof meta.title === 'string' ? meta.title : typeof c4.title === 'string' ? c4.title : typeof ph?.pageTitle === 'string' ? ph.pageTitle : null;
+  // Topic channels head their page with a carousel (topicChannelDetailsRenderer) or an interactive header.
+  const topic = (Array.isArray(d.header?.carouselHeaderRenderer?.contents) ? d.header.carouselHeaderRenderer.contents : [])
+    .map((c: Obj) => c?.topicChannelDetailsRenderer).find(Boolean);
+  // A playlist (a channel's uploads) names its owner in its header.
+  const owner = d.header?.playlistHeaderRenderer?.ownerText?.runs?.[0];
+  const headed = plainText(topic?.title) ?? plainText(d.header?.interactiveTabbedHeaderRenderer?.title) ?? plainText(owner?.text);
+  const title = typeof meta.title === 'string' ? meta.title : typeof c4.title === 'string' ? c4.title : typeof ph?.pageTitle === 'string' ? ph.pageTitle : headed;
+  const topicId = topic?.navigationEndpoint?.browseEndpoint?.browseId ?? owner?.navigationEndpoint?.browseEndpoint?.browseId;
   return {
-    channel_id: (typeof meta.externalId === 'string' ? meta.externalId : typeof c4.channelId === 'string' ? c4.channelId : null) ?? fallback.channel_id,
+    channel_id: (typeof meta.externalId === 'string' ? meta.externalId : typeof c4.channelId === 'string' ? c4.channelId : null) ?? fallback.channel_id ?? (typeof topicId === 'string' && topicId.startsWith('UC') ? topicId : null),
     channel_name: title ?? fallback.channel_name,
     channel_handle: handle ?? fallback.channel_handle,
   };

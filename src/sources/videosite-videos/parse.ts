@@ -47,7 +47,9 @@ function page(found: Found, st: PageState, channel: ChannelInfo, ctx: QueryConte
 /** The first page of a tab (browse answer or ytInitialData of a channel page). */
 export function firstPage(d: Obj, st: PageState, ctx: QueryContext<VideositeParams>, browseId: string | null): ParseResult<VideositeVideo> {
   throwIfGated(d, 'browse answer');
-  const channel = channelOf(d, st.channel);
+  // Headers without a channel block (carousel, interactive): the channel the request browsed.
+  const asked = typeof browseId === 'string' && /^UC[\w-]{22}$/.test(browseId) ? browseId : null;
+  const channel = channelOf(d, { ...st.channel, channel_id: st.channel.channel_id ?? asked });
   const pick = pickTab(d, st.tab);
   if (pick.missing) return { records: [], next: [], cursor: null };
   if (pick.content === null) {
