@@ -41,14 +41,32 @@ function addKeys(h: SqliteDb, requestId: string, keys: string[]): number {
  * The fair part of a claim (../requests/fairness.ts): each account's oldest due item (the first of
  * its unfinished requests', by key), accounts with the fewest items leased first. The claim fills any
  * slots left oldest first.
+ *
+ * O(accounts with unfinished requests), each an index seek (migration 110), not O(the backlog): the
+ * accounts are walked one index hop at a time (the next account after the last), and in each the
+ * requests oldest first until one has a due queued item, found in the index of queued items by its
+ * key range. A request whose items all run or wait for a retry costs one seek; only an account whose
+ * every open request is in that state costs as many as it has open requests.
  */
 function fairHeads(h: SqliteDb, now: number, max: number): Row[] {
-  const heads = h.s(`SELECT r.account_id AS account_id, (SELECT w.id FROM work_items w WHERE w.id > r.id || ':' AND w.id < r.id || ';'
-                              AND w.state = 'queued' AND w.run_after <= ? LIMIT 1) AS id
-                     FROM requests r WHERE r.finished_at IS NULL ORDER BY r.created_at`).all(now) as Row[];
+  // Each head as `<created_at, 15 digits>|<item id>`: one scalar subquery per account (SQLite has no LATERAL).
+  const rows = h.s(`WITH RECURSIVE acc(a) AS (
+                      SELECT (SELECT min(account_id) FROM requests INDEXED BY requests_open_by_account WHERE finished_at IS NULL)
+                      UNION ALL
+                      SELECT (SELECT min(account_id) FROM requests INDEXED BY requests_open_by_account WHERE finished_at IS NULL AND account_id > acc.a)
+                      FROM acc WHERE acc.a IS NOT NULL)
+                    SELECT acc.a AS account_id, (
+                      SELECT printf('%015d|%s', r.created_at, w.id)
+                      FROM requests r INDEXED BY requests_open_by_account
+                      JOIN work_items w INDEXED BY work_items_queued ON w.id > r.id || ':' AND w.id < r.id || ';' AND w.state = 'queued' AND w.run_after <= ?
+                      WHERE r.account_id = acc.a AND r.finished_at IS NULL
+                      ORDER BY r.created_at LIMIT 1) AS head
+                    FROM acc WHERE acc.a IS NOT NULL`).all(now) as Row[];
+  const heads = rows.filter((x) => x.head !== null).sort((x, y) => (x.head < y.head ? -1 : x.head > y.head ? 1 : 0))
+    .map((x) => ({ account_id: x.account_id, id: (x.head as string).slice(16) }));
   const busy = h.s(`SELECT r.account_id AS account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
                     WHERE w.state = 'leased' AND w.lease_until >= ? GROUP BY r.account_id`).all(now) as Row[];
-  return pickFair(heads.filter((x) => x.id !== null), new Map(busy.map((b) => [b.account_id as string, b.n as number])), max);
+  return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max);
 }
 
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
