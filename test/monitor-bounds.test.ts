@@ -39,3 +39,26 @@ test('monitors: 413 past 256 KiB, 422 past compare\'s caps, listings bounded', a
     assert.deepEqual((await h.json(`/monitors/${created.body.id}`)).body.queries, queries, 'one monitor shows them all');
   } finally { await h.close(); }
 });
+
+test('monitors: params pass the endpoint\'s own checks at create and update, area included (issue 39)', async () => {
+  const h = await startHarness({ settings: { workers: false } });
+  try {
+    const crossing = '{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}';
+    const base = { endpoint: '/maps/search', schedule: { every_s: 3600 }, queries: ['pizza'] };
+    const bad = await h.json('/monitors', send({ ...base, params: { area: crossing } }));
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.errorMessage, /area GeoJSON polygon crosses itself \(ring 0: edge 0 meets edge 2/);
+    const unknown = await h.json('/monitors', send({ ...base, params: { area: 'US>Nowhere' } }));
+    assert.match(unknown.body.errorMessage, /US has no region or city named "Nowhere"/);
+    const refused = await h.json('/monitors', send({ ...base, queries: ['bad query'] }));
+    assert.equal(refused.status, 422, 'a query the adapter refuses');
+    const ok = await h.json('/monitors', send({ ...base, params: { area: 'US>Nevada' }, status: 'paused' }));
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    const patched = await h.json(`/monitors/${ok.body.id}`, send({ params: { area: crossing } }, 'PATCH'));
+    assert.equal(patched.status, 422);
+    assert.match(patched.body.errorMessage, /crosses itself/);
+    assert.equal((await h.json(`/monitors/${ok.body.id}`)).body.params.area, 'US>Nevada', 'the refused update changed nothing');
+  } finally {
+    await h.close();
+  }
+});

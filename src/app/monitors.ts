@@ -14,7 +14,7 @@ import { endpointFor } from '../contract/endpoints/index.ts';
 import { readParams, ParamError } from '../contract/params.ts';
 import { SUMMARY_ITEMS, SUMMARY_TEXT } from '../store/tasks/summary.ts';
 import { AppError } from './errors.ts';
-import { assertCanPay, checkWebhook } from './submit.ts';
+import { assertCanPay, checkRequest, checkWebhook } from './submit.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { DEFAULT_COMPARE } from '../monitors/compare.ts';
 import { nextRunAfter, normaliseSchedule, scheduleProblem } from '../monitors/schedule.ts';
@@ -93,9 +93,12 @@ export async function createMonitor(ctx: AppContext, account: Account, body: Bod
   const now = ctx.now();
   const schedule = normaliseSchedule(body.schedule as Body);
   const paused = body.status === 'paused';
+  // What each run submits passes the endpoint's own checks now (its area included), not at each run.
+  const params = paramsOf(decl.path, body.params);
+  await checkRequest(ctx, decl, params, queries);
   const m: MonitorRow = {
     id: monitorId(), accountId: account.id, name: body.name == null ? null : cleanText('name', body.name, 200), endpoint: decl.path, queries,
-    params: paramsOf(decl.path, body.params), schedule, compare: compareOf(decl.path, body.compare), webhook, status: paused ? 'paused' : 'active',
+    params, schedule, compare: compareOf(decl.path, body.compare), webhook, status: paused ? 'paused' : 'active',
     // The first run comes at once: it records what is there, so the next can say what changed.
     nextRunAt: paused ? null : now, lastRunAt: null, runs: 0, created: now, updated: now,
   };
@@ -157,6 +160,7 @@ export async function patchMonitor(ctx: AppContext, account: Account, id: string
     if (body.status !== 'active' && body.status !== 'paused') bad('status must be "active" or "paused"');
     patch.status = body.status as MonitorRow['status'];
   }
+  if (patch.queries || patch.params) await checkRequest(ctx, endpointFor(m.endpoint)!, patch.params ?? m.params, patch.queries ?? m.queries);
   const status = patch.status ?? m.status;
   if (status === 'paused') patch.nextRunAt = null;
   else if (m.status === 'paused' || patch.schedule) {

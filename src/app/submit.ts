@@ -76,10 +76,13 @@ export async function checkWebhook(ctx: AppContext, url: string): Promise<void> 
   }
 }
 
-export async function submit(ctx: AppContext, account: Account, decl: DataEndpoint, params: Record<string, unknown>, queries: string[], o: SubmitOptions) {
-  if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
-  const max = o.maxQueries ?? MAX_QUERIES;
-  if (queries.length > max) throw new AppError(422, `query takes at most ${max} queries per request, got ${queries.length}`);
+/**
+ * The checks a request's own parameters and queries pass before anything is stored: an adapter
+ * serves the endpoint (501), each query is one the adapter takes, a cursor is this deployment's, the
+ * endpoint's rule and its `area` (off the API thread, ./checks.ts) hold (422). A monitor's queries and
+ * params pass the same at create and update, so none is stored that every run would refuse.
+ */
+export async function checkRequest(ctx: AppContext, decl: DataEndpoint, params: Record<string, unknown>, queries: string[]): Promise<void> {
   const adapter = await ctx.adapters.load(decl.path);
   if (!adapter) throw new AppError(501, `${decl.path} has no source adapter in this deployment yet; it serves ${ctx.adapters.endpoints().join(', ') || 'no data endpoint'}`);
   if (adapter.checkQuery) {
@@ -100,6 +103,13 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   // load: checked on a check thread (./checks.ts).
   const rule = await endpointRule(decl, params, ctx.settings.checkBudgetMs);
   if (rule) throw new AppError(422, rule);
+}
+
+export async function submit(ctx: AppContext, account: Account, decl: DataEndpoint, params: Record<string, unknown>, queries: string[], o: SubmitOptions) {
+  if (queries.length === 0) throw new AppError(422, 'query is required: give at least one query (query=...)');
+  const max = o.maxQueries ?? MAX_QUERIES;
+  if (queries.length > max) throw new AppError(422, `query takes at most ${max} queries per request, got ${queries.length}`);
+  await checkRequest(ctx, decl, params, queries);
   if (o.webhook) await checkWebhook(ctx, o.webhook);
   // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn
   // the balance to the credit limit, the next submit is refused at once.
