@@ -97,11 +97,15 @@ test('Requests: a 200-query request followed to 100 %, then its table, map and J
   const tops = await page.$$eval('.vt-row', (rs) => rs.map((r) => (r as HTMLElement).offsetTop));
   assert.equal(new Set(tops).size, tops.length, 'each row in its own place');
   await shot('request');
-  // The points lie in Iowa, Kansas and Nebraska: sorted by state, Iowa comes first, then last.
+  // The points lie in Iowa, Kansas and Nebraska: sorted by state, Iowa comes first, then last. Points
+  // on the Kansas-Nebraska line (latitude 40) have no state (reverse geocoding answers null within 1 km
+  // of a line), so the first row that names a state is the one compared.
+  const firstState = async () => (await page.$$eval('.vt-row', (rs) => rs.map((r) => r.textContent ?? '')))
+    .map((t) => /Iowa|Kansas|Nebraska/.exec(t)?.[0]).find(Boolean);
   await page.click('.vt-head div:has-text("state")');
-  assert.match(await page.textContent('.vt-row') ?? '', /Iowa/);
+  assert.equal(await firstState(), 'Iowa');
   await page.click('.vt-head div:has-text("state")');
-  assert.match(await page.textContent('.vt-row') ?? '', /Nebraska/);
+  assert.equal(await firstState(), 'Nebraska');
   await page.fill('input[aria-label=filter]', 'Kansas');
   await page.waitForFunction(() => /of 200 rows/.test(document.querySelector('.vt')?.previousElementSibling?.textContent ?? ''));
   await page.click('.tabs button:has-text("Map")');
