@@ -23,8 +23,9 @@ test('kill -9 in the middle of an area query: resumed at its view, every place o
   const http = await site.listen({ delayMs: 10 });
   const env = { DATA_DIR: dir, PORT: '0', LEASE_MS: '1500', CONCURRENCY: '2', RETRY_BASE_MS: '50', MAP_SITE_URL: http.url, ALLOW_PRIVATE_TARGETS: 'true' };
   const served = () => [...http.hits.values()].reduce((a, b) => a + b, 0);
+  let s: Awaited<ReturnType<typeof startTrawl>> | undefined;
   try {
-    let s = await startTrawl(env);
+    s = await startTrawl(env);
     const sub = await getJson(s, `/maps/search?query=dentist&limit=100000&area=${encodeURIComponent(AREA)}`);
     assert.equal(sub.status, 202, JSON.stringify(sub.body));
     const id = sub.body.id as string;
@@ -43,9 +44,9 @@ test('kill -9 in the middle of an area query: resumed at its view, every place o
     await stopTrawl(s, 'SIGKILL');
     const atKill = served();
 
-    s = await startTrawl(env);
+    const again = s = await startTrawl(env);
     const final = await waitFor(async () => {
-      const r = await getJson(s, `/requests/${id}`, 30_000);
+      const r = await getJson(again, `/requests/${id}`, 30_000);
       return r.status === 200 && r.body.status === 'Success' ? r.body : undefined;
     }, 'the resumed query to finish', 180_000, 200);
     await stopTrawl(s);
@@ -74,6 +75,8 @@ test('kill -9 in the middle of an area query: resumed at its view, every place o
       assert.equal(account.balanceMicros, 1_000_000_000 - ledger.a, 'the balance moved by exactly the ledger');
     } finally { await store.close(); }
   } finally {
+    // A failed assertion must not leave the service running: its process would hold the test file open.
+    if (s) await stopTrawl(s, 'SIGKILL');
     await http.close();
     rmSync(dir, { recursive: true, force: true });
   }
