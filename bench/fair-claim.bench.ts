@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, stop, table, writeSection, sleep } from './lib.ts';
-import { pct, startProbe } from './responsive-lib.ts';
+import { healthCells, pct, startProbe } from './responsive-lib.ts';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { openScratchPostgresStore, pgTestUrl } from '../src/store/postgres/testing.ts';
 import type { Store } from '../src/store/contract.ts';
@@ -50,7 +50,7 @@ async function measure(store: Store, label: string, n: number, env: Record<strin
   try {
     await sleep(1_000);
     const ms = await probe.measure(() => sleep(5_000));
-    rows.push([label, n.toLocaleString('en'), `${pct(times, 0.5).toFixed(1)} / ${Math.max(...times).toFixed(1)}`, pct(ms, 0.5).toFixed(1), pct(ms, 0.99).toFixed(1), Math.max(...ms).toFixed(0)]);
+    rows.push([label, n.toLocaleString('en'), `${pct(times, 0.5).toFixed(1)} / ${Math.max(...times).toFixed(1)}`, ...healthCells(ms)]);
     console.log(rows[rows.length - 1].join(' | '));
   } finally {
     probe.close();

@@ -26,6 +26,8 @@ export async function startProbe(healthUrl: string) {
 }
 
 export const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+/** A table's three `/health` cells from probe latencies: median, p99 (one decimal), worst (whole ms). */
+export const healthCells = (ms: number[]): string[] => [pct(ms, 0.5).toFixed(1), pct(ms, 0.99).toFixed(1), Math.max(...ms).toFixed(0)];
 
 export const record = (q: number, i: number) => ({ query: `q${q}`, name: `Place ${q}-${i}`, place_id: `ChIJ${q}x${i}`, engine_id: `0x${q.toString(16)}:0x${i.toString(16)}`, full_address: '12 Example Street, Athens 105 57, Greece', latitude: 37.97 + i / 1e4, longitude: 23.72 + q / 1e4, rating: 4.5, reviews: 120 + i, phone: '+30 21 0000 0000', site: 'https://example.com/', category: 'Coffee shop', subtypes: 'Coffee shop, Cafe', working_hours: { Monday: '8AM-8PM', Tuesday: '8AM-8PM' }, business_status: 'OPERATIONAL' });
 

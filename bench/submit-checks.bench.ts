@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { procCpuMs, startProcess, stop, table, writeSection, sleep } from './lib.ts';
-import { pct, startProbe } from './responsive-lib.ts';
+import { healthCells, pct, startProbe } from './responsive-lib.ts';
 import { comb } from '../test/support/comb.ts';
 import { regions } from '../test/support/regions.ts';
 import { dropSchema, pgTestUrl, scratchSchema } from '../src/store/postgres/testing.ts';
@@ -55,10 +55,10 @@ async function run(store: string, env: Record<string, string>) {
     let c0 = cpu(), t0 = performance.now();
     const idle = await probe.measure(() => sleep(2_000));
     const idleRate = (cpu() - c0) / (performance.now() - t0);
-    rows.push([store, 'idle', '', '', '', pct(idle, 0.5).toFixed(1), pct(idle, 0.99).toFixed(1), Math.max(...idle).toFixed(0)]);
+    rows.push([store, 'idle', '', '', '', ...healthCells(idle)]);
     let first = { ms: 0, status: 0 };
     const health0 = await probe.measure(async () => { first = await send(task({ categories: ['dentist'], locations: ['US>Nevada'] })); });
-    rows.push([store, 'first check (starts the thread, loads its data)', first.status, first.ms.toFixed(0), '', pct(health0, 0.5).toFixed(1), pct(health0, 0.99).toFixed(1), Math.max(...health0).toFixed(0)]);
+    rows.push([store, 'first check (starts the thread, loads its data)', first.status, first.ms.toFixed(0), '', ...healthCells(health0)]);
     for (const [name, make] of bodies) {
       const b = make(s.info.url);
       const times: number[] = [];
@@ -70,7 +70,7 @@ async function run(store: string, env: Record<string, string>) {
       });
       const apiMs = (cpu() - c0 - idleRate * (performance.now() - t0)) / REPEAT;
       const size = typeof b.init.body === 'string' ? b.init.body.length : b.path.length;
-      rows.push([store, `${name} (${(size / 1024).toFixed(1)} KB)`, status, `${pct(times, 0.5).toFixed(0)} / ${Math.max(...times).toFixed(0)}`, Math.max(0, apiMs).toFixed(0), pct(health, 0.5).toFixed(1), pct(health, 0.99).toFixed(1), Math.max(...health).toFixed(0)]);
+      rows.push([store, `${name} (${(size / 1024).toFixed(1)} KB)`, status, `${pct(times, 0.5).toFixed(0)} / ${Math.max(...times).toFixed(0)}`, Math.max(0, apiMs).toFixed(0), ...healthCells(health)]);
       console.log(rows[rows.length - 1].join(' | '));
     }
   } finally {
