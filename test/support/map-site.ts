@@ -8,9 +8,9 @@
  *   outside the area are served too. `places` counts them over the field; `inside` instead draws
  *   until that many lie inside the area (the benches' truth).
  * - A search answers the places in the camera's view (pb altitude, 1024x768, field of view), ranked
- *   by a fixed prominence plus noise drawn anew for every request, at most 120 a view, 20 a page.
+ *   by a fixed prominence plus noise drawn anew for every request, at most `cap` (120) a view, 20 a page.
  * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
- *   quadtree over the same root views that stops where a view holds at most 120 places, paying
+ *   quadtree over the same root views that stops where a view holds at most `cap` places, paying
  *   ceil(n / 20) pages for a view of n places and nothing for an empty one.
  * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
  *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
@@ -53,7 +53,8 @@ function gauss(r: () => number): number {
 }
 
 /** `places`: how many to draw over the field; `inside`: draw until this many lie in the area. */
-export function mapSite(o: { area: Area; places?: number; inside?: number; seed?: number; rural?: number; noise?: number }): MapSite {
+/** `cap`: places a view shows at most (SITE_VIEW_CAP unless given; the oracle plans with it too). */
+export function mapSite(o: { area: Area; places?: number; inside?: number; seed?: number; rural?: number; noise?: number; cap?: number }): MapSite {
   const r = rng(o.seed ?? 1);
   const b = o.area.bbox;
   const gl = (b.n - b.s) * 0.1, gw = (b.e - b.w) * 0.1;
@@ -96,6 +97,7 @@ export function mapSite(o: { area: Area; places?: number; inside?: number; seed?
   let insideCount = 0;
   for (let i = 0; i < n; i++) if (o.area.contains(lat[i]!, lng[i]!)) { inside[i] = 1; insideCount++; }
   const noise = o.noise ?? 0.02;
+  const cap = o.cap ?? SITE_VIEW_CAP;
   const noiseRng = rng((o.seed ?? 1) + 7);
 
   const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
@@ -111,7 +113,7 @@ export function mapSite(o: { area: Area; places?: number; inside?: number; seed?
       const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
       const ids = inBox({ s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng });
       const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
-      const shown = scored.slice(0, SITE_VIEW_CAP).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
+      const shown = scored.slice(0, cap).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
     },
     oracle(roots) {
@@ -120,7 +122,7 @@ export function mapSite(o: { area: Area; places?: number; inside?: number; seed?
         if (!o.area.meets(cell)) return;
         const ids = inBox(cell);
         if (!ids.some((i) => inside[i])) return;
-        if (ids.length <= SITE_VIEW_CAP || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
+        if (ids.length <= cap || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
         for (const q of quadrants(cell)) visit(q, depth + 1);
       };
       for (const root of roots) visit(root, 0);
