@@ -127,6 +127,31 @@ for (const kind of ['redis', 'postgres'] as const) {
     assert.equal(ps[0]!.targets.length, 1, 'worker B never sent through the proxy A benched');
     assert.ok(ps[1]!.targets.length >= 10);
   });
+
+  test(`${kind}: a signed-in identity benched by one worker is skipped by the other`, { skip, timeout: 30_000 }, async (t) => {
+    // The site signs out account 1 (its cookie answers 403); account 2 stays signed in.
+    const cookies: string[] = [];
+    const srv = await loopback((req, res) => {
+      cookies.push(String(req.headers.cookie ?? ''));
+      res.writeHead(req.headers.cookie === 'SID=one' ? 403 : 200, { 'content-type': 'text/html' });
+      res.end('<title>page</title>');
+    });
+    t.after(() => srv.close());
+    const link = await cluster(t, kind);
+    const [la, lb] = [await link(), await link()];
+    const settings = { ...base, retries: 1, signedIn: { hosts: [`127.0.0.1:${srv.port}`], benchMs: 60_000,
+      accounts: [{ label: 'account-1', cookie: 'SID=one' }, { label: 'account-2', cookie: 'SID=two' }] } };
+    const a = new Executor(settings, { cluster: la });
+    const b = new Executor(settings, { cluster: lb });
+    t.after(() => Promise.all([a.close(), b.close()]));
+
+    await a.run(step(`${srv.url}/a`), 'a').catch(() => undefined);
+    assert.ok(cookies.includes('SID=one'), 'worker A met the signed-out account');
+    await until(() => lb.get('identity', 'maps/account-1'), 'the bench to reach the other worker');
+    const before = cookies.length;
+    for (let i = 0; i < 6; i++) assert.equal((await b.run(step(`${srv.url}/b${i}`), `b${i}`)).status, 200);
+    assert.deepEqual(new Set(cookies.slice(before)), new Set(['SID=two']), 'worker B never sent the cookie A benched');
+  });
 }
 
 test('kill -9 of a worker: its starts on a key are gone within its lease, and it drops out of the members', { skip: !redisUrl && REDIS_SKIP, timeout: 60_000 }, async (t) => {

@@ -22,7 +22,7 @@ import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
 import { SessionPool, type ScoredError, type SessionHandle } from './session.ts';
 import { DEFAULT_SETTINGS, type ExecutorSettings } from './settings.ts';
 import { credentialFor } from './credentials.ts';
-import { SignedInPool, signedOutAnswer, type SignedInAccount } from './signed-in.ts';
+import { SharedBench, SignedInPool, signedOutAnswer, type SignedInAccount } from './signed-in.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
 import { toNetworkError, type Transport, type TransportResponse } from './transport.ts';
 import type { Fingerprint } from './fingerprint.ts';
@@ -119,7 +119,9 @@ export class Executor {
     const identities = new ProxyChoice(this.proxies, this.health, this.tiers, (host, proxy) => this.pacer.readyAt(this.paceSlots(host, proxy)), s.maxRetryAfterMs);
     this.sessions = new SessionPool({ proxies: this.proxies, locales: s.locales, maxSessions: s.maxSessions, profile: s.fetchProfile, handshakes: handshakeProfiles, identities,
       limits: { poolSize: s.sessionPoolSize, maxUses: s.sessionMaxUses, maxAgeMs: s.sessionMaxAgeMs, maxErrorScore: s.sessionMaxErrorScore, errorScoreDecrement: 0.5 } });
-    this.signedIn = new SignedInPool(s.signedIn);
+    const bench = new SharedBench(this.shared);
+    this.offCluster.push(bench.off);
+    this.signedIn = new SignedInPool(s.signedIn, bench);
     this.anonymousHeaders = this.sessions.generateHeaders();
     this.anonymousFingerprint = this.sessions.fingerprintFor(this.anonymousHeaders);
     this.limiter = new HostLimiter({ concurrency: s.perHostConcurrency, rps: s.perHostRps, burst: s.perHostBurst });

@@ -11,7 +11,9 @@
  * reason, never the cookie. Cookies follow credentials.ts's rules: added by the executor per request
  * (never in a step, so never stored with work, in a checkpoint or a cursor), `cookie` redacted in HAR.
  *
- * The bench state sits behind `IdentityBench`, so a shared backend (several processes) can carry it.
+ * The bench state sits behind `IdentityBench`: `SharedBench` keeps it in the executor's shared states,
+ * so with a cluster store an account benched by one worker process is skipped by every process within
+ * about a second (issue 35, item 2).
  *
  * @example
  *   const pool = new SignedInPool(signedInFromEnv({ MAPS_COOKIES: '__Secure-1PSID=a; __Secure-1PSIDTS=b' }));
@@ -19,6 +21,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setHealthNote } from '../ops/health-notes.ts';
+import type { SharedStates } from './cluster/shared-states.ts';
 
 export interface SignedInAccount {
   label: string;
@@ -52,6 +55,38 @@ export class MemoryBench implements IdentityBench {
   }
   bench(label: string, reason: string, until: number): void {
     this.until.set(label, { reason, until });
+  }
+}
+
+/** Namespace and key prefix of an account's bench among the cluster's shared states. */
+const NS = 'identity';
+const PREFIX = 'maps/';
+
+/**
+ * Bench state in the shared states (`Executor.shared`: this process alone, or the cluster's): the
+ * health note follows a bench another process set, and goes when the bench is found expired here.
+ */
+export class SharedBench implements IdentityBench {
+  private readonly noted = new Set<string>();
+  /** Stops following other processes' benches (the executor's close). */
+  readonly off: () => void;
+  constructor(private readonly shared: SharedStates, private readonly now: () => number = Date.now) {
+    this.off = shared.on(NS, (key, state) => {
+      if (!key.startsWith(PREFIX)) return;
+      const label = key.slice(PREFIX.length);
+      this.noted.add(label);
+      setHealthNote(`signed_in:${label}`, `signed-in identity ${label} benched by another worker: ${state.value}`);
+    });
+  }
+  benched(label: string): string | null {
+    const s = this.shared.get(NS, PREFIX + label);
+    if (s) return s.value;
+    if (this.noted.delete(label)) setHealthNote(`signed_in:${label}`, null);
+    return null;
+  }
+  bench(label: string, reason: string, until: number): void {
+    this.noted.add(label);
+    this.shared.set(NS, PREFIX + label, reason, Math.max(1, until - this.now()));
   }
 }
 
