@@ -18,7 +18,7 @@ import type { WorkQueue } from './queue.ts';
 import { dedupeKey } from './dedupe.ts';
 import { isStoreUnavailable, noteStoreOutage } from '../store/unavailable.ts';
 import type { Logger } from '../ops/log.ts';
-import { CheckpointOutage, LeaseLost, runSteps } from './steps.ts';
+import { CheckpointOutage, LeaseLost, runSteps, storeCall } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
 import type { ParseStep } from './parse-thread.ts';
@@ -110,13 +110,13 @@ export class Runner {
   /** The purse of one item: the request's unit price plus its enrichments per record, against the
    *  account's balance plus credit read fresh at each ask. */
   private async purseOf(item: WorkItem, extra: ExtraProduct[]): Promise<Purse> {
-    const request = await this.o.store.getRequest(item.requestId);
+    const request = await storeCall(() => this.o.store.getRequest(item.requestId));
     const store = this.o.store;
     return this.purses.open(item.accountId, item.id, {
       unitPriceMicros: request?.unitPriceMicros ?? 0,
       extraMicros: extra.reduce((s, e) => s + e.unitPriceMicros, 0),
       async available() {
-        const a = await store.getAccount(item.accountId);
+        const a = await storeCall(() => store.getAccount(item.accountId));
         return a && canCharge(a) ? a.balanceMicros + a.creditLimitMicros : 0;
       },
     });
@@ -124,7 +124,7 @@ export class Runner {
 
   private async cannotPay(accountId: string): Promise<boolean> {
     if (!this.exhausted.has(accountId)) return false;
-    const a = await this.o.store.getAccount(accountId);
+    const a = await storeCall(() => this.o.store.getAccount(accountId));
     if (a && canCharge(a)) this.exhausted.delete(accountId);
     return this.exhausted.has(accountId);
   }
@@ -133,7 +133,12 @@ export class Runner {
     // A task's query searched over its own location (src/contract/query-area.ts) runs with that `area`.
     const item = queryWithArea(given);
     const t0 = this.o.now();
-    if (await this.cannotPay(item.accountId)) return this.refuse(item, t0);
+    try {
+      if (await this.cannotPay(item.accountId)) return await this.refuse(item, t0);
+    } catch (e) {
+      if (e instanceof CheckpointOutage) return this.handBack(item, e.error, t0);
+      throw e;
+    }
     const ac = new AbortController();
     const beat = setInterval(() => {
       this.o.store.heartbeat(this.o.owner, [item.id], this.o.now() + this.o.leaseMs).catch(() => {});
@@ -159,23 +164,40 @@ export class Runner {
     } catch (e) {
       // Another worker took the item over (this one stalled past its lease): it owns the query now.
       if (e instanceof LeaseLost) return;
-      // The store could not record a step or the finished query (outage): failing the item would end
-      // the query without its records. Leave it leased; when the lease runs out it resumes from its
-      // last checkpoint, billed once.
-      if (e instanceof CheckpointOutage) {
-        noteStoreOutage(this.o.store, e.error, this.o.now());
-        throw e.error;
-      }
-      if (storing && isStoreUnavailable(e)) {
-        noteStoreOutage(this.o.store, e, this.o.now());
-        throw e;
-      }
+      // The store could not be read or could not record a step or the finished query (an outage, or a
+      // pool too busy to lend a connection in time on a loaded box): failing the item would end the
+      // query without its records. It goes back to the queue instead (`handBack`), resumed from its
+      // last checkpoint and billed once.
+      if (e instanceof CheckpointOutage) return this.handBack(item, e.error, t0);
+      if (storing && isStoreUnavailable(e)) return this.handBack(item, e, t0);
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);
       this.purses.release(item.accountId, item.id);
       this.o.endSession?.(item.id);
     }
+  }
+
+  /**
+   * An item whose query met a store outage goes back to the queue, due after the first retry's
+   * back-off (a pool timeout under load is over in moments; a completion that did commit before its
+   * answer was lost is not undone: the hand-back applies only while this worker still holds the
+   * lease). If the store refuses the hand-back too, the outage reaches the queue (which logs it) and
+   * the item waits for its lease to run out. Either way the query is not ended: the outage is not its fault.
+   */
+  private async handBack(item: WorkItem, e: unknown, t0: number): Promise<void> {
+    noteStoreOutage(this.o.store, e, this.o.now());
+    const delay = this.backoff(1);
+    const reason = reasonOf(e);
+    try {
+      const fan = await this.o.store.failItem(item.id, this.o.owner, `store_unavailable: ${reason.message}`, this.o.now() + delay, this.o.now());
+      if (fan.applied) await this.o.queue.enqueue([{ id: item.id, delayMs: delay }]);
+    } catch {
+      throw e;
+    }
+    this.o.log?.warn({ requestId: item.requestId, query: item.query.slice(0, 200), message: reason.message, attempt: item.attempts, retryInMs: delay },
+      'store unavailable: query handed back to the queue');
+    this.o.onItem?.({ endpoint: item.endpoint, outcome: 'retry', errorType: 'store_unavailable', records: 0, ms: this.o.now() - t0 });
   }
 
   /** Ends the item unbilled and undelivered: its account cannot pay (src/billing/credit.ts). */

@@ -57,8 +57,8 @@ export class CheckpointOutage extends Error {
   constructor(readonly error: unknown) { super('the store is unavailable'); }
 }
 
-/** Runs a store call; an outage comes out as CheckpointOutage. */
-async function db<T>(f: () => Promise<T>): Promise<T> {
+/** Runs a store call; an outage comes out as CheckpointOutage (the runner's own store calls too). */
+export async function storeCall<T>(f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (e) {
@@ -94,10 +94,10 @@ export interface StepRun {
 
 /** Where the query starts: its checkpoint, else the `cursor` it was given, else the adapter's plan. */
 async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
-  const saved = await db(() => r.store.loadProgress(r.item.id));
+  const saved = await storeCall(() => r.store.loadProgress(r.item.id));
   if (saved) {
     if (!r.streamed) {
-      await db(async () => { for await (const chunk of r.store.readChunks(r.item.id)) for (const x of JSON.parse(chunk) as Rec[]) buffered.push(x); });
+      await storeCall(async () => { for await (const chunk of r.store.readChunks(r.item.id)) for (const x of JSON.parse(chunk) as Rec[]) buffered.push(x); });
     }
     return JSON.parse(saved.state) as StepState;
   }
@@ -105,7 +105,7 @@ async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
   const cursor = r.item.params.cursor;
   if (typeof cursor === 'string' && cursor) {
     try {
-      const p = (await db(() => cursorSigner(r.store))).verify(cursor);
+      const p = (await storeCall(() => cursorSigner(r.store))).verify(cursor);
       if (p.endpoint === r.item.endpoint && p.query === r.item.query) return { ...fresh, pending: p.steps, skip: p.skip };
     } catch (e) {
       if (e instanceof CursorError) throw new SourceError('invalid_query', `cursor is refused: ${e.message}`);
@@ -169,7 +169,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     }
     let cursor: string | null | undefined;
     if (r.paged && !r.adapter.finish && recs.length) {
-      signer ??= await db(() => cursorSigner(r.store));
+      signer ??= await storeCall(() => cursorSigner(r.store));
       cursor = resume ? signer.sign({ endpoint: r.item.endpoint, query: r.item.query, ...resume }) : null;
       // A streamed chunk gets it in prepare, where each record is copied once.
       if (!r.streamed) recs = withCursor(recs, cursor);
@@ -198,7 +198,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     // any checkpoint always did.
     if (first && (!state.pending.length || state.records >= cut)) return r.streamed ? { state, records, last: chunk } : { state, records };
     first = false;
-    const saved = await db(() => r.store.saveProgress({
+    const saved = await storeCall(() => r.store.saveProgress({
       itemId: r.item.id, owner: r.owner, state: JSON.stringify(state), now: r.now(),
       chunk: chunk.length ? { recordsJson: JSON.stringify(chunk), count: chunk.length } : undefined,
     }));
