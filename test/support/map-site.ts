@@ -1,22 +1,26 @@
 /**
  * A loopback map site for tests and benches (test support, not a product feature): the real search
- * answer format (constructed-search.ts) over synthetic places laid out by real population density.
+ * answer format (constructed-search.ts) over synthetic places.
  *
- * - Places: most sit around GeoNames populated places (the cities500 data trawl ships), each city
- *   drawing places in proportion to its population, spread over its radius; `rural` of them sit
- *   anywhere in the field, outside every city. The field is the area's box grown 10%, so places
- *   outside the area are served too. `places` counts them over the field; `inside` instead draws
- *   until that many lie inside the area (the benches' truth).
+ * - Places: by default most sit around GeoNames populated places (the cities500 data trawl ships),
+ *   each city drawing places in proportion to its population, spread over its radius; `rural` of
+ *   them sit anywhere in the field, outside every city. `layout` lays them out otherwise (clustered
+ *   around centres unrelated to cities, along roads, uniform, a mix: map-layouts.ts). The field is
+ *   the area's box grown 10%, so places outside the area are served too. `places` counts them over
+ *   the field; `inside` instead draws until that many lie inside the area (the benches' truth).
  * - A search answers the places in the camera's view (pb altitude, 1024x768, field of view), ranked
- *   by a fixed prominence plus noise drawn anew for every request, at most `cap` (120) a view, 20 a page.
+ *   by a fixed prominence plus noise (sigma `noise`) drawn anew for every request, at most `cap` a
+ *   view (default 120; or a function of the view and of the requests served so far), 20 a page.
  * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
- *   quadtree over the same root views that stops where a view holds at most `cap` places, paying
- *   ceil(n / 20) pages for a view of n places and nothing for an empty one.
+ *   quadtree over the same root views that stops where a view holds at most the cap's places (a cap
+ *   that changes over time: the lower), paying ceil(n / 20) pages for a view of n places and nothing
+ *   for an empty one.
  * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
  *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
  *
  * @example
  *   const site = mapSite({ area: resolveArea('US>Nevada'), places: 100_000, seed: 1 });
+ *   const odd = mapSite({ area, places: 5000, layout: 'roads', cap: (v) => (v.request < 300 ? 120 : 100) });
  *   site.serve(step.url).body
  */
 import { createServer } from 'node:http';
@@ -26,10 +30,11 @@ import type { Step, WebAdapter } from '../../src/sources/_kit/adapter.ts';
 import { constructedSearchBody } from '../../src/sources/_maps/constructed-search.ts';
 import { readPb } from '../../src/sources/_maps/pb.ts';
 import { VIEW_H, VIEW_W, quadrants, type Box } from '../../src/sources/_maps/cells.ts';
-import { loadAdminNames } from '../../src/lookups/geo/admin-names.ts';
-import { loadPlaces } from '../../src/lookups/geo/places.ts';
-import { cityRadiusKm, type Area } from '../../src/lookups/geo/area/resolve.ts';
+import type { Area } from '../../src/lookups/geo/area/resolve.ts';
 import { rng } from '../../src/sources/_maps/test-support.ts';
+import { gauss, layoutDrawer, type Layout, type LayoutShape } from './map-layouts.ts';
+
+export { LAYOUTS, type Layout } from './map-layouts.ts';
 
 export const SITE_VIEW_CAP = 120;
 export const SITE_PAGE = 20;
@@ -42,48 +47,48 @@ export interface MapSite {
   inside: Uint8Array;
   insideCount: number;
   requests: number;
+  /** The layout's centres and roads (map-layouts.ts). */
+  shape: LayoutShape;
   serve(url: string): { status: number; body: string };
   oracle(roots: Box[]): number;
   /** Over HTTP on loopback; `hits` counts each URL served, `delayMs` holds every answer back. */
   listen(o?: { delayMs?: number }): Promise<{ url: string; hits: Map<string, number>; close(): Promise<void> }>;
 }
 
-function gauss(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
+/** The view a request shows, as the cap function sees it: its box on the ground, its centre, and how
+ *  many requests the site served before this one (so a cap can change during a run). */
+export interface SiteView { box: Box; lat: number; lng: number; request: number }
+
+export interface MapSiteOptions {
+  area: Area;
+  /** How many places to draw over the field; `inside`: draw until this many lie in the area. */
+  places?: number;
+  inside?: number;
+  seed?: number;
+  /** Share of places anywhere in the field (every layout but uniform; default 0.15). */
+  rural?: number;
+  /** Sigma of the Gaussian added to each place's prominence on every request (default 0.02). */
+  noise?: number;
+  /** Places a view can show (default 120): a number, or one per view (by region, or changing with
+   *  `request`). A function should depend on the view's centre: the oracle asks it for its cells. */
+  cap?: number | ((view: SiteView) => number);
+  /** Where places lie (map-layouts.ts; default population). */
+  layout?: Layout;
 }
 
-/** `places`: how many to draw over the field; `inside`: draw until this many lie in the area. */
-/** `cap`: places a view shows at most (SITE_VIEW_CAP unless given; the oracle plans with it too). */
-export function mapSite(o: { area: Area; places?: number; inside?: number; seed?: number; rural?: number; noise?: number; cap?: number }): MapSite {
+export function mapSite(o: MapSiteOptions): MapSite {
   const r = rng(o.seed ?? 1);
   const b = o.area.bbox;
   const gl = (b.n - b.s) * 0.1, gw = (b.e - b.w) * 0.1;
   const field = { s: Math.max(-85, b.s - gl), w: Math.max(-180, b.w - gw), n: Math.min(85, b.n + gl), e: Math.min(180, b.e + gw) };
-  const P = loadPlaces(loadAdminNames());
-  const cities = P.index.range(field.w, field.s, field.e, field.n);
-  const cum = new Float64Array(cities.length);
-  let total = 0;
-  cities.forEach((id, k) => { total += P.population[id]!; cum[k] = total; });
-  const rural = o.rural ?? 0.15;
+  const { draw, shape } = layoutDrawer(o.layout ?? 'population', field, r, o.rural ?? 0.15);
   // Places are drawn one after another until `places` are drawn, or until `inside` of them lie in
   // the area (then the area's truth is exactly `inside` places).
   const la: number[] = [], lo: number[] = [], pr: number[] = [];
   let insideDrawn = 0;
   const more = () => (o.inside !== undefined ? insideDrawn < o.inside : la.length < (o.places ?? 0));
   while (more()) {
-    let y: number, x: number;
-    if (!cities.length || r() < rural) {
-      y = field.s + r() * (field.n - field.s);
-      x = field.w + r() * (field.e - field.w);
-    } else {
-      const u = r() * total;
-      let a = 0, z = cum.length - 1;
-      while (a < z) { const m = (a + z) >> 1; if (cum[m]! < u) a = m + 1; else z = m; }
-      const id = cities[a]!;
-      const km = cityRadiusKm(P.population[id]!) / 2;
-      y = P.lat[id]! + (gauss(r) * km) / 111.32;
-      x = P.lng[id]! + (gauss(r) * km) / (111.32 * Math.max(0.05, Math.cos((P.lat[id]! * Math.PI) / 180)));
-    }
+    const [y, x] = draw();
     la.push(y); lo.push(x); pr.push(-Math.log(r() || 1e-12));
     if (o.inside !== undefined && o.area.contains(y, x)) insideDrawn++;
   }
@@ -97,21 +102,27 @@ export function mapSite(o: { area: Area; places?: number; inside?: number; seed?
   let insideCount = 0;
   for (let i = 0; i < n; i++) if (o.area.contains(lat[i]!, lng[i]!)) { inside[i] = 1; insideCount++; }
   const noise = o.noise ?? 0.02;
-  const cap = o.cap ?? SITE_VIEW_CAP;
   const noiseRng = rng((o.seed ?? 1) + 7);
+  const capOf = typeof o.cap === 'function' ? o.cap : () => (o.cap as number | undefined) ?? SITE_VIEW_CAP;
+  const centre = (v: Box) => ({ lat: (v.s + v.n) / 2, lng: (v.w + v.e) / 2 });
+  // A cap that changes over time: the oracle, knowing every place, counts the lower of the cap
+  // before the first request and after the last.
+  const oracleCap = (cell: Box) => Math.min(capOf({ box: cell, ...centre(cell), request: 0 }), capOf({ box: cell, ...centre(cell), request: Number.MAX_SAFE_INTEGER }));
 
   const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
   const site: MapSite = {
-    count: n, lat, lng, inside, insideCount, requests: 0,
+    count: n, lat, lng, inside, insideCount, requests: 0, shape,
     serve(url) {
       const u = new URL(url);
       const v = readPb(u.searchParams.get('pb') ?? '');
       if (!v) return { status: 400, body: 'no pb' };
-      site.requests++;
+      const request = site.requests++;
       const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
       const halfLat = h / 2 / 111_320;
       const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
-      const ids = inBox({ s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng });
+      const box = { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
+      const ids = inBox(box);
+      const cap = capOf({ box, lat: v.lat, lng: v.lng, request });
       const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
       const shown = scored.slice(0, cap).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
@@ -122,7 +133,7 @@ export function mapSite(o: { area: Area; places?: number; inside?: number; seed?
         if (!o.area.meets(cell)) return;
         const ids = inBox(cell);
         if (!ids.some((i) => inside[i])) return;
-        if (ids.length <= cap || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
+        if (ids.length <= oracleCap(cell) || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
         for (const q of quadrants(cell)) visit(q, depth + 1);
       };
       for (const root of roots) visit(root, 0);

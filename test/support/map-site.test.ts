@@ -1,0 +1,163 @@
+/**
+ * The loopback map site's variants behave as declared: a view never shows more than its cap (a
+ * number, by region, or changing during a run), each layout lays places out as it says, and the
+ * oracle costs no more than any planner that finds every place.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mapSite, type MapSite, type MapSiteOptions, type SiteView } from './map-site.ts';
+import { ROAD_WIDTH_KM, geoPlaces } from './map-layouts.ts';
+import { buildPb } from '../../src/sources/_maps/pb.ts';
+import { quadrants, type Box } from '../../src/sources/_maps/cells.ts';
+import { resolveArea } from '../../src/lookups/geo/area/resolve.ts';
+import { rootViews } from '../../src/sources/maps-search/cover.ts';
+import { cityRadiusKm } from '../../src/lookups/geo/area/resolve.ts';
+import { rng } from '../../src/sources/_maps/test-support.ts';
+
+const area = resolveArea('-115.5,35.9,-114.9,36.4'); // a box around Las Vegas
+const roots = rootViews(area);
+const byRegion = (v: SiteView) => (v.lng < -115.2 ? 90 : 140);
+
+/** The ids a page shows. */
+function page(site: MapSite, view: Box, offset: number): number[] {
+  const body = site.serve(`http://x/search?q=a&pb=${encodeURIComponent(buildPb(view, offset))}`).body;
+  return [...body.matchAll(/"0x1:0x([0-9a-f]+)"/g)].map((m) => parseInt(m[1]!, 16));
+}
+
+/** Every view the quadtree holds down to `depth` below the root views. */
+function views(depth: number): Box[] {
+  let level = roots, out = [...roots];
+  for (let d = 0; d < depth; d++) { level = level.flatMap((b) => quadrants(b)); out = out.concat(level); }
+  return out;
+}
+
+const held = (site: MapSite, v: Box) => { let n = 0; for (let i = 0; i < site.count; i++) if (site.lat[i]! >= v.s && site.lat[i]! < v.n && site.lng[i]! >= v.w && site.lng[i]! < v.e) n++; return n; };
+
+test('a view never shows more than its cap, and shows its cap when it holds more', () => {
+  for (const cap of [60, 110, 140, byRegion]) {
+    for (const noise of [0, 0.3]) {
+      const site = mapSite({ area, places: 6000, seed: 2, layout: 'uniform', cap, noise });
+      let saturated = 0;
+      for (const v of views(2)) {
+        const c = typeof cap === 'number' ? cap : cap({ box: v, lat: (v.s + v.n) / 2, lng: (v.w + v.e) / 2, request: 0 });
+        const pages = Array.from({ length: 9 }, (_, k) => page(site, v, k * 20));
+        const shown = pages.reduce((a, p) => a + p.length, 0);
+        const n = held(site, v);
+        // The view's box is its cell up to the pb's rounding: a place or two on the edge may differ.
+        assert.ok(shown <= c, `cap ${c}: ${shown} shown`);
+        if (n > c + 5) { saturated++; assert.equal(shown, c, `cap ${c}, ${n} held`); }
+        else assert.ok(Math.abs(shown - n) <= 3, `${shown} shown of ${n} held`);
+        if (noise === 0) assert.equal(new Set(pages.flat()).size, shown, 'a fixed ranking shows each place once');
+      }
+      assert.ok(saturated > 3, `${saturated} saturated views`);
+    }
+  }
+});
+
+test('a cap that changes mid-run: each request gets the cap of its time; the oracle counts the lower', () => {
+  const K = 30;
+  const changing = (v: SiteView) => (v.request < K ? 120 : 100);
+  const site = mapSite({ area, places: 6000, seed: 2, cap: changing, noise: 0 });
+  const v = roots[0]!;
+  const shown = () => Array.from({ length: 8 }, (_, k) => page(site, v, k * 20).length).reduce((a, c) => a + c, 0);
+  assert.equal(shown(), 120);
+  site.requests = K;
+  assert.equal(shown(), 100);
+  assert.equal(site.oracle(roots), mapSite({ area, places: 6000, seed: 2, cap: 100 }).oracle(roots));
+  assert.ok(site.oracle(roots) > mapSite({ area, places: 6000, seed: 2 }).oracle(roots), 'a lower cap costs the oracle more');
+});
+
+const kmBetween = (a: [number, number], b: [number, number]) => {
+  const dy = (a[0] - b[0]) * 111.32, dx = (a[1] - b[1]) * 111.32 * Math.cos((a[0] * Math.PI) / 180);
+  return Math.hypot(dx, dy);
+};
+/** Distance (km) from p to the segment a-b, on a local flat plane. */
+function kmToSegment(p: [number, number], a: [number, number], b: [number, number]): number {
+  const k = Math.cos((p[0] * Math.PI) / 180);
+  const ax = (a[1] - p[1]) * k, ay = a[0] - p[0], bx = (b[1] - p[1]) * k, by = b[0] - p[0];
+  const dx = bx - ax, dy = by - ay;
+  const t = Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(ax + t * dx, ay + t * dy) * 111.32;
+}
+
+/** Shares of a site's places near a cluster centre (3 sigma), a road (4 widths), a GeoNames place (1.5 radii). */
+function shares(site: MapSite, shape = site.shape, sample = 1500) {
+  const P = geoPlaces();
+  const pick = rng(9);
+  let centre = 0, road = 0, city = 0;
+  for (let s = 0; s < sample; s++) {
+    const i = Math.floor(pick() * site.count);
+    const p: [number, number] = [site.lat[i]!, site.lng[i]!];
+    if (shape.centres.some((c) => kmBetween(p, [c.lat, c.lng]) <= 3 * c.km)) centre++;
+    if (shape.roads.some((l) => l.some((a, k) => k > 0 && kmToSegment(p, l[k - 1]!, a) <= 4 * ROAD_WIDTH_KM))) road++;
+    const near = P.index.range(p[1] - 0.5, p[0] - 0.4, p[1] + 0.5, p[0] + 0.4);
+    if (near.some((id) => kmBetween(p, [P.lat[id]!, P.lng[id]!]) <= 1.5 * cityRadiusKm(P.population[id]!))) city++;
+  }
+  return { centre: centre / sample, road: road / sample, city: city / sample };
+}
+
+test('each layout lays places out as declared', () => {
+  const make = (layout: MapSiteOptions['layout']) => mapSite({ area, places: 8000, seed: 4, layout });
+  // Uniform: a 4x4 grid over the field holds about the same in every cell.
+  const u = make('uniform');
+  const b = area.bbox, grid = new Array(16).fill(0);
+  // The field is the area's box grown 10% on each side.
+  const cell = (x: number, lo: number, hi: number) => Math.min(3, Math.floor((((x - lo) / (hi - lo) + 0.1) / 1.2) * 4));
+  for (let i = 0; i < u.count; i++) grid[cell(u.lat[i]!, b.s, b.n) * 4 + cell(u.lng[i]!, b.w, b.e)]++;
+  const mean = u.count / 16;
+  assert.ok(grid.every((c) => Math.abs(c - mean) < 0.3 * mean), `uniform grid ${grid}`);
+
+  const population = make('population'), clustered = make('clustered'), roads = make('roads'), mix = make('mix');
+  const sh = { population: shares(population), clustered: shares(clustered), roads: shares(roads), mix: shares(mix) };
+  // The uniform site's places measured against each other layout's centres and roads: what chance gives.
+  const chance = { clustered: shares(u, clustered.shape), roads: shares(u, roads.shape), mix: shares(u, mix.shape) };
+  const all = JSON.stringify({ sh, chance });
+  // Each layout's places lie where it says (its rural 15% anywhere), far more than chance puts there.
+  assert.ok(sh.population.city >= 0.8 && sh.population.city > chance.clustered.city + 0.4, all);
+  assert.ok(sh.clustered.centre >= 0.8 && sh.clustered.centre > chance.clustered.centre + 0.5, all);
+  assert.ok(sh.roads.road >= 0.8 && sh.roads.road > chance.roads.road + 0.5, all);
+  // Clusters and roads do not follow cities: no nearer them than chance, give or take.
+  assert.ok(sh.clustered.city < chance.clustered.city + 0.15 && sh.roads.city < chance.roads.city + 0.15, all);
+  // The mix holds some of each (weights 0.4, 0.25, 0.2, 0.15, each but uniform with its rural share).
+  assert.ok(sh.mix.centre > chance.mix.centre + 0.1 && sh.mix.road > chance.mix.road + 0.1 && sh.mix.city > chance.mix.city + 0.2, all);
+});
+
+/**
+ * A planner that knows each view's cap and finds every place: pages a view until a short page and
+ * splits it when its pages reach the cap; `extra` splits a view that was not full at random.
+ */
+function completePlanner(site: MapSite, capOf: (v: Box) => number, extra: number, seed: number) {
+  const r = rng(seed);
+  const found = new Set<number>();
+  let cost = 0;
+  const visit = (v: Box, depth: number) => {
+    if (!area.meets(v)) return;
+    if (depth < 6 && r() < extra) { for (const q of quadrants(v)) visit(q, depth + 1); return; }
+    const ids: number[] = [];
+    for (let off = 0; ; off += 20) {
+      const p = page(site, v, off);
+      cost++;
+      ids.push(...p);
+      if (p.length < 20 || off + 20 >= capOf(v)) break;
+    }
+    if (ids.length >= capOf(v) && depth < 20) { for (const q of quadrants(v)) visit(q, depth + 1); return; }
+    for (const i of ids) if (site.inside[i]) found.add(i);
+  };
+  for (const v of roots) visit(v, 0);
+  return { cost, recall: found.size / site.insideCount };
+}
+
+test('the oracle costs no more than any planner that finds every place', () => {
+  for (const cap of [60, 110, 140, byRegion]) {
+    const capOf = (v: Box) => (typeof cap === 'number' ? cap : cap({ box: v, lat: (v.s + v.n) / 2, lng: (v.w + v.e) / 2, request: 0 }));
+    for (const layout of ['clustered', 'roads'] as const) {
+      const site = mapSite({ area, places: 4000, seed: 6, layout, cap, noise: 0 });
+      const oracle = site.oracle(roots);
+      for (const [extra, seed] of [[0, 1], [0.2, 2], [0.5, 3]] as const) {
+        const { cost, recall } = completePlanner(site, capOf, extra, seed);
+        assert.ok(recall > 0.998, `${layout} cap ${capOf(roots[0]!)}: recall ${recall}`);
+        assert.ok(cost >= oracle, `${layout}: planner ${cost} < oracle ${oracle}`);
+      }
+    }
+  }
+});
