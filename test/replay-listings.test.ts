@@ -78,7 +78,11 @@ test('/lodging-prices end to end: a hotel id (real results in the search page st
   const [byId] = lodging.plan({ query: '1737972', params: {} });
   const [byLink] = lodging.plan({ query: link, params: {} });
   const hotelPage = readFileSync(new URL('../src/sources/lodging-prices/constructed-hotel-page.html', import.meta.url), 'utf8');
-  await withReplay([entry(byId!, searchPage, 'text/html'), entry(byLink!, hotelPage, 'text/html')], async (h) => {
+  // A search page for no dates (the site dropped them): the hotel, no price, no_dates, not billed.
+  const dateless = JSON.parse(readFileSync(new URL('../src/sources/lodging-prices/constructed-search-no-dates.json', import.meta.url), 'utf8')).data.searchQueries.search.results;
+  const [noDates] = lodging.plan({ query: '9990011', params: {} });
+  const datelessPage = `<html><body><script type="application/json" data-capla-store-data="apollo">${JSON.stringify({ ROOT_QUERY: { searchQueries: { 'search({"input":{"destId":"9990011"}})': { results: dateless } } } })}</script></body></html>`;
+  await withReplay([entry(byId!, searchPage, 'text/html'), entry(byLink!, hotelPage, 'text/html'), entry(noDates!, datelessPage, 'text/html')], async (h) => {
     const r = await h.json(`/lodging-prices?query=1737972&query=${encodeURIComponent(link)}&async=false`);
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
     const [a, b] = r.body.data;
@@ -90,6 +94,10 @@ test('/lodging-prices end to end: a hotel id (real results in the search page st
     assert.deepEqual(b.map((x: any) => x.price), [312, 1250.5, 140]);
     assert.equal(b[0].check_in_date, '2026-05-01');
     assert.equal(await usageOf(h, r.body.id), '4');
+    const none = await h.json('/lodging-prices?query=9990011&async=false');
+    assert.equal(none.body.status, 'Success', JSON.stringify(none.body).slice(0, 300));
+    assert.deepEqual(none.body.data[0].map((x: any) => [x.hotel_id, x.hotel_name, x.price, x.no_price_reason]), [['9990011', 'Constructed Harbour View Hotel', null, 'no_dates']]);
+    assert.equal(await usageOf(h, none.body.id), '0');
     const bad = await h.json(`/lodging-prices?query=${encodeURIComponent('https://www.booking.com/hotel/mt/x.html?checkin=2026-05-04')}&async=false`);
     assert.equal(bad.status, 422);
     assert.match(bad.body.errorMessage, /checkin and checkout/);

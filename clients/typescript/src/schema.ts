@@ -3459,6 +3459,8 @@ export type components = {
             city: string | null;
             /** @description Street address. */
             address: string | null;
+            /** @description Null for a rate. For a hotel the answer shows without any rate (one record, room and price fields null, not billed): `no_dates` the answer was for no stay (the site prices only dated stays: give checkin and checkout), `sold_out` the site says the hotel is sold out for the stay, `no_rate` the hotel is shown for the stay with no rate. */
+            no_price_reason: "no_dates" | "sold_out" | "no_rate" | null;
         } & {
             [key: string]: unknown;
         };

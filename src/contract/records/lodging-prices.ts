@@ -1,10 +1,15 @@
 /**
  * `/lodging-prices` records (decision 24): one offered room or rate of a hotel for one stay. Prices
  * are numbers in the currency unit with an ISO 4217 `currency`; the site's own text is `price_text`.
+ * A hotel the answer shows with no rate (no dates asked, sold out) is one record with a null price
+ * and `no_price_reason` saying why; such a record is not billed (src/sources/lodging-prices/adapter.ts).
  */
 import type { Static } from '@sinclair/typebox';
 import { nbool, nint, nnum, nstr, record, str } from './fields.ts';
 import { Type } from '../dsl.ts';
+
+/** Why a hotel's record has no price: the site gave the hotel but no rate to read. */
+export const NO_PRICE_REASONS = ['no_dates', 'sold_out', 'no_rate'] as const;
 
 export const lodgingPricesRecord = record('LodgingPricesRecord', 'One offered room or rate of a hotel for one stay.', {
   query: str('The query item as given.'),
@@ -33,6 +38,11 @@ export const lodgingPricesRecord = record('LodgingPricesRecord', 'One offered ro
   stars: nnum('Hotel class or the site\'s own quality rating, 1 to 5.'),
   city: nstr('City.'),
   address: nstr('Street address.'),
+  no_price_reason: Type.Union([...NO_PRICE_REASONS.map((r) => Type.Literal(r)), Type.Null()], {
+    description: 'Null for a rate. For a hotel the answer shows without any rate (one record, room and price fields null, not billed): '
+      + '`no_dates` the answer was for no stay (the site prices only dated stays: give checkin and checkout), '
+      + '`sold_out` the site says the hotel is sold out for the stay, `no_rate` the hotel is shown for the stay with no rate.',
+  }),
 });
 
 export type LodgingPricesRecord = Static<typeof lodgingPricesRecord>;

@@ -14,5 +14,5 @@ export const source = defineSource({
   canary: { query: 'https://www.booking.com/hotel/ae/burj-al-arab-jumeirah.html', min: 1, fields: ['hotel_id', 'hotel_name'] },
   verifiedBy: 'real captures (search result nodes, wrapped as served) and a constructed hotel page',
   folder: import.meta.url,
-  samples: [{ file: 'constructed-hotel-page.html' }],
+  samples: [{ file: 'constructed-hotel-page.html' }, { file: 'constructed-search-no-dates.json' }],
 });

@@ -14,6 +14,7 @@ import { lodgingPricesRecord } from '../../contract/records/lodging-prices.ts';
 import { adapter } from './adapter.ts';
 import { parseCapture } from './capture.ts';
 import { plan } from './plan.ts';
+import { graphqlAnswer, searchPage } from './served.ts';
 import { defaultStay, readLodgingQuery } from './query.ts';
 
 const file = fixturePath('booking', 'scrapfly_search_graphql_results_2026-03.json');
@@ -21,10 +22,6 @@ const skip = fixtureMissing(file);
 const nodes = (): any[] => JSON.parse(readFileSync(file, 'utf8'));
 const page = readFileSync(new URL('./constructed-hotel-page.html', import.meta.url), 'utf8');
 
-/** The FullSearch GraphQL answer around result nodes. */
-export const graphqlAnswer = (results: unknown[]) => JSON.stringify({ data: { searchQueries: { __typename: 'SearchQueries', search: { __typename: 'SearchQueryOutput', results, pagination: { nbResultsTotal: results.length } } } } });
-/** A search results page whose Apollo store holds them (the root query keyed by its arguments). */
-export const searchPage = (results: unknown[]) => `<!DOCTYPE html><html><body><div id="root"></div><script type="application/json" data-capla-store-data="apollo">${JSON.stringify({ ROOT_QUERY: { __typename: 'Query', searchQueries: { __typename: 'SearchQueries', 'search({"input":{"dates":{"checkin":"2026-03-20","checkout":"2026-03-22"}}})': { results } } } }).replace(/</g, '\\u003c')}</script></body></html>`;
 const res = (body: string, url = 'https://www.booking.com/x') => ({ status: 200, url, headers: {}, body });
 const NOW = Date.parse('2026-03-14T10:00:00Z');
 
@@ -121,10 +118,11 @@ test('truncated, reordered and empty answers', { skip }, () => {
   for (const empty of ['', '{}', '<html><body>nothing</body></html>']) assert.throws(() => adapter.parse(step!, res(empty), ctx), layout, empty);
   // A GraphQL error answer is the kit's typed error, not a crash.
   assert.throws(() => adapter.parse(step!, res('{"errors":[{"message":"boom"}]}'), ctx), (e: unknown) => e instanceof SourceError);
-  // Sold out: the search answers with no results; the hotel page shows the hotel but no table.
+  // Sold out: the search answers with no results; the hotel page shows the hotel but no table (the
+  // hotel, no price, and why: ./no-rate.test.ts).
   assert.deepEqual(adapter.parse(step!, res(graphqlAnswer([])), ctx).records, []);
   const [hs] = plan({ query: 'https://www.booking.com/hotel/gb/x.html', params: {} }, NOW);
-  assert.deepEqual(adapter.parse(hs!, res('<html><script>b_hotel_id: \'9\'</script><h2 id="hp_hotel_name">X</h2></html>'), ctx).records, []);
+  assert.deepEqual(adapter.parse(hs!, res('<html><script>b_hotel_id: \'9\'</script><h2 id="hp_hotel_name">X</h2></html>'), ctx).records.map((r) => [r.hotel_id, r.price, r.no_price_reason]), [['9', null, 'no_rate']]);
   assert.throws(() => adapter.parse(hs!, res('<html><body>changed</body></html>'), ctx), layout);
   // Truncated hotel page: the rows that came.
   const cut = page.slice(0, page.indexOf('999000102_91471573') - 20);
