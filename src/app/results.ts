@@ -97,13 +97,17 @@ async function* successBody(ctx: AppContext, r: RequestRow, o: ShapeOptions & { 
   const shape: ShapeOptions = { flat: o.flat, fields: o.fields ?? submitted, dropDuplicates: r.dropDuplicates || o.dropDuplicates,
     dropEmailDuplicates: selectionOf(r.params)?.dropEmailDuplicates };
   const areas: QueryArea[] = [];
-  yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors, areas);
+  const stubs = { retried: 0, served: 0 };
+  yield* dataChunks(resultsOf(ctx, r.id, o.first), shape, errors, areas, stubs);
   // Queries that failed are named with their reason, so an empty array is never mistaken for
   // "found nothing" (and a query that ended early says so beside its records).
   if (r.cancelled) errors.push({ query: '', error: { type: 'cancelled', message: 'the request was cancelled (DELETE /requests/{id}); data holds the queries that finished before' } });
   if (errors.length) yield `,"errors":${JSON.stringify(errors)}`;
   // Extension: how complete each area query believes it is (docs/areas.md).
   if (areas.length) yield `,"areas":${JSON.stringify(areas)}`;
+  // Extension: stub answers asked again from another identity, and records served as stubs
+  // (docs/sources-maps-2026.md); absent when the request met none.
+  if (stubs.retried || stubs.served) yield `,"metadata":${JSON.stringify({ stubs_retried: stubs.retried, stubs_served: stubs.served })}`;
   yield '}';
 }
 

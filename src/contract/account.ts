@@ -71,7 +71,7 @@ export const accountOperations: AccountOperation[] = [
     params: { requestId, flat: bool({ def: false, doc: 'Combines all query results into one array.' }),
       fields: str({ doc: 'Comma-separated field names to keep.' }),
       convertFileResult: bool({ def: true, doc: 'false: only the link to the file result of a UI task.' }) },
-    answers: { 200: Type.Object({ id: Type.String(), status: Type.Literal('Success'), data: Type.Array(Type.Unknown()), errors: Type.Optional(R.queryErrors), areas: Type.Optional(R.queryAreas) }, { additionalProperties: true }),
+    answers: { 200: Type.Object({ id: Type.String(), status: Type.Literal('Success'), data: Type.Array(Type.Unknown()), errors: Type.Optional(R.queryErrors), areas: Type.Optional(R.queryAreas), metadata: Type.Optional(R.requestMetadata) }, { additionalProperties: true }),
       202: R.pending, 204: 'none', 401: E, 404: E } },
   { method: 'DELETE', path: '/requests/{requestId}', summary: 'Terminates a request: unfinished queries are cancelled, it ends as Failure.',
     params: { requestId }, answers: { 200: 'text', 401: E, 404: E } },

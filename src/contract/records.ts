@@ -69,6 +69,11 @@ export const queryAreas = Type.Array(Type.Object({
   query: S, views_searched: I, views_split_unsearched: I, views_saturated: I, views_saturated_deepest: I, requests: I,
   places_found: I, places_estimated: I, coverage: Type.Number({ description: 'Estimated share of the area\'s places found (0-1), from the places each view found again of its parent\'s.' }),
 }), { description: 'Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area\'s places found. Absent without area queries.' });
+/** Stub answers of a request (extension, docs/sources-maps-2026.md). */
+export const requestMetadata = Type.Object({
+  stubs_retried: Type.Integer({ description: 'Answers that held a stub (a record short of what its page shows) and were asked again from another identity.' }),
+  stubs_served: Type.Integer({ description: 'Records served as stubs (still one when asked again); their queries name them in `errors` with type stub.' }),
+}, { description: 'Extension: stub answers the request met. Absent when it met none.' });
 export const pending = Type.Object({
   id: S, status: Type.Literal('Pending'), expired: Type.Optional(Type.Boolean()),
   progress: Type.Optional(Type.Object({ queries_total: Type.Integer(), queries_done: Type.Integer(), records: Type.Integer(), area: Type.Optional(areaProgress) })),
@@ -121,5 +126,5 @@ export const businessesAnswer = Type.Object({
 /** Why queries failed (issue 9): beside the interface's fields of a request's answer. */
 export const queryErrors = Type.Array(Type.Object({
   query: S,
-  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole.' }), message: S }),
+  error: Type.Object({ type: Type.String({ description: 'Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed.' }), message: S }),
 }), { description: 'One entry per failed query (its data entry is empty), or per query that ended early (its records kept). Absent when every query succeeded. On a 204 answer the first reason is the header X-Request-Error.' });

@@ -9,7 +9,7 @@
 import type { QueryResult } from '../store/contract.ts';
 import { firstOfEach } from '../engine/dedupe.ts';
 import { firstOfEachEmail } from '../engine/selection.ts';
-import { splitNote } from '../engine/note.ts';
+import { splitNote, type StubCounts } from '../engine/note.ts';
 
 type Keep = (r: Record<string, unknown>) => boolean;
 /** Both tests (each one sees only what the other kept), or the one given, or null. */
@@ -66,7 +66,7 @@ const inner = (json: string) => json.trim().slice(1, -1).trim();
  * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
  * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8).
  */
-export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = [], areas: QueryArea[] = []): AsyncGenerator<string | Buffer> {
+export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = [], areas: QueryArea[] = [], stubs: StubCounts = { retried: 0, served: 0 }): AsyncGenerator<string | Buffer> {
   const flat = !!(o.flat || o.dropDuplicates);
   const pick = o.fields ? pickFields(o.fields) : null;
   const unique = both(o.dropDuplicates ? firstOfEach() : null, o.dropEmailDuplicates ? firstOfEachEmail() : null);
@@ -77,9 +77,13 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
   let filled = false;
   for await (const r of results) {
     if (r.error && !r.more) {
-      const { reason, summary } = splitNote(r.error);
+      const { reason, summary, stubs: st } = splitNote(r.error);
       if (reason) errors.push({ query: r.query, error: reasonOf(reason) });
       if (summary) areas.push({ query: r.query, ...summary });
+      if (st) {
+        stubs.retried += st.retried;
+        stubs.served += st.served;
+      }
     }
     let json = r.recordsJson;
     if (pick || unique) {

@@ -29,6 +29,7 @@ import { withCursor, withQuery, withQueryAndCursor } from './record-fields.ts';
 import { selectionTests } from './selection.ts';
 import { noteOf } from './note.ts';
 import { shortfallNote } from './tally.ts';
+import { joinReasons, stubNote } from './stubs.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 
 type Rec = Record<string, unknown>;
@@ -291,7 +292,9 @@ export class Runner {
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, purse, now: this.o.now,
       });
       // A stop of our own (budget, credit) says more than a list read short; else the shortfall (./tally.ts).
-      note = noteOf(run.state.note ?? shortfallNote(run.state.tally), run.state.summary);
+      // Stubs served (./stubs.ts) come after either, in the same message: one reason per query.
+      const st = run.state.stubs;
+      note = noteOf(joinReasons(run.state.note ?? shortfallNote(run.state.tally), stubNote(st)), run.state.summary, st && { retried: st.retried ?? 0, served: st.served ?? 0 });
       if (run.last) {
         return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
       }

@@ -20,13 +20,14 @@
  */
 import type { Store, WorkItem } from '../store/contract.ts';
 import type { FetchedResponse, ParseResult, Step, WebAdapter } from '../sources/_kit/adapter.ts';
-import { SourceError } from '../sources/_kit/errors.ts';
+import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
 import { cursorSigner, CursorError, type CursorSigner } from './cursor.ts';
 import { budgetNote } from './budget.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 import { withCursor } from './record-fields.ts';
 import { CREDIT_NOTE, type Purse } from '../billing/purse.ts';
 import { tallyStep, type TallyState } from './tally.ts';
+import { stubRetried, stubsServed, type StubState } from './stubs.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -46,6 +47,8 @@ export interface StepState {
   summary?: Record<string, unknown>;
   /** Paged lists still open and the shortfalls found (./tally.ts): the query's reason when it ends. */
   tally?: TallyState;
+  /** Stub answers asked again and served (./stubs.ts). */
+  stubs?: Partial<StubState>;
 }
 
 /** The item is leased by another worker now (this one was too slow): stop, write nothing. */
@@ -149,9 +152,21 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     if (reuse) {
       out = again!.out;
     } else {
-      const response = await r.fetch(step);
-      out = r.parse ? await r.parse(step, response) : r.adapter.parse(step, response, ctx);
+      const parse = async (s: Step) => { const res = await r.fetch(s); return r.parse ? await r.parse(s, res) : r.adapter.parse(s, res, ctx); };
+      out = await parse(step);
       state.steps += 1;
+      // A stub answer is asked again once from another identity, and the second answer taken
+      // (./stubs.ts); when that ask fails, the first answer is served as the stub it is.
+      if (out.stubs?.length && !step.another) {
+        stubRetried((state.stubs ??= {}));
+        state.steps += 1;
+        try {
+          out = await parse({ ...step, another: true });
+        } catch (e) {
+          if (!isSourceError(e)) throw e;
+        }
+      }
+      if (out.stubs?.length) stubsServed((state.stubs ??= {}), out.stubs);
     }
     again = undefined;
     let recs = state.skip ? out.records.slice(state.skip) : out.records;

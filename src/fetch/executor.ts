@@ -63,6 +63,15 @@ function hostKey(u: URL): string {
   return u.port ? `${u.hostname}:${u.port}` : `${u.hostname}:${u.protocol === 'https:' ? 443 : 80}`;
 }
 
+/** hostKey of a URL text, or undefined when it is not a URL. */
+function hostKeyOf(url: string): string | undefined {
+  try {
+    return hostKey(new URL(url));
+  } catch {
+    return undefined;
+  }
+}
+
 export class Executor {
   readonly settings: ExecutorSettings;
   private readonly opts: ExecutorOptions;
@@ -169,13 +178,8 @@ export class Executor {
 
   /** Pooled identity of a work item for the step's host (a lease: the same for all its steps there). */
   private leaseFor(key: string, url: string): SessionHandle | undefined {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return undefined; // the attempt reports the invalid URL
-    }
-    return this.sessions.get(key, hostKey(u));
+    const host = hostKeyOf(url);
+    return host === undefined ? undefined : this.sessions.get(key, host); // an invalid URL: the attempt reports it
   }
 
   /**
@@ -192,6 +196,15 @@ export class Executor {
     const s = this.settings;
     const deadline = performance.now() + s.totalTimeoutMs;
     const workKey = typeof session === 'string' ? session : undefined;
+    // Asked again from another identity (a stub answer, src/engine/stubs.ts): the work item leaves
+    // its pooled identity of this host for another, and its signed-in account for the next healthy
+    // one, or for none on this step when it has no other.
+    let signedOut = false;
+    if (step.another && workKey !== undefined) {
+      const host = hostKeyOf(step.url);
+      if (host) this.sessions.moveOn(workKey, host);
+      signedOut = this.signedIn.covers(step.url) && !this.signedIn.other(workKey);
+    }
     for (let attempt = 0; ; attempt++) {
       const trace: AttemptTrace = { ms: 0 };
       let current: SessionHandle | undefined;
@@ -206,7 +219,7 @@ export class Executor {
         // The leased identity's proxy is now spoken for: the next lease (maybe in this same turn,
         // before this attempt reserves its start) sees it busier and picks another.
         // A signed-in account of the step's host, the work item's own while it stays healthy.
-        if (workKey !== undefined && this.signedIn.covers(step.url)) trace.account = this.signedIn.pick(workKey);
+        if (workKey !== undefined && !signedOut && this.signedIn.covers(step.url)) trace.account = this.signedIn.pick(workKey);
         if (current?.host !== undefined && current.proxy && !this.replaying) trace.unhold = this.pacer.hold(this.paceSlots(current.host, current.proxy));
         const res = await this.attempt(step, current, signal, attempt, trace);
         this.judge(trace, current, 'ok');

@@ -204,3 +204,20 @@ test('header sets of a Chromium UA whose client hints are missing or contradict 
   const pool = new SessionPool({ proxies: new ProxyPool([], 'round_robin'), locales: ['en-US'], maxSessions: 10 });
   for (let i = 0; i < 300; i++) assert.equal(incoherentClientHints(pool.generateHeaders()), false);
 });
+
+test('a stub answer moves the work item to another identity of the host; the one left takes a soft block', () => {
+  const { pool } = pools([['http://10.0.0.1:1', 'http://10.0.0.2:1']]);
+  const a = pool.get('item-a', 'site:443');
+  pool.moveOn('item-a', 'site:443');
+  const b = pool.get('item-a', 'site:443');
+  assert.notEqual(b, a, 'another identity');
+  assert.equal(a.errorScore, 1, 'a soft block\'s weight on the one left');
+  assert.equal(pool.get('item-a', 'site:443'), b, 'the item keeps its new identity');
+  // A full pool of one: the item gets a new identity, never the one it left.
+  const one = new SessionPool({ proxies: new ProxyPool([], 'round_robin'), locales: ['en-US'], maxSessions: 10, limits: { poolSize: 1, maxUses: 50, maxAgeMs: 1e9, maxErrorScore: 3, errorScoreDecrement: 0.5 } });
+  const x = one.get('k', 'site:443');
+  one.moveOn('k', 'site:443');
+  assert.notEqual(one.get('k', 'site:443'), x);
+  assert.equal(one.pooled('site:443').length, 1, 'the pool stays at its size');
+  pool.moveOn('never-leased', 'site:443'); // nothing held: nothing to do
+});

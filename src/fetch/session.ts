@@ -232,10 +232,10 @@ export class SessionPool {
   }
 
   /** A work item's identity for `host`: its current lease while usable, else one from the host's pool. */
-  private lease(key: string, host: string): SessionHandle {
+  private lease(key: string, host: string, avoid?: SessionHandle): SessionHandle {
     const leaseKey = `${key}\n${host}`;
     const hit = this.sessions.get(leaseKey);
-    if (hit && this.usable(hit)) return hit;
+    if (hit && hit !== avoid && this.usable(hit)) return hit;
     let hosts = this.leasedHosts.get(key);
     if (!hosts) this.leasedHosts.set(key, (hosts = new Set()));
     hosts.add(host);
@@ -246,6 +246,7 @@ export class SessionPool {
       const rank = ids?.rank ? (x: SessionHandle) => ids.rank!(x) : (x: SessionHandle) => x.uses;
       let best = Infinity;
       for (const c of pool) {
+        if (c === avoid) continue;
         const r = rank(c);
         if (r < best) {
           best = r;
@@ -258,11 +259,26 @@ export class SessionPool {
       const headers = this.generateHeaders();
       s = { key: `${host}#${++this.made}`, generation: (hit?.generation ?? -1) + 1, headers, fingerprint: this.fingerprintFor(headers), jar: new CookieJar(undefined, { looseMode: true }), hasCookies: false,
         proxy: src.proxy, retired: false, host, tier: src.tier, probe: src.probe, uses: 0, answered: false, errorScore: 0, createdAt: this.now() };
-      if (!src.probe) pool.push(s);
+      if (!src.probe && pool.length < this.limits.poolSize) pool.push(s);
     }
     this.pools.set(host, pool);
     this.remember(leaseKey, s);
     return s;
+  }
+
+  /**
+   * The work item leaves its identity for `host` for another one of the pool (or a new one): its
+   * answer was a stub (src/engine/stubs.ts), which the site gives some sessions and exit IPs. The
+   * identity left takes a soft block's weight, so one that keeps getting stubs is retired.
+   *
+   * @example
+   *   pool.moveOn('request-1:0', 'www.google.com:443'); pool.get('request-1:0', 'www.google.com:443') // another identity
+   */
+  moveOn(key: string, host: string): void {
+    const held = this.sessions.get(`${key}\n${host}`);
+    if (!held) return;
+    this.markBad(held, 'soft_block');
+    this.lease(key, host, held);
   }
 
   /** A success: heals the score a little. */

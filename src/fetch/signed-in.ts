@@ -160,6 +160,24 @@ export class SignedInPool {
     return undefined;
   }
 
+  /**
+   * Moves the work item to another healthy account than its own (a stub answer: ask again as someone
+   * else) and returns it; undefined when there is no other (the caller then asks signed out).
+   */
+  other(workKey: string): SignedInAccount | undefined {
+    const now = this.now();
+    const held = this.byKey.get(workKey);
+    const accounts = this.settings.accounts;
+    for (let k = 0; k < accounts.length; k++) {
+      const a = accounts[(this.next + k) % accounts.length]!;
+      if (a.label === held || this.store.benched(a.label, now)) continue;
+      this.next = (this.next + k + 1) % accounts.length;
+      this.byKey.set(workKey, a.label);
+      return a;
+    }
+    return undefined;
+  }
+
   /** Benches an account: logged once and shown on /health by its name and the reason. */
   bench(a: SignedInAccount, reason: string): void {
     const until = this.now() + this.settings.benchMs;

@@ -81,7 +81,7 @@ export function declaredDocument(baseUrl: string, served?: readonly string[]) {
       parameters,
       responses: {
         200: { description: 'Synchronous result (async=false): one array of records per query.', content: { 'application/json': { schema: {
-          type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['Success', 'Failure'] }, data: { type: 'array', items: { type: 'array', items: plain(e.record) } }, errors: plain(R.queryErrors), areas: plain(R.queryAreas) },
+          type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: ['Success', 'Failure'] }, data: { type: 'array', items: { type: 'array', items: plain(e.record) } }, errors: plain(R.queryErrors), areas: plain(R.queryAreas), metadata: plain(R.requestMetadata) },
         } } } },
         202: { description: 'Accepted: fetch `results_location` later.', content: { 'application/json': { schema: plain(R.accepted) } } },
         ...(e.answers204 ? { 204: { description: 'Finished with failure: no body; headers `X-Request-Id`, `X-Request-Status: Failure` and `X-Request-Error` (the first failed query\'s reason).' } } : {}),

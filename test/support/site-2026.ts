@@ -10,8 +10,9 @@
  *   (a sign-in page in place of the answer).
  * - The review dialog (`/httpservice/web/PrivateLocalSearchUiDataService/GetLocalBoqProxy`,
  *   constructed-dialog.ts): ten a page with tokens, signed in or not, each sort order.
- * - Stubs: a share of place pages (`stubShare`, drawn per session cookie and place) show today's
- *   hours only and no place id; asked again from another identity the page is whole.
+ * - Stubs: a share of place pages (`stubShare`, drawn per visitor and place: the account's cookie,
+ *   else the session cookie `NID` the site sets on a first visit) show today's hours only and no
+ *   place id; asked again as another visitor the page is whole but for the same share.
  * - `hits` counts requests by kind; `cookiesSeen` every cookie value the site got (a leak check
  *   compares it with what trawl wrote down).
  *
@@ -49,6 +50,9 @@ export interface Site2026 {
   counts: number[];
   hits: { place: number; reviews: number; reviews_signed_in: number; reviews_limited: number; dialog: number; stubs: number; expired: number };
   cookiesSeen: Set<string>;
+  /** Who asked each place's page, in order (`cookie:<__Secure-1PSID>`, or `nid:<session cookie>`: the
+   *  site gives a visitor without either a new session, `Set-Cookie: NID`). */
+  placeAsks: Map<number, string[]>;
   serve(url: string, headers?: Record<string, string | string[] | undefined>): { status: number; body: string; type: string; headers?: Record<string, string> };
   listen(): Promise<{ url: string; close(): Promise<void> }>;
 }
@@ -72,9 +76,13 @@ export function site2026(o: Site2026Options): Site2026 {
     }
   }
 
-  const cookieOf = (h: Record<string, string | string[] | undefined> | undefined): string | null => {
+  let sessions = 0;
+  const cookieText = (h: Record<string, string | string[] | undefined> | undefined): string => {
     const raw = h?.cookie;
-    const c = Array.isArray(raw) ? raw.join('; ') : raw ?? '';
+    return Array.isArray(raw) ? raw.join('; ') : raw ?? '';
+  };
+  const cookieOf = (h: Record<string, string | string[] | undefined> | undefined): string | null => {
+    const c = cookieText(h);
     for (const m of c.matchAll(/(?:^|;\s*)([^=;\s]+)=([^;]*)/g)) site.cookiesSeen.add(`${m[1]}=${m[2]}`);
     return /(?:^|;\s*)__Secure-1PSID=([^;]+)/.exec(c)?.[1] ?? null;
   };
@@ -92,6 +100,7 @@ export function site2026(o: Site2026Options): Site2026 {
     placeIds: counts.map((_, i) => constructedIds(i).placeId), counts,
     hits: { place: 0, reviews: 0, reviews_signed_in: 0, reviews_limited: 0, dialog: 0, stubs: 0, expired: 0 },
     cookiesSeen: new Set(),
+    placeAsks: new Map(),
     serve(url, headers) {
       const u = new URL(url);
       const notFound = { status: 404, body: 'not found', type: 'text/plain' };
@@ -102,13 +111,16 @@ export function site2026(o: Site2026Options): Site2026 {
         const i = q.startsWith('place_id:') ? byPlaceId.get(q.slice(9)) : cid ? Number(cid) : undefined;
         if (i === undefined || !(i >= 0 && i < counts.length)) return notFound;
         site.hits.place++;
-        // A stub for a share of sessions: drawn from the session's cookie (or its absence) and the place.
-        const who = cookie ?? String(headers?.['user-agent'] ?? '');
+        // A visitor is its account, else its session cookie; one without either is a new session.
+        const nid = /(?:^|;\s*)NID=([^;]+)/.exec(cookieText(headers))?.[1] ?? null;
+        const fresh = cookie === null && nid === null ? `s${++sessions}` : null;
+        const who = cookie !== null ? `cookie:${cookie}` : `nid:${nid ?? fresh}`;
+        site.placeAsks.set(i, [...(site.placeAsks.get(i) ?? []), who]);
         const stub = (o.stubShare ?? 0) > 0 && hash(`${who}|${i}`) < (o.stubShare ?? 0);
         if (stub) site.hits.stubs++;
         let body = constructedPlacePage(place(i, stub));
         if (stub) body = body.replace(new RegExp(constructedIds(i).placeId, 'g'), '');
-        return { status: 200, body, type: 'text/html; charset=utf-8' };
+        return { status: 200, body, type: 'text/html; charset=utf-8', ...(fresh ? { headers: { 'set-cookie': `NID=${fresh}; Path=/` } } : {}) };
       }
       if (u.pathname === '/maps/rpc/listugcposts') {
         const pb = u.searchParams.get('pb') ?? '';

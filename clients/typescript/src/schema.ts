@@ -749,7 +749,7 @@ export type paths = {
                             errors?: {
                                 query: string;
                                 error: {
-                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                    /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                     type: string;
                                     message: string;
                                 };
@@ -767,6 +767,13 @@ export type paths = {
                                 /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                                 coverage: number;
                             }[];
+                            /** @description Extension: stub answers the request met. Absent when it met none. */
+                            metadata?: {
+                                /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                                stubs_retried: number;
+                                /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                                stubs_served: number;
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -3961,7 +3968,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -3979,6 +3986,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4106,7 +4120,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4124,6 +4138,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4251,7 +4272,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4269,6 +4290,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4396,7 +4424,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4414,6 +4442,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4541,7 +4576,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4559,6 +4594,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4673,7 +4715,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4691,6 +4733,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4813,7 +4862,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4831,6 +4880,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -4951,7 +5007,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -4969,6 +5025,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5090,7 +5153,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5108,6 +5171,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5217,7 +5287,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5235,6 +5305,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5344,7 +5421,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5362,6 +5439,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5477,7 +5561,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5495,6 +5579,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5609,7 +5700,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5627,6 +5718,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5737,7 +5835,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5755,6 +5853,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5866,7 +5971,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -5884,6 +5989,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -5994,7 +6106,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6012,6 +6124,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6119,7 +6238,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6137,6 +6256,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6256,7 +6382,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6274,6 +6400,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6388,7 +6521,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6406,6 +6539,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6518,7 +6658,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6536,6 +6676,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6639,7 +6786,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6657,6 +6804,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6760,7 +6914,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6778,6 +6932,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -6892,7 +7053,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -6910,6 +7071,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -7025,7 +7193,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -7043,6 +7211,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -7151,7 +7326,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -7169,6 +7344,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -7277,7 +7459,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -7295,6 +7477,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };
@@ -7408,7 +7597,7 @@ export interface operations {
                         errors?: {
                             query: string;
                             error: {
-                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole. */
+                                /** @description Source error type: network, blocked, captcha, consent, rate_limited, not_found, layout_changed, invalid_query, forbidden_target, stale_request (the site no longer accepts the request form, e.g. a persisted-query hash), login_required (the site shows it only to a signed-in or age-verified visitor), internal; step_budget for a query that ended early with its records; limited_view (the site showed a signed-out visitor a part only: a 403, a sign-in prompt, a first page cut short) and incomplete (a paged list ended with fewer than the answer says exist) for a query whose records read are kept and billed but are not the whole; stub (a record short of what its page shows, e.g. a place with one day of hours or no place_id, still so when asked again from another identity) for a query that served it, kept and billed. */
                                 type: string;
                                 message: string;
                             };
@@ -7426,6 +7615,13 @@ export interface operations {
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
                         }[];
+                        /** @description Extension: stub answers the request met. Absent when it met none. */
+                        metadata?: {
+                            /** @description Answers that held a stub (a record short of what its page shows) and were asked again from another identity. */
+                            stubs_retried: number;
+                            /** @description Records served as stubs (still one when asked again); their queries name them in `errors` with type stub. */
+                            stubs_served: number;
+                        };
                     };
                 };
             };

@@ -14,6 +14,7 @@
  */
 import type { SourceErrorType } from './errors.ts';
 import type { PageTally } from './tally.ts';
+import type { StubNote } from './stub.ts';
 
 /** What kind of body a step expects back; the executor decodes accordingly. */
 export type Expect = 'json' | 'xssi-json' | 'html' | 'text';
@@ -39,6 +40,10 @@ export interface Step {
    *  403 a site gives every signed-out visitor of a part it limits (issue 34). A page the detection
    *  table names (a captcha, a bot wall) still throws. */
   answers?: number[];
+  /** Ask from another identity than the work item's (another pooled session, another signed-in
+   *  account or none, so another proxy): set by the runner on the one re-ask of a step whose answer
+   *  was a stub (./stub.ts). */
+  another?: boolean;
   /** Adapter state carried to `parse` (page number, cell, counts so far). JSON-serialisable. */
   state?: Record<string, unknown>;
 }
@@ -75,6 +80,10 @@ export interface ParseResult<R = Record<string, unknown>> {
    *  runner compares them when a list ends, so a list read short ends the query with a typed reason
    *  (`limited_view`, `incomplete`) instead of passing for the whole. */
   tallies?: PageTally[];
+  /** Records of this answer that are stubs (./stub.ts): short of what the page shows for such a
+   *  record. The runner asks the step again once from another identity and serves what stays a stub
+   *  with a reason (`stub`). */
+  stubs?: StubNote[];
 }
 
 /** What `finish` returns for a query that found nothing (decision 20: it may still cost one unit).

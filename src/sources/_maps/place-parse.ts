@@ -9,6 +9,7 @@ import { parseMaybeXssiJson, stripXssi } from '../_kit/xssi.ts';
 import { appInitState, placeBodyCandidates } from './html.ts';
 import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
 import type { PlaceRecord } from './record.ts';
+import { placeStubs } from './stub.ts';
 
 /**
  * JSON of a body that may carry the `)]}'` line; throws `layout_changed` when it is not JSON.
@@ -43,9 +44,13 @@ export function placeNodeOf(data: unknown): unknown[] | null {
  *   placeFromData(JSON.parse(body), { query: 'x' }).place_id
  */
 export function placeFromData(data: unknown, opts: NodeOptions = {}): PlaceRecord {
+  return placeFromNode(requirePlaceNode(data), opts);
+}
+
+function requirePlaceNode(data: unknown): unknown[] {
   const node = placeNodeOf(data);
   if (!node) throw new SourceError('layout_changed', 'place details body holds no place at [6] (no name at [6][11])');
-  return placeFromNode(node, opts);
+  return node;
 }
 
 /**
@@ -59,20 +64,30 @@ export function parsePlaceBody(text: string, opts: NodeOptions = {}): PlaceRecor
 }
 
 /**
+ * A place page's HTML → its place node (the inline `APP_INITIALIZATION_STATE`'s place body's `[6]`).
+ *
+ * @example
+ *   placeFromNode(placeNodeOfHtml(html))
+ */
+export function placeNodeOfHtml(html: string): unknown[] {
+  if (typeof html !== 'string' || html.trim() === '') throw new SourceError('layout_changed', 'empty place page');
+  const state = appInitState(html);
+  if (!state) throw new SourceError('layout_changed', 'place page has no APP_INITIALIZATION_STATE literal');
+  for (const body of placeBodyCandidates(state)) {
+    const node = placeNodeOf(parseMaybeXssiJson(body));
+    if (node) return node;
+  }
+  throw new SourceError('layout_changed', 'APP_INITIALIZATION_STATE holds no place body (looked at [3][6], [3][5] and the rest of [3])');
+}
+
+/**
  * A place page's HTML → its place record, from the inline `APP_INITIALIZATION_STATE`.
  *
  * @example
  *   extractPlaceFromHtml(html).name // 'Tipsy Sticks'
  */
 export function extractPlaceFromHtml(html: string, opts: NodeOptions = {}): PlaceRecord {
-  if (typeof html !== 'string' || html.trim() === '') throw new SourceError('layout_changed', 'empty place page');
-  const state = appInitState(html);
-  if (!state) throw new SourceError('layout_changed', 'place page has no APP_INITIALIZATION_STATE literal');
-  for (const body of placeBodyCandidates(state)) {
-    const node = placeNodeOf(parseMaybeXssiJson(body));
-    if (node) return placeFromNode(node, opts);
-  }
-  throw new SourceError('layout_changed', 'APP_INITIALIZATION_STATE holds no place body (looked at [3][6], [3][5] and the rest of [3])');
+  return placeFromNode(placeNodeOfHtml(html), opts);
 }
 
 /** True when a body is HTML rather than JSON (first non-blank character is `<`). */
@@ -85,10 +100,18 @@ export function looksLikeHtml(text: string): boolean {
   return false;
 }
 
+/** A place page (HTML) or place-details body (JSON) → its place node; `layout_changed` when none. */
+export function placeNodeOfPage(body: string): unknown[] {
+  return looksLikeHtml(body) ? placeNodeOfHtml(body) : requirePlaceNode(parseJsonBody(body, 'place details'));
+}
+
 /**
- * The `parse` of a place-details step: the body may be the page HTML or the JSON body.
+ * The `parse` of a place-details step: the body may be the page HTML or the JSON body. A record
+ * short of what a place page shows is reported as a stub (./stub.ts).
  */
 export function parsePlaceStep(response: FetchedResponse, opts: NodeOptions): ParseResult<PlaceRecord> {
-  const rec = looksLikeHtml(response.body) ? extractPlaceFromHtml(response.body, opts) : parsePlaceBody(response.body, opts);
-  return { records: [rec] };
+  const node = placeNodeOfPage(response.body);
+  const rec = placeFromNode(node, opts);
+  const stubs = placeStubs([rec], 'page', [node]);
+  return stubs.length ? { records: [rec], stubs } : { records: [rec] };
 }

@@ -17,7 +17,8 @@ import { firstSearchStep } from '../_maps/search-step.ts';
 import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '../_maps/pb.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
-import { placeOfResponse, summaryOf, type PlaceSummary } from './place.ts';
+import { placeOfPage, summaryOf, type PlaceSummary } from './place.ts';
+import type { StubNote } from '../_kit/stub.ts';
 import { dialogStep, effectiveSort, firstReviewsStep, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, routeOf, settingsOf, statedOf, type ReviewsPageState } from './plan.ts';
 import { parseDialogPage } from './dialog.ts';
 import { limitedViewOf, pageTally } from './limited.ts';
@@ -46,24 +47,24 @@ function firstPage(engineId: string, key: string, token: string | null, p: Revie
   return firstReviewsStep(engineId, token, { key, engineId, got: 0, page: 0, token, cutoff: own?.cutoff, limit: own?.limit, stated }, p, pageSizeFor(p, 0, own?.limit));
 }
 
-/** A found place → its header item and first reviews page. */
-function placeFound(rec: PlaceRecord, ctx: Ctx): ParseResult<Item> {
+/** A found place → its header item and first reviews page (and whether its page was a stub). */
+function placeFound({ rec, stubs }: { rec: PlaceRecord; stubs: StubNote[] }, ctx: Ctx): ParseResult<Item> {
   const { item, next } = startPlace(summaryOf(rec), ctx.params.lastPaginationId || null, ctx.params, knownPlace(ctx));
-  return { records: [item], next };
+  return stubs.length ? { records: [item], next, stubs } : { records: [item], next };
 }
 
 function parsePlace(res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
-  const rec = placeOfResponse(res, nodeOptionsOf(ctx.query, ctx.params));
+  const found = placeOfPage(res, nodeOptionsOf(ctx.query, ctx.params));
   // A well-formed map page without a place: the id names nothing (billed as one, decision 20).
-  if (!rec) return { records: [{ item: 'none' }] };
-  return placeFound(rec, ctx);
+  if (!found) return { records: [{ item: 'none' }] };
+  return placeFound(found, ctx);
 }
 
 /** A followed short link: the place on the final page, or the step its final URL names. */
 function parseResolve(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
   if (looksLikeHtml(res.body) && appInitState(res.body)) {
-    const rec = placeOfResponse(res, nodeOptionsOf(ctx.query, ctx.params));
-    if (rec) return placeFound(rec, ctx);
+    const found = placeOfPage(res, nodeOptionsOf(ctx.query, ctx.params));
+    if (found) return placeFound(found, ctx);
   }
   const form = classifyQuery(res.url);
   if (form.form === 'phrase') return { records: [], next: [firstSearchStep(form.q, settingsOf(ctx.params), form.camera ?? null)] };

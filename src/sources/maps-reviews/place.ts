@@ -5,8 +5,10 @@
 import { SourceError, isSourceError } from '../_kit/errors.ts';
 import type { FetchedResponse } from '../_kit/adapter.ts';
 import { appInitState } from '../_maps/html.ts';
-import type { NodeOptions } from '../_maps/node.ts';
-import { extractPlaceFromHtml, looksLikeHtml, parsePlaceBody } from '../_maps/place-parse.ts';
+import { placeFromNode, type NodeOptions } from '../_maps/node.ts';
+import { looksLikeHtml, placeNodeOfPage } from '../_maps/place-parse.ts';
+import { placeStubs } from '../_maps/stub.ts';
+import type { StubNote } from '../_kit/stub.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import type { PlaceSummary } from './record.ts';
 
@@ -31,16 +33,24 @@ export function summaryOf(r: PlaceRecord): PlaceSummary {
 }
 
 /**
- * A place page (HTML) or place-details body (JSON) → its record; null when the page is a
- * well-formed map page that holds no place (the id names nothing); `layout_changed` otherwise.
- * @example placeOfResponse(res, { query: 'x' })?.name
+ * A place page (HTML) or place-details body (JSON) → its record and whether it is a stub (short of
+ * what a place page shows: _maps/stub.ts); null when the page is a well-formed map page that holds
+ * no place (the id names nothing); `layout_changed` otherwise.
+ * @example placeOfPage(res, { query: 'x' })?.rec.name
  */
-export function placeOfResponse(res: Pick<FetchedResponse, 'body'>, opts: NodeOptions): PlaceRecord | null {
-  const html = looksLikeHtml(res.body);
+export function placeOfPage(res: Pick<FetchedResponse, 'body'>, opts: NodeOptions): { rec: PlaceRecord; stubs: StubNote[] } | null {
+  let node: unknown[];
   try {
-    return html ? extractPlaceFromHtml(res.body, opts) : parsePlaceBody(res.body, opts);
+    node = placeNodeOfPage(res.body);
   } catch (e) {
-    if (html && isSourceError(e) && e.type === 'layout_changed' && appInitState(res.body)) return null;
+    if (looksLikeHtml(res.body) && isSourceError(e) && e.type === 'layout_changed' && appInitState(res.body)) return null;
     throw e instanceof Error ? e : new SourceError('layout_changed', String(e));
   }
+  const rec = placeFromNode(node, opts);
+  return { rec, stubs: placeStubs([rec], 'page', [node]) };
+}
+
+/** @example placeOfResponse(res, { query: 'x' })?.name */
+export function placeOfResponse(res: Pick<FetchedResponse, 'body'>, opts: NodeOptions): PlaceRecord | null {
+  return placeOfPage(res, opts)?.rec ?? null;
 }

@@ -7,7 +7,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { nodeOptionsOf } from '../_maps/node.ts';
-import { extractPlaceFromHtml, looksLikeHtml, parsePlaceStep } from '../_maps/place-parse.ts';
+import { looksLikeHtml, parsePlaceStep } from '../_maps/place-parse.ts';
 import { placeStep } from '../_maps/place-step.ts';
 import { classifyQuery } from '../_maps/query.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
@@ -21,7 +21,7 @@ import { readState } from '../_maps/state.ts';
 function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
   if (looksLikeHtml(response.body)) {
     try {
-      return { records: [extractPlaceFromHtml(response.body, nodeOptionsOf(ctx.query, ctx.params))] };
+      return parsePlaceStep(response, nodeOptionsOf(ctx.query, ctx.params));
     } catch {
       // Not a place page (a search page, say): the final URL says what to fetch instead.
     }
