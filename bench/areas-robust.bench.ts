@@ -1,0 +1,139 @@
+/**
+ * Covering an area on map sites built unlike the one the planner was made on (issue 33): the real
+ * /maps/search adapter (bench/areas-run.ts, in process) over the loopback map site varied in layout
+ * (population, clustered, roads, uniform, mix: test/support/map-layouts.ts), view cap (60, 100, 110,
+ * 120, 140, one that varies by region, one that changes mid-run) and ranking noise (sigma 0.02 to
+ * 0.3), each scored against the site's truth and its oracle (with that case's cap).
+ *
+ *   npm run bench -- areas-robust [--write]
+ *   AREAS_CASES=roads,cap110 npm run bench -- areas-robust     only the cases whose label holds one
+ *   AREAS_SCALE=0.3 npm run bench -- areas-robust              places per case × 0.3 (a quick look)
+ *
+ * Matrix: every layout × every cap once with seed 1 on Nevada and Utah (`tuned`: the cases the
+ * planner may be tuned on), the noise and the number of places (5,000, 10,000, 20,000 inside the
+ * area) rotating so each layout and each cap meets every noise; plus the Nevada 100,000 case of
+ * bench/areas (population, 120, 0.02, tuned). Held out (`tuned: false`): every layout × cap once more
+ * with seeds 2 and 3 (other centres, roads and draws), on Vermont, Colorado and Brittany, with the
+ * noise rotated differently and the varying caps set otherwise (region 90/110/130, a cap that rises
+ * 110 → 130 mid-run, where the tuned ones use region 100/120/140 and a fall 120 → 100).
+ *
+ * Prints one JSON line per case, then a summary line for the tuned cases, one for the held-out ones,
+ * and last the summary over all:
+ * {"cases":N,"worst_recall":..,"worst_requests_ratio":..,"worst_coverage_error":..,"outside":0,...}
+ * worst_recall is over the cases with noise ≤ 0.1 (a noisier ranking hides places no planner can
+ * find in a few requests); worst_overclaim is the most the coverage figure stood above the recall
+ * (points). `--write` rewrites the generated part of docs/performance/areas.md.
+ */
+import { loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { resolveArea, type Area } from '../src/lookups/geo/area/resolve.ts';
+import { populationReady } from '../src/sources/maps-search/density.ts';
+import { rootViews } from '../src/sources/maps-search/cover.ts';
+import { mapSite, LAYOUTS, type Layout, type SiteView } from '../test/support/map-site.ts';
+import { runArea } from './areas-run.ts';
+import { writeRequested, writeSection } from './lib.ts';
+
+const NOISES = [0.02, 0.05, 0.1, 0.2, 0.3];
+const CAPS = ['60', '100', '110', '120', '140', 'region', 'time'] as const;
+const SIZES = [5000, 10_000, 20_000];
+const TUNED_AREAS = ['US>Nevada', 'US>Utah'];
+const HELD_OUT_AREAS = ['US>Vermont', 'US>Colorado', 'FR>Brittany'];
+/** The varying caps: by region (a checkerboard of the area's box, 4 × 4), and one that changes after
+ *  CHANGE_AT of the oracle's requests. */
+const REGION = { tuned: [100, 120, 140], held: [90, 110, 130] };
+const TIME = { tuned: [120, 100], held: [110, 130] };
+const CHANGE_AT = 0.4;
+
+interface Case { layout: Layout; cap: (typeof CAPS)[number]; noise: number; seed: number; area: string; places: number; tuned: boolean }
+
+function cases(): Case[] {
+  const out: Case[] = [{ layout: 'population', cap: '120', noise: 0.02, seed: 1, area: 'US>Nevada', places: 100_000, tuned: true }];
+  LAYOUTS.forEach((layout, l) => CAPS.forEach((cap, c) => {
+    out.push({ layout, cap, noise: NOISES[(l + c) % 5]!, seed: 1, area: TUNED_AREAS[(l + c) % 2]!, places: SIZES[(l + c) % 3]!, tuned: true });
+    // Held out: each layout × cap once, with seed 2 or 3.
+    const seed = 2 + ((l + c) % 2);
+    out.push({ layout, cap, noise: NOISES[(l + 2 * c + seed) % 5]!, seed, area: HELD_OUT_AREAS[(l + c + seed) % 3]!, places: SIZES[(2 * l + c + 1) % 3]!, tuned: false });
+  }));
+  return out;
+}
+
+/** The cap as the site takes it, a label for it, and (for the cap that changes) where it changes. */
+function capOf(k: Case, area: Area): { cap: number | ((v: SiteView) => number); label: string; changeAfter?: (oracle: number) => void } {
+  if (k.cap === 'region') {
+    const values = k.tuned ? REGION.tuned : REGION.held;
+    const b = area.bbox, gy = (b.n - b.s) / 4, gx = (b.e - b.w) / 4;
+    return { cap: (v) => values[(Math.floor((v.lat - b.s) / gy) + Math.floor((v.lng - b.w) / gx) + 99) % 3]!, label: `region ${values.join('/')}` };
+  }
+  if (k.cap === 'time') {
+    const [before, after] = k.tuned ? TIME.tuned : TIME.held;
+    // Before the oracle is asked the change is at request 1, so it sees both caps (it counts the lower).
+    let at = 1;
+    return { cap: (v) => (v.request < at ? before! : after!), label: `time ${before}>${after}`, changeAfter: (oracle) => { at = Math.round(CHANGE_AT * oracle); } };
+  }
+  return { cap: Number(k.cap), label: k.cap };
+}
+
+const only = (process.env.AREAS_CASES ?? '').split(',').filter(Boolean);
+const scale = Number(process.env.AREAS_SCALE || 1);
+const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}/noise${k.noise}/s${k.seed}/${k.area}`;
+
+await populationReady();
+const t0 = performance.now();
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean }> = [];
+for (const k of cases()) {
+  const area = resolveArea(k.area);
+  const c = capOf(k, area);
+  if (only.length && !only.some((o) => label(k, c.label).includes(o))) continue;
+  const places = Math.max(500, Math.round(k.places * (k.places === 100_000 ? 1 : scale)));
+  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise });
+  const oracle = site.oracle(rootViews(area));
+  c.changeAfter?.(oracle);
+  const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
+  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, tuned: k.tuned };
+  rows.push(row);
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+function summarize(rs: typeof rows) {
+  const quiet = rs.filter((r) => r.noise <= 0.1);
+  const worst = <T extends typeof rows[number]>(xs: T[], f: (r: T) => number, dir: 1 | -1) => xs.reduce<T | undefined>((a, r) => (a === undefined || dir * (f(r) - f(a)) > 0 ? r : a), undefined);
+  const name = (r?: typeof rows[number]) => (r ? `${r.layout}/${r.cap}/${r.noise}/s${r.seed}` : null);
+  const wr = worst(quiet, (r) => r.recall, -1), wq = worst(rs, (r) => r.requests_ratio, 1), wqq = worst(quiet, (r) => r.requests_ratio, 1);
+  const we = worst(rs, (r) => r.coverage_error, 1), wo = worst(rs, (r) => r.coverage - r.recall, 1);
+  return {
+    cases: rs.length,
+    worst_recall: wr?.recall ?? null, worst_requests_ratio: wq?.requests_ratio ?? null, worst_coverage_error: we?.coverage_error ?? null,
+    outside: rs.reduce((a, r) => a + r.outside, 0),
+    worst_overclaim: wo ? r4(Math.max(0, wo.coverage - wo.recall) * 100) : null,
+    worst_recall_any_noise: worst(rs, (r) => r.recall, -1)?.recall ?? null,
+    worst_requests_ratio_noise_le_0_1: wqq?.requests_ratio ?? null,
+    cases_recall_below_0_99: quiet.filter((r) => r.recall < 0.99).length,
+    cases_ratio_above_1_25: rs.filter((r) => r.requests_ratio > 1.25).length,
+    cases_error_above_2: rs.filter((r) => r.coverage_error > 2).length,
+    worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
+  };
+}
+const tuned = summarize(rows.filter((r) => r.tuned)), held = summarize(rows.filter((r) => !r.tuned));
+const load = loadavg().map((x) => Math.round(x * 10) / 10);
+const all = { ...summarize(rows), tuned, untuned: held, load, run_s: Math.round((performance.now() - t0) / 1000) };
+const lines = [JSON.stringify({ set: 'tuned', ...tuned }), JSON.stringify({ set: 'untuned', ...held }), JSON.stringify(all)];
+process.stdout.write(`${lines.join('\n')}\n`);
+
+if (writeRequested() && !only.length && scale === 1) {
+  // The page's hand-written parts stay; the part between the markers is this run's.
+  const file = 'docs/performance/areas.md';
+  const [begin, end] = ['<!-- areas-robust: generated by npm run bench -- areas-robust --write -->', '<!-- /areas-robust -->'];
+  const page = readFileSync(file, 'utf8');
+  const a = page.indexOf(begin), b = page.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${file} has no ${begin} ... ${end} section`);
+  const section = [
+    begin,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${load.join(' ')} (the figures are counts, not timings). Summary (tuned, held out, all):`,
+    '', '```', ...lines, '```', '',
+    'Each case (`tuned: true` are the cases the planner may be tuned on):', '',
+    '```', ...rows.map((r) => JSON.stringify(r)), '```',
+    end,
+  ].join('\n');
+  writeSection(file, page.slice(0, a) + section + page.slice(b + end.length).replace(/\n\n_Measured [^\n]*\n*$/, ''));
+}

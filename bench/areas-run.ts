@@ -1,0 +1,58 @@
+/**
+ * One area query through the real /maps/search adapter (plan, parse, the merge's dedupe) against a
+ * loopback map site in process (no sockets: the planner is measured, not the network), scored
+ * against the site's truth and its oracle. Shared by bench/areas.bench.ts and areas-robust.bench.ts.
+ */
+import { adapter } from '../src/sources/maps-search/adapter.ts';
+import type { Area } from '../src/lookups/geo/area/resolve.ts';
+import { rootViews } from '../src/sources/maps-search/cover.ts';
+import { placeKey } from '../src/sources/maps-search/finish.ts';
+import type { MapsSearchParams } from '../src/sources/_maps/params.ts';
+import type { MapSite } from '../test/support/map-site.ts';
+
+export interface AreaRun {
+  /** Places of the area (the truth), places drawn over the field, places returned. */
+  places: number; generated: number; found: number;
+  /** Share of the area's places returned; places returned outside the area. */
+  recall: number; outside: number;
+  requests: number; oracle_requests: number; requests_ratio: number;
+  /** The query's coverage figure, and |coverage - recall| in points of percent. */
+  coverage: number; coverage_error: number;
+  run_s: number;
+  summary?: Record<string, unknown>;
+}
+
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** `oracle` when already known (it is the same for every run over one site). */
+export function runArea(site: MapSite, area: Area, value: string, oracle = site.oracle(rootViews(area))): AreaRun {
+  const ctx = { query: 'dentist', params: { area: value } as MapsSearchParams };
+  const queue = adapter.plan(ctx);
+  const found = new Set<string>();
+  const before = site.requests;
+  let outside = 0;
+  let summary: Record<string, unknown> | undefined;
+  const t = performance.now();
+  while (queue.length) {
+    const step = queue.shift()!;
+    const res = site.serve(step.url);
+    const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
+    for (const r of out.records) {
+      const k = placeKey(r);
+      if (found.has(k)) continue;
+      found.add(k);
+      if (!site.inside[parseInt(r.engine_id!.split(':0x')[1]!, 16)]) outside++;
+    }
+    if (out.summary) summary = out.summary;
+    queue.push(...(out.next ?? []));
+  }
+  const requests = site.requests - before;
+  const recall = (found.size - outside) / site.insideCount;
+  const coverage = Number(summary?.coverage ?? NaN);
+  return {
+    places: site.insideCount, generated: site.count, found: found.size, recall: round(recall, 4), outside,
+    requests, oracle_requests: oracle, requests_ratio: round(requests / oracle, 3),
+    coverage, coverage_error: round(Math.abs(coverage - recall) * 100, 2),
+    run_s: round((performance.now() - t) / 1000, 1), summary,
+  };
+}
