@@ -26,6 +26,7 @@
  */
 import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { resolveArea, type Area } from '../src/lookups/geo/area/resolve.ts';
 import { populationReady } from '../src/sources/maps-search/density.ts';
 import { rootViews } from '../src/sources/maps-search/cover.ts';
@@ -129,7 +130,7 @@ if (writeRequested() && !only.length && scale === 1) {
   if (a < 0 || b < a) throw new Error(`${file} has no ${begin} ... ${end} section`);
   const section = [
     begin,
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${load.join(' ')} (the figures are counts, not timings). Summary (tuned, held out, all):`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()}, load average ${load.join(' ')} (the figures are counts, not timings). Summary (tuned, held out, all):`,
     '', '```', ...lines, '```', '',
     'Each case (`tuned: true` are the cases the planner may be tuned on):', '',
     '```', ...rows.map((r) => JSON.stringify(r)), '```',
