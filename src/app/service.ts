@@ -23,6 +23,7 @@ import { createMetrics, metricHost, type Metrics } from '../ops/metrics.ts';
 import { buildServer } from '../http/server.ts';
 import { buildOpsServer } from '../http/ops-server.ts';
 import { Runner, type FetchStep } from '../engine/runner.ts';
+import { SlotLending } from '../engine/lending.ts';
 import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
@@ -89,6 +90,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   let monitors: MonitorScheduler | null = null;
   let opsServer: FastifyInstance | null = null;
   let capture: BusinessCapture | null = null;
+  let stopLending = () => {};
   const timers: NodeJS.Timeout[] = [];
 
   const onFinished = (r: RequestRow) => {
@@ -128,7 +130,14 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     parser = parseStep;
     capture = new BusinessCapture(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now, log });
     const captured = capture;
+    const lending: SlotLending = new SlotLending({
+      store: ctx.store, owner, leaseMs: settings.leaseMs, sliceMs: settings.sliceMs, now: ctx.now, run: (item): Promise<void> => runner.run(item),
+      onError: (e) => log.warn({ err: (e as Error).message }, 'lent slot: item failed'),
+      onLoan: (event) => metrics.slotLoans.inc({ event }),
+    });
+    stopLending = () => lending.stop();
     const runner = new Runner({
+      lending,
       store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, cpuSlots: settings.cpuSlots, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup, endSession, log,
       // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
@@ -179,6 +188,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       await server.close();
       await opsServer?.close();
       // Graceful: running items finish; anything still leased goes back to the queue.
+      stopLending();
       await ctx.queue.stop();
       await ctx.store.releaseItems(owner, ctx.now()).catch(() => 0);
       // The places of the last completions, before the store closes.

@@ -19,6 +19,8 @@ export interface Settings {
   workers: boolean;
   /** Work items run at once per worker process. */
   concurrency: number;
+  /** SLICE_MS: an item that held its slot this long lends it, at its next step, to another account's waiting work (src/engine/lending.ts); 0 = never. */
+  sliceMs: number;
   /** Queries in their CPU-heavy phases (parse, completion, capture) at once; 0 = no limit (src/engine/cpu-slots.ts). */
   cpuSlots: number;
   leaseMs: number;
@@ -175,6 +177,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     baseUrl: (env.BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, ''),
     workers: !flag(env.NO_WORKERS, false),
     concurrency: num(env.CONCURRENCY, 16),
+    sliceMs: num(env.SLICE_MS, 5_000),
     cpuSlots: num(env.CPU_SLOTS, 2),
     leaseMs: num(env.LEASE_MS, 60_000),
     maxAttempts: num(env.MAX_ATTEMPTS, 4),

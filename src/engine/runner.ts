@@ -31,6 +31,7 @@ import { noteOf } from './note.ts';
 import { shortfallNote } from './tally.ts';
 import { joinReasons, stubNote } from './stubs.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
+import { GiveBack, type SlotLending } from './lending.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -80,6 +81,9 @@ export interface RunnerOptions extends RunnerEvents {
    *  are the query's records as this worker held them, or null when they were streamed to the store in
    *  chunks (then only the store has them all). A failure is logged; the item stays done. */
   afterComplete?(item: WorkItem, records: Rec[] | null): Promise<unknown>;
+  /** Time slicing of slots between accounts at step boundaries (./lending.ts); none: an item holds
+   *  its slot to its end. */
+  lending?: SlotLending;
 }
 
 export class Runner {
@@ -165,6 +169,8 @@ export class Runner {
     } catch (e) {
       // Another worker took the item over (this one stalled past its lease): it owns the query now.
       if (e instanceof LeaseLost) return;
+      // It ran in a lent slot past the lending: back to the queue from its checkpoint, no attempt spent.
+      if (e instanceof GiveBack) return await this.giveBack(item);
       // The store could not be read or could not record a step or the finished query (an outage, or a
       // pool too busy to lend a connection in time on a loaded box): failing the item would end the
       // query without its records. It goes back to the queue instead (`handBack`), resumed from its
@@ -174,6 +180,7 @@ export class Runner {
       await this.failed(item, e, t0);
     } finally {
       clearInterval(beat);
+      this.o.lending?.leave(item.id);
       this.purses.release(item.accountId, item.id);
       this.o.endSession?.(item.id);
     }
@@ -199,6 +206,10 @@ export class Runner {
     this.o.log?.warn({ requestId: item.requestId, query: item.query.slice(0, 200), message: reason.message, attempt: item.attempts, retryInMs: delay },
       'store unavailable: query handed back to the queue');
     this.o.onItem?.({ endpoint: item.endpoint, outcome: 'retry', errorType: 'store_unavailable', records: 0, ms: this.o.now() - t0 });
+  }
+
+  private async giveBack(item: WorkItem): Promise<void> {
+    if (await this.o.store.releaseItems(this.o.owner, this.o.now(), [item.id])) await this.o.queue.enqueue([{ id: item.id }]);
   }
 
   /** Ends the item unbilled and undelivered: its account cannot pay (src/billing/credit.ts). */
@@ -290,6 +301,7 @@ export class Runner {
           : this.slots.run(() => adapter.parse(step, response, ctx)),
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, purse, now: this.o.now,
+        between: this.o.lending ? () => this.o.lending!.atStep(item) : undefined,
       });
       // A stop of our own (budget, credit) says more than a list read short; else the shortfall (./tally.ts).
       // Stubs served (./stubs.ts) come after either, in the same message: one reason per query.

@@ -93,6 +93,9 @@ export interface StepRun {
   /** What the account can still pay for (src/billing/purse.ts): the query stops there, noted. */
   purse?: Purse;
   now(): number;
+  /** Called after each checkpoint while steps remain: where a slot is time-sliced (./lending.ts). It
+   *  may wait (the slot lent out) or throw (the item given back; its checkpoint holds everything). */
+  between?(): Promise<void>;
 }
 
 /** Where the query starts: its checkpoint, else the `cursor` it was given, else the adapter's plan. */
@@ -218,6 +221,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
       chunk: chunk.length ? { recordsJson: JSON.stringify(chunk), count: chunk.length } : undefined,
     }));
     if (!saved) throw new LeaseLost(`${r.item.id} is leased by another worker now`);
+    if (r.between && state.pending.length && state.records < cut) await r.between();
   }
   return { state, records };
 }

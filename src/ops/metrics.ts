@@ -17,6 +17,7 @@ export function createMetrics() {
     connectionsRefused: new Counter({ name: 'trawl_connections_refused_total', help: 'Connections closed on arrival: their client (IPv4 address, IPv6 /64) had MAX_CONNECTIONS_PER_ADDRESS open, or MAX_CONNECTIONS were open (the last CONNECTION_RESERVE of them kept for clients holding few).', registers: [registry] }),
     workItems: new Gauge({ name: 'trawl_work_items', help: 'Work items by state.', labelNames: ['state'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'trawl_queue_depth', help: 'Work items waiting to run.', registers: [registry] }),
+    slotLoans: new Counter({ name: 'trawl_slot_loans_total', help: 'Slots a long item lent to another account\'s waiting item (lent), and borrowed items given back to the queue when the loan ended (given_back).', labelNames: ['event'], registers: [registry] }),
     itemsRun: new Counter({ name: 'trawl_work_items_run_total', help: 'Work item runs by endpoint and outcome.', labelNames: ['endpoint', 'outcome'], registers: [registry] }),
     sourceErrors: new Counter({ name: 'trawl_source_errors_total', help: 'Source errors by endpoint and type (layout_changed is the loud one).', labelNames: ['endpoint', 'type'], registers: [registry] }),
     proxyOutcomes: new Counter({ name: 'trawl_fetch_outcomes_total', help: 'Executor attempts by host, proxy tier and outcome (ok, blocked, captcha, rate_limited, soft_block, network, ...); hosts beyond the first 200 count as "other".', labelNames: ['host', 'tier', 'outcome'], registers: [registry] }),

@@ -53,8 +53,19 @@ type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'r
 export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> {
   constructor(private readonly h: PgDb) {}
 
-  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
     if (max <= 0 || (ids && !ids.length)) return [];
+    // Heads of the other accounts only, claimed by id (each still due, skipped if another claimer
+    // took it); a head lost to another process is read again, so a lost race is not "none waits".
+    if (!ids && exceptAccounts) {
+      for (let round = 0; round < 3; round++) {
+        const heads = await this.fairHeads(now, max, exceptAccounts);
+        if (!heads.length) return [];
+        const got = await this.claimItems(owner, max, leaseMs, now, heads);
+        if (got.length) return got;
+      }
+      return [];
+    }
     // Each account's oldest due item first, the least busy accounts first (../requests/fairness.ts),
     // then queued items oldest due first, then items whose lease ran out; rows another claimer holds
     // are skipped, not waited for. The outer LIMIT stops the later scans when the first sufficed.
@@ -82,7 +93,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
 
   /** The fair part of a claim (../requests/fairness.ts): ids of each account's oldest due item,
    *  fewest leased first. Read without locks; the claim skips what another claimer took meanwhile. */
-  private async fairHeads(now: number, max: number): Promise<string[]> {
+  private async fairHeads(now: number, max: number, except?: string[]): Promise<string[]> {
     const [heads, busy] = await Promise.all([
       this.h.q(`SELECT r.account_id, h.id FROM requests r
                 CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.request_id = r.id AND w.state = 'queued' AND w.run_after <= $1 LIMIT 1) h
@@ -90,7 +101,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
       this.h.q(`SELECT r.account_id, count(*)::int AS n FROM work_items w JOIN requests r ON r.id = w.request_id
                 WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id`, [now]),
     ]);
-    return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max).map((x) => x.id as string);
+    return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max, except).map((x) => x.id as string);
   }
 
   async heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void> {
@@ -125,10 +136,10 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
     return endItem(this.h, FAIL_ITEM, (alone) => [itemId, owner, error, now, alone], now);
   }
 
-  async releaseItems(owner: string, now: number): Promise<number> {
-    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
+  async releaseItems(owner: string, now: number, ids?: string[]): Promise<number> {
+    // attempts is decremented: a hand-back is not a failed attempt.
     return this.h.n(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $1, attempts = GREATEST(attempts - 1, 0)
-                     WHERE state = 'leased' AND lease_owner = $2`, [now, owner]);
+                     WHERE state = 'leased' AND lease_owner = $2 AND ($3::text[] IS NULL OR id = ANY($3::text[]))`, [now, owner, ids ?? null]);
   }
 
   async itemCounts(): Promise<Record<ItemState, number>> {

@@ -114,6 +114,26 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.ok((await s.queuedItemIds(10)).length >= 2);
   });
 
+  t('a slot lent to others claims only other accounts\' heads; a given-back item spends no attempt', async (s) => {
+    const a = await account(s);
+    const b = await account(s);
+    const c = await account(s);
+    await s.createRequest(request(a.id, ['a0', 'a1']));
+    await s.createRequest(request(b.id, ['b0', 'b1']));
+    await s.createRequest(request(c.id, ['c0']));
+    const [a0] = await s.claimItems('w', 1, 60_000, 10_000, undefined, [b.id, c.id]);
+    assert.equal(a0.query, 'a0');
+    const [x] = await s.claimItems('w', 1, 60_000, 10_000, undefined, [a.id]);
+    assert.ok(x.accountId !== a.id, 'never the excluded account');
+    const heads = await s.claimItems('w', 5, 60_000, 10_000, undefined, [a.id]);
+    assert.deepEqual(heads.map((i) => i.accountId).sort(), [b.id, c.id].sort(), 'one head per account at most');
+    assert.deepEqual(await s.claimItems('w', 5, 60_000, 10_000, undefined, [a.id, b.id, c.id]), []);
+    assert.equal(await s.releaseItems('w', 10_500, [a0.id, 'no-such-item']), 1, 'only the item named');
+    assert.equal((await s.itemCounts()).leased, 3, 'the others stay leased');
+    const [again] = await s.claimItems('w', 1, 60_000, 11_000, [a0.id]);
+    assert.equal(again.attempts, a0.attempts, 'the hand-back was not an attempt');
+  });
+
   t('cancel ends the request as Failure and bills only finished items', async (s) => {
     const a = await account(s, 10);
     const r = request(a.id, ['a', 'b', 'c'], { webhook: 'http://127.0.0.1:1/hook' });

@@ -119,8 +119,10 @@ export interface RequestStore {
    *  again while a call returns `limit` or more (issue 15: a 100k purge in one go blocked 5.8 s). */
   purge(resultsBefore: number, requestsBefore: number, limit?: number): Promise<number>;
 
-  /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease). */
-  claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]>;
+  /** Leases up to `max` runnable items (queued with runAfter <= now, or leased with an expired lease).
+   *  With `exceptAccounts` (and no `ids`): only the fair heads (../requests/fairness.ts) of accounts
+   *  not listed, at most one item per account: what a long item lends its slot to (src/engine/lending.ts). */
+  claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]>;
   heartbeat(owner: string, itemIds: string[], leaseUntil: number): Promise<void>;
   /** Bills the item only while its account may be charged (not past due, balance plus credit above
    *  zero), checked atomically with the charge; otherwise the query fails with BALANCE_EXHAUSTED
@@ -130,8 +132,9 @@ export interface RequestStore {
   /** retryAt null: the item fails for good (its query ends with no records and the error, and its
    *  checkpoint is dropped); a retry keeps the checkpoint. */
   failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn>;
-  /** Graceful shutdown: hands leased items back to the queue. */
-  releaseItems(owner: string, now: number): Promise<number>;
+  /** Graceful shutdown: hands leased items back to the queue, due at `now`, the claim not counted as
+   *  an attempt; with `ids`, only those (a lent item given back, src/engine/lending.ts). */
+  releaseItems(owner: string, now: number, ids?: string[]): Promise<number>;
   /** Cancels unfinished items; the request ends as Failure (decision 14). */
   cancelRequest(requestId: string, now: number): Promise<FanIn>;
   /** Number of items per state (metrics). */

@@ -17,10 +17,10 @@
 import type { Row } from '../rows.ts';
 
 /** `heads`: each unfinished request's oldest due item with its account, in the store's order. At most
- *  one per account, fewest leased first (ties: the store's order), at most `max`. */
-export function pickFair(heads: Row[], busy: Map<string, number>, max: number): Row[] {
+ *  one per account, fewest leased first (ties: the store's order), at most `max`, none of `except`. */
+export function pickFair(heads: Row[], busy: Map<string, number>, max: number, except: string[] = []): Row[] {
   const first = new Map<string, Row>();
-  for (const h of heads) if (!first.has(h.account_id)) first.set(h.account_id, h);
+  for (const h of heads) if (!first.has(h.account_id) && !except.includes(h.account_id)) first.set(h.account_id, h);
   return [...first.values()]
     .map((h, i) => ({ h, i, n: busy.get(h.account_id) ?? 0 }))
     .sort((a, b) => a.n - b.n || a.i - b.i)

@@ -48,7 +48,7 @@ function addKeys(h: SqliteDb, requestId: string, keys: string[]): number {
  * key range. A request whose items all run or wait for a retry costs one seek; only an account whose
  * every open request is in that state costs as many as it has open requests.
  */
-function fairHeads(h: SqliteDb, now: number, max: number): Row[] {
+function fairHeads(h: SqliteDb, now: number, max: number, except?: string[]): Row[] {
   // Each head as `<created_at, 15 digits>|<item id>`: one scalar subquery per account (SQLite has no LATERAL).
   const rows = h.s(`WITH RECURSIVE acc(a) AS (
                       SELECT (SELECT min(account_id) FROM requests INDEXED BY requests_open_by_account WHERE finished_at IS NULL)
@@ -66,7 +66,7 @@ function fairHeads(h: SqliteDb, now: number, max: number): Row[] {
     .map((x) => ({ account_id: x.account_id, id: (x.head as string).slice(16) }));
   const busy = h.s(`SELECT r.account_id AS account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
                     WHERE w.state = 'leased' AND w.lease_until >= ? GROUP BY r.account_id`).all(now) as Row[];
-  return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max);
+  return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max, except);
 }
 
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
@@ -74,11 +74,13 @@ type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'r
 export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
   constructor(private readonly h: SqliteDb) {}
 
-  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[]): Promise<WorkItem[]> {
+  async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
     const h = this.h;
     return h.tx(() => {
       let rows: Row[];
-      if (ids) {
+      if (!ids && exceptAccounts) {
+        rows = fairHeads(h, now, max, exceptAccounts);
+      } else if (ids) {
         const q = h.s(`SELECT id FROM work_items WHERE id = ? AND ((state = 'queued' AND run_after <= ?) OR (state = 'leased' AND lease_until < ?))`);
         rows = ids.map((id) => q.get(id, now, now) as Row | undefined).filter((r): r is Row => !!r).slice(0, max);
       } else {
@@ -151,10 +153,13 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
     });
   }
 
-  async releaseItems(owner: string, now: number): Promise<number> {
-    // attempts is decremented: a hand-back on shutdown is not a failed attempt.
-    return this.h.s(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, attempts = MAX(attempts - 1, 0)
-                     WHERE state = 'leased' AND lease_owner = ?`).run(now, owner).changes;
+  async releaseItems(owner: string, now: number, ids?: string[]): Promise<number> {
+    // attempts is decremented: a hand-back is not a failed attempt.
+    const set = `UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, attempts = MAX(attempts - 1, 0)
+                 WHERE state = 'leased' AND lease_owner = ?`;
+    if (!ids) return this.h.s(set).run(now, owner).changes;
+    const one = this.h.s(`${set} AND id = ?`);
+    return this.h.tx(() => ids.reduce((n, id) => n + one.run(now, owner, id).changes, 0));
   }
 
   async itemCounts(): Promise<Record<ItemState, number>> {
