@@ -14,8 +14,9 @@
  * area) rotating so each layout and each cap meets every noise; plus the Nevada 100,000 case of
  * bench/areas (population, 120, 0.02, tuned). Held out (`tuned: false`): every layout × cap once more
  * with seeds 2 and 3 (other centres, roads and draws), on Vermont, Colorado and Brittany, with the
- * noise rotated differently and the varying caps set otherwise (region 90/110/130, a cap that rises
- * 110 → 130 mid-run, where the tuned ones use region 100/120/140 and a fall 120 → 100).
+ * noise rotated differently, the varying caps set otherwise (region 90/110/130, a cap that rises
+ * 110 → 130 mid-run, where the tuned ones use region 100/120/140 and a fall 120 → 100) and the mix
+ * leaning away from population (HELD_OUT_MIX).
  *
  * Prints one JSON line per case, then a summary line for the tuned cases, one for the held-out ones,
  * and last the summary over all:
@@ -44,6 +45,8 @@ const HELD_OUT_AREAS = ['US>Vermont', 'US>Colorado', 'FR>Brittany'];
 const REGION = { tuned: [100, 120, 140], held: [90, 110, 130] };
 const TIME = { tuned: [120, 100], held: [110, 130] };
 const CHANGE_AT = 0.4;
+/** The held-out cases' mix leans the other way (the tuned ones: map-layouts' MIX_WEIGHTS). */
+const HELD_OUT_MIX = { population: 0.15, clustered: 0.35, roads: 0.3, uniform: 0.2 };
 
 interface Case { layout: Layout; cap: (typeof CAPS)[number]; noise: number; seed: number; area: string; places: number; tuned: boolean }
 
@@ -86,7 +89,7 @@ for (const k of cases()) {
   const c = capOf(k, area);
   if (only.length && !only.some((o) => label(k, c.label).includes(o))) continue;
   const places = Math.max(500, Math.round(k.places * (k.places === 100_000 ? 1 : scale)));
-  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise });
+  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }) });
   const oracle = site.oracle(rootViews(area));
   c.changeAfter?.(oracle);
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);

@@ -11,7 +11,7 @@
  * - roads: along ROADS random polylines (drifting random walks that bounce off the field's edges),
  *   uniform along their length, a Gaussian ROAD_WIDTH_KM off the line; `rural` anywhere.
  * - uniform: anywhere in the field.
- * - mix: each place picks population, clustered, roads or uniform (MIX_WEIGHTS).
+ * - mix: each place picks population, clustered, roads or uniform (MIX_WEIGHTS, or the weights given).
  *
  * `shape` describes what was drawn (centres, roads), so a test can check a layout against it.
  */
@@ -26,7 +26,8 @@ export type Layout = (typeof LAYOUTS)[number];
 export const CLUSTERS = 40;
 export const ROADS = 10;
 export const ROAD_WIDTH_KM = 0.15;
-export const MIX_WEIGHTS: Record<Exclude<Layout, 'mix'>, number> = { population: 0.4, clustered: 0.25, roads: 0.2, uniform: 0.15 };
+export type MixWeights = Record<Exclude<Layout, 'mix'>, number>;
+export const MIX_WEIGHTS: MixWeights = { population: 0.4, clustered: 0.25, roads: 0.2, uniform: 0.15 };
 
 export interface LayoutShape {
   /** Cluster centres and their radius (km, the Gaussian's sigma). */
@@ -47,7 +48,7 @@ const KM = 111.32;
 const kmLng = (lat: number) => KM * Math.max(0.05, Math.cos((lat * Math.PI) / 180));
 
 /** A drawer of points over `field`, and the shape it draws from. */
-export function layoutDrawer(layout: Layout, field: Box, r: () => number, rural: number): { draw: () => [number, number]; shape: LayoutShape } {
+export function layoutDrawer(layout: Layout, field: Box, r: () => number, rural: number, mix: MixWeights = MIX_WEIGHTS): { draw: () => [number, number]; shape: LayoutShape } {
   const shape: LayoutShape = { centres: [], roads: [] };
   const anywhere = (): [number, number] => [field.s + r() * (field.n - field.s), field.w + r() * (field.e - field.w)];
   const mid = (field.s + field.n) / 2;
@@ -115,7 +116,7 @@ export function layoutDrawer(layout: Layout, field: Box, r: () => number, rural:
   if (layout === 'roads') return { draw: roads(), shape };
   if (layout === 'uniform') return { draw: anywhere, shape };
   const parts = [population(), clustered(), roads(), anywhere];
-  const w = Object.values(MIX_WEIGHTS);
+  const w = [mix.population, mix.clustered, mix.roads, mix.uniform];
   const cum = Float64Array.from(w.map((_, k) => w.slice(0, k + 1).reduce((a, c) => a + c, 0)));
   return { draw: () => parts[pick(cum, r() * cum[cum.length - 1]!)]!(), shape };
 }

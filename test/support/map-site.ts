@@ -32,7 +32,7 @@ import { readPb } from '../../src/sources/_maps/pb.ts';
 import { VIEW_H, VIEW_W, quadrants, type Box } from '../../src/sources/_maps/cells.ts';
 import type { Area } from '../../src/lookups/geo/area/resolve.ts';
 import { rng } from '../../src/sources/_maps/test-support.ts';
-import { gauss, layoutDrawer, type Layout, type LayoutShape } from './map-layouts.ts';
+import { gauss, layoutDrawer, type Layout, type LayoutShape, type MixWeights } from './map-layouts.ts';
 
 export { LAYOUTS, type Layout } from './map-layouts.ts';
 
@@ -72,8 +72,9 @@ export interface MapSiteOptions {
   /** Places a view can show (default 120): a number, or one per view (by region, or changing with
    *  `request`). A function should depend on the view's centre: the oracle asks it for its cells. */
   cap?: number | ((view: SiteView) => number);
-  /** Where places lie (map-layouts.ts; default population). */
+  /** Where places lie (map-layouts.ts; default population), and the shares of a `mix`. */
   layout?: Layout;
+  mix?: MixWeights;
 }
 
 export function mapSite(o: MapSiteOptions): MapSite {
@@ -81,7 +82,7 @@ export function mapSite(o: MapSiteOptions): MapSite {
   const b = o.area.bbox;
   const gl = (b.n - b.s) * 0.1, gw = (b.e - b.w) * 0.1;
   const field = { s: Math.max(-85, b.s - gl), w: Math.max(-180, b.w - gw), n: Math.min(85, b.n + gl), e: Math.min(180, b.e + gw) };
-  const { draw, shape } = layoutDrawer(o.layout ?? 'population', field, r, o.rural ?? 0.15);
+  const { draw, shape } = layoutDrawer(o.layout ?? 'population', field, r, o.rural ?? 0.15, o.mix);
   // Places are drawn one after another until `places` are drawn, or until `inside` of them lie in
   // the area (then the area's truth is exactly `inside` places).
   const la: number[] = [], lo: number[] = [], pr: number[] = [];
