@@ -112,7 +112,8 @@ async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
   if (typeof cursor === 'string' && cursor) {
     try {
       const p = (await storeCall(() => cursorSigner(r.store))).verify(cursor);
-      if (p.endpoint === r.item.endpoint && p.query === r.item.query) return { ...fresh, pending: p.steps, skip: p.skip };
+      // From the middle of its lists: nothing to compare their counts with (./tally.ts).
+      if (p.endpoint === r.item.endpoint && p.query === r.item.query) return { ...fresh, pending: p.steps, skip: p.skip, tally: { resumed: true } };
     } catch (e) {
       if (e instanceof CursorError) throw new SourceError('invalid_query', `cursor is refused: ${e.message}`);
       throw e;

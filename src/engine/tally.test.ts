@@ -33,3 +33,11 @@ test('up to 1 % of the stated count may be missing', () => {
   assert.equal(shortBy(40, 39), true);
   assert.equal(shortBy(0, 0), false);
 });
+
+test('a query resumed from a cursor compares no counts; the limited view still tells', () => {
+  const t: TallyState = { resumed: true };
+  tallyStep(t, [{ key: 'a', stated: 100, read: 40, end: 'end' }]);
+  assert.equal(shortfallNote(t), undefined);
+  tallyStep(t, [{ key: 'b', read: 0, end: 'limited', why: 'HTTP 403' }]);
+  assert.match(shortfallNote(t) ?? '', /^limited_view: 1 list read short/);
+});

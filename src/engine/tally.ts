@@ -18,6 +18,9 @@ export interface TallyState {
   open?: Record<string, { stated?: number; read: number }>;
   /** The first shortfall's type and text, and how many lists fell short. */
   short?: { type: ShortfallType; first: string; lists: number };
+  /** The query resumed from a client's cursor: its lists were read from their middle, so what was
+   *  read is not compared with what exists (the site's limited view still is a shortfall). */
+  resumed?: boolean;
 }
 
 function fellShort(t: TallyState, type: ShortfallType, text: string): void {
@@ -42,7 +45,7 @@ export function tallyStep(t: TallyState, tallies: readonly PageTally[] | undefin
     delete t.open[x.key];
     const of = o.stated === undefined ? '' : ` of the ${o.stated} the answer states`;
     if (x.end === 'limited') fellShort(t, 'limited_view', `${x.key}: the site shows a signed-out visitor a part only (${x.why ?? 'limited view'}); read ${o.read}${of}`);
-    else if (x.end === 'end' && o.stated !== undefined && shortBy(o.stated, o.read)) fellShort(t, 'incomplete', `${x.key}: read ${o.read}${of}`);
+    else if (x.end === 'end' && !t.resumed && o.stated !== undefined && shortBy(o.stated, o.read)) fellShort(t, 'incomplete', `${x.key}: read ${o.read}${of}`);
   }
   if (!Object.keys(t.open).length) delete t.open;
 }

@@ -5,7 +5,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { readGraphqlBatch } from '../_kit/graphql.ts';
-import { reviewChunk } from '../_kit/review-chunk.ts';
+import { chunkTally, reviewChunk } from '../_kit/review-chunk.ts';
 import { readBizPage } from './page.ts';
 import { KNOWN_DOCUMENT_ID, OPERATION, PAGE_SIZE, feedStep, type BizdirState } from './plan.ts';
 import type { BizdirParams, BizdirReview } from './record.ts';
@@ -22,6 +22,8 @@ export interface FeedPage {
   hasNextPage: boolean | null;
   /** The business's review count, when the answer gives it. */
   total: number | null;
+  /** The count of the list read (`reviews.totalCount`: the feed's language), for the paging check. */
+  listTotal: number | null;
   business: { encid: string | null; alias: string | null; name: string | null };
 }
 
@@ -46,6 +48,7 @@ export function readFeed(body: unknown): FeedPage {
     nodes,
     hasNextPage: typeof pageInfo?.hasNextPage === 'boolean' ? pageInfo.hasNextPage : null,
     total,
+    listTotal: typeof reviews.totalCount === 'number' ? reviews.totalCount : null,
     business: {
       encid: typeof business.encid === 'string' ? business.encid : null,
       alias: typeof business.alias === 'string' ? business.alias : null,
@@ -71,7 +74,7 @@ function feedPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<Bizdir
   const hasMore = feed.hasNextPage ?? (feed.total !== null ? state.offset + feed.nodes.length < feed.total : feed.nodes.length >= PAGE_SIZE);
   const c = reviewChunk({ records, cutoff: p.cutoff, hasMore });
   const next = c.follow ? [feedStep({ ...state, alias: rc.alias, name: rc.name, offset: state.offset + feed.nodes.length }, p)] : [];
-  return { records: c.kept, next };
+  return { records: c.kept, next, tallies: [chunkTally(state.encid, feed.listTotal, feed.nodes.length, c)] };
 }
 
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<BizdirParams>): ParseResult<BizdirReview> {

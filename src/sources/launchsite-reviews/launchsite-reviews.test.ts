@@ -129,8 +129,9 @@ test('variants: reordered keys, nodes instead of edges, a moved wrapper, truncat
   assert.equal(thin.records[0].author_name, null);
   assert.equal(thin.records[0].review_timestamp, null);
   assert.ok(Value.Check(launchsiteReviewRecord, thin.records[0]));
-  // No reviews: an empty page, no next step.
-  assert.deepEqual(adapter.parse(s, res(answerWith([], { endCursor: null, hasNextPage: false })), ctx()), { records: [], next: [] });
+  // No reviews: an empty page, no next step; the list ends at 0 of the 57 the product states (the
+  // runner makes that `incomplete`).
+  assert.deepEqual(adapter.parse(s, res(answerWith([], { endCursor: null, hasNextPage: false })), ctx()), { records: [], next: [], tallies: [{ key: 'quillmark', stated: 57, read: 0, end: 'end' }] });
   // An empty page that claims more ends the query (no loop).
   assert.deepEqual(adapter.parse(s, res(answerWith([], { endCursor: 'x', hasNextPage: true })), ctx()).next, []);
   // Truncated JSON, unknown product, a refusal, a rate limit, a layout without reviews.

@@ -13,7 +13,7 @@ import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/a
 import { findValues } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { GraphqlError, htmlInPlaceOfAnswer, readGraphql } from '../_kit/graphql.ts';
-import { reviewChunk } from '../_kit/review-chunk.ts';
+import { chunkTally, reviewChunk } from '../_kit/review-chunk.ts';
 import { connectionNodes, int, obj, str, type Obj } from '../_kit/values.ts';
 import { productOf, readProductPage, type ProductInfo } from './page.ts';
 import { OPERATION, PAGE_SIZE, reviewsStep, type LaunchsiteState } from './plan.ts';
@@ -105,7 +105,7 @@ function reviewsStepResult(step: Step, res: FetchedResponse, ctx: QueryContext<L
   const hasMore = page.hasNextPage ?? (!!page.endCursor && page.nodes.length >= PAGE_SIZE);
   const c = reviewChunk({ records, cutoff: p.cutoff, hasMore: hasMore && !!page.endCursor });
   const next = c.follow ? [reviewsStep({ ...state, after: page.endCursor, productId: product.id, productName: product.name }, p)] : [];
-  return { records: c.kept, next };
+  return { records: c.kept, next, tallies: [chunkTally(product.slug ?? ctx.query, page.count, page.nodes.length, c)] };
 }
 
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<LaunchsiteParams>): ParseResult<LaunchsiteReview> {

@@ -11,7 +11,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
 import { GraphqlError, readGraphql } from '../_kit/graphql.ts';
-import { reviewChunk } from '../_kit/review-chunk.ts';
+import { chunkTally, reviewChunk } from '../_kit/review-chunk.ts';
 import { readListingPage } from './page.ts';
 import { KNOWN_API_KEY, KNOWN_HASH, OPERATION, PAGE_SIZE, listingStep, reviewsStep, type RentalsState } from './plan.ts';
 import type { RentalsParams, RentalsReview } from './record.ts';
@@ -101,7 +101,7 @@ function reviewsPageStep(step: Step, res: FetchedResponse, ctx: QueryContext<Ren
   const hasMore = page.total !== null ? state.offset + page.nodes.length < page.total : page.nodes.length >= PAGE_SIZE;
   const c = reviewChunk({ records, cutoff: p.cutoff, hasMore });
   const next = c.follow ? [reviewsStep({ ...state, offset: state.offset + page.nodes.length }, p)] : [];
-  return { records: c.kept, next };
+  return { records: c.kept, next, tallies: [chunkTally(state.listingId, page.total, page.nodes.length, c)] };
 }
 
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<RentalsParams>): ParseResult<RentalsReview> {
