@@ -32,3 +32,25 @@ test('an empty query is a 422 naming it', async () => {
   assert.equal(r.status, 422);
   assert.match(r.body.errorMessage, /^422 Unprocessable Entity: .*query is empty/);
 });
+
+test('a configured geocoder the guard refuses fails the query without its host or port in the answer; the log has them', async () => {
+  // A private address the deployment did not allow: the query fails, and the user is told so by the
+  // setting's name, never by where the operator's geocoder lives (issue 39).
+  const lines: string[] = [];
+  const { createLogger } = await import('../src/ops/log.ts');
+  const { settingsFromEnv } = await import('../src/config/settings.ts');
+  const base = settingsFromEnv({});
+  const g = await startHarness({
+    adapters: registryOfAdapters([geocodingAdapter]), log: createLogger('info', { write: (l: string) => { lines.push(l); } }),
+    settings: { lookup: { ...base.lookup, geocoder: { url: 'http://10.77.3.9:24790', kind: 'nominatim', timeoutMs: 500 } } },
+  });
+  try {
+    const r = await g.json(`/geocoding?query=${encodeURIComponent('Paris, TX')}&async=false`);
+    const text = JSON.stringify(r.body) + (r.headers.get('x-request-error') ?? '');
+    assert.match(text, /GEOCODER_URL/, text);
+    assert.doesNotMatch(text, /10\.77\.3\.9|24790/, text);
+    assert.ok(lines.some((l) => l.includes('10.77.3.9:24790')), 'the operator reads the address in the log');
+  } finally {
+    await g.close();
+  }
+});

@@ -57,8 +57,10 @@ function agentFor(guard: GuardOptions = {}): Agent {
 async function engineGet(settings: GeocoderSettings, url: string, signal?: AbortSignal): Promise<unknown> {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
-  const fail = (why: string, cause?: unknown): SourceError =>
-    new SourceError('network', `geocoder ${settings.kind} at ${settings.url}: ${why}`, { cause });
+  // The user reads the message (a query's error, a monitor run's reason): what went wrong, never where
+  // the operator's geocoder lives (issue 39); the address and the raw cause go to the log as `detail`.
+  const fail = (why: string, cause?: unknown, raw?: string): SourceError =>
+    new SourceError('network', `the geocoder (${settings.kind}) ${why}`, { cause, detail: `geocoder ${settings.kind} at ${settings.url}: ${raw ?? why}` });
   let text: string;
   try {
     const res = await request(url, {
@@ -72,7 +74,7 @@ async function engineGet(settings: GeocoderSettings, url: string, signal?: Abort
     });
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump();
-      throw fail(`status ${res.statusCode}`);
+      throw fail(`answered status ${res.statusCode}`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -80,7 +82,7 @@ async function engineGet(settings: GeocoderSettings, url: string, signal?: Abort
       size += (chunk as Buffer).length;
       if (size > MAX_BODY_BYTES) {
         res.body.destroy();
-        throw fail(`body larger than ${MAX_BODY_BYTES} bytes`);
+        throw fail(`answered a body larger than ${MAX_BODY_BYTES} bytes`);
       }
       chunks.push(chunk as Buffer);
     }
@@ -89,13 +91,13 @@ async function engineGet(settings: GeocoderSettings, url: string, signal?: Abort
     if (e instanceof SourceError) throw e;
     const refused = guardRefusal(e);
     if (refused) throw refused;
-    if (deadline.aborted) throw fail(`no answer within ${timeoutMs} ms`, e);
-    throw fail(e instanceof Error ? e.message : String(e), e);
+    if (deadline.aborted) throw fail(`gave no answer within ${timeoutMs} ms`, e);
+    throw fail('could not be reached', e, e instanceof Error ? e.message : String(e));
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw fail('body is not JSON', e);
+    throw fail('answered a body that is not JSON', e);
   }
 }
 
@@ -115,7 +117,9 @@ function guardRefusal(e: unknown): SourceError | null {
 export function unlessRefused(settings: GeocoderSettings): (e: unknown) => null {
   return (e) => {
     if (isSourceError(e) && e.type === 'forbidden_target') {
-      throw new SourceError('forbidden_target', `GEOCODER_URL ${settings.url}: ${e.message}; allow it with ALLOW_PRIVATE_TARGETS (CIDRs and host names, docs/operations.md)`);
+      // The operator's setting is named, not its value: the host and port stay in the log (`detail`).
+      throw new SourceError('forbidden_target', 'the configured geocoder (GEOCODER_URL) is not an allowed target; the operator allows it with ALLOW_PRIVATE_TARGETS (CIDRs and host names, docs/operations.md)',
+        { detail: `GEOCODER_URL ${settings.url}: ${e.message}` });
     }
     return null;
   };
