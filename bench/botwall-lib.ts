@@ -27,6 +27,14 @@ export interface WallOptions {
 export interface WallStats {
   requests: number;
   served: number;
+  /** Date.now() of the first and the last page served (0 before the first). */
+  firstServedAt: number;
+  lastServedAt: number;
+  /** Pages served per client IP. */
+  servedByIp: Map<string, number>;
+  /** Gaps between pages served to one IP, ms (diagnostics). */
+  gaps: number[];
+  lastByIp: Map<string, number>;
   incoherent: number;
   rateViolations: number;
   bans: number;
@@ -59,8 +67,10 @@ export function coherent(conn: SeenConnection, r: SeenRequest): Verdict {
   return 'unknown browser';
 }
 
+const t0 = performance.now();
+
 export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListener; stats: WallStats }> {
-  const stats: WallStats = { requests: 0, served: 0, incoherent: 0, rateViolations: 0, bans: 0, bannedIps: new Set(o.bannedAtStart) };
+  const stats: WallStats = { requests: 0, served: 0, firstServedAt: 0, lastServedAt: 0, servedByIp: new Map(), gaps: [], lastByIp: new Map(), incoherent: 0, rateViolations: 0, bans: 0, bannedIps: new Set(o.bannedAtStart) };
   const buckets = new Map<string, { tokens: number; at: number }>();
   const violations = new Map<string, number[]>();
   const judged = new WeakMap<SeenConnection, Verdict>();
@@ -115,6 +125,14 @@ export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListen
     }
     b.tokens -= 1;
     stats.served++;
+    stats.servedByIp.set(ip, (stats.servedByIp.get(ip) ?? 0) + 1);
+    const last = stats.lastByIp.get(ip);
+    if (last !== undefined) stats.gaps.push(now - last);
+    if (process.env.BOTWALL_DEBUG && last !== undefined && now - last > 900) console.error(`gap ${ip} ${Math.round(now - last)} ms at ${((now - t0) / 1000).toFixed(1)} s`);
+    if (process.env.BOTWALL_DEBUG && last === undefined) console.error(`first page to ${ip} at ${((now - t0) / 1000).toFixed(1)} s`);
+    stats.lastByIp.set(ip, now);
+    stats.lastServedAt = Date.now();
+    stats.firstServedAt ||= stats.lastServedAt;
     const q = new URL(req.url ?? '/', 'https://wall').searchParams.get('q') ?? '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<html><body><div id="result" data-q="${q}">result for ${q}</div></body></html>`);
@@ -195,6 +213,14 @@ export interface SiteStats {
   bans: number;
   incoherent: number;
   rateViolations: number;
+  served: number;
+  /** Date.now() of the first and the last page served (the wall's view of the run). */
+  firstServedAt: number;
+  lastServedAt: number;
+  /** Pages served per client IP (a proxy's address). */
+  servedByIp: Record<string, number>;
+  /** Gaps between pages served to one IP: 10th, 50th, 90th, 99th percentile, ms. */
+  gapPercentiles: number[];
   cpuMs: number;
 }
 
@@ -209,8 +235,11 @@ export async function serveSite(o: SiteOptions): Promise<void> {
   const cpu0 = process.cpuUsage();
   process.on('message', (m) => {
     if (m === 'stats') {
+      if (process.env.BOTWALL_DEBUG) for (const [ip, at] of stats.lastByIp) console.error(`last page to ${ip} at ${((at - t0) / 1000).toFixed(1)} s`);
       const cpu = process.cpuUsage(cpu0);
-      const out: SiteStats = { bans: stats.bans, incoherent: stats.incoherent, rateViolations: stats.rateViolations, cpuMs: (cpu.user + cpu.system) / 1000 };
+      const out: SiteStats = { bans: stats.bans, incoherent: stats.incoherent, rateViolations: stats.rateViolations, served: stats.served,
+        firstServedAt: stats.firstServedAt, lastServedAt: stats.lastServedAt, servedByIp: Object.fromEntries(stats.servedByIp),
+        gapPercentiles: [0.1, 0.5, 0.9, 0.99].map((q) => Math.round([...stats.gaps].sort((a, b) => a - b)[Math.floor(q * (stats.gaps.length - 1))] ?? 0)), cpuMs: (cpu.user + cpu.system) / 1000 };
       process.send!(out);
     } else if (m === 'close') {
       void Promise.all(proxies.map((p) => p.close())).then(() => wall.close()).then(() => process.exit(0));

@@ -167,7 +167,7 @@ test('CLI processes: trawl migrate, serve --no-workers, worker; SIGTERM exits cl
   }
 });
 
-test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; every query ends exactly once, billing exact', { skip: SERVICES_SKIP, timeout: 150_000 }, async (t) => {
+test('2 API + 3 workers: kill -9 one worker and SIGTERM another mid-request; every query ends exactly once, billing exact', { skip: SERVICES_SKIP, timeout: 300_000 }, async (t) => {
   const c = await openCluster({ databaseUrl: DB!, redisUrl: REDIS!, env: FAST });
   const t0 = Date.now();
   const mark = (what: string) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);

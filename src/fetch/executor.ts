@@ -346,11 +346,20 @@ export class Executor {
     return h;
   }
 
-  /** One attempt: every redirect hop under one time limit. */
+  /**
+   * One attempt: every redirect hop under one time limit, which starts when the first hop has its
+   * start (the pace slot and the host's place): the limit is on the site's answer, not on the queue
+   * for a start. A queue longer than the limit (a cluster whose items wait on a low per-IP rate) would
+   * otherwise time out while waiting its turn, retry, and leave its reserved start unused: on a wall
+   * of 2 requests/s per IP with 240 items in flight, 2 minutes with nothing sent.
+   */
   private async attempt(step: Step, session: SessionHandle | undefined, outer: AbortSignal | undefined, attempt: number, trace: AttemptTrace): Promise<FetchedResponse> {
     const s = this.settings;
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new SourceError('network', `timed out after ${s.timeoutMs} ms: ${step.kind} ${safeHost(step.url)}`)), s.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const startClock = () => {
+      timer ??= setTimeout(() => timeout.abort(new SourceError('network', `timed out after ${s.timeoutMs} ms: ${step.kind} ${safeHost(step.url)}`)), s.timeoutMs);
+    };
     // The caller's abort reaches the attempt through one listener, removed when the attempt ends:
     // about 14 µs cheaper per attempt than AbortSignal.any on Node 20, which also keeps weak
     // references from the caller's signal to every attempt's.
@@ -359,7 +368,10 @@ export class Executor {
     else outer?.addEventListener('abort', onOuter, { once: true });
     const signal = timeout.signal;
     try {
-      if (step.browser) return await this.runBrowser(step, signal, attempt, session);
+      if (step.browser) {
+        startClock();
+        return await this.runBrowser(step, signal, attempt, session);
+      }
       let proxy: ProxyEntry | undefined;
       let url = step.url;
       let method: string = step.method ?? 'GET';
@@ -392,6 +404,7 @@ export class Executor {
           start?.done();
           throw e;
         }
+        startClock();
         if (session) session.uses++;
         const t0 = performance.now();
         // What `judge` reads: the last hop's host, proxy and time (a redirect's target is what answered).

@@ -191,7 +191,7 @@ export class Pacer {
           for (let i = 0; i < slots.length; i++) {
             const st = states[i]!;
             if (slots[i]!.minDelayMs > 0) {
-              const at = await shared.take(slots[i]!.key, now, st.delay);
+              const at = await shared.take(slots[i]!.key, now, st.delay, signal);
               start = Math.max(start, at);
               st.nextAt = Math.max(st.nextAt, at + st.delay); // for readyAt: this process's view
             } else start = Math.max(start, st.nextAt);

@@ -38,11 +38,12 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts serve-test.ts with `env` and resolves on its ready line; rejects if it exits first or is
- * not ready within `timeoutMs`.
+ * not ready within `timeoutMs`. The default is generous: four processes started at once on the
+ * shared 2-core box at load 20 (each compiling the tree through tsx) once took more than 45 s.
  *
  * @example const p = await startTrawl({ DATA_DIR: dir, PORT: '0' }); await stopTrawl(p);
  */
-export function startTrawl(env: Record<string, string>, timeoutMs = 45_000): Promise<TrawlProc> {
+export function startTrawl(env: Record<string, string>, timeoutMs = 120_000): Promise<TrawlProc> {
   const child = spawn(process.execPath, ['bin/run-ts.js', 'test/support/serve-test.ts'], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

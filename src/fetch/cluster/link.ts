@@ -42,9 +42,10 @@ export interface ClusterLinkOptions {
 }
 
 /** Where the pacer gets a start on a shared key: resolves the local time (`performance.now()`) of
- *  a start reserved for it, no earlier than `earliest`. */
+ *  a start reserved for it, no earlier than `earliest`; rejects with the signal's reason when it is
+ *  aborted before a start was reserved for it (it then takes none). */
 export interface SlotSource {
-  take(key: string, earliest: number, gapMs: number): Promise<number>;
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<number>;
 }
 
 interface Waiter {
@@ -120,13 +121,23 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     every(this.o.pollMs, () => this.poll());
   }
 
-  take(key: string, earliest: number, gapMs: number): Promise<number> {
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.down || !this.shared) return Promise.resolve(this.takeAlone(key, earliest, gapMs));
     let k = this.keys.get(key);
     if (!k) this.keys.set(key, (k = { pending: [], busy: false }));
     const q = k;
-    return new Promise((resolve) => {
-      q.pending.push({ earliest, gap: gapMs, resolve });
+    return new Promise((resolve, reject) => {
+      // A waiter that gives up leaves the queue: a lease asked for it would be a start nobody sends,
+      // a gap in the site's traffic that every process waits through.
+      const onAbort = () => {
+        const i = q.pending.indexOf(w);
+        if (i >= 0) q.pending.splice(i, 1);
+        reject(signal!.reason);
+      };
+      const w: Waiter = { earliest, gap: gapMs, resolve: (at) => { signal?.removeEventListener('abort', onAbort); resolve(at); } };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      q.pending.push(w);
       if (!q.busy) void this.flush(key, q);
     });
   }
