@@ -17,14 +17,14 @@ import { AppError } from './errors.ts';
 import { assertCanPay, checkRequest, checkWebhook } from './submit.ts';
 import { MAX_QUERIES } from '../contract/shared.ts';
 import { DEFAULT_COMPARE } from '../monitors/compare.ts';
-import { nextRunAfter, normaliseSchedule, scheduleProblem } from '../monitors/schedule.ts';
+import { MAX_EVERY_S, nextRunAfter, normaliseSchedule, scheduleProblem } from '../monitors/schedule.ts';
 import { resultsLocation } from './results.ts';
 
 type Body = Record<string, unknown>;
 
 /** Most monitors one account may keep (each runs requests on its own). */
 export const MAX_MONITORS = 200;
-const KINDS: ChangeKind[] = ['new', 'gone', 'changed', 'new_reviews'];
+const KINDS: ChangeKind[] = ['new', 'gone', 'changed', 'new_reviews', 'removed'];
 
 const bad = (msg: string): never => { throw new AppError(422, msg); };
 
@@ -72,7 +72,19 @@ function compareOf(endpoint: string, v: unknown): MonitorCompare {
   const identity = o.identity === undefined ? def?.identity : stringList('compare.identity', o.identity, 5, 100);
   const fields = o.fields === undefined ? def?.fields : stringList('compare.fields', o.fields, 50, 100);
   if (!identity?.length) bad('compare.identity must name at least one field');
-  return { identity: identity!, fields: fields ?? [] };
+  const out: MonitorCompare = { identity: identity!, fields: fields ?? [] };
+  const full = o.full_check_every_s === undefined ? def?.full_check_every_s : fullCheckOf(endpoint, o.full_check_every_s);
+  if (full !== undefined) out.full_check_every_s = full;
+  return out;
+}
+
+/** Seconds between a reviews monitor's full checks: 0 (none) or from an hour to a year. */
+function fullCheckOf(endpoint: string, v: unknown): number {
+  if (endpointFor(endpoint)!.path !== '/maps/reviews') bad(`compare.full_check_every_s is for /maps/reviews monitors (it reads every review of every place), not ${endpoint}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || (v !== 0 && (v < 3600 || v > MAX_EVERY_S))) {
+    bad(`compare.full_check_every_s must be 0 (no full check) or a whole number of seconds from 3600 to ${MAX_EVERY_S}, got ${JSON.stringify(v).slice(0, 40)}`);
+  }
+  return v as number;
 }
 
 const monitorId = () => `mon_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
@@ -179,7 +191,7 @@ export async function deleteMonitor(ctx: AppContext, accountId: string, id: stri
 function runView(ctx: AppContext, r: MonitorRunRow): Body {
   return {
     id: r.id, due: Math.floor(r.dueAt / 1000), status: r.status, reason: r.reason, baseline: r.baseline, request_id: r.requestId,
-    results_location: r.status === 'claimed' ? null : resultsLocation(ctx, r.requestId), counts: r.counts,
+    results_location: r.status === 'claimed' ? null : resultsLocation(ctx, r.requestId), counts: { ...r.counts, removed: r.counts.removed ?? 0 },
     finished: r.finishedAt == null ? null : Math.floor(r.finishedAt / 1000),
   };
 }

@@ -22,6 +22,7 @@ export const MONITOR_BODY_LIMIT = 256 * 1024;
 const compare = Type.Object({
   identity: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description: 'Record fields that together name one record across runs (default per endpoint: place_id for places).' })),
   fields: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200, description: 'Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places).' })),
+  full_check_every_s: Type.Optional(Type.Integer({ minimum: 0, description: '/maps/reviews only: seconds between full checks, runs that read every review of every place, which is what shows a review removed on a day another was added (the count unchanged). Default 2592000 (30 days); 0 turns them off (then removals are not reported).' })),
 });
 
 export const monitorBody = Type.Object({
@@ -42,7 +43,7 @@ export const monitorView = Type.Object({
   created: Type.Integer(), updated: Type.Integer(), changes_location: S,
 }, { $id: 'Monitor', description: 'A monitor (an extension: not in the interface).' });
 
-const counts = Type.Object({ new: Type.Integer(), gone: Type.Integer(), changed: Type.Integer(), new_reviews: Type.Integer(), records: Type.Integer() });
+const counts = Type.Object({ new: Type.Integer(), gone: Type.Integer(), changed: Type.Integer(), new_reviews: Type.Integer(), removed: Type.Integer(), records: Type.Integer() });
 export const monitorRun = Type.Object({
   id: S, due: Type.Integer({ description: 'Unix seconds of the due time this run answers.' }),
   status: Type.Union(['claimed', 'running', 'done', 'failed'].map((x) => Type.Literal(x))), reason: N(S),
@@ -51,7 +52,7 @@ export const monitorRun = Type.Object({
 }, { $id: 'MonitorRun', description: 'One run of a monitor: an ordinary request, metered and billed as such.' });
 
 export const monitorChange = Type.Object({
-  kind: Type.Union(['new', 'gone', 'changed', 'new_reviews'].map((x) => Type.Literal(x)), { description: 'new: found for the first time; gone: no more found by the same query; changed: one field changed; new_reviews: reviews newer than any seen.' }),
+  kind: Type.Union(['new', 'gone', 'changed', 'new_reviews', 'removed'].map((x) => Type.Literal(x)), { description: 'new: found for the first time; gone: no more found by the same query; changed: one field changed; new_reviews: reviews newer than any seen; removed: one review seen before no longer listed (field: the list, before: its id).' }),
   identity: Type.String({ description: 'The record\'s identity values joined by |.' }), field: N(S), before: Type.Unknown(), after: Type.Unknown(),
   record: Type.Unknown({ description: 'The record (new) or the new reviews (new_reviews); else null.' }), run_id: S, at: Type.Integer(),
 }, { $id: 'MonitorChange', description: 'One change a monitor run found.' });
@@ -73,7 +74,7 @@ export const monitorOperations: AccountOperation[] = [
     params: { monitorId, before: int({ min: 0, doc: 'Only runs due before this Unix second (the previous page\'s last due).' }), pageSize: int({ min: 1, max: 100, def: 20 }) },
     answers: { 200: Type.Object({ runs: Type.Array(monitorRun), has_more: Type.Boolean() }), 401: E, 404: E, 422: E } },
   { method: 'GET', path: '/monitors/{monitorId}/changes', summary: 'What a monitor\'s runs found changed, oldest first, through a cursor (extension).',
-    params: { monitorId, cursor: str({ doc: 'next_cursor of the previous page.' }), kind: str({ doc: 'Comma-separated kinds: new, gone, changed, new_reviews.' }),
+    params: { monitorId, cursor: str({ doc: 'next_cursor of the previous page.' }), kind: str({ doc: 'Comma-separated kinds: new, gone, changed, new_reviews, removed.' }),
       from: int({ min: 0, doc: 'Unix seconds, inclusive.' }), to: int({ min: 0, doc: 'Unix seconds, inclusive.' }), pageSize: int({ min: 1, max: 1000, def: 100 }) },
     answers: { 200: Type.Object({ changes: Type.Array(monitorChange), has_more: Type.Boolean(), next_cursor: N(S) }), 401: E, 404: E, 422: E } },
 ];

@@ -21,7 +21,7 @@ export async function eventBody(ctx: AppContext, d: WebhookDelivery & { event: N
   if (d.event === 'monitor.changes') {
     const monitor = await monitorWebhookPart(ctx, r);
     const c = monitor?.counts as Record<string, number> | undefined;
-    if (!monitor || !c || c.new + c.gone + c.changed + c.new_reviews === 0) return 'skip';
+    if (!monitor || !c || c.new + c.gone + c.changed + c.new_reviews + (c.removed ?? 0) === 0) return 'skip';
     return { ...head, request_id: r.id, monitor };
   }
   const t = await ctx.store.getTaskByRequest(r.id);

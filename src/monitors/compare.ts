@@ -7,7 +7,11 @@
  * found under (`_q`: a query that failed this run says nothing about its records being gone) and, for
  * reviews, the newest review time and the ids at that time (`_newest`, `_ids`): a review newer than
  * that, or at that time but unseen, is new; and what the cheap signal needs (`_sig`, `_place`:
- * ./signal.ts). So the memory per record stays a few fields, however many reviews a place has.
+ * ./signal.ts). So the memory per record stays a few fields, however many reviews a place has,
+ * except with full checks (a reviews monitor's default, ./signal.ts): then it also keeps the ids of
+ * every review the place lists (`_all`), since a review removed can only be named by comparing a
+ * whole read with them, and `removed` is reported, one event per review (`field` the list, `before`
+ * its id).
  *
  * @example diffRun(seen, [{ query: 'q', records: [{ place_id: 'a', phone: '+1 2' }] }], { identity: ['place_id'], fields: ['phone'] }, meta)
  */
@@ -18,12 +22,14 @@ type Rec = Record<string, unknown>;
 
 /** Defaults per endpoint: the record's identity and the fields a person means by "it changed". */
 const PLACE_FIELDS = ['name', 'full_address', 'phone', 'site', 'category', 'rating', 'reviews', 'working_hours', 'business_status', 'range'];
+/** A reviews monitor reads every review of every place this often by default (./signal.ts): 30 days. */
+export const DEFAULT_FULL_CHECK_S = 30 * 86_400;
 export const DEFAULT_COMPARE: Record<string, MonitorCompare> = {
   '/maps/search': { identity: ['place_id'], fields: PLACE_FIELDS },
   '/maps/search-v2': { identity: ['place_id'], fields: PLACE_FIELDS },
   '/maps/search-v3': { identity: ['place_id'], fields: PLACE_FIELDS },
   '/places-by-domain': { identity: ['place_id'], fields: PLACE_FIELDS },
-  '/maps/reviews': { identity: ['place_id'], fields: ['name', 'rating', 'reviews'] },
+  '/maps/reviews': { identity: ['place_id'], fields: ['name', 'rating', 'reviews'], full_check_every_s: DEFAULT_FULL_CHECK_S },
 };
 
 /** Fields whose values are lists of reviews, with the keys a review is known by. */
@@ -41,13 +47,21 @@ export interface RunMeta {
   /** The monitor's queries: one of them not asked this run (nothing moved, ./signal.ts) keeps its
    *  records as they were; a record of a query no longer asked at all is forgotten. */
   queries?: string[];
+  /** Queries whose place's reviews were read whole this run, and why (./signal.ts `wholeReadsOf`):
+   *  `check` (the baseline, a first read or the periodic full check: the full check's clock restarts)
+   *  or `removal` (the counts said a review was removed). */
+  whole?: (query: string) => WholeRead | null;
+  /** The run's due time (Unix ms): when a full check was made. */
+  due?: number;
 }
+
+export type WholeRead = 'check' | 'removal';
 
 export interface RunDiff {
   changes: ChangeRow[];
   seen: SeenRecord[];
   gone: string[];
-  counts: { new: number; gone: number; changed: number; new_reviews: number; records: number };
+  counts: { new: number; gone: number; changed: number; new_reviews: number; removed: number; records: number };
 }
 
 /** Key order does not make two values differ. */
@@ -90,6 +104,37 @@ function newReviews(r: Rec, mark: ReviewMark | null): { fresh: Rec[]; mark: Revi
 }
 
 /**
+ * Every review a place lists, by id (`_all`), with what its stated count says beyond them (`_gap`: a
+ * product may count reviews it does not list) and when it was last checked whole (`_full`). A whole
+ * read replaces the ids and names those no longer listed (removed); a read of the newest only adds its
+ * new ones, and marks the place `_short` when its stated count falls below what is known: a review was
+ * removed while others came, which the next run reads whole (./signal.ts). A place never read whole
+ * keeps no ids: nothing is known to be removable.
+ */
+function reviewLedger(r: Rec, prev: Rec | undefined, fresh: Rec[], whole: WholeRead | null, due: number | undefined): { values: Rec; removed: string[]; list: string } {
+  for (const { list, id } of REVIEW_LISTS) {
+    const reviews = r[list];
+    if (!Array.isArray(reviews)) continue;
+    const stated = typeof r.reviews === 'number' ? r.reviews : null;
+    const known = Array.isArray(prev?._all) ? (prev._all as string[]) : null;
+    if (whole) {
+      const read = [...new Set((reviews as Rec[]).filter((v) => v[id] != null).map((v) => String(v[id])))];
+      const listed = new Set(read);
+      const removed = known ? known.filter((x) => !listed.has(x)) : [];
+      const full = whole === 'check' ? due : prev?._full;
+      return { values: { _all: read, _gap: stated === null ? 0 : stated - read.length, ...(typeof full === 'number' ? { _full: full } : {}) }, removed, list };
+    }
+    if (!known) return { values: {}, removed: [], list };
+    const all = [...new Set([...fresh.filter((v) => v[id] != null).map((v) => String(v[id])), ...known])];
+    const gap = typeof prev!._gap === 'number' ? prev!._gap : 0;
+    const values: Rec = { _all: all, _gap: gap, _full: prev!._full };
+    if (stated !== null && stated < all.length + gap) values._short = true;
+    return { values, removed: [], list };
+  }
+  return { values: {}, removed: [], list: '' };
+}
+
+/**
  * The changes of one run. On the monitor's first (baseline) run everything found is remembered and
  * nothing is reported: there is nothing to compare with.
  */
@@ -98,7 +143,7 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
   const seen: SeenRecord[] = [];
   const found = new Set<string>();
   const failedQueries = new Set(results.filter((q) => q.failed).map((q) => q.query));
-  const counts = { new: 0, gone: 0, changed: 0, new_reviews: 0, records: 0 };
+  const counts = { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 };
   const event = (kind: ChangeRow['kind'], identity: string, field: string | null, b: unknown, a: unknown, record: unknown) => {
     if (meta.baseline) return;
     changes.push({ monitorId: meta.monitorId, runId: meta.runId, at: meta.at, kind, identity, field, before: b ?? null, after: a ?? null, record: record ?? null });
@@ -117,12 +162,15 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
       for (const f of compare.fields) values[f] = r[f] ?? null;
       const rv = newReviews(r, prev && prev._newest !== undefined ? { newest: prev._newest as number, ids: (prev._ids as string[]) ?? [] } : null);
       if (rv.mark) { values._newest = rv.mark.newest; values._ids = rv.mark.ids; }
+      const ledger = reviewLedger(r, prev, rv.fresh, meta.whole?.(q.query) ?? null, meta.due);
+      Object.assign(values, ledger.values);
       if (!prev) event('new', id, null, null, null, r);
       else {
         for (const f of compare.fields) {
           if (stable(prev[f]) !== stable(values[f])) event('changed', id, f, prev[f], values[f], null);
         }
         if (rv.fresh.length) event('new_reviews', id, null, null, rv.fresh.length, rv.fresh);
+        for (const gone of ledger.removed) event('removed', id, ledger.list, gone, null, null);
       }
       seen.push({ identity: id, values });
     }

@@ -19,7 +19,7 @@ import { newRequestId } from '../app/ids.ts';
 import { submit } from '../app/submit.ts';
 import { diffRun, type QueryRecords } from './compare.ts';
 import { nextRunAfter } from './schedule.ts';
-import { planRun } from './signal.ts';
+import { planRun, wholeReadsOf } from './signal.ts';
 
 export { MONITOR_RUN };
 
@@ -76,7 +76,7 @@ export class MonitorScheduler {
     if (!m || !account || !decl) why = !m ? 'the monitor was deleted' : !account ? 'the account is gone' : `${m.endpoint} is not served`;
     else if (!(await this.ctx.store.getRequest(run.requestId))) {
       try {
-        const plan = await planRun(store, m, run.baseline);
+        const plan = await planRun(store, m, run.baseline, run.dueAt);
         if (!plan.queries.length) {
           // Nothing moved in the cheap signal: the run is done without a request (./signal.ts).
           await store.markRunning(run.id);
@@ -104,7 +104,7 @@ export class MonitorScheduler {
 }
 
 function failed(reason: string, now: number) {
-  return { status: 'failed' as const, reason, counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, records: 0 }, changes: [], seen: [], gone: [], now };
+  return { status: 'failed' as const, reason, counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 }, changes: [], seen: [], gone: [], now };
 }
 
 /** Reads a query's records; a query that failed (not one that ended early with its records) is marked. */
@@ -140,6 +140,8 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
     return;
   }
   const before = await store.seenRecords(m.id);
-  const d = diffRun(before, queries, m.compare, { monitorId: m.id, runId: run.id, at: now, baseline: run.baseline, queries: m.queries });
+  const d = diffRun(before, queries, m.compare, {
+    monitorId: m.id, runId: run.id, at: now, baseline: run.baseline, queries: m.queries, whole: wholeReadsOf(request.params), due: run.dueAt,
+  });
   await store.finishRun(run.id, { status: 'done', reason: firstError && `some queries failed: ${firstError}`, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRun } from './signal.ts';
+import { planRun, WHOLE_READS } from './signal.ts';
 import { KNOWN_PLACES } from '../sources/maps-reviews/plan.ts';
 import type { MonitorRow, MonitorStore } from '../store/monitors/contract.ts';
 
@@ -38,4 +38,38 @@ test('reviews: only the places whose counts moved in a listing newer than the la
   // The baseline and a monitor's own cutoff: asked as given.
   assert.deepEqual((await planRun(store, reviews, true)).params, { reviewsLimit: 5 });
   assert.deepEqual((await planRun(store, { ...reviews, params: { cutoff: 5 } }, false)).queries, ['p1', 'p2', 'p3']);
+});
+
+test('full checks: the baseline reads whole; a place is read whole when its check is due (not before), or when the listing shows a count fall', async () => {
+  const DAY = 86_400_000;
+  const reviews = monitor({ queries: ['p1', 'p2', 'p3', 'p4'], params: { reviewsLimit: 1 }, compare: { identity: ['place_id'], fields: [], full_check_every_s: 7 * 86_400 } });
+  const listing = monitor({ id: 'l', endpoint: '/maps/search', lastRunAt: 200 });
+  const perScore = (n: number, five: number) => JSON.stringify([n, { 1: 0, 2: 0, 3: 0, 4: n - five, 5: five }]);
+  const store = storeOf([reviews, listing], {
+    m: [
+      { _q: 'p1', _sig: perScore(10, 5), _newest: 1000, _full: 0 },
+      { _q: 'p2', _sig: perScore(10, 5), _newest: 1000, _full: 0 },
+      { _q: 'p3', _sig: perScore(10, 5), _newest: 1000, _full: 0, _short: true },
+      { _q: 'p4', _sig: perScore(10, 5), _newest: 1000, _full: 0 },
+    ],
+    l: [
+      { _sig: perScore(10, 5), _place: place('p1', 10) }, // unchanged
+      { _sig: perScore(10, 4), _place: place('p2', 10) }, // same count, one 5 fewer: a removal
+      { _sig: perScore(10, 5), _place: place('p3', 10) }, // unchanged, but short after its last read
+      { _sig: perScore(11, 6), _place: place('p4', 11) }, // one more: read from its newest
+    ],
+  });
+  assert.deepEqual((await planRun(store, reviews, true, 0)).params, { reviewsLimit: 0, [WHOLE_READS]: '*' });
+  const day6 = await planRun(store, reviews, false, 6 * DAY);
+  assert.deepEqual([day6.queries, day6.resting, day6.params[WHOLE_READS]], [['p2', 'p3', 'p4'], ['p1'], { p2: 'removal', p3: 'removal' }]);
+  const known = day6.params[KNOWN_PLACES] as Record<string, Rec>;
+  assert.deepEqual([known.p2!.cutoff, known.p4!.cutoff], [0, 1000]);
+  assert.equal(day6.params.cutoff, undefined, 'a whole read: no request-wide cutoff');
+  const day7 = await planRun(store, reviews, false, 7 * DAY);
+  assert.deepEqual([day7.queries, day7.resting, day7.params[WHOLE_READS]], [['p1', 'p2', 'p3', 'p4'], [], '*']);
+  assert.ok(Object.values(day7.params[KNOWN_PLACES] as Record<string, Rec>).every((k) => k.cutoff === 0 && k.limit === undefined));
+  // Off (0), or a monitor with its own cutoff: no whole read at all.
+  const off = await planRun(store, { ...reviews, compare: { ...reviews.compare, full_check_every_s: 0 } }, false, 7 * DAY);
+  assert.deepEqual([off.queries, off.params[WHOLE_READS]], [['p2', 'p4'], undefined]);
+  assert.deepEqual((await planRun(store, { ...reviews, compare: { ...reviews.compare, full_check_every_s: 0 } }, true)).params, { reviewsLimit: 1 });
 });

@@ -9,7 +9,7 @@ import { dataEndpoints } from './run.ts';
 import type { Monitor, MonitorChange, MonitorRun } from '../../clients/typescript/src/client.ts';
 
 type Kind = MonitorChange['kind'];
-const KINDS: [Kind, string, string][] = [['new', 'new', '#16a34a'], ['changed', 'changed', '#2563eb'], ['gone', 'gone', '#dc2626'], ['new_reviews', 'new reviews', '#9333ea']];
+const KINDS: [Kind, string, string][] = [['new', 'new', '#16a34a'], ['changed', 'changed', '#2563eb'], ['gone', 'gone', '#dc2626'], ['new_reviews', 'new reviews', '#9333ea'], ['removed', 'removed', '#b45309']];
 const colour = (k: Kind) => KINDS.find((x) => x[0] === k)![2];
 /** Runs shown on a monitor's page (the API pages them; older ones are in GET /monitors/{id}/runs). */
 const RUNS = 30;
@@ -157,7 +157,8 @@ function changeRow(ch: MonitorChange): HTMLElement {
   const what = ch.kind === 'changed' ? [h('strong', null, ch.field ?? ''), ': ', h('span.before', null, show(ch.before)), ' → ', h('span.after', null, show(ch.after))]
     : ch.kind === 'new' ? ['appeared', recordName(ch.record) ? `: ${recordName(ch.record)}` : '']
       : ch.kind === 'gone' ? ['no longer found by its query']
-        : [`${show(ch.after)} new review${ch.after === 1 ? '' : 's'}`];
+        : ch.kind === 'removed' ? ['review ', h('span.mono', null, show(ch.before)), ' no longer listed']
+          : [`${show(ch.after)} new review${ch.after === 1 ? '' : 's'}`];
   return h('li', { dataset: { kind: ch.kind } }, h('span.kind', { style: `--c:${colour(ch.kind)}` }, ch.kind.replace('_', ' ')), ' ', h('span.mono', null, ch.identity), ' ', what);
 }
 

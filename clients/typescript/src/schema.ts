@@ -1991,6 +1991,8 @@ export type paths = {
                             identity?: string[];
                             /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
                             fields?: string[];
+                            /** @description /maps/reviews only: seconds between full checks, runs that read every review of every place, which is what shows a review removed on a day another was added (the count unchanged). Default 2592000 (30 days); 0 turns them off (then removals are not reported). */
+                            full_check_every_s?: number;
                         };
                         name?: string;
                         /** @description Called after each run (signed like every webhook) with the run and its changes. */
@@ -2186,6 +2188,8 @@ export type paths = {
                             identity?: string[];
                             /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
                             fields?: string[];
+                            /** @description /maps/reviews only: seconds between full checks, runs that read every review of every place, which is what shows a review removed on a day another was added (the count unchanged). Default 2592000 (30 days); 0 turns them off (then removals are not reported). */
+                            full_check_every_s?: number;
                         };
                         name?: string;
                         /** @description Called after each run (signed like every webhook) with the run and its changes. */
@@ -2332,7 +2336,7 @@ export type paths = {
                 query?: {
                     /** @description next_cursor of the previous page. */
                     cursor?: string;
-                    /** @description Comma-separated kinds: new, gone, changed, new_reviews. */
+                    /** @description Comma-separated kinds: new, gone, changed, new_reviews, removed. */
                     kind?: string;
                     /** @description Unix seconds, inclusive. */
                     from?: number;
@@ -3829,6 +3833,8 @@ export type components = {
                 identity?: string[];
                 /** @description Fields whose change is reported (default per endpoint: name, address, phone, site, category, rating, reviews, hours, status, price range for places). */
                 fields?: string[];
+                /** @description /maps/reviews only: seconds between full checks, runs that read every review of every place, which is what shows a review removed on a day another was added (the count unchanged). Default 2592000 (30 days); 0 turns them off (then removals are not reported). */
+                full_check_every_s?: number;
             };
             webhook: string | null;
             status: "active" | "paused";
@@ -3855,14 +3861,15 @@ export type components = {
                 gone: number;
                 changed: number;
                 new_reviews: number;
+                removed: number;
                 records: number;
             };
             finished: number | null;
         };
         /** @description One change a monitor run found. */
         MonitorChange: {
-            /** @description new: found for the first time; gone: no more found by the same query; changed: one field changed; new_reviews: reviews newer than any seen. */
-            kind: "new" | "gone" | "changed" | "new_reviews";
+            /** @description new: found for the first time; gone: no more found by the same query; changed: one field changed; new_reviews: reviews newer than any seen; removed: one review seen before no longer listed (field: the list, before: its id). */
+            kind: "new" | "gone" | "changed" | "new_reviews" | "removed";
             /** @description The record's identity values joined by |. */
             identity: string;
             field: string | null;

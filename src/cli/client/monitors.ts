@@ -61,8 +61,8 @@ export async function monitorsCommand(client: TrawlClient, args: string[], o: Op
       const { runs } = await json(client, 'GET', `/monitors/${encodeURIComponent(id())}/runs`, { query: { pageSize: 50 } });
       if (o.json) { print(runs); return 0; }
       if (!runs.length) { out('no runs yet\n'); return 0; }
-      out(table([['due (UTC)', 'status', 'new', 'gone', 'changed', 'new reviews', 'records', 'request', 'reason'],
-        ...runs.map((r: any) => [at(r.due), r.baseline && r.status === 'done' ? 'baseline' : r.status, r.counts.new, r.counts.gone, r.counts.changed, r.counts.new_reviews, r.counts.records, r.request_id, r.reason ?? ''])]));
+      out(table([['due (UTC)', 'status', 'new', 'gone', 'changed', 'new reviews', 'removed', 'records', 'request', 'reason'],
+        ...runs.map((r: any) => [at(r.due), r.baseline && r.status === 'done' ? 'baseline' : r.status, r.counts.new, r.counts.gone, r.counts.changed, r.counts.new_reviews, r.counts.removed ?? 0, r.counts.records, r.request_id, r.reason ?? ''])]));
       return 0;
     }
     case 'changes': {

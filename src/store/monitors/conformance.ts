@@ -18,7 +18,7 @@ export function monitor(id: string, patch: Partial<MonitorRow> = {}): MonitorRow
 }
 
 const end = (patch: Partial<RunEnd> = {}): RunEnd => ({
-  status: 'done', reason: null, counts: { new: 1, gone: 0, changed: 0, new_reviews: 0, records: 1 }, changes: [], seen: [], gone: [], now: 5_000, ...patch,
+  status: 'done', reason: null, counts: { new: 1, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 1 }, changes: [], seen: [], gone: [], now: 5_000, ...patch,
 });
 
 export function monitorConformance(name: string, open: () => Promise<Store>, opts: { skip?: string | false } = {}): void {

@@ -30,6 +30,9 @@ export interface MonitorCompare {
   identity: string[];
   /** Fields whose change is reported (`phone`, `rating`, ...). */
   fields: string[];
+  /** `/maps/reviews`: seconds between full checks, runs that read every review of every place to see
+   *  what the counts cannot show (one review removed and one added); 0 or absent: none (src/monitors/signal.ts). */
+  full_check_every_s?: number;
 }
 
 export type MonitorStatus = 'active' | 'paused';
@@ -56,7 +59,7 @@ export interface MonitorRow {
 
 export type RunStatus = 'claimed' | 'running' | 'done' | 'failed';
 
-export interface RunCounts { new: number; gone: number; changed: number; new_reviews: number; records: number }
+export interface RunCounts { new: number; gone: number; changed: number; new_reviews: number; removed: number; records: number }
 
 export interface MonitorRunRow {
   id: string;
@@ -76,7 +79,7 @@ export interface MonitorRunRow {
   baseline: boolean;
 }
 
-export type ChangeKind = 'new' | 'gone' | 'changed' | 'new_reviews';
+export type ChangeKind = 'new' | 'gone' | 'changed' | 'new_reviews' | 'removed';
 
 export interface ChangeRow {
   /** Ascending in the order changes were stored (the changes cursor). */
@@ -90,7 +93,8 @@ export interface ChangeRow {
   field: string | null;
   before: unknown;
   after: unknown;
-  /** The record as the run found it (`new`), or the new reviews (`new_reviews`). */
+  /** The record as the run found it (`new`), or the new reviews (`new_reviews`); `removed` names the
+   *  review gone in `before` (its id), `field` being the list it was in. */
   record: unknown;
 }
 

@@ -76,7 +76,7 @@ export function newRun(m: MonitorRow, now: number, requestId: string, baseline: 
   const dueAt = m.nextRunAt ?? now;
   return {
     id: `${m.id}-${dueAt.toString(36)}`, monitorId: m.id, accountId: m.accountId, dueAt, requestId, status: 'claimed', reason: null,
-    counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, records: 0 }, claimedAt: now, finishedAt: null, baseline,
+    counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 }, claimedAt: now, finishedAt: null, baseline,
   };
 }
 
