@@ -9,14 +9,24 @@
  *   line, and reviews: an initial count drawn heavy-tailed (most places have tens, a few thousands),
  *   per-score counts, and a daily rate drawn log-normal, so most places get no review on most days
  *   and a few get many (0 to 50 a day). The rating shown is the mean of the scores to one decimal.
- * - `advance()` makes the next day: new reviews (their times inside that day), phone, hours and site
- *   changes, temporary closures and reopenings, permanent closures, new places. Every change is
- *   logged in `injected`; `truth` holds, per day, the field-level changes a monitor should report
- *   (a field changed twice in one day counts once, from its value at the day's start to its last).
+ * - `advance()` makes the next day: new reviews (their times inside that day), removed reviews,
+ *   phone, hours and site changes, temporary closures and reopenings, permanent closures, new places.
+ *   A place with reviews loses some on a share of days (`removals`, per place and day; default
+ *   0.002), any of its reviews alike (the newest as likely as the oldest): on `swapShare` of those
+ *   days (default half) one is removed and exactly one added, so the count is unchanged (and the
+ *   per-score counts too when both have one score); on the others one or two are removed (20 % two),
+ *   with the day's new reviews as usual. Every change is logged in `injected`; `truth` holds, per
+ *   day, the field-level changes a monitor should report (a field changed twice in one day counts
+ *   once, from its value at the day's start to its last), `new_reviews` with the new ids, and one
+ *   `removed` per review removed (`before`: its id).
  * - Served: `/search?tbm=map` (the listing), `/maps/place/?q=place_id:` and `/maps?cid=` (place
  *   pages), `/maps/rpc/listugcposts` (reviews, newest first, page tokens). `hits` counts requests by
  *   kind. `oracle(day)` is the least requests that read exactly what changed that day: the listing
- *   pages holding a changed place, and ceil(k / 20) reviews pages for a watched place with k new reviews.
+ *   pages holding a changed place, ceil(k / 20) reviews pages for a watched place with k new
+ *   reviews, and for a place with a review removed the pages down to the deepest one removed (newest
+ *   first, one review past its place: that it is missing cannot be seen sooner). `oracle(day,
+ *   watched, true)` is a full-check day instead: every watched place read whole (what it costs is
+ *   in `wholePages()`).
  *
  * @example
  *   const site = calendarSite({ places: 1000, seed: 1 });
@@ -36,7 +46,11 @@ const OPENINGS = ['7 AM–3 PM', '8 AM–6 PM', '9 AM–5 PM', '10 AM–10 PM', 
 const CATEGORIES = ['Coffee shop', 'Restaurant', 'Dentist', 'Hardware store', 'Bakery', 'Bar', 'Pharmacy', 'Hair salon'];
 
 /** Field-level change a monitor should report: `new` (a place appeared), `changed`, `new_reviews` (`after`: how many). */
-export interface TruthEvent { day: number; kind: 'new' | 'changed' | 'new_reviews'; placeId: string; field: string | null; before: unknown; after: unknown }
+export interface TruthEvent {
+  day: number; kind: 'new' | 'changed' | 'new_reviews' | 'removed'; placeId: string; field: string | null; before: unknown; after: unknown;
+  /** `new_reviews`: the new reviews' ids. */
+  ids?: string[];
+}
 
 interface Place {
   i: number;
@@ -54,6 +68,8 @@ interface Place {
   initialPerScore: [number, number, number, number, number];
   /** Reviews written since, oldest first. */
   added: ConstructedReview[];
+  /** Every review, oldest first, once the place lost one (until then they follow from `initial` and `added`). */
+  kept: ConstructedReview[] | null;
   perScore: [number, number, number, number, number];
   rate: number;
   quality: number;
@@ -70,10 +86,14 @@ export interface CalendarSite {
   truth: TruthEvent[];
   hits: { search: number; place: number; reviews: number };
   advance(): void;
-  /** `watched`: the places whose reviews are monitored (default: all). */
-  oracle(day: number, watched?: Set<string>): { listing: number; reviews: number };
+  /** `watched`: the places whose reviews are monitored (default: all); `whole`: a full-check day. */
+  oracle(day: number, watched?: Set<string>, whole?: boolean): { listing: number; reviews: number };
+  /** Reviews pages that read every watched place whole now (at least one a place). */
+  wholePages(watched?: Set<string>): number;
   /** What the listing shows of a place (the fields a places monitor compares). */
   shown(placeId: string): Record<string, unknown> | null;
+  /** The review count and per-score counts a listing shows (the cheap signal), as one string. */
+  counts(placeId: string): string | null;
   serve(url: string): { status: number; body: string; type: string };
   listen(): Promise<{ url: string; close(): Promise<void> }>;
 }
@@ -96,7 +116,7 @@ const ratingOf = (s: number[]) => {
 const weekOf = (hours: Array<string | null>) => Object.fromEntries(DAYS.map((d, k) => [d, hours[k] ?? 'Closed']));
 const statusOf = (line: string | null) => (line === 'Permanently closed' ? 'CLOSED_PERMANENTLY' : line === 'Temporarily closed' ? 'CLOSED_TEMPORARILY' : 'OPERATIONAL');
 
-export function calendarSite(o: { places: number; seed?: number; start?: number; newPerDay?: number }): CalendarSite {
+export function calendarSite(o: { places: number; seed?: number; start?: number; newPerDay?: number; removals?: number; swapShare?: number }): CalendarSite {
   const r = rng(o.seed ?? 1);
   const start = o.start ?? 1_767_225_600; // 2026-01-01T00:00:00Z
   const places: Place[] = [];
@@ -116,7 +136,7 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
     const p: Place = {
       i, district, name: `Place ${i}`, address: `${100 + i} Main St, District ${district}, Austin, TX 78701`, phone: r() < 0.9 ? phoneOf() : null,
       site: r() < 0.7 ? `https://place${i}.example.com/` : null, category: CATEGORIES[i % CATEGORIES.length]!, range: r() < 0.5 ? '$'.repeat(1 + Math.floor(r() * 3)) : null,
-      hours: hoursOf(), statusLine: null, initial, initialPerScore: [...perScore], added: [], perScore,
+      hours: hoursOf(), statusLine: null, initial, initialPerScore: [...perScore], added: [], kept: null, perScore,
       // Most places get a review every few weeks; a few get dozens a day (capped at 50).
       rate: Math.min(40, 0.05 * Math.exp(1.6 * gauss(r))), quality,
     };
@@ -134,9 +154,16 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
     for (let k = 0; k < size; k++, made++) addPlace(district, r() < 0.05 ? 0 : Math.min(5000, Math.round(40 * Math.exp(1.5 * gauss(r)))));
   }
   const districts = district;
+  const removalRate = o.removals ?? 0.002;
+  // Removals draw from their own stream: the rest of the world is the same with or without them.
+  const rr = rng((o.seed ?? 1) * 7919 + 17);
+  const swapShare = o.swapShare ?? 0.5;
+  /** Per day, per place with a review removed: how deep (newest first) the reads must go to see it. */
+  const removalDepth: Array<Map<string, number>> = [];
 
+  const countOf = (p: Place) => (p.kept ? p.kept.length : p.initial + p.added.length);
   const constructed = (p: Place): ConstructedPlace => {
-    const count = p.initial + p.added.length;
+    const count = countOf(p);
     return {
       i: p.i, lat: 30.2 + (p.i % 1000) / 10_000, lng: -97.7 - Math.floor(p.i / 1000) / 1000, name: p.name, rating: ratingOf(p.perScore), reviews: count,
       perScore: p.perScore, phone: p.phone, site: p.site, category: p.category, address: p.address, range: p.range,
@@ -146,11 +173,12 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
 
   /** What a monitor compares of a place, as the listing shows it. */
   const shownOf = (p: Place): Record<string, unknown> => ({
-    rating: ratingOf(p.perScore), reviews: p.initial + p.added.length, phone: p.phone, site: p.site, working_hours: weekOf(p.hours), business_status: statusOf(p.statusLine),
+    rating: ratingOf(p.perScore), reviews: countOf(p), phone: p.phone, site: p.site, working_hours: weekOf(p.hours), business_status: statusOf(p.statusLine),
   });
 
   /** Review `j` of a place, newest first. */
   function reviewAt(p: Place, j: number): ConstructedReview {
+    if (p.kept) return p.kept[p.kept.length - 1 - j]!;
     if (j < p.added.length) return p.added[p.added.length - 1 - j]!;
     const k = p.initial - 1 - (j - p.added.length); // initial reviews: k = 0 oldest
     let s = 0, acc = p.initialPerScore[0];
@@ -172,17 +200,41 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
       for (let x = 0; x < existing; x++) {
         const p = places[x]!;
         if (p.statusLine === 'Permanently closed') continue;
-        const k = Math.min(50, poisson(r, p.rate));
+        let k = Math.min(50, poisson(r, p.rate));
+        const count = countOf(p);
+        if (count > 0 && removalRate > 0 && rr() < removalRate) {
+          touch(p);
+          const swap = rr() < swapShare;
+          // A swap: one removed, exactly one added (the count unchanged).
+          if (swap) k = 1;
+          const n = swap ? 1 : Math.min(count, rr() < 0.2 ? 2 : 1);
+          p.kept ??= Array.from({ length: count }, (_, j) => reviewAt(p, count - 1 - j));
+          let deepest = 0;
+          for (let x = 0; x < n; x++) {
+            const at = Math.floor(rr() * p.kept.length); // oldest first
+            const [gone] = p.kept.splice(at, 1);
+            p.perScore[gone!.rating - 1]!--;
+            // Newest first, the reviews above it (today's new ones too) and one past it must be read to see it missing.
+            deepest = Math.max(deepest, p.kept.length - at + k + 1);
+            log(p, 'removed review', gone!.id, null);
+            site.truth.push({ day, kind: 'removed', placeId: constructedIds(p.i).placeId, field: 'reviews_data', before: gone!.id, after: null });
+          }
+          (removalDepth[day] ??= new Map()).set(constructedIds(p.i).placeId, deepest);
+        }
         if (k) {
           touch(p);
           const times = Array.from({ length: k }, () => dayStart + Math.floor(r() * DAY_S)).sort((a, b) => a - b);
+          const ids: string[] = [];
           for (const ts of times) {
             const s = score(p.quality);
-            p.added.push({ id: `r${p.i}_d${day}_${p.added.length}`, rating: s, ts, text: `New review of place ${p.i}` });
+            const review = { id: `r${p.i}_d${day}_${p.added.length}`, rating: s, ts, text: `New review of place ${p.i}` };
+            p.added.push(review);
+            p.kept?.push(review);
+            ids.push(review.id);
             p.perScore[s - 1]!++;
           }
-          log(p, 'reviews', p.initial + p.added.length - k, p.initial + p.added.length);
-          site.truth.push({ day, kind: 'new_reviews', placeId: constructedIds(p.i).placeId, field: null, before: null, after: k });
+          log(p, 'reviews', countOf(p) - k, countOf(p));
+          site.truth.push({ day, kind: 'new_reviews', placeId: constructedIds(p.i).placeId, field: null, before: null, after: k, ids });
         }
         const u = r();
         if (u < 0.001) { touch(p); const b = p.phone; p.phone = phoneOf(); log(p, 'phone', b, p.phone); }
@@ -215,7 +267,7 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
       }
     },
 
-    oracle(day, watched) {
+    oracle(day, watched, whole = false) {
       const changed = new Set(site.truth.filter((t) => t.day === day).map((t) => t.placeId));
       let listing = 0;
       for (const ids of byDistrict) {
@@ -223,14 +275,35 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
           if (ids.slice(off, off + PAGE).some((i) => changed.has(constructedIds(i).placeId))) listing++;
         }
       }
+      // A full-check day reads every watched place whole, which holds whatever else changed in its reviews.
+      if (whole) return { listing, reviews: site.wholePages(watched) };
+      const pages = new Map<string, number>();
+      for (const t of site.truth) {
+        if (t.day === day && t.kind === 'new_reviews' && (!watched || watched.has(t.placeId))) pages.set(t.placeId, Math.ceil((t.after as number) / PAGE));
+      }
+      for (const [id, deepest] of removalDepth[day] ?? []) {
+        const p = byPlaceId.get(id)!;
+        if (!watched || watched.has(id)) pages.set(id, Math.max(pages.get(id) ?? 0, Math.min(Math.max(1, Math.ceil(countOf(p) / PAGE)), Math.ceil(deepest / PAGE))));
+      }
       let reviews = 0;
-      for (const t of site.truth) if (t.day === day && t.kind === 'new_reviews' && (!watched || watched.has(t.placeId))) reviews += Math.ceil((t.after as number) / PAGE);
+      for (const n of pages.values()) reviews += n;
       return { listing, reviews };
+    },
+
+    wholePages(watched) {
+      let n = 0;
+      for (const p of places) if (!watched || watched.has(constructedIds(p.i).placeId)) n += Math.max(1, Math.ceil(countOf(p) / PAGE));
+      return n;
     },
 
     shown(placeId) {
       const p = byPlaceId.get(placeId);
       return p ? shownOf(p) : null;
+    },
+
+    counts(placeId) {
+      const p = byPlaceId.get(placeId);
+      return p ? JSON.stringify([countOf(p), p.perScore]) : null;
     },
 
     serve(url) {
@@ -259,7 +332,7 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
         const p = m && byEngine.get(decodeURIComponent(m[1]!));
         if (!m || !p) return notFound;
         site.hits.reviews++;
-        const total = p.initial + p.added.length;
+        const total = countOf(p);
         const from = m[3] ? Number(m[3].slice(1)) : 0;
         const to = Math.min(total, from + Math.min(PAGE, Number(m[2])));
         const page = Array.from({ length: Math.max(0, to - from) }, (_, j) => reviewAt(p, from + j));
