@@ -243,7 +243,7 @@ describe('trawl monitors', () => {
       if (/baseline/.test(runs.out) || i > 100) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    assert.match(runs.out, /baseline\s+0\s+0\s+0\s+0\s+1/, runs.out);
+    assert.match(runs.out, /baseline\s+0\s+0\s+0\s+0\s+0\s+1/, runs.out);
     assert.equal((await trawl(['monitors', 'changes', m.id], env)).out, 'no changes\n');
     assert.match((await trawl(['monitors', 'pause', m.id], env)).out, new RegExp(`monitor ${m.id} paused`));
     assert.match((await trawl(['monitors', 'resume', m.id], env)).out, /active; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
