@@ -6,6 +6,7 @@
  *   npm run bench -- monitors          MONITOR_PLACES=10000 MONITOR_DAYS=30 MONITOR_SEED=1 (defaults)
  *   MONITOR_REMOVALS=0.002 MONITOR_SWAP_SHARE=0.5   the site's removals (per place and day; share of them that are swaps)
  *   MONITOR_FULL_DAYS=30                             the reviews monitors' full check period in days (default: the product's, 30)
+ *   MONITOR_TICK_MS=50                               how often the scheduler looks (each look reads every running run's request)
  *   MONITOR_PLACES=1000 MONITOR_DAYS=5 npm run bench -- monitors
  *
  * One places monitor lists every district (one search per run), reviews monitors follow the places
@@ -84,7 +85,7 @@ const site = calendarSite({ places: PLACES, seed: SEED, removals: REMOVALS, swap
 const http = await site.listen();
 const h = await startHarness({
   adapters: registryOfAdapters([onSite(searchAdapter, http.url), onSite(reviewsAdapter, http.url)]),
-  settings: { monitorTickMs: 50, allowPrivateTargets: true, concurrency: 16 }, balance: 1e9,
+  settings: { monitorTickMs: Number(process.env.MONITOR_TICK_MS || 50), allowPrivateTargets: true, concurrency: 16 }, balance: 1e9,
 });
 const store = monitorStoreOf(h.svc.ctx.store);
 const accountId = h.account.id;
