@@ -114,7 +114,8 @@ export async function createMonitor(ctx: AppContext, account: Account, body: Bod
     // The first run comes at once: it records what is there, so the next can say what changed.
     nextRunAt: paused ? null : now, lastRunAt: null, runs: 0, created: now, updated: now,
   };
-  await store.createMonitor(m);
+  // Checked again with the insert, in one transaction: concurrent creates never pass the cap.
+  if (!(await store.createMonitor(m, MAX_MONITORS))) bad(`an account keeps at most ${MAX_MONITORS} monitors; delete one first`);
   return monitorView(ctx, m);
 }
 

@@ -108,4 +108,15 @@ export function monitorConformance(name: string, open: () => Promise<Store>, opt
     assert.deepEqual([u!.status, u!.nextRunAt, u!.queries, u!.params, u!.updated], ['paused', null, ['tea'], { limit: 20 }, 77]);
     assert.equal(await m.updateMonitor('acc2', 'm_a', { status: 'active' }, 78), null, 'not another account\'s');
   });
+
+  t('the cap holds under 50 concurrent creates: count and insert are one transaction', async (s) => {
+    const m = monitorStoreOf(s);
+    for (let i = 0; i < 190; i++) assert.equal(await m.createMonitor(monitor(`m${String(i).padStart(3, '0')}`), 200), true);
+    const made = await Promise.all(Array.from({ length: 50 }, (_, i) => m.createMonitor(monitor(`n${i}`), 200)));
+    assert.equal(made.filter(Boolean).length, 10, 'exactly the room left');
+    assert.equal(await m.countMonitors('acc1'), 200);
+    const again = await Promise.all(Array.from({ length: 50 }, (_, i) => m.createMonitor(monitor(`o${i}`), 200)));
+    assert.deepEqual([again.filter(Boolean).length, await m.countMonitors('acc1')], [0, 200], 'none past the cap');
+    assert.equal(await m.createMonitor(monitor('other', { accountId: 'acc2' }), 200), true, 'the cap is per account');
+  });
 }

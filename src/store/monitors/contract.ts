@@ -113,7 +113,10 @@ export interface RunEnd {
 }
 
 export interface MonitorStore {
-  createMonitor(m: MonitorRow): Promise<void>;
+  /** With `cap`: counts the account's monitors and inserts in one transaction, serialized per account
+   *  (SQLite's write lock, a PostgreSQL advisory lock), so concurrent creates never pass the cap;
+   *  false (nothing written) when the account already has `cap`. */
+  createMonitor(m: MonitorRow, cap?: number): Promise<boolean>;
   getMonitor(accountId: string, id: string): Promise<MonitorRow | null>;
   /** Newest first, after `lastId` (the previous page's last). */
   listMonitors(accountId: string, o: { lastId?: string; limit: number }): Promise<MonitorRow[]>;

@@ -19,8 +19,20 @@ export class PostgresMonitorStore implements MonitorStore {
     return this.h.exec(pgText(sql), args, c);
   }
 
-  async createMonitor(m: MonitorRow): Promise<void> {
-    await this.q(INSERT_MONITOR, monitorValues(m));
+  async createMonitor(m: MonitorRow, cap?: number): Promise<boolean> {
+    if (cap === undefined) {
+      await this.q(INSERT_MONITOR, monitorValues(m));
+      return true;
+    }
+    // The count and the insert under one lock per account (held to the commit): a count alone under
+    // READ COMMITTED let 50 concurrent creates at the cap reach 201-225 (issue 39).
+    return this.h.tx(async (c) => {
+      await this.q('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`trawl.monitors:${m.accountId}`], c);
+      const n = Number((await this.q('SELECT count(*) AS n FROM monitors WHERE account_id = ?', [m.accountId], c)).rows[0].n);
+      if (n >= cap) return false;
+      await this.q(INSERT_MONITOR, monitorValues(m), c);
+      return true;
+    });
   }
 
   async getMonitor(accountId: string, id: string): Promise<MonitorRow | null> {

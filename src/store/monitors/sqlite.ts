@@ -13,8 +13,12 @@ import {
 export class SqliteMonitorStore implements MonitorStore {
   constructor(private readonly db: Database.Database) {}
 
-  async createMonitor(m: MonitorRow): Promise<void> {
-    this.db.prepare(INSERT_MONITOR).run(...monitorValues(m));
+  async createMonitor(m: MonitorRow, cap?: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (cap !== undefined && (this.db.prepare('SELECT count(*) AS n FROM monitors WHERE account_id = ?').get(m.accountId) as { n: number }).n >= cap) return false;
+      this.db.prepare(INSERT_MONITOR).run(...monitorValues(m));
+      return true;
+    }).immediate();
   }
 
   async getMonitor(accountId: string, id: string): Promise<MonitorRow | null> {
