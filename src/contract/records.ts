@@ -63,11 +63,14 @@ export const areaProgress = Type.Object({
   views_planned: I, views_done: I, views_saturated: I, places_found: I,
   coverage: Type.Number({ description: 'Estimated share of the counted cells\' places found so far (0-1).' }),
   planned: Type.Array(Type.Array(Type.Number()), { description: 'Views still to search, each [south, west, north, east], the next one first (at most 200).' }),
-}, { description: 'Extension: the covering of the area queries still running (views are map views; a saturated view showed ~120 places and was split into quadrants). Counts add up over the running area queries.' });
+}, { description: 'Extension: the covering of the area queries still running (views are map views; a saturated view showed as many places as the site shows a view, ~120, and was split into quadrants). Counts add up over the running area queries.' });
 /** How complete each ended area query believes it is (extension, docs/areas.md). */
 export const queryAreas = Type.Array(Type.Object({
   query: S, views_searched: I, views_split_unsearched: I, views_saturated: I, views_saturated_deepest: I, requests: I,
   places_found: I, places_estimated: I, coverage: Type.Number({ description: 'Estimated share of the area\'s places found (0-1), from the places each view found again of its parent\'s.' }),
+  view_cap: Type.Optional(Type.Union([I, Type.Null()], { description: 'Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one.' })),
+  views_probed: Type.Optional(Type.Integer({ description: 'Views checked by one page of a sub-cell (is the count all of the view\'s places, or the cap?).' })),
+  coverage_reason: Type.Optional(Type.String({ description: 'Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell.' })),
 }), { description: 'Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area\'s places found. Absent without area queries.' });
 /** Stub answers of a request (extension, docs/sources-maps-2026.md). */
 export const requestMetadata = Type.Object({

@@ -766,6 +766,12 @@ export type paths = {
                                 places_estimated: number;
                                 /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                                 coverage: number;
+                                /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                                view_cap?: number | null;
+                                /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                                views_probed?: number;
+                                /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                                coverage_reason?: string;
                             }[];
                             /** @description Extension: stub answers the request met. Absent when it met none. */
                             metadata?: {
@@ -794,7 +800,7 @@ export type paths = {
                                 queries_total: number;
                                 queries_done: number;
                                 records: number;
-                                /** @description Extension: the covering of the area queries still running (views are map views; a saturated view showed ~120 places and was split into quadrants). Counts add up over the running area queries. */
+                                /** @description Extension: the covering of the area queries still running (views are map views; a saturated view showed as many places as the site shows a view, ~120, and was split into quadrants). Counts add up over the running area queries. */
                                 area?: {
                                     views_planned: number;
                                     views_done: number;
@@ -3992,6 +3998,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4144,6 +4156,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4296,6 +4314,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4448,6 +4472,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4600,6 +4630,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4739,6 +4775,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -4886,6 +4928,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5031,6 +5079,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5177,6 +5231,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5311,6 +5371,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5445,6 +5511,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5585,6 +5657,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5724,6 +5802,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5859,6 +5943,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -5995,6 +6085,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6130,6 +6226,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6262,6 +6364,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6406,6 +6514,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6545,6 +6659,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6682,6 +6802,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6810,6 +6936,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -6938,6 +7070,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -7077,6 +7215,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -7217,6 +7361,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -7350,6 +7500,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -7483,6 +7639,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {
@@ -7621,6 +7783,12 @@ export interface operations {
                             places_estimated: number;
                             /** @description Estimated share of the area's places found (0-1), from the places each view found again of its parent's. */
                             coverage: number;
+                            /** @description Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one. */
+                            view_cap?: number | null;
+                            /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
+                            views_probed?: number;
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
                         metadata?: {

@@ -12,6 +12,7 @@ import { resolveArea } from '../../lookups/geo/area/resolve.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import type { Step } from '../_kit/adapter.ts';
+import { readPb } from '../_maps/pb.ts';
 import { mapSite } from '../../../test/support/map-site.ts';
 
 const AREA = '-115.5,35.9,-114.9,36.4'; // a box around Las Vegas
@@ -20,7 +21,7 @@ const site = mapSite({ area, places: 6000, seed: 3 });
 // The density prior's population (read in the background in the service) is read before the runs.
 await populationReady();
 
-function run(params: MapsSearchParams, crashEvery = 0, on = site) {
+function run(params: MapsSearchParams, crashEvery = 0, on: { serve(url: string): { status: number; body: string } } = site) {
   const ctx = { query: 'dentist', params: { area: AREA, ...params } };
   let queue: Step[] = adapter.plan(ctx);
   const records: PlaceRecord[] = [];
@@ -74,4 +75,81 @@ test('a noisier ranking: pages overlap more where views miss places, and the cov
   const recall = records.length / noisy.insideCount;
   assert.ok(recall >= 0.965, `recall ${recall}`);
   assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
+});
+
+// ---- The view cap is learned (viewcap.ts): sites that show another number of places a view ----
+
+/** Recall of a run on `on` (its truth), requests against the oracle's, and the coverage figure. */
+function measured(on: ReturnType<typeof mapSite>, summary: Record<string, unknown>, records: PlaceRecord[], requests: number) {
+  const ids = records.map((r) => parseInt(r.engine_id!.split(':0x')[1]!, 16));
+  assert.equal(ids.filter((i) => !on.inside[i]).length, 0, 'no place outside the area');
+  return { recall: ids.length / on.insideCount, ratio: requests / on.oracle(rootViews(area)), coverage: Number(summary.coverage) };
+}
+
+for (const cap of [110, 60]) {
+  test(`a site that shows ${cap} places a view: the cap is learned, recall >= 0.99, coverage within 2 points`, (t) => {
+    const other = mapSite({ area, places: 6000, seed: 3, cap });
+    const { records, summary } = run({}, 0, other);
+    const m = measured(other, summary, records, other.requests);
+    t.diagnostic(JSON.stringify({ cap, ...m, probed: summary.views_probed }));
+    assert.equal(summary.view_cap, cap);
+    assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
+    assert.ok(Math.abs(m.coverage - m.recall) <= 0.02, `coverage ${m.coverage} vs recall ${m.recall}`);
+    assert.ok(m.ratio <= 1.25, `requests ${m.ratio}x the oracle's`);
+  });
+}
+
+test('a cap that changes mid-run (120, then 100) and one that differs by region (100 west, 140 east)', (t) => {
+  // Two sites over the same places (same seed), answering with different caps.
+  const at120 = mapSite({ area, places: 6000, seed: 3 });
+  const at100 = mapSite({ area, places: 6000, seed: 3, cap: 100 });
+  const at140 = mapSite({ area, places: 6000, seed: 3, cap: 140 });
+  let served = 0;
+  const changing = { serve: (url: string) => (++served <= 60 ? at120 : at100).serve(url) };
+  const a = run({}, 0, changing);
+  const ma = measured(at100, a.summary, a.records, served);
+  t.diagnostic(JSON.stringify({ changing: ma, probed: a.summary.views_probed, reason: a.summary.coverage_reason }));
+  assert.ok(ma.recall >= 0.99, `recall ${ma.recall}`);
+  assert.ok(ma.coverage - ma.recall <= 0.02, `coverage ${ma.coverage} vs recall ${ma.recall}`);
+  const west = (url: string) => readPb(new URL(url).searchParams.get('pb')!)!.lng < -115.2;
+  const byRegion = { serve: (url: string) => (west(url) ? at100 : at140).serve(url) };
+  const r0 = at100.requests + at140.requests;
+  const b = run({}, 0, byRegion);
+  const mb = measured(at100, b.summary, b.records, at100.requests + at140.requests - r0);
+  t.diagnostic(JSON.stringify({ byRegion: mb, probed: b.summary.views_probed, reason: b.summary.coverage_reason }));
+  assert.ok(mb.recall >= 0.99, `recall ${mb.recall}`);
+  assert.ok(mb.coverage - mb.recall <= 0.02, `coverage ${mb.coverage} vs recall ${mb.recall}`);
+  assert.match(String(b.summary.coverage_reason), /view cap varied/);
+});
+
+test('a small town whose views never saturate: no request beyond its pages and the few that check the cap', () => {
+  const TOWN = '-114.9,39.23,-114.85,39.27'; // around Ely, Nevada
+  const town = resolveArea(TOWN);
+  const few = mapSite({ area: town, places: 90, seed: 4 });
+  const ctx = { query: 'dentist', params: { area: TOWN } };
+  let queue: Step[] = adapter.plan(ctx);
+  let summary: Record<string, unknown> = {};
+  const records: PlaceRecord[] = [];
+  while (queue.length) {
+    const step = queue.shift()!;
+    const res = few.serve(step.url);
+    const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
+    records.push(...out.records);
+    if (out.summary) summary = out.summary;
+    queue = queue.concat(out.next ?? []);
+  }
+  // Ranking noise may keep a place off every page of a view (the figure counts it as not found).
+  const found = adapter.finish!(records, ctx).length;
+  assert.ok(found >= few.insideCount - 1, `${found} of ${few.insideCount}`);
+  assert.ok(Math.abs(Number(summary.coverage) - found / few.insideCount) <= 0.02);
+  assert.equal(summary.views_saturated, 0);
+  assert.equal(summary.views_split_unsearched, 0);
+  assert.equal(summary.view_cap, null, 'no view proved a cap');
+  // Each root view's pages (18 new places a page after the first's 20), plus at most 3 probes.
+  const pages = rootViews(town).reduce((n, v) => {
+    const k = [...Array(few.count).keys()].filter((i) => few.lat[i]! >= v.s && few.lat[i]! < v.n && few.lng[i]! >= v.w && few.lng[i]! < v.e).length;
+    return n + (k < 20 ? 1 : 1 + Math.ceil((k - 19) / 18));
+  }, 0);
+  assert.ok(Number(summary.views_probed) <= 3, `${summary.views_probed} probes`);
+  assert.ok(few.requests <= pages + Number(summary.views_probed), `${few.requests} requests, ${pages} pages`);
 });

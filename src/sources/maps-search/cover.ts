@@ -6,13 +6,14 @@
  *   proportion, so a view shows exactly its cell and its quadrants keep the proportion. A view that
  *   does not meet the shape is never searched.
  * - A view is paged (20 a page, pages overlapping by two so a place the ranking noise moves across a
- *   boundary is still seen, more where the views so far still missed places) until a short page; a view whose pages reach 120 places is saturated
- *   (the site shows at most ~120 places a view) and is split into its four quadrants, searched
- *   depth first, down to MIN_CELL_DEG.
+ *   boundary is still seen, more where the views so far still missed places) until a short page; a view
+ *   whose pages stop at the view cap is saturated (the cap is learned, never assumed: viewcap.ts
+ *   decides, probing a sub-cell where the evidence is thin) and is split into its four quadrants,
+ *   searched depth first, down to MIN_CELL_DEG.
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
  *   places found again by a quadrant.
  * - Saving requests: a cell the density prior (density.ts: population and ground, rates fitted to
- *   the views counted so far) expects above SKIP_ABOVE places is split without being searched.
+ *   the views counted so far) expects above SKIP_SHARE of the cap is split without being searched.
  *   Before the prior is fitted, a saturated view's places are a sample of its cell: once a quadrant
  *   has been counted, the sample's rate estimates its siblings' counts.
  * - Coverage: a view counted in full knows its count (short page's offset + length), so the places
@@ -30,13 +31,16 @@ import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
+import { accepted, emptyCapLearn, highCount, judge, knownCap, likelyMissed, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, type CapLearn, type Kept } from './viewcap.ts';
 
-export const VIEW_CAP = 120;
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
-/** A cell estimated above this many places is split without being searched: a saturated view costs
- *  its 7 pages for nothing, a needless split a page or two (measured best near 110, bench/areas). */
-export const SKIP_ABOVE = 110;
+/** A cell estimated above this share of the view cap is split without being searched: a saturated
+ *  view costs its pages for nothing, a needless split a page or two (measured best near 110 of 120,
+ *  bench/areas). No cell is split unsearched before a view proved the cap (viewcap.ts). */
+export const SKIP_SHARE = 110 / 120;
+/** A view is paged at most this far (a site that never ends a view): past it, it is split. */
+export const MAX_VIEW_PLACES = 500;
 /** Pages overlap by two places, so a place the ranking noise moved by a rank or two between two
  *  requests is still on one of them (without it a view paged in full misses ~2% of its places).
  *  Where the views counted so far still miss more than MISS_TOLERATED of their places (a noisier
@@ -57,6 +61,12 @@ interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: 
 
 /** The view being paged. */
 interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
+  /** The count its pages stopped at (offset of the short page + its length), once they did. */
+  t?: number;
+  /** The sub-cell whose first page checks the count (viewcap.ts), and whether it is an audit. */
+  probe?: [number, number, number, number]; audit?: boolean;
+  /** New places of the probe's page that ranking noise explains (viewcap.ts noiseAllowance). */
+  allow?: number;
   /** Hashes of the places it kept so far, and their coordinates (a split's sample). */
   seen: string[]; pts: Pt[];
   /** Every place the view showed (inside its cell or not), to count the places its pages missed. */
@@ -87,6 +97,8 @@ export interface AreaState {
   fit?: Fit;
   /** Share of their places the last views of several pages missed (a moving average). */
   miss?: number;
+  /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
+  cap?: CapLearn;
 }
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -134,7 +146,14 @@ function rootCell(st: AreaState, i: number): Box {
 
 export function areaUrl(st: AreaState, v: View): string {
   const gl = st.gl ? `&gl=${encodeURIComponent(st.gl)}` : '';
-  return `https://www.google.com/search?tbm=map&authuser=0&hl=${encodeURIComponent(st.hl)}${gl}&q=${encodeURIComponent(st.q)}&pb=${encodeURIComponent(buildPb(boxOf(v.b), v.offset))}`;
+  const pb = v.probe ? buildPb(boxOf(v.probe), 0) : buildPb(boxOf(v.b), v.offset);
+  return `https://www.google.com/search?tbm=map&authuser=0&hl=${encodeURIComponent(st.hl)}${gl}&q=${encodeURIComponent(st.q)}&pb=${encodeURIComponent(pb)}`;
+}
+
+/** Above this many places expected, a cell is split unsearched (none before the cap is proven). */
+function skipAbove(st: AreaState): number {
+  const cap = st.cap ? planningCap(st.cap) : undefined;
+  return cap === undefined ? Infinity : SKIP_SHARE * cap;
 }
 
 function stepOf(st: AreaState): Step {
@@ -147,7 +166,7 @@ export function firstAreaStep(q: string, ctx: QueryContext<MapsSearchParams>, s:
   const limit = typeof ctx.params.limit === 'number' && ctx.params.limit > 0 ? ctx.params.limit : Infinity;
   const st: AreaState = {
     q, hl: s.language, gl: s.region, limit: Number.isFinite(limit) ? limit : -1,
-    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1, fit: emptyFit(),
+    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1, fit: emptyFit(), cap: emptyCapLearn(),
     tally: { views: 0, skipped: 0, saturated: 0, deep: 0, requests: 0, found: 0, estimated: 0 },
   };
   advance(st, area);
@@ -201,7 +220,7 @@ function advance(st: AreaState, area: Area): void {
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
       const e = st.fit ? expected(st.fit, b) : undefined;
-      if (e !== undefined && e > SKIP_ABOVE) {
+      if (e !== undefined && e > skipAbove(st)) {
         st.tally.skipped += 1;
         split(st, area, b, 0, [], undefined);
         continue;
@@ -213,7 +232,7 @@ function advance(st: AreaState, area: Area): void {
     const prior = st.fit ? expected(st.fit, b) : undefined;
     const est = prior ?? cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
-    if (est !== undefined && est > SKIP_ABOVE && !small) {
+    if (est !== undefined && est > skipAbove(st) && !small) {
       st.tally.skipped += 1;
       report(st, cell.g, 0, 0);
       split(st, area, b, cell.d, cell.k, est);
@@ -224,49 +243,120 @@ function advance(st: AreaState, area: Area): void {
   }
 }
 
-/** Coverage of the area so far: views, saturated views, estimated share of its places found. */
-export function coverageOf(t: Tally): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number } {
-  const estimated = Math.max(t.estimated, t.found);
+/** Coverage of the area so far: views, saturated views, estimated share of its places found, what
+ *  was learned of the view cap, and why the figure is lower than the views alone say (when it is). */
+export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
+  // Views accepted as complete without a check, where audits found views like them capped.
+  const missed = cap ? likelyMissed(cap) : 0;
+  const estimated = Math.max(t.estimated + missed, t.found);
+  const reasons: string[] = [];
+  if (cap && cap.range[1] > cap.range[0]) reasons.push(`the view cap varied (${cap.range[0]}-${cap.range[1]} places a view)`);
+  if (missed >= 0.5) reasons.push(`${cap!.unchecked} views accepted as complete were not checked and ${cap!.auditHits} of ${cap!.audits} checked like them were capped: about ${Math.round(missed)} places they likely miss are counted as not found`);
+  if (t.deep) reasons.push(`${t.deep} views still showed their cap at the smallest cell: their places beyond it are estimated`);
   return {
     views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
     requests: t.requests, places_found: t.found, places_estimated: Math.round(estimated),
     coverage: estimated > 0 ? Math.round((1e4 * t.found) / estimated) / 1e4 : 1,
+    view_cap: cap ? (knownCap(cap) ?? planningCap(cap) ?? null) : null, views_probed: cap?.probed ?? 0,
+    ...(reasons.length ? { coverage_reason: reasons.join('; ') } : {}),
   };
 }
 
+/** Undoes what an accepted view added (its places, its estimate, its count in the fit) and splits it:
+ *  a probe proved its count is a cap. */
+function splitAfterAll(st: AreaState, area: Area, k: Kept): void {
+  st.tally.found -= k.found;
+  st.tally.estimated -= k.est;
+  st.tally.saturated += 1;
+  if (k.fit && st.fit) addCount(st.fit, boxOf(k.b), k.t, -1);
+  split(st, area, boxOf(k.b), k.d, k.s, undefined);
+}
+
+const isSmall = (b: Box) => b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
+
 /**
- * One fetched page of an area view → the places kept and the next step (or none at the end).
+ * One fetched page of an area view (or of its probe) → the places kept and the next step (or none at
+ * the end).
  */
 export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> & { summary?: Record<string, unknown> } {
   const area = areaOf(ctx.params);
   const v = st.view;
   if (!v) throw new SourceError('invalid_query', 'area step without a view');
+  const cap = (st.cap ??= emptyCapLearn());
   const cell = boxOf(v.b);
   st.tally.requests += 1;
-  if (v.offset === 0) st.tally.views += 1;
+  if (v.offset === 0 && !v.probe) st.tally.views += 1;
   const records: PlaceRecord[] = [];
   const all = (v.all ??= []);
-  for (const r of page) {
-    if (r.latitude === null || r.longitude === null) continue;
-    const h = placeHash(r);
-    // Pages of one view repeat places (they overlap, and the ranking moves between requests).
-    if (all.includes(h)) continue;
+  const keep = (r: PlaceRecord, h: string) => {
     all.push(h);
-    if (!contains(cell, r.latitude, r.longitude)) continue;
+    if (!contains(cell, r.latitude!, r.longitude!)) return;
     v.seen.push(h);
-    v.pts.push([r6(r.latitude), r6(r.longitude), h]);
-    if (area.contains(r.latitude, r.longitude)) records.push(r);
+    v.pts.push([r6(r.latitude!), r6(r.longitude!), h]);
+    if (area.contains(r.latitude!, r.longitude!)) records.push(r);
+  };
+  let capped: boolean;
+  const checked = !!v.probe;
+  if (v.probe) {
+    // The probe's page: places of its sub-cell the view never showed.
+    const probe = boxOf(v.probe);
+    const located = page.filter((r) => r.latitude !== null && r.longitude !== null).map((r) => ({ r, lat: r.latitude!, lng: r.longitude!, h: placeHash(r) }));
+    const fresh = probeNew(located, probe, cell, all);
+    const before = v.pts.filter((p) => contains(probe, p[0], p[1])).length;
+    for (const p of fresh) if (!all.includes(p.h)) keep(p.r, p.h);
+    // More distinct places than the count: the view holds more than it shows.
+    capped = all.length > v.t! || fresh.length > (v.allow ?? 0);
+    if (capped) {
+      const hidden = before > 0 ? (fresh.length * v.t!) / before : undefined;
+      provenCapped(cap, v.t!, hidden, !!v.audit);
+      for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
+    } else accepted(cap, v.t!, true);
+    v.probe = undefined;
+  } else {
+    for (const r of page) {
+      if (r.latitude === null || r.longitude === null) continue;
+      const h = placeHash(r);
+      // Pages of one view repeat places (they overlap, and the ranking moves between requests).
+      if (all.includes(h)) continue;
+      keep(r, h);
+    }
+    const full = page.length >= PAGE_SIZE;
+    const atCap = knownCap(cap) !== undefined && v.offset + PAGE_SIZE >= knownCap(cap)!;
+    if (full && !atCap && v.offset + PAGE_SIZE < MAX_VIEW_PLACES) {
+      v.offset += pageStep(st);
+      return { records, next: [stepOf(st)] };
+    }
+    const known = knownCap(cap);
+    if (full && known !== undefined) {
+      // A full page reaching the proven cap: the view is at its cap (no short page to ask for).
+      v.t = known;
+      provenCapped(cap, known, undefined, false);
+      capped = true;
+    } else if (full) capped = true; // paged as far as a view goes: split
+    else {
+      // A short page ends the view's pages: its count is all of its places, or the cap.
+      v.t = v.offset + page.length;
+      const verdict = judge(cap, v.t, all.length, v.b);
+      const allow = noiseAllowance(v.t - all.length, v.t);
+      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - allow))) : null;
+      if (pc) {
+        v.probe = arr(pc);
+        v.allow = allow;
+        v.audit = verdict === 'audit';
+        cap.probed += 1;
+        if (v.audit) cap.audits += 1;
+        return { records, next: [stepOf(st)] };
+      }
+      // A check wanted but no sub-cell to probe (all of the view's places in one spot): split.
+      capped = verdict === 'capped' || (verdict === 'probe' && !isSmall(cell));
+      if (capped) provenCapped(cap, v.t, all.length > v.t ? all.length - v.t : undefined, false);
+      else accepted(cap, v.t, false);
+    }
   }
-  const full = page.length >= PAGE_SIZE;
-  if (full && v.offset + PAGE_SIZE < VIEW_CAP) {
-    v.offset += pageStep(st);
-    return { records, next: [stepOf(st)] };
-  }
-  // A short page ends the view; a page reaching the cap means more places than a view shows.
-  if (v.offset + page.length < VIEW_CAP) v.total = v.offset + page.length;
-  // The view is done: counted in full, or saturated.
+  // The view is done: counted in full, or capped.
+  if (!capped) v.total = v.t;
   const saturated = v.total === undefined;
-  const small = cell.n - cell.s < 2 * MIN_CELL_DEG || cell.e - cell.w < 2 * MIN_CELL_DEG;
+  const small = isSmall(cell);
   const c = v.seen.length;
   const again = v.k.filter((p) => v.seen.includes(p[2])).length;
   if (saturated && !small) {
@@ -283,7 +373,8 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     // Counted: the places seen, plus the parent's sampled ones not seen again (found by the parent).
     const union = c + (v.k.length - again);
     const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
-    if (!saturated) { st.fit ??= emptyFit(); addCount(st.fit, cell, v.total!); }
+    let fitted = false;
+    if (!saturated) { st.fit ??= emptyFit(); fitted = addCount(st.fit, cell, v.total!); }
     if (!saturated && v.total! > PAGE_SIZE) st.miss = 0.9 * (st.miss ?? 0) + 0.1 * (unseen / v.total!);
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
@@ -292,15 +383,22 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     // seen, the same share as of those seen.
     const ins = (p: Pt) => area.contains(p[0], p[1]);
     const foundIn = v.pts.filter(ins).length + v.k.filter((p) => !v.seen.includes(p[2]) && ins(p)).length;
+    const estIn = foundIn + (n - union) * (union > 0 ? foundIn / union : 1);
     st.tally.found += foundIn;
-    st.tally.estimated += foundIn + (n - union) * (union > 0 ? foundIn / union : 1);
+    st.tally.estimated += estIn;
     report(st, v.g, c, v.k.length);
+    // An accepted view nobody checked is kept a while: a probe may yet prove its count a cap.
+    if (!saturated && !checked && v.t !== undefined && v.t >= highCount(cap) && !small) {
+      const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
+      cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted });
+      cap.ring.length = Math.min(cap.ring.length, RING);
+    }
   }
   advance(st, area);
   if (st.view) return { records, next: [stepOf(st)] };
   // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
   const named = String(ctx.params.area);
-  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally) } };
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, cap) } };
 }
 
 /** Validates a stored area state (it comes back from storage). */
@@ -334,7 +432,7 @@ export function areaProgressOf(stepState: unknown): { views_planned: number; vie
   if (st.view) planned.push(st.view.b.map(r6));
   for (let i = st.stack.length - 1; i >= 0 && planned.length < PLANNED_SHOWN; i--) planned.push(st.stack[i]!.b.map(r6));
   const rootsLeft = st.roots.rows * st.roots.cols - st.roots.next;
-  const c = coverageOf(st.tally);
+  const c = coverageOf(st.tally, st.cap);
   return {
     views_planned: done + st.stack.length + (st.view ? 1 : 0) + rootsLeft, views_done: done, views_saturated: st.tally.saturated,
     places_found: st.tally.found, coverage: c.coverage, planned,

@@ -108,16 +108,18 @@ export type Fit = number[];
 
 export const emptyFit = (): Fit => [0, 0, 0, 0, 0, 0];
 
-/** A view counted in full: `n` places in box `b` (not counted while the population is read). */
-export function addCount(f: Fit, b: Box, n: number): void {
+/** A view counted in full: `n` places in box `b` (not counted while the population is read: false).
+ *  `sign` -1 takes a count back out (a view accepted as complete proved capped after all). */
+export function addCount(f: Fit, b: Box, n: number, sign = 1): boolean {
   const people = populationIn(b);
-  if (people === undefined) return;
+  if (people === undefined) return false;
   const p = people / 1000, a = areaKm2(b);
   // Counts are Poisson-like: a view's weight falls with its count.
-  const w = 1 / (n + 4);
-  f[0]! += 1;
+  const w = sign / (n + 4);
+  f[0]! += sign;
   f[1]! += w * p * p; f[2]! += w * p * a; f[3]! += w * a * a;
   f[4]! += w * n * p; f[5]! += w * n * a;
+  return true;
 }
 
 /** The fitted rates [per thousand people, per km²], or undefined until enough views. */

@@ -1,0 +1,113 @@
+/**
+ * The view cap's rules (viewcap.ts) on constructed counts: which views are probed, when a count is
+ * the cap, when caps vary, the probe's sub-cell, the noise a probe tolerates, and the places the
+ * coverage figure counts as likely missed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { accepted, AUDIT_EVERY, capsVary, emptyCapLearn, judge, knownCap, likelyMissed, noiseAllowance, planningCap, probeCell, provenCapped, reopen } from './viewcap.ts';
+
+const B: [number, number, number, number] = [36, -115, 36.1, -114.9];
+/** Boxes whose draw is not an audit (the audit is drawn from the box). */
+const plain = (i: number): [number, number, number, number] => [36 + i * 0.01, -115, 36.01 + i * 0.01, -114.99];
+
+test('before any proof: the first views and every new highest count are probed; lower ones accepted', () => {
+  const c = emptyCapLearn();
+  assert.equal(judge(c, 45, 45, B), 'probe', 'the first view');
+  accepted(c, 45, true);
+  assert.equal(c.hi, 45);
+  assert.equal(judge(c, 12, 12, B), 'complete', 'below a page and below the most shown: no check');
+  assert.equal(judge(c, 45, 45, B), 'probe', 'at the most shown');
+  assert.equal(judge(c, 0, 0, B), 'complete', 'an empty view is empty');
+  assert.equal(planningCap(c), undefined, 'no cap to plan with before a proof');
+});
+
+test('more distinct places than the count: capped without a probe', () => {
+  assert.equal(judge(emptyCapLearn(), 120, 121, B), 'capped');
+});
+
+test('three proofs at one count make the cap; a view above it starts the proof again', () => {
+  const c = emptyCapLearn();
+  provenCapped(c, 110, 40, false);
+  provenCapped(c, 110, 30, false);
+  assert.equal(knownCap(c), undefined);
+  assert.equal(judge(c, 110, 110, B), 'probe');
+  provenCapped(c, 110, 20, false);
+  assert.equal(knownCap(c), 110);
+  assert.equal(judge(c, 110, 110, B), 'capped', 'at the cap: split without a probe');
+  let audits = 0, probes = 0;
+  for (let i = 0; i < 200; i++) {
+    const v = judge(c, 70 + (i % 30), 70 + (i % 30), plain(i));
+    if (v === 'audit') audits++;
+    if (v === 'probe') probes++;
+  }
+  assert.ok(audits > 200 / AUDIT_EVERY / 3 && audits < (3 * 200) / AUDIT_EVERY, `${audits} audits of 200 high views`);
+  assert.equal(probes, 0);
+  assert.equal(judge(c, 30, 30, B), 'complete', 'below half the cap: no audit');
+  accepted(c, 125, true);
+  assert.equal(knownCap(c), undefined, 'a view showed more than the cap: it moved');
+  assert.equal(judge(c, 125, 125, B), 'probe');
+});
+
+test('caps that disagree: every view at or above 0.9 x the lowest recent cap is probed', () => {
+  const c = emptyCapLearn();
+  provenCapped(c, 140, undefined, false);
+  provenCapped(c, 100, undefined, false);
+  assert.ok(capsVary(c));
+  assert.equal(planningCap(c), 100);
+  assert.equal(judge(c, 91, 91, plain(1)), 'probe');
+  assert.notEqual(judge(c, 80, 80, plain(1)), 'probe');
+  assert.deepEqual(c.range, [100, 140]);
+});
+
+test('a count repeated among the latest high views is probed (a new, lower cap)', () => {
+  const c = emptyCapLearn();
+  for (let i = 0; i < 3; i++) provenCapped(c, 120, undefined, false);
+  const i = [...Array(50).keys()].find((k) => judge(c, 100, 100, plain(k)) === 'complete')!;
+  accepted(c, 100, false);
+  assert.equal(judge(c, 100, 100, plain(i)), 'probe');
+  assert.equal(c.unchecked, 1);
+});
+
+test('views kept while unchecked are split after all when their count proves a cap', () => {
+  const c = emptyCapLearn();
+  c.ring = [{ b: B, d: 1, t: 100, s: [], found: 90, est: 92, fit: true }, { b: B, d: 2, t: 87, s: [], found: 80, est: 80, fit: true }];
+  assert.deepEqual(reopen(c, 100).map((k) => k.t), [100]);
+  assert.deepEqual(c.ring.map((k) => k.t), [87]);
+});
+
+test('probe cell: the fullest sub-cell below a page that meets the area; none when the cell is too small', () => {
+  const cell = { s: 0, w: 0, n: 1, e: 1 };
+  // 60 places in the SW quadrant, 12 in the NE one, 3 in the SE one.
+  const pts: [number, number, string][] = [];
+  for (let i = 0; i < 60; i++) pts.push([0.01 + (i % 10) * 0.04, 0.01 + Math.floor(i / 10) * 0.07, `a${i}`]);
+  for (let i = 0; i < 12; i++) pts.push([0.6 + i * 0.01, 0.6 + i * 0.01, `b${i}`]);
+  for (let i = 0; i < 3; i++) pts.push([0.1, 0.7 + i * 0.01, `c${i}`]);
+  assert.deepEqual(probeCell(cell, pts, () => true, 0.0005), { s: 0.5, w: 0.5, n: 1, e: 1 });
+  // The NE quadrant outside the area: a sub-cell of the SW one holding most of a page instead.
+  const b = probeCell(cell, pts, (q) => !(q.s >= 0.5 && q.w >= 0.5), 0.0005)!;
+  const k = pts.filter(([y, x]) => y >= b.s && y < b.n && x >= b.w && x < b.e).length;
+  assert.ok(k >= 10 && k <= 19 && b.n <= 0.5, JSON.stringify({ b, k }));
+  assert.ok(probeCell(cell, pts, () => true, 0.0005, 11)!.n <= 0.5, 'at most 11: not the NE quadrant');
+  assert.equal(probeCell(cell, pts, () => true, 0.6), null, 'too small to probe');
+  assert.equal(probeCell(cell, [], () => true, 0.0005), null, 'no place: nothing to probe');
+});
+
+test('noise allowance: none without misses; grows with the share of the view its pages missed', () => {
+  assert.equal(noiseAllowance(0, 120), 0);
+  assert.equal(noiseAllowance(1, 120), 1, 'never more than the places missed');
+  assert.equal(noiseAllowance(1, 2000), 0, 'one miss in a large view rarely lands in the sub-cell');
+  assert.ok(noiseAllowance(2, 60) >= 1);
+  assert.ok(noiseAllowance(20, 120) > noiseAllowance(3, 120));
+  assert.ok(noiseAllowance(20, 120) <= 20);
+});
+
+test('likely missed: nothing without an audit that found a view capped; else share x hidden x unchecked', () => {
+  const c = emptyCapLearn();
+  c.unchecked = 20;
+  assert.equal(likelyMissed(c), 0);
+  c.audits = 4;
+  assert.equal(likelyMissed(c), 0, 'audits all clean');
+  provenCapped(c, 100, 12, true);
+  assert.equal(likelyMissed(c), (1 / 4) * 12 * 20);
+});

@@ -1,0 +1,202 @@
+/**
+ * The view cap, learned while an area query runs: how many places a map view shows at most is never
+ * assumed (a site may show 120, 110 or 60 a view, a different number by region or query, or change it
+ * mid-run). A view is paged until a short page; its pages then stop at a count T, and T is either all
+ * of its places (complete) or the cap (it holds more). The evidence that tells them apart:
+ *
+ * - More distinct places than T: the view's requests together showed more places than any one of
+ *   them counts (ranking noise moves places across the cut), so it holds more than it shows: capped.
+ * - A probe: one page of a sub-cell of the view holding at most PAGE_SIZE - 1 of the view's places
+ *   (the fullest such cell). A complete view already showed every place of the sub-cell; a capped
+ *   view showed only its share, and the sub-cell's own page shows more than the view did there.
+ *   One request. (A view that holds h places beyond its cap shows them in the sub-cell with
+ *   probability about 1 - exp(-h k / T) for k of its places there.)
+ * - Views proven capped at the same count three times in a row: the cap is that count (`cap`), and
+ *   a view that stops there is split without a probe; a view that stops above it proves the cap
+ *   moved, and the proof starts again.
+ * - Views proven capped at different counts (a cap by region, or one that changed): the caps vary,
+ *   and every view that stops at or above 0.9 x the lowest recent cap is probed.
+ *
+ * Views the rules accept as complete are still checked where the evidence is thin: a view stopping at
+ * or above the most any view showed so far (before the cap is known), a count that two of the latest
+ * views stopped at too (a new, lower cap shows as one count again and again), and one in AUDIT_EVERY of the others
+ * above half the cap (drawn from the view's box, so a resumed run draws the same). An audit that
+ * finds a capped view means views accepted like it may be capped too: the coverage figure counts
+ * the places they likely miss (the audits' share found capped x the places a capped view hid) and
+ * says why. The last few accepted views are kept (RING) and split after all when a probe proves
+ * their count is a cap.
+ */
+import type { Box } from '../_maps/cells.ts';
+import { contains } from '../_maps/cells.ts';
+import { PAGE_SIZE } from '../_maps/pb.ts';
+
+/** Probes (and audits) at most this many levels below the view (16 or 64 sub-cells). */
+const PROBE_LEVELS = 3;
+/** One view in this many of those the rules accept above half the cap is audited. */
+export const AUDIT_EVERY = 8;
+/** Consecutive proofs at one count before it is the cap. */
+const CONFIRM = 3;
+/** Recent counts kept to spot a repeated one. */
+const RECENT = 8;
+/** Accepted views kept, to split after all when their count proves to be a cap. */
+export const RING = 4;
+/** While caps vary, views stopping at or above this share of the lowest recent cap are probed. */
+const VARY_SHARE = 0.9;
+
+type Pt = [number, number, string];
+
+/** An accepted view kept to be split after all: its box, depth, sample, count and what it added. */
+export interface Kept { b: [number, number, number, number]; d: number; t: number; s: Pt[]; found: number; est: number; fit: boolean }
+
+export interface CapLearn {
+  /** The most places a view showed since the cap last moved. */
+  hi: number;
+  /** Counts of views proven capped, latest first (at most 4). */
+  caps: number[];
+  /** Counts of the latest views accepted as complete at or above half the cap, latest first. */
+  recent: number[];
+  /** Views probed; audits among them and audits that found the view capped. */
+  probed: number; audits: number; auditHits: number;
+  /** High views accepted without a check (an audit would have drawn from them). */
+  unchecked: number;
+  /** Places capped views hid (estimated by their probe) and how many such views. */
+  hidden: number; hiddenViews: number;
+  /** The lowest and highest count ever proven a cap ([0, 0] before any). */
+  range: [number, number];
+  ring: Kept[];
+}
+
+export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: 0, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
+
+/** The cap when proven: the same count CONFIRM times in a row. */
+export function knownCap(c: CapLearn): number | undefined {
+  const [a] = c.caps;
+  return a !== undefined && c.caps.length >= CONFIRM && c.caps.slice(0, CONFIRM).every((x) => x === a) ? a : undefined;
+}
+
+/** Caps vary: the latest proofs disagree. */
+export const capsVary = (c: CapLearn): boolean => knownCap(c) === undefined && new Set(c.caps).size > 1;
+
+/** The cap the planner plans with (a cell expected above ~0.92 of it is split unsearched): the
+ *  proven one, else the lowest recent proof; undefined before any view proved capped. */
+export function planningCap(c: CapLearn): number | undefined {
+  return knownCap(c) ?? (c.caps.length ? Math.min(...c.caps) : undefined);
+}
+
+/** A high count: at least half the cap (or of the most a view showed) and a page. */
+export const highCount = (c: CapLearn): number => Math.max(PAGE_SIZE, (planningCap(c) ?? c.hi) / 2);
+
+/** What a view that stopped at `t` (having shown `distinct` places) needs: 'capped' (split),
+ *  'probe' (or 'audit': a probe the rules would have skipped) or 'complete'. */
+export function judge(c: CapLearn, t: number, distinct: number, b: [number, number, number, number]): 'capped' | 'probe' | 'audit' | 'complete' {
+  if (distinct > t) return 'capped';
+  if (t === 0) return 'complete';
+  const cap = knownCap(c);
+  if (cap !== undefined && t === cap) return 'capped';
+  if (capsVary(c) && t >= VARY_SHARE * Math.min(...c.caps)) return 'probe';
+  if (t >= (cap ?? c.hi)) return 'probe';
+  const half = highCount(c);
+  // A count one of the latest high ones stopped at too: a new, lower cap stops every view it binds
+  // at one count (two complete views share a count by chance, and cost a probe).
+  if (t >= half && c.recent.includes(t)) return 'probe';
+  if (t >= half && drawn(b) % AUDIT_EVERY === 0) return 'audit';
+  return 'complete';
+}
+
+/** A number drawn from a view's box (the same on a resumed run). */
+function drawn(b: number[]): number {
+  let h = 0x811c9dc5;
+  for (const v of b) h = Math.imul(h ^ Math.round(v * 1e6), 0x01000193);
+  return (h >>> 0) % 1009;
+}
+
+/** New places a probe of a complete view may still show: the view's requests missed `missed` of its
+ *  `t` places (ranking noise), and those lie in a sub-cell of k of its places with chance k / t each;
+ *  the count a Poisson of that mean passes with under 5% chance. */
+export function noiseAllowance(missed: number, t: number, k = PAGE_SIZE - 1): number {
+  if (missed <= 0 || t <= 0) return 0;
+  const mu = (missed * k) / t;
+  let p = Math.exp(-mu), cum = p;
+  for (let x = 0; ; x++) {
+    if (1 - cum < 0.05 || x >= missed) return x;
+    p *= mu / (x + 1);
+    cum += p;
+  }
+}
+
+/** The sub-cell to probe: of the 4, 16 and 64 sub-cells meeting the area, the one holding the most
+ *  of the view's places up to `kMax` (one page shows them and at least PAGE_SIZE - kMax more when the
+ *  sub-cell holds more); where every sub-cell holding any holds more (places heaped in one spot), the
+ *  same within the fullest of the 64, and so on; null when no sub-cell holds any or the cell is too
+ *  small. */
+export function probeCell(cell: Box, pts: ReadonlyArray<readonly [number, number, ...unknown[]]>, meets: (b: Box) => boolean, minDeg: number, kMax = PAGE_SIZE - 1): Box | null {
+  let best: Box | null = null, bestK = 0;
+  let fullest: Box | null = null;
+  for (let lv = 1; lv <= PROBE_LEVELS; lv++) {
+    const n = 1 << lv;
+    const h = (cell.n - cell.s) / n, w = (cell.e - cell.w) / n;
+    if (h < minDeg || w < minDeg) break;
+    const counts = new Array<number>(n * n).fill(0);
+    for (const [lat, lng] of pts) {
+      const r = Math.min(n - 1, Math.floor((lat - cell.s) / h)), col = Math.min(n - 1, Math.floor((lng - cell.w) / w));
+      if (r >= 0 && col >= 0) counts[r * n + col]! += 1;
+    }
+    let most = 0;
+    for (let i = 0; i < n * n; i++) {
+      const k = counts[i]!;
+      if (k <= bestK || (k > kMax && k <= most)) continue;
+      const r = Math.floor(i / n), col = i % n;
+      const sub = { s: cell.s + r * h, w: cell.w + col * w, n: cell.s + (r + 1) * h, e: cell.w + (col + 1) * w };
+      if (!meets(sub)) continue;
+      if (k > kMax) { most = k; fullest = sub; } else { best = sub; bestK = k; }
+    }
+    // A sub-cell of this level already holds most of a page: a deeper one would hold fewer.
+    if (bestK >= kMax / 2) break;
+  }
+  if (best || !fullest) return best;
+  const inside = pts.filter(([lat, lng]) => contains(fullest!, lat, lng));
+  return probeCell(fullest, inside, meets, minDeg, kMax);
+}
+
+/** Places of a probe page that the view never showed: inside the probe cell and the view's cell. */
+export function probeNew<P extends { lat: number; lng: number; h: string }>(page: P[], probe: Box, cell: Box, all: string[]): P[] {
+  return page.filter((p) => contains(probe, p.lat, p.lng) && contains(cell, p.lat, p.lng) && !all.includes(p.h));
+}
+
+/** A view proven capped at `t`: the cap learns it. `hidden` estimates the places it held beyond t. */
+export function provenCapped(c: CapLearn, t: number, hidden: number | undefined, audit: boolean): void {
+  c.caps.unshift(t);
+  c.caps.length = Math.min(c.caps.length, 4);
+  if (t > c.hi) c.hi = t;
+  c.range = c.range[1] ? [Math.min(c.range[0], t), Math.max(c.range[1], t)] : [t, t];
+  if (audit) c.auditHits += 1;
+  if (hidden !== undefined) { c.hidden += hidden; c.hiddenViews += 1; }
+}
+
+/** A view accepted as complete at `t` (checked or not). */
+export function accepted(c: CapLearn, t: number, checked: boolean): void {
+  const cap = knownCap(c);
+  // A view showing more than the cap proves the cap moved: the proof starts again.
+  if (cap !== undefined && t > cap) c.caps.length = 0;
+  if (t > c.hi) c.hi = t;
+  if (t >= highCount(c)) {
+    c.recent.unshift(t);
+    c.recent.length = Math.min(c.recent.length, RECENT);
+    if (!checked) c.unchecked += 1;
+  }
+}
+
+/** Kept views whose count is now a proven cap: taken out of the ring, to be split after all. */
+export function reopen(c: CapLearn, t: number): Kept[] {
+  const out = c.ring.filter((k) => k.t === t);
+  c.ring = c.ring.filter((k) => k.t !== t);
+  return out;
+}
+
+/** Places the accepted, unchecked views likely miss: the audits' share found capped x the places a
+ *  capped view hid on average x the unchecked views. */
+export function likelyMissed(c: CapLearn): number {
+  if (!c.audits || !c.auditHits || !c.unchecked) return 0;
+  const perView = c.hiddenViews ? c.hidden / c.hiddenViews : 0;
+  return (c.auditHits / c.audits) * perView * c.unchecked;
+}
