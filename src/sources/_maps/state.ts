@@ -27,6 +27,11 @@ export interface SearchState {
   /** The query's own view only, when its camera was given (coordinates or a map URL): the area a
    *  split must cover even where the first places did not reach. */
   area: Box | null;
+  /** The view cap this branch proved (a parent's probe found it); a view stopping there is split. */
+  cap?: number;
+  /** A probe step: the state its view ended with (this step fetches one page of a sub-cell of it to
+   *  tell whether its count was all of its places or the cap; maps-search/paging.ts). */
+  probeOf?: SearchState & { t: number; allow: number };
 }
 
 /**
@@ -56,5 +61,7 @@ export function readState(v: unknown): SearchState | null {
   if (s.area !== null && !isBox(s.area)) return null;
   if (!Array.isArray(s.pts) || !s.pts.every((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]))) return null;
   if (s.gl !== null && typeof s.gl !== 'string') return null;
+  if (s.cap !== undefined && !isNum(s.cap)) return null;
+  if (s.probeOf !== undefined && (!readState(s.probeOf) || !isNum(s.probeOf.t) || !isNum(s.probeOf.allow) || s.probeOf.probeOf)) return null;
   return s;
 }

@@ -1,10 +1,15 @@
 /**
- * What follows one search page: the next page of the same view, four sub-cells, or nothing.
+ * What follows one search page: the next page of the same view, a probe, four sub-cells, or nothing.
  *
- * - A page with PAGE_SIZE places is "full": more may follow. The product serves at most VIEW_CAP
- *   (~120) places per view, so a view whose last allowed page is still full is saturated: its area
- *   holds more than one view shows, and it is split into four quadrants (zoom + 1).
- * - A page with fewer places ends the view: the area is exhausted, nothing is split.
+ * - A page with PAGE_SIZE places is "full": more may follow (up to MAX_VIEW_PLACES a view; past it
+ *   the view is split).
+ * - A page with fewer places ends the view's pages at a count t: all of its places, or the number
+ *   of places the site shows a view (the view cap, ~120 on the product, never assumed). A view of
+ *   one short page is complete. Otherwise, unless the branch already proved the cap, one probe
+ *   page of the sub-cell holding the most of the view's places below a page (viewcap.ts) tells
+ *   them apart: places there the view never showed (more than its own ranking noise explains) mean
+ *   it was capped, and it is split with the cap proved (t), which its quadrants carry: theirs split
+ *   at t without a probe, end below it, or are probed again if they show more.
  * - The area split is the view's own cell; for the query's own view it is the bounds of the places
  *   it returned (grown 5%), joined with the camera's view when the camera was given.
  * - A sub-cell keeps only the places inside its quadrant (siblings never duplicate each other); if
@@ -21,9 +26,11 @@ import { quadrantShares } from '../_kit/area.ts';
 import { contains, grow, type Box } from '../_maps/cells.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
 import { searchStep, type SearchState } from '../_maps/state.ts';
+import { noiseAllowance, probeCell } from './viewcap.ts';
 
-export const VIEW_CAP = 120;
 export const MAX_DEPTH = 6;
+/** A view is paged at most this far (a site that never ends a view): past it, it is split. */
+export const MAX_VIEW_PLACES = 500;
 /** How much more than the missing remainder the four quadrants may collect together: room for a
  *  quadrant whose share of places the parent's sample under-estimated. The simulated runs in
  *  plan.test.ts reach `limit` with 1.0 already; 1.25 leaves margin for the real ranking. */
@@ -58,28 +65,70 @@ function grown(b: Box, frac: number): Box {
  *   const { records, next } = afterSearchPage(state, pagePlaces)
  */
 export function afterSearchPage(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[] } {
+  if (state.probeOf) return afterProbe(state, page);
   const cell = state.cell;
   const records = cell
     ? page.filter((r) => r.latitude !== null && r.longitude !== null && contains(cell, r.latitude, r.longitude))
     : page;
   const got = state.got + records.length;
   const full = page.length >= PAGE_SIZE;
-  if (got >= state.budget || !full || (cell !== null && records.length === 0)) return { records, next: [] };
+  // A page of places none of which lie in the cell: the site ignores the viewport for this query.
+  // (An empty page is a short page: the count is the offset.)
+  if (got >= state.budget || (cell !== null && page.length > 0 && records.length === 0)) return { records, next: [] };
 
   const pts = state.pts.slice();
   for (const r of records) if (r.latitude !== null && r.longitude !== null) pts.push([r6(r.latitude), r6(r.longitude)]);
-  if (state.offset + PAGE_SIZE < VIEW_CAP) {
-    return { records, next: [searchStep({ ...state, offset: state.offset + PAGE_SIZE, got, pts })] };
+  if (full) {
+    // A full page reaching the cap the branch proved: the view is at its cap (no empty page to ask).
+    if (state.cap !== undefined && state.offset + PAGE_SIZE >= state.cap) return { records, next: splitSteps(state, got, pts) };
+    if (state.offset + PAGE_SIZE < MAX_VIEW_PLACES) return { records, next: [searchStep({ ...state, offset: state.offset + PAGE_SIZE, got, pts })] };
+    return { records, next: splitSteps(state, got, pts) };
   }
-  return { records, next: splitSteps(state, got, pts) };
+  // A short page: the view's count is all of its places, or the cap.
+  const t = state.offset + page.length;
+  if (t < PAGE_SIZE) return { records, next: [] };
+  if (state.cap !== undefined && t === state.cap) return { records, next: splitSteps(state, got, pts) };
+  if (state.cap !== undefined && t < state.cap) return { records, next: [] };
+  // More distinct places than the count: capped (the ranking moved between its pages).
+  if (pts.length > t) return { records, next: splitSteps({ ...state, cap: t }, got, pts) };
+  return { records, next: probeStep(state, got, pts, t) };
+}
+
+/** The probe of a view that stopped at `t` with the cap unknown: one page of its fullest sub-cell
+ *  below a page (none when it could not be split anyway). */
+function probeStep(state: SearchState, got: number, pts: Array<[number, number]>, t: number): Step[] {
+  const b = splitArea(state, pts);
+  if (!b || state.budget - got <= 0) return [];
+  const allow = noiseAllowance(t - pts.length, t);
+  const probe = probeCell(b, pts, () => true, MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - allow));
+  if (!probe) return [];
+  return [searchStep({ ...state, view: probe, cell: probe, offset: 0, got: 0, pts: [], area: null, probeOf: { ...state, got, pts, t, allow } })];
+}
+
+/** A probe's page: places of its sub-cell the view never showed (beyond its noise) prove it capped. */
+function afterProbe(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[] } {
+  const { t, allow, ...parent } = state.probeOf!;
+  const known = new Set(parent.pts.map(([lat, lng]) => `${lat},${lng}`));
+  const fresh = page.filter((r) => r.latitude !== null && r.longitude !== null && contains(state.view, r.latitude, r.longitude) && !known.has(`${r6(r.latitude)},${r6(r.longitude)}`));
+  // Its quadrants find the probe's places again: the probe keeps none.
+  if (fresh.length <= allow) return { records: [], next: [] };
+  return { records: [], next: splitSteps({ ...parent, cap: t }, parent.got, parent.pts) };
+}
+
+/** The box a saturated view splits: its cell, or the query view's places' bounds (grown 5%; joined
+ *  with the camera's view when given); null when too deep or too small. */
+function splitArea(state: SearchState, pts: Array<[number, number]>): Box | null {
+  const b = state.cell ?? boundsOfPts(pts, state.area);
+  if (!b || state.depth >= MAX_DEPTH) return null;
+  const area = state.cell ? b : grown(b, 0.05);
+  if (area.n - area.s < 2 * MIN_CELL_DEG || area.e - area.w < 2 * MIN_CELL_DEG) return null;
+  return area;
 }
 
 /** The four sub-cell steps of a saturated view (none when too deep or too small). */
 export function splitSteps(state: SearchState, got: number, pts: Array<[number, number]>): Step[] {
-  const b = state.cell ?? boundsOfPts(pts, state.area);
-  if (!b || state.depth >= MAX_DEPTH) return [];
-  const area = state.cell ? b : grown(b, 0.05);
-  if (area.n - area.s < 2 * MIN_CELL_DEG || area.e - area.w < 2 * MIN_CELL_DEG) return [];
+  const area = splitArea(state, pts);
+  if (!area) return [];
   const remaining = state.budget - got;
   if (remaining <= 0) return [];
   // The parent's places predict where the missing ones are (see quadrantShares).

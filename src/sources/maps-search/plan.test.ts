@@ -1,7 +1,8 @@
 /**
  * Plan, paging, cell splitting and merging, on constructed inputs; plus a whole query run against a
- * simulated search (a field of constructed places, at most 120 per view, 20 per page) to check that
- * splitting reaches `limit` on dense areas, stops when the area is exhausted, and stays bounded.
+ * simulated search (a field of constructed places, at most 120 per view (or 110, 60: the cap is
+ * learned), 20 per page) to check that splitting reaches `limit` on dense areas, stops when the area
+ * is exhausted, and stays bounded.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,7 @@ import { altitudeFor, contains, FOV_DEG, quadrants, VIEW_H, VIEW_W, viewBox, zoo
 import { mergePlaces } from './finish.ts';
 import { constructedSearchBody } from '../_maps/constructed-search.ts';
 import { adapter as mapsSearchAdapter } from './adapter.ts';
-import { afterSearchPage, MAX_DEPTH, SPLIT_SLACK, VIEW_CAP } from './paging.ts';
+import { afterSearchPage, MAX_DEPTH, SPLIT_SLACK } from './paging.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
 import { buildPb, readPb } from '../_maps/pb.ts';
 import { readState, searchStep, type SearchState } from '../_maps/state.ts';
@@ -125,7 +126,7 @@ function rootState(over: Partial<SearchState> = {}): SearchState {
 const page = (n: number, from = 0, lat = 38, lng = 23.7, spread = 0.01) =>
   Array.from({ length: n }, (_, k) => place(from + k, lat + ((k * 7) % 10) * spread / 10, lng + ((k * 3) % 10) * spread / 10));
 
-test('paging: next page while full; stop on a short page or at the budget', () => {
+test('paging: next page while full (past 120: the cap is not assumed); stop on a short page or at the budget', () => {
   const a = afterSearchPage(rootState(), page(20));
   assert.equal(a.records.length, 20);
   assert.equal(a.next.length, 1);
@@ -138,6 +139,41 @@ test('paging: next page while full; stop on a short page or at the budget', () =
   assert.equal(afterSearchPage(rootState(), page(19)).next.length, 0);
   assert.equal(afterSearchPage(rootState(), []).next.length, 0);
   assert.equal(afterSearchPage(rootState({ budget: 40, got: 20, offset: 20 }), page(20, 20)).next.length, 0);
+  assert.equal(readState(afterSearchPage(rootState({ offset: 120, got: 120 }), page(20, 120)).next[0].state)!.offset, 140);
+});
+
+test('a view that stops short after a page: one probe of its fullest sub-cell tells complete from capped', () => {
+  // 110 places kept over 5 full pages and a short one, spread over 0.01 x 0.01 degrees.
+  const r0 = rng(5);
+  const pts: Array<[number, number]> = Array.from({ length: 100 }, () => [38 + r0() * 0.01, 23.7 + r0() * 0.01]);
+  const st = rootState({ offset: 100, got: 100, pts: pts.map(([a, b]) => [Math.round(a * 1e6) / 1e6, Math.round(b * 1e6) / 1e6]) });
+  const last = page(10, 100, 38, 23.7, 0.01);
+  const out = afterSearchPage(st, last);
+  assert.equal(out.records.length, 10);
+  assert.equal(out.next.length, 1, 'one probe');
+  const probe = readState(out.next[0].state)!;
+  assert.ok(probe.probeOf && probe.probeOf.t === 110 && probe.probeOf.pts.length === 110);
+  const inProbe = probe.probeOf.pts.filter(([a, b]) => contains(probe.view, a, b));
+  assert.ok(inProbe.length > 0 && inProbe.length < 20, `${inProbe.length} of the view's places in the probe`);
+  assert.ok(probe.view.n - probe.view.s < 0.0061, 'a sub-cell of the view');
+  // The probe shows only places the view showed: complete, nothing follows.
+  const same = inProbe.map(([a, b], i) => place(1000 + i, a, b));
+  assert.deepEqual(afterSearchPage(probe, same), { records: [], next: [] });
+  // It shows places the view never showed: capped at 110, split; the quadrants carry the cap.
+  const fresh = [...same, ...Array.from({ length: 20 - same.length }, (_, i) => place(2000 + i, (probe.view.s + probe.view.n) / 2, probe.view.w + ((i + 0.5) / 20) * (probe.view.e - probe.view.w)))];
+  const split = afterSearchPage(probe, fresh);
+  assert.equal(split.next.length, 4);
+  for (const s of split.next) assert.equal(readState(s.state)!.cap, 110);
+  // A quadrant that stops at the cap splits without a probe; below it, it is complete; above, probed.
+  const q = readState(split.next[0].state)!;
+  const qp = (n: number) => page(n, 3000, q.cell!.s, q.cell!.w, (q.cell!.n - q.cell!.s) * 0.9);
+  assert.equal(afterSearchPage({ ...q, offset: 100, got: 100, pts: [] }, qp(10)).next.length, 4);
+  assert.equal(afterSearchPage({ ...q, offset: 100, got: 100, pts: [] }, qp(5)).next.length, 0);
+  const above = afterSearchPage({ ...q, offset: 120, got: 120, pts: [] }, qp(5)).next;
+  assert.equal(above.length, 1);
+  assert.ok(readState(above[0].state)!.probeOf);
+  // One short page: complete, no probe.
+  assert.equal(afterSearchPage(rootState(), page(12)).next.length, 0);
 });
 
 test('cell splitting: a saturated view splits into 4 non-overlapping quadrants of its places\' area', () => {
@@ -145,11 +181,12 @@ test('cell splitting: a saturated view splits into 4 non-overlapping quadrants o
   const r0 = rng(3);
   const pts: Array<[number, number]> = Array.from({ length: 100 }, () => [37.9 + r0() * 0.2, 23.6 + r0() * 0.2]);
   pts.push([37.9, 23.6], [38.1, 23.8]);
-  const last = rootState({ offset: VIEW_CAP - 20, got: 100, pts });
-  const out = afterSearchPage(last, page(20, 100));
+  // The view stopped at 120, the cap its branch proved (an empty page at offset 120).
+  const all = [...pts, ...page(20, 100).map((p): [number, number] => [p.latitude!, p.longitude!])];
+  const last = rootState({ offset: 120, got: 120, pts: all, cap: 120 });
+  const out = afterSearchPage(last, []);
   assert.equal(out.next.length, 4);
   const cells = out.next.map((s) => readState(s.state)!);
-  const all = [...pts, ...page(20, 100).map((p): [number, number] => [p.latitude!, p.longitude!])];
   const shares: number[] = [];
   for (const c of cells) {
     assert.equal(c.depth, 1);
@@ -178,12 +215,12 @@ test('cell splitting: a saturated view splits into 4 non-overlapping quadrants o
     assert.equal(cells.filter((c) => contains(c.cell!, lat, lng)).length, 1);
   }
   // Same input, same cells.
-  assert.deepEqual(afterSearchPage(last, page(20, 100)).next, out.next);
+  assert.deepEqual(afterSearchPage(last, []).next, out.next);
   // Quadrants of a quadrant: zoom + 1.
   const z0 = zoomFor(sw);
   assert.ok(Math.abs(zoomFor(quadrants(sw)[0]) - z0 - 1) < 0.01);
   // A given camera's view is part of the area even where no place was seen.
-  const withArea = afterSearchPage(rootState({ offset: VIEW_CAP - 20, got: 100, pts, area: { s: 37, w: 23, n: 39, e: 24 } }), page(20, 100));
+  const withArea = afterSearchPage(rootState({ offset: 120, got: 120, pts: all, cap: 120, area: { s: 37, w: 23, n: 39, e: 24 } }), []);
   const cs = withArea.next.map((s) => readState(s.state)!.cell!);
   assert.ok(cs[0].s < 37 && cs[3].n > 39 && cs[0].w < 23 && cs[3].e > 24);
 });
@@ -198,11 +235,16 @@ test('cell pages keep only their own places; a cell that keeps none stops; depth
   assert.equal(a.next.length, 1);
   assert.equal(readState(a.next[0].state)!.got, 10);
   assert.equal(afterSearchPage(st, page(20, 200, 40, 20)).next.length, 0, 'full page, none inside: viewport ignored');
-  const deep = rootState({ cell, view: cell, depth: MAX_DEPTH, offset: VIEW_CAP - 20 });
-  assert.equal(afterSearchPage(deep, page(20, 0, 38.001, 23.701, 0.008)).next.length, 0, 'max depth');
-  const tiny: Box = { s: 38, w: 23.7, n: 38.0006, e: 23.7006 };
-  const small = rootState({ cell: tiny, view: tiny, depth: 2, offset: VIEW_CAP - 20 });
-  assert.equal(afterSearchPage(small, page(20, 0, 38.0001, 23.7001, 0.0004)).next.length, 0, 'too small to split');
+  // At the cap (split) or with the cap unknown (probe): nothing at the deepest level or smallest cell.
+  const atCap = { offset: 100, got: 100, cap: 110 };
+  assert.equal(afterSearchPage(rootState({ cell, view: cell, depth: MAX_DEPTH - 1, ...atCap }), page(10, 0, 38.001, 23.701, 0.008)).next.length, 4, 'one level up: split');
+  for (const o of [atCap, { offset: 100, got: 100 }]) {
+    const deep = rootState({ cell, view: cell, depth: MAX_DEPTH, ...o });
+    assert.equal(afterSearchPage(deep, page(10, 0, 38.001, 23.701, 0.008)).next.length, 0, 'max depth');
+    const tiny: Box = { s: 38, w: 23.7, n: 38.0006, e: 23.7006 };
+    const small = rootState({ cell: tiny, view: tiny, depth: 2, ...o });
+    assert.equal(afterSearchPage(small, page(10, 0, 38.0001, 23.7001, 0.0004)).next.length, 0, 'too small to split');
+  }
 });
 
 test('finish: duplicates by engine_id or place_id dropped, first kept, cut to limit', () => {
@@ -228,19 +270,19 @@ function field(n: number, seed: number, box: Box): Field {
   return { places: Array.from({ length: n }, (_, i) => ({ i, lat: box.s + r() * (box.n - box.s), lng: box.w + r() * (box.e - box.w) })) };
 }
 
-/** The simulated site: places in the camera's view, ranked by id, 20 per page, 120 per view. */
-function serve(f: Field, step: Step): FetchedResponse {
+/** The simulated site: places in the camera's view, ranked by id, 20 per page, `cap` per view. */
+function serve(f: Field, step: Step, cap = 120): FetchedResponse {
   const u = new URL(step.url);
   const v = readPb(u.searchParams.get('pb')!)!;
   const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
   const halfLat = h / 2 / 111_320;
   const halfLng = ((h * VIEW_W) / VIEW_H) / 2 / (111_320 * Math.cos((v.lat * Math.PI) / 180));
   const inView = f.places.filter((p) => Math.abs(p.lat - v.lat) <= halfLat && Math.abs(p.lng - v.lng) <= halfLng);
-  const shown = inView.slice(0, VIEW_CAP).slice(v.offset, v.offset + v.pageSize);
+  const shown = inView.slice(0, cap).slice(v.offset, v.offset + v.pageSize);
   return { status: 200, url: step.url, headers: {}, body: constructedSearchBody(u.searchParams.get('q'), shown) };
 }
 
-function run(f: Field, query: string, params: MapsSearchParams) {
+function run(f: Field, query: string, params: MapsSearchParams, cap = 120) {
   const c = ctx(query, params);
   const queue = mapsSearchAdapter.plan(c);
   const records: PlaceRecord[] = [];
@@ -249,7 +291,7 @@ function run(f: Field, query: string, params: MapsSearchParams) {
     const step = queue.shift()!;
     requests++;
     assert.ok(requests < 2000, 'bounded');
-    const out = mapsSearchAdapter.parse(step, serve(f, step), c);
+    const out = mapsSearchAdapter.parse(step, serve(f, step, cap), c);
     records.push(...out.records);
     queue.push(...(out.next ?? []));
   }
@@ -266,6 +308,17 @@ test('simulated dense area: splitting reaches limit=500 with unique places', (t)
   assert.equal(new Set(records.map((r) => r.engine_id)).size, 500);
   assert.ok(requests <= 150, `requests ${requests}`);
 });
+
+for (const cap of [110, 60]) {
+  test(`simulated dense area on a site showing ${cap} a view: the cap is learned, limit=500 reached`, (t) => {
+    const f = field(3000, 11, ATHENS);
+    const { records, requests } = run(f, 'coffee athens', { limit: 500, coordinates: '@38,23.725,12z' }, cap);
+    t.diagnostic(`requests ${requests}`);
+    assert.equal(records.length, 500);
+    assert.equal(new Set(records.map((r) => r.engine_id)).size, 500);
+    assert.ok(requests <= (cap === 60 ? 250 : 150), `requests ${requests}`);
+  });
+}
 
 test('simulated clustered area (a dense centre, a sparse rest, an empty sea): limit reached', (t) => {
   const centre = field(900, 21, { s: 38.0, w: 23.72, n: 38.012, e: 23.735 });
@@ -293,7 +346,9 @@ test('simulated small limit: one page, no paging beyond the limit', () => {
   assert.equal(requests, 1);
   const r2 = run(f, 'coffee athens', { limit: 130, coordinates: '@38,23.725,12z' });
   assert.equal(r2.records.length, 130);
-  assert.ok(r2.requests <= 6 + 4 * 1 + 4, `requests ${r2.requests}`);
+  // 6 pages, the empty seventh that shows the view stopped at 120 and the probe that proves it the cap
+  // (the cap is learned, not assumed), then the quadrants.
+  assert.ok(r2.requests <= 6 + 2 + 4 * 1 + 4, `requests ${r2.requests}`);
 });
 
 test('simulated query without coordinates: the area is learned from the first view', (t) => {
