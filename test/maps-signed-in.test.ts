@@ -7,13 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { startHarness } from './support/harness.ts';
 import { registryOfAdapters } from '../src/sources/registry.ts';
 import { adapter as reviewsAdapter } from '../src/sources/maps-reviews/adapter.ts';
 import { onSite } from './support/map-site.ts';
+import { filesUnder } from './support/files.ts';
 import { site2026 } from './support/site-2026.ts';
 import { createLogger } from '../src/ops/log.ts';
 import { setHealthNote } from '../src/ops/health-notes.ts';
@@ -21,14 +21,6 @@ import { setHealthNote } from '../src/ops/health-notes.ts';
 const SECRET_A = 'expiringSECRETvalueAAAA';
 const SECRET_B = 'goodSECRETvalueBBBB';
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(dir)) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...filesUnder(p)); else out.push(p);
-  }
-  return out;
-}
 
 test('signed-in accounts read every review; an expired one is benched, named (never its cookie) in the log and /health', { timeout: 90_000 }, async () => {
   const counts = [60, 45, 30, 25];

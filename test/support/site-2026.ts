@@ -5,11 +5,11 @@
  *
  * - Place pages (`/maps/place/?q=place_id:`, `/maps?cid=`) state each place's review count.
  * - `/maps/rpc/listugcposts`: with a valid `__Secure-1PSID` cookie (one of `cookies`, each good for
- *   its number of requests, then expired: 401) every page, 20 at most a page, with tokens; signed
+ *   its number of requests, then expired: 401) every page, 20 at most a page (`listPage`), with tokens; signed
  *   out the limited view: `forbidden` (403, the default), `five` (five reviews, no token) or `sign_in`
  *   (a sign-in page in place of the answer).
  * - The review dialog (`/httpservice/web/PrivateLocalSearchUiDataService/GetLocalBoqProxy`,
- *   constructed-dialog.ts): ten a page with tokens, signed in or not, each sort order.
+ *   constructed-dialog.ts): ten a page (`dialogPage`) with tokens, signed in or not, each sort order.
  * - Stubs: a share of place pages (`stubShare`, drawn per visitor and place: the account's cookie,
  *   else the session cookie `NID` the site sets on a first visit) show today's hours only and no
  *   place id; asked again as another visitor the page is whole but for the same share.
@@ -41,8 +41,11 @@ export interface Site2026Options {
   withheld?: number;
   /** Valid `__Secure-1PSID` values → requests each answers before it expires. */
   cookies?: Record<string, number>;
-  /** Share (0..1) of (session, place) page answers that are stubs. */
+  /** Share (0..1) of (visitor, place) page answers that are stubs. */
   stubShare?: number;
+  /** Most reviews a signed-in list page gives (default 20), and a dialog page (default 10). */
+  listPage?: number;
+  dialogPage?: number;
 }
 
 export interface Site2026 {
@@ -50,6 +53,8 @@ export interface Site2026 {
   counts: number[];
   hits: { place: number; reviews: number; reviews_signed_in: number; reviews_limited: number; dialog: number; stubs: number; expired: number };
   cookiesSeen: Set<string>;
+  /** Whether each place's last page answer was a stub (the truth a bench checks answers against). */
+  lastStub: Map<number, boolean>;
   /** Who asked each place's page, in order (`cookie:<__Secure-1PSID>`, or `nid:<session cookie>`: the
    *  site gives a visitor without either a new session, `Set-Cookie: NID`). */
   placeAsks: Map<number, string[]>;
@@ -101,6 +106,7 @@ export function site2026(o: Site2026Options): Site2026 {
     hits: { place: 0, reviews: 0, reviews_signed_in: 0, reviews_limited: 0, dialog: 0, stubs: 0, expired: 0 },
     cookiesSeen: new Set(),
     placeAsks: new Map(),
+    lastStub: new Map(),
     serve(url, headers) {
       const u = new URL(url);
       const notFound = { status: 404, body: 'not found', type: 'text/plain' };
@@ -118,6 +124,7 @@ export function site2026(o: Site2026Options): Site2026 {
         site.placeAsks.set(i, [...(site.placeAsks.get(i) ?? []), who]);
         const stub = (o.stubShare ?? 0) > 0 && hash(`${who}|${i}`) < (o.stubShare ?? 0);
         if (stub) site.hits.stubs++;
+        site.lastStub.set(i, stub);
         let body = constructedPlacePage(place(i, stub));
         if (stub) body = body.replace(new RegExp(constructedIds(i).placeId, 'g'), '');
         return { status: 200, body, type: 'text/html; charset=utf-8', ...(fresh ? { headers: { 'set-cookie': `NID=${fresh}; Path=/` } } : {}) };
@@ -138,7 +145,7 @@ export function site2026(o: Site2026Options): Site2026 {
           }
           const total = Math.max(0, counts[i]! - (o.withheld ?? 0));
           const from = m[3] ? Number(decodeURIComponent(m[3]).slice(1)) : 0;
-          const to = Math.min(total, from + Math.min(20, Number(m[2])));
+          const to = Math.min(total, from + Math.min(o.listPage ?? 20, Number(m[2])));
           const page = Array.from({ length: Math.max(0, to - from) }, (_, j) => reviewAt(i, from + j, Number(m[4])));
           return { status: 200, body: constructedPage(page, to < total ? `o${to}` : null), type: 'application/json; charset=utf-8' };
         }
@@ -159,7 +166,7 @@ export function site2026(o: Site2026Options): Site2026 {
         const total = counts[i]!;
         const token = typeof args[19] === 'string' ? args[19] : '';
         const from = token ? Number(token.slice(1)) : 0;
-        const to = Math.min(total, from + 10);
+        const to = Math.min(total, from + (o.dialogPage ?? 10));
         const page = Array.from({ length: Math.max(0, to - from) }, (_, j) => reviewAt(i, from + j, Number(args![1])));
         return { status: 200, body: constructedDialogAnswer(page, to < total ? `d${to}` : null), type: 'application/json; charset=utf-8' };
       }
