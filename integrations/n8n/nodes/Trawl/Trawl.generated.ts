@@ -2784,7 +2784,7 @@ export const properties: INodeProperties[] = [
 			{
 				displayName: "Kind",
 				name: "kind",
-				description: "Comma-separated kinds: new, gone, changed, new_reviews.",
+				description: "Comma-separated kinds: new, gone, changed, new_reviews, removed.",
 				type: "string",
 				default: "",
 				routing: { send: { type: "query", property: "kind" } },
