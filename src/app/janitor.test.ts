@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIRST_BATCH, PURGE_BUDGET_MS, purgeExpired, rollupUsage, ROLLUP_LINES_PER_REQUEST } from './janitor.ts';
+import { FIRST_BATCH, PURGE_BUDGET_MS, purgeExpired, purgeMonitorHistory, rollupUsage, ROLLUP_LINES_PER_REQUEST } from './janitor.ts';
+import { settingsFromEnv } from '../config/settings.ts';
 import type { Store } from '../store/contract.ts';
 
 /** A store whose purge has `backlog` expired requests and records each call's limit. */
@@ -83,4 +84,36 @@ test('usage roll-up: cut at the UTC midnight before now minus the period, in bat
   calls.length = 0;
   assert.equal(await rollupUsage({ store, settings: { usageRollupMs: 0 } as never, now: () => now }, 100), 0);
   assert.deepEqual(calls, []);
+});
+
+test('monitor history: runs and changes past MONITOR_RUNS_DAYS / MONITOR_CHANGES_DAYS go in batches, with event-loop turns between them', async () => {
+  const { openSqliteStore } = await import('../store/sqlite/store.ts');
+  const { monitorStoreOf } = await import('../store/monitors/index.ts');
+  const { monitor } = await import('../store/monitors/conformance.ts');
+  const store = await openSqliteStore(':memory:');
+  try {
+    const m = monitorStoreOf(store);
+    await m.createMonitor(monitor('h'));
+    const day = 86_400_000;
+    // 20 daily runs, each with 100 changes, the newest finished on day 100.
+    for (let d = 81; d <= 100; d++) {
+      const c = (await m.claimDueRun(d * day, () => (d + 1) * day, () => `req-${d}`))!;
+      await m.markRunning(c.run.id);
+      const changes = Array.from({ length: 100 }, (_, i) => ({ monitorId: 'h', runId: c.run.id, at: d * day, kind: 'new' as const, identity: `${d}-${i}`, field: null, before: null, after: null, record: null }));
+      await m.finishRun(c.run.id, { status: 'done', reason: null, counts: { new: 100, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 100 }, changes, seen: [], gone: [], now: d * day });
+    }
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const settings = { ...settingsFromEnv({}), monitorRunsMs: 10 * day, monitorChangesMs: 15 * day };
+    const gone = await purgeMonitorHistory({ store, settings, now: () => 100.5 * day }, 50);
+    clearInterval(ticker);
+    // Runs finished before day 90.5 (81..90), changes made before day 85.5 (81..85).
+    assert.equal(gone, 10 + 500);
+    assert.equal((await m.listRuns('acc1', 'h', { limit: 100 })).length, 10);
+    assert.equal((await m.listChanges('acc1', 'h', { limit: 10_000 })).length, 1500);
+    assert.ok(turns >= 2, `the event loop turned between batches (${turns})`);
+    assert.equal(await purgeMonitorHistory({ store, settings: { ...settings, monitorRunsMs: 0, monitorChangesMs: 0 }, now: () => 1e15 }, 50), 0, '0 keeps them for good');
+  } finally {
+    await store.close();
+  }
 });

@@ -9,6 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from './context.ts';
+import { monitorStoreOf } from '../store/monitors/index.ts';
 
 /** A purge transaction should hold the event loop at most about this long (issue 15: max < 100 ms,
  *  with the streams, exports and queries of the same turn beside it). */
@@ -64,7 +65,19 @@ async function inBatches(step: (limit: number | undefined) => Promise<number>, b
   }
 }
 
-/** Runs `purgeExpired`, then `rollupUsage`, every `everyMs`; returns the timer (unref'd) for the caller to clear. */
+/** Monitor runs and changes past MONITOR_RUNS_DAYS / MONITOR_CHANGES_DAYS, in batches like the purge
+ *  (issue 39); resolves with the rows deleted. A retention of 0 keeps that kind for good. */
+export async function purgeMonitorHistory(ctx: Pick<AppContext, 'store' | 'settings' | 'now'>, batch: number, clock: () => number = () => performance.now()): Promise<number> {
+  const { monitorRunsMs: runs, monitorChangesMs: changes } = ctx.settings;
+  if (!(runs > 0) && !(changes > 0)) return 0;
+  const store = monitorStoreOf(ctx.store);
+  return inBatches((limit) => {
+    const now = ctx.now();
+    return store.purgeHistory(runs > 0 ? now - runs : 0, changes > 0 ? now - changes : 0, limit ?? 1_000_000_000);
+  }, batch, clock);
+}
+
+/** Runs `purgeExpired`, then `rollupUsage`, then `purgeMonitorHistory`, every `everyMs`; returns the timer (unref'd) for the caller to clear. */
 export function startJanitor(ctx: AppContext, everyMs: number): NodeJS.Timeout {
   let running = false;
   const timer = setInterval(() => {
@@ -72,6 +85,7 @@ export function startJanitor(ctx: AppContext, everyMs: number): NodeJS.Timeout {
     running = true;
     purgeExpired(ctx, ctx.settings.purgeBatch)
       .then(() => rollupUsage(ctx, ctx.settings.purgeBatch))
+      .then(() => purgeMonitorHistory(ctx, ctx.settings.purgeBatch))
       .catch((e) => ctx.log.warn({ err: (e as Error).message }, 'purge failed'))
       .finally(() => { running = false; });
   }, everyMs);

@@ -38,6 +38,9 @@ export interface Settings {
   usageRollupMs: number;
   /** TASK_RETRY_MS: how often tasks whose request ended without their file are written again (src/app/task-recovery.ts). */
   taskRetryMs: number;
+  /** MONITOR_RUNS_DAYS / MONITOR_CHANGES_DAYS: monitor runs and changes are kept this long, then the janitor purges them (issue 39); 0 = kept for good. */
+  monitorRunsMs: number;
+  monitorChangesMs: number;
   /** How often the janitor purges expired results (issue 15). */
   janitorMs: number;
   /** Requests the janitor purges per transaction; 0 = all in one (issue 15). */
@@ -188,6 +191,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     historyMs: 24 * 3600_000,
     usageRollupMs: num(env.USAGE_ROLLUP_DAYS, 35) * 24 * 3600_000,
     janitorMs: num(env.JANITOR_MS, 60_000),
+    monitorRunsMs: num(env.MONITOR_RUNS_DAYS, 30) * 86_400_000,
+    monitorChangesMs: num(env.MONITOR_CHANGES_DAYS, 90) * 86_400_000,
     taskRetryMs: num(env.TASK_RETRY_MS, 30_000),
     purgeBatch: num(env.PURGE_BATCH, 100),
     streamYieldChars: num(env.STREAM_YIELD_KB, 256) * 1024,

@@ -119,4 +119,26 @@ export function monitorConformance(name: string, open: () => Promise<Store>, opt
     assert.deepEqual([again.filter(Boolean).length, await m.countMonitors('acc1')], [0, 200], 'none past the cap');
     assert.equal(await m.createMonitor(monitor('other', { accountId: 'acc2' }), 200), true, 'the cap is per account');
   });
+
+  t('history purge: finished runs and changes past their retention go, a monitor\'s newest done run stays', async (s) => {
+    const m = monitorStoreOf(s);
+    await m.createMonitor(monitor('h'));
+    const change = (runId: string, at: number) => ({ monitorId: 'h', runId, at, kind: 'new' as const, identity: `x${at}`, field: null, before: null, after: null, record: { at } });
+    const runs = [];
+    for (const [due, status, at] of [[1_000, 'done', 1_500], [2_000, 'failed', 2_500], [3_000, 'done', 3_500]] as const) {
+      const c = (await m.claimDueRun(due, () => due + 1_000, () => `req-${due}`))!;
+      await m.markRunning(c.run.id);
+      await m.finishRun(c.run.id, end({ status, now: at, changes: status === 'done' ? [change(c.run.id, at)] : [] }));
+      runs.push(c.run.id);
+    }
+    const open = (await m.claimDueRun(4_000, () => 5_000, () => 'req-4000'))!;
+    assert.equal(await m.purgeHistory(10_000, 2_000, 10), 3, 'two runs and one change');
+    assert.deepEqual((await m.listRuns('acc1', 'h', { limit: 10 })).map((r) => r.id), [open.run.id, runs[2]], 'the newest done run and the open one stay');
+    assert.deepEqual((await m.listChanges('acc1', 'h', { limit: 10 })).map((c) => c.at), [3_500]);
+    assert.equal(await m.purgeHistory(10_000, 10_000, 10), 1, 'then the last change; the newest done run still stays');
+    assert.equal(await m.purgeHistory(10_000, 10_000, 10), 0);
+    await m.markRunning(open.run.id);
+    await m.finishRun(open.run.id, end({ status: 'failed', now: 4_500 }));
+    assert.equal((await m.claimDueRun(5_000, () => 6_000, () => 'req-5000'))?.run.baseline, false, 'the next run is still no baseline');
+  });
 }

@@ -123,6 +123,10 @@ export interface MonitorStore {
   /** How many monitors the account has (its cap is checked without reading them). */
   countMonitors(accountId: string): Promise<number>;
   updateMonitor(accountId: string, id: string, patch: Partial<Pick<MonitorRow, 'name' | 'queries' | 'params' | 'schedule' | 'compare' | 'webhook' | 'status' | 'nextRunAt'>>, now: number): Promise<MonitorRow | null>;
+  /** Deletes finished runs that finished before `runsBefore` (a monitor's newest done run is kept) and
+   *  changes made before `changesBefore`, at most `limit` of each (the janitor calls again while a
+   *  call returns `limit` or more); how many rows went. */
+  purgeHistory(runsBefore: number, changesBefore: number, limit: number): Promise<number>;
   /** Removes the monitor with its runs, changes and what it saw; false when there was none. */
   deleteMonitor(accountId: string, id: string): Promise<boolean>;
   /**

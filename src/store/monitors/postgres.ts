@@ -7,7 +7,7 @@ import type { Client, PgDb } from '../postgres/handle.ts';
 import type { ChangeKind, ChangeRow, MonitorRow, MonitorRunRow, MonitorStore, RunEnd } from './contract.ts';
 import {
   DELETE_MONITOR_PARTS, DUE_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
-  RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, pgText, runValues, toChange, toMonitor, toRun, type Row,
+  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, pgText, runValues, toChange, toMonitor, toRun, type Row,
 } from './rows.ts';
 
 
@@ -55,6 +55,11 @@ export class PostgresMonitorStore implements MonitorStore {
     const sets = [...monitorPatch(patch), ['updated', now] as [string, unknown]];
     await this.q(`UPDATE monitors SET ${sets.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND account_id = ?`, [...sets.map(([, v]) => v), id, accountId]);
     return this.getMonitor(accountId, id);
+  }
+
+  async purgeHistory(runsBefore: number, changesBefore: number, limit: number): Promise<number> {
+    const runs = (await this.q(PURGE_RUNS, [runsBefore, limit])).rowCount ?? 0;
+    return runs + ((await this.q(PURGE_CHANGES, [changesBefore, limit])).rowCount ?? 0);
   }
 
   async deleteMonitor(accountId: string, id: string): Promise<boolean> {

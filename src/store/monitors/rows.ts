@@ -108,3 +108,12 @@ export function pgText(sql: string): string {
 }
 
 export const DELETE_MONITOR_PARTS = ['DELETE FROM monitor_changes WHERE monitor_id = ?', 'DELETE FROM monitor_seen WHERE monitor_id = ?', 'DELETE FROM monitor_runs WHERE monitor_id = ?'];
+
+/** Finished runs past their retention, oldest first, at most `?` of them; a monitor's newest done run
+ *  is kept whatever its age (it tells the next run that it is no baseline: HAS_DONE_RUN). */
+export const PURGE_RUNS = `DELETE FROM monitor_runs WHERE id IN (
+  SELECT r.id FROM monitor_runs r WHERE r.finished_at IS NOT NULL AND r.finished_at < ?
+    AND (r.status <> 'done' OR EXISTS (SELECT 1 FROM monitor_runs n WHERE n.monitor_id = r.monitor_id AND n.status = 'done' AND n.due_at > r.due_at))
+  ORDER BY r.finished_at LIMIT ?)`;
+/** Changes past their retention, oldest first, at most `?` of them. */
+export const PURGE_CHANGES = 'DELETE FROM monitor_changes WHERE seq IN (SELECT seq FROM monitor_changes WHERE at < ? ORDER BY at LIMIT ?)';

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { ChangeKind, ChangeRow, MonitorRow, MonitorRunRow, MonitorStore, RunEnd } from './contract.ts';
 import {
   DELETE_MONITOR_PARTS, DUE_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
-  RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, runValues, toChange, toMonitor, toRun, type Row,
+  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, runValues, toChange, toMonitor, toRun, type Row,
 } from './rows.ts';
 
 export class SqliteMonitorStore implements MonitorStore {
@@ -41,6 +41,10 @@ export class SqliteMonitorStore implements MonitorStore {
     const sets = [...monitorPatch(patch), ['updated', now] as [string, unknown]];
     this.db.prepare(`UPDATE monitors SET ${sets.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND account_id = ?`).run(...sets.map(([, v]) => v), id, accountId);
     return this.getMonitor(accountId, id);
+  }
+
+  async purgeHistory(runsBefore: number, changesBefore: number, limit: number): Promise<number> {
+    return this.db.transaction(() => this.db.prepare(PURGE_RUNS).run(runsBefore, limit).changes + this.db.prepare(PURGE_CHANGES).run(changesBefore, limit).changes).immediate();
   }
 
   async deleteMonitor(accountId: string, id: string): Promise<boolean> {
