@@ -31,7 +31,7 @@ import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
-import { accepted, emptyCapLearn, highCount, judge, knownCap, likelyMissed, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, type CapLearn, type Kept } from './viewcap.ts';
+import { accepted, emptyCapLearn, highCount, judge, knownCap, likelyMissed, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, type CapLearn, type Kept } from './viewcap.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
@@ -251,7 +251,7 @@ export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; 
   const estimated = Math.max(t.estimated + missed, t.found);
   const reasons: string[] = [];
   if (cap && cap.range[1] > cap.range[0]) reasons.push(`the view cap varied (${cap.range[0]}-${cap.range[1]} places a view)`);
-  if (missed >= 0.5) reasons.push(`${cap!.unchecked} views accepted as complete were not checked and ${cap!.auditHits} of ${cap!.audits} checked like them were capped: about ${Math.round(missed)} places they likely miss are counted as not found`);
+  if (missed >= 0.5) reasons.push(`${uncheckedAtCaps(cap!)} views accepted as complete at a count other views were capped at were not checked (${cap!.auditHits} of ${cap!.audits} checked like them were capped): about ${Math.round(missed)} places they likely miss are counted as not found`);
   if (t.deep) reasons.push(`${t.deep} views still showed their cap at the smallest cell: their places beyond it are estimated`);
   return {
     views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
@@ -338,7 +338,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
       v.t = v.offset + page.length;
       const verdict = judge(cap, v.t, all.length, v.b);
       const allow = noiseAllowance(v.t - all.length, v.t);
-      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - allow))) : null;
+      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow))) : null;
       if (pc) {
         v.probe = arr(pc);
         v.allow = allow;

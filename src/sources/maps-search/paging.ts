@@ -100,7 +100,7 @@ function probeStep(state: SearchState, got: number, pts: Array<[number, number]>
   const b = splitArea(state, pts);
   if (!b || state.budget - got <= 0) return [];
   const allow = noiseAllowance(t - pts.length, t);
-  const probe = probeCell(b, pts, () => true, MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - allow));
+  const probe = probeCell(b, pts, () => true, MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
   if (!probe) return [];
   return [searchStep({ ...state, view: probe, cell: probe, offset: 0, got: 0, pts: [], area: null, probeOf: { ...state, got, pts, t, allow } })];
 }

@@ -18,6 +18,7 @@ test('before any proof: the first views and every new highest count are probed; 
   assert.equal(c.hi, 45);
   assert.equal(judge(c, 12, 12, B), 'complete', 'below a page and below the most shown: no check');
   assert.equal(judge(c, 45, 45, B), 'probe', 'at the most shown');
+  assert.equal(judge(c, 37, 37, B), 'probe', 'near the most shown, before any proof');
   assert.equal(judge(c, 0, 0, B), 'complete', 'an empty view is empty');
   assert.equal(planningCap(c), undefined, 'no cap to plan with before a proof');
 });
@@ -66,7 +67,7 @@ test('a count repeated among the latest high views is probed (a new, lower cap)'
   const i = [...Array(50).keys()].find((k) => judge(c, 100, 100, plain(k)) === 'complete')!;
   accepted(c, 100, false);
   assert.equal(judge(c, 100, 100, plain(i)), 'probe');
-  assert.equal(c.unchecked, 1);
+  assert.equal(c.unchecked[100], 1);
 });
 
 test('views kept while unchecked are split after all when their count proves a cap', () => {
@@ -102,12 +103,12 @@ test('noise allowance: none without misses; grows with the share of the view its
   assert.ok(noiseAllowance(20, 120) <= 20);
 });
 
-test('likely missed: nothing without an audit that found a view capped; else share x hidden x unchecked', () => {
+test('likely missed: nothing without an audit that found a view capped; else the unchecked views at a proven cap x hidden', () => {
   const c = emptyCapLearn();
-  c.unchecked = 20;
+  c.unchecked = { 100: 3, 87: 17 };
   assert.equal(likelyMissed(c), 0);
   c.audits = 4;
   assert.equal(likelyMissed(c), 0, 'audits all clean');
   provenCapped(c, 100, 12, true);
-  assert.equal(likelyMissed(c), (1 / 4) * 12 * 20);
+  assert.equal(likelyMissed(c), 3 * 12, 'the views at 100 only');
 });

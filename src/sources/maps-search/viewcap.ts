@@ -57,8 +57,10 @@ export interface CapLearn {
   recent: number[];
   /** Views probed; audits among them and audits that found the view capped. */
   probed: number; audits: number; auditHits: number;
-  /** High views accepted without a check (an audit would have drawn from them). */
-  unchecked: number;
+  /** High views accepted without a check (an audit would have drawn from them), by count. */
+  unchecked: Record<string, number>;
+  /** Every count proven a cap (at most 8). */
+  capsEver?: number[];
   /** Places capped views hid (estimated by their probe) and how many such views. */
   hidden: number; hiddenViews: number;
   /** The lowest and highest count ever proven a cap ([0, 0] before any). */
@@ -66,7 +68,7 @@ export interface CapLearn {
   ring: Kept[];
 }
 
-export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: 0, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
+export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: {}, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
 
 /** The cap when proven: the same count CONFIRM times in a row. */
 export function knownCap(c: CapLearn): number | undefined {
@@ -94,7 +96,8 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   const cap = knownCap(c);
   if (cap !== undefined && t === cap) return 'capped';
   if (capsVary(c) && t >= VARY_SHARE * Math.min(...c.caps)) return 'probe';
-  if (t >= (cap ?? c.hi)) return 'probe';
+  // Before any proof, a view near the most any showed (a cap by region shows as several counts).
+  if (t >= (cap ?? (c.caps.length ? c.hi : 0.8 * c.hi))) return 'probe';
   const half = highCount(c);
   // A count one of the latest high ones stopped at too: a new, lower cap stops every view it binds
   // at one count (two complete views share a count by chance, and cost a probe).
@@ -169,8 +172,10 @@ export function provenCapped(c: CapLearn, t: number, hidden: number | undefined,
   c.caps.length = Math.min(c.caps.length, 4);
   if (t > c.hi) c.hi = t;
   c.range = c.range[1] ? [Math.min(c.range[0], t), Math.max(c.range[1], t)] : [t, t];
+  const ever = (c.capsEver ??= []);
+  if (!ever.includes(t)) { ever.unshift(t); ever.length = Math.min(ever.length, 8); }
   if (audit) c.auditHits += 1;
-  if (hidden !== undefined) { c.hidden += hidden; c.hiddenViews += 1; }
+  if (hidden !== undefined) { c.hidden += Math.min(t, hidden); c.hiddenViews += 1; }
 }
 
 /** A view accepted as complete at `t` (checked or not). */
@@ -182,21 +187,27 @@ export function accepted(c: CapLearn, t: number, checked: boolean): void {
   if (t >= highCount(c)) {
     c.recent.unshift(t);
     c.recent.length = Math.min(c.recent.length, RECENT);
-    if (!checked) c.unchecked += 1;
+    if (!checked) c.unchecked[t] = (c.unchecked[t] ?? 0) + 1;
   }
 }
 
 /** Kept views whose count is now a proven cap: taken out of the ring, to be split after all. */
 export function reopen(c: CapLearn, t: number): Kept[] {
   const out = c.ring.filter((k) => k.t === t);
+  if (out.length && c.unchecked[t]) c.unchecked[t] = Math.max(0, c.unchecked[t]! - out.length);
   c.ring = c.ring.filter((k) => k.t !== t);
   return out;
 }
 
-/** Places the accepted, unchecked views likely miss: the audits' share found capped x the places a
- *  capped view hid on average x the unchecked views. */
+/** Views accepted unchecked at a count some view was proven capped at. */
+export function uncheckedAtCaps(c: CapLearn): number {
+  return (c.capsEver ?? []).reduce((n, t) => n + (c.unchecked[t] ?? 0), 0);
+}
+
+/** Places the accepted, unchecked views likely miss: where audits found views capped, those that
+ *  stopped at a count proven a cap x the places a capped view hid on average. */
 export function likelyMissed(c: CapLearn): number {
-  if (!c.audits || !c.auditHits || !c.unchecked) return 0;
+  if (!c.audits || !c.auditHits) return 0;
   const perView = c.hiddenViews ? c.hidden / c.hiddenViews : 0;
-  return (c.auditHits / c.audits) * perView * c.unchecked;
+  return perView * uncheckedAtCaps(c);
 }
