@@ -32,11 +32,13 @@
  * 3. What a start costs: STARTS starts on one capped key through the in-process pacer and through
  *    each shared store (µs of the client's CPU per start, starts per round trip).
  *
- * One line per worker count, then the summary line. BOTWALL_CLUSTER_QUERIES (default 540: least_s
- * 44 s), BOTWALL_CLUSTER_FREE_QUERIES (default 1500; 0 skips that run), BOTWALL_CLUSTER_WORKERS (default 1,2,4),
- * BOTWALL_CLUSTER_INFLIGHT (items in flight over the cluster, default 48: four seconds of the wall's
- * rate, enough to keep every IP busy through a loaded box's latency). PostgreSQL and Redis from
- * TEST_DATABASE_URL / TEST_REDIS_URL, else the CI defaults.
+ * One line per worker count, then the summary line. BOTWALL_CLUSTER_QUERIES (default 1080: least_s
+ * 89 s, so the first tunnels and the last completions weigh a few %), BOTWALL_CLUSTER_FREE_QUERIES
+ * (default 1500; 0 skips that run), BOTWALL_CLUSTER_WORKERS (default 1,2,4), BOTWALL_CLUSTER_INFLIGHT
+ * (items in flight over the cluster, default 240: 20 s of the wall's rate queue for their starts,
+ * which is not timed: an attempt's time limit starts at its start). BOTWALL_DEBUG=1: the wall's
+ * 429s, long gaps per IP, first and last page per IP. PostgreSQL and Redis from TEST_DATABASE_URL /
+ * TEST_REDIS_URL, else the CI defaults.
  */
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
