@@ -22,7 +22,9 @@ import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../cl
 import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
 import { fixedMicros } from '../../billing/money.ts';
-import { dataText, isFileFormat, outFormat, table, when, writeOut, type OutFormat } from './output.ts';
+import { dataText, isFileFormat, outFormat, table, when, writeOut, writeRecordsFile, type OutFormat } from './output.ts';
+import { PART_QUERY_BYTES, partsOf, runParts, type PartsResult } from './parts.ts';
+import { MAX_QUERIES } from '../../contract/shared.ts';
 import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
 import { BUSINESSES_OPTIONS, businessesClientCommand } from './businesses.ts';
 
@@ -110,6 +112,43 @@ async function finish(client: TrawlClient, id: string, format: OutFormat, out: s
   return r.errors.length ? EXIT.partial : EXIT.ok;
 }
 
+/**
+ * `trawl run` in parts: submits them, shows one progress for all, and writes one output with every
+ * query's records in the order of the queries. A file format is written here from the merged records
+ * with the server's own writer (the parts' own files would be one file each).
+ */
+async function finishParts(client: TrawlClient, path: DataPath, parts: string[][], params: Record<string, unknown>, format: OutFormat,
+  escapeFormulas: boolean | undefined, out: string | undefined, quiet: boolean): Promise<number> {
+  if (isFileFormat(format) && !out && process.stdout.isTTY && format !== 'csv') throw new UsageError(`${format} is binary: give --out FILE`);
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  if (!quiet) err(`${total} queries are more than one request takes (${MAX_QUERIES} queries, ${PART_QUERY_BYTES / 1024} KiB of query string): sent as ${parts.length} requests, at most 20 at once, merged in order; Ctrl-C stops waiting`);
+  const progress = progressReporter(process.stderr, { quiet });
+  const ac = new AbortController();
+  const onSigint = () => ac.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  const ids: string[] = [];
+  let r: PartsResult;
+  try {
+    r = await runParts(client, path, parts, params, { onProgress: (p) => progress.update(p), onSubmit: (id) => ids.push(id), signal: ac.signal });
+  } catch (e) {
+    progress.done();
+    if (ac.signal.aborted) {
+      err(`stopped waiting; the ${ids.length} requests submitted go on (trawl wait ID resumes one): ${ids.join(' ')}; the other queries were not sent`);
+      return EXIT.interrupted;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  progress.done();
+  for (const e of r.errors) err(`query ${JSON.stringify(e.query)} failed: ${e.error.type}: ${e.error.message}`);
+  for (const f of r.failed) err(`request ${f.id} (queries ${f.first + 1} to ${f.first + f.queries}) ended in Failure${f.reason ? `: ${f.reason}` : ''}; its queries have no records`);
+  if (r.failed.length === r.ids.length) return EXIT.failure;
+  if (isFileFormat(format)) await writeRecordsFile(format, r.data.flat() as Record<string, unknown>[], out, escapeFormulas);
+  else await writeOut(dataText(r.data, format), out);
+  if (out && !quiet) err(`wrote ${out}`);
+  return r.errors.length || r.failed.length ? EXIT.partial : EXIT.ok;
+}
 
 async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const a = parseClientArgs(argv, KINDS[cmd]);
@@ -123,7 +162,11 @@ async function command(cmd: string, argv: string[], env: NodeJS.ProcessEnv): Pro
       const path = (endpoint.startsWith('/') ? endpoint : `/${endpoint}`) as DataPath;
       const queries = queriesOf(qs, a.options.file as string | undefined);
       const format = outFormat(a.options.format as string | undefined, a.options.out as string | undefined);
-      const params: Record<string, unknown> = { ...a.params, ...(isFileFormat(format) ? { format } : {}), ...escapingOf(a.options['escape-formulas'], format) };
+      const escaping = escapingOf(a.options['escape-formulas'], format);
+      // More than one request takes: parts, merged in order (./parts.ts).
+      const parts = partsOf(queries, { maxBytes: Math.max(4096, PART_QUERY_BYTES - JSON.stringify(a.params).length) });
+      if (parts.length > 1) return finishParts(client, path, parts, a.params, format, escaping.escape_formulas, a.options.out as string | undefined, !!a.options.quiet);
+      const params: Record<string, unknown> = { ...a.params, ...(isFileFormat(format) ? { format } : {}), ...escaping };
       const { id } = await client.submit(path, queries, params as never);
       if (!a.options.quiet) err(`request ${id} submitted (${queries.length} ${queries.length === 1 ? 'query' : 'queries'}); Ctrl-C stops waiting, trawl wait ${id} resumes`);
       return finish(client, id, format, a.options.out as string | undefined, !!a.options.quiet);

@@ -3,7 +3,9 @@
  * (one record per line) are written here from the data; csv, xlsx and parquet are the server's own
  * task files (the request was submitted with `format`), streamed as they are.
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extname } from 'node:path';
@@ -39,6 +41,27 @@ export async function writeOut(what: string | Response, out: string | undefined)
     return;
   }
   await pipeline(source, createWriteStream(out));
+}
+
+/**
+ * Records written as a csv, xlsx or parquet file by the writer the server's task files use (a run in
+ * parts: ./parts.ts), to `out` or, through a temporary file, to stdout. `escapeFormulas` as the
+ * request's `escape_formulas`.
+ */
+export async function writeRecordsFile(format: (typeof FILE_FORMATS)[number], rows: Record<string, unknown>[], out: string | undefined, escapeFormulas?: boolean): Promise<void> {
+  const { writeExport } = await import('../../delivery/export/index.ts');
+  if (out) {
+    await writeExport(format, rows, out, { escapeFormulas });
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-run-'));
+  try {
+    const file = join(dir, `records.${format}`);
+    await writeExport(format, rows, file, { escapeFormulas });
+    await pipeline(createReadStream(file), process.stdout, { end: false });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Rows as aligned columns, two spaces apart. @example table([['id', 'status'], ['r1', 'Success']]) */
