@@ -18,12 +18,12 @@
  * queries failed (their results are empty; reasons on stderr); 130 interrupted (the request goes on).
  */
 import { readFileSync } from 'node:fs';
-import { TrawlClient, TrawlError, type DataPath, type Result } from '../../../clients/typescript/src/client.ts';
+import { TrawlClient, TrawlError, type DataPath, type Progress, type QueryError } from '../../../clients/typescript/src/client.ts';
 import { parseClientArgs, UsageError, type OptionKinds } from './args.ts';
 import { progressReporter } from './progress.ts';
 import { fixedMicros } from '../../billing/money.ts';
 import { dataText, isFileFormat, outFormat, table, when, writeOut, writeRecordsFile, type OutFormat } from './output.ts';
-import { PART_QUERY_BYTES, partsOf, runParts, type PartsResult } from './parts.ts';
+import { PART_QUERY_BYTES, partsOf, runParts } from './parts.ts';
 import { MAX_QUERIES } from '../../contract/shared.ts';
 import { MONITOR_OPTIONS, monitorsCommand } from './monitors.ts';
 import { BUSINESSES_OPTIONS, businessesClientCommand } from './businesses.ts';
@@ -77,27 +77,35 @@ function escapingOf(flag: string | boolean | undefined, format: OutFormat): { es
   return { escape_formulas: flag === 'all' };
 }
 
-/** Waits with progress, writes the result, and says how it ended. */
-async function finish(client: TrawlClient, id: string, format: OutFormat, out: string | undefined, quiet: boolean): Promise<number> {
+/**
+ * Waits (`wait` given the signal Ctrl-C aborts) with a progress on stderr; null when interrupted,
+ * after saying so with `stopped` (the requests go on).
+ */
+async function waitWithProgress<T>(quiet: boolean, wait: (onProgress: (p: Progress) => void, signal: AbortSignal) => Promise<T>, stopped: () => string): Promise<T | null> {
   const progress = progressReporter(process.stderr, { quiet });
   const ac = new AbortController();
   const onSigint = () => ac.abort(new Error('interrupted'));
   process.once('SIGINT', onSigint);
-  let r: Result;
   try {
-    r = await client.wait(id, { onProgress: (p) => progress.update(p), signal: ac.signal });
+    return await wait((p) => progress.update(p), ac.signal);
   } catch (e) {
+    if (!ac.signal.aborted) throw e;
     progress.done();
-    if (ac.signal.aborted) {
-      err(`stopped waiting; request ${id} goes on. Resume with: trawl wait ${id}`);
-      return EXIT.interrupted;
-    }
-    throw e;
+    err(stopped());
+    return null;
   } finally {
+    progress.done();
     process.off('SIGINT', onSigint);
   }
-  progress.done();
-  for (const e of r.errors) err(`query ${JSON.stringify(e.query)} failed: ${e.error.type}: ${e.error.message}`);
+}
+
+const failedQueries = (errors: QueryError[]) => { for (const e of errors) err(`query ${JSON.stringify(e.query)} failed: ${e.error.type}: ${e.error.message}`); };
+
+/** Waits with progress, writes the result, and says how it ended. */
+async function finish(client: TrawlClient, id: string, format: OutFormat, out: string | undefined, quiet: boolean): Promise<number> {
+  const r = await waitWithProgress(quiet, (onProgress, signal) => client.wait(id, { onProgress, signal }), () => `stopped waiting; request ${id} goes on. Resume with: trawl wait ${id}`);
+  if (!r) return EXIT.interrupted;
+  failedQueries(r.errors);
   if (r.status === 'Failure') {
     err(`request ${id} ended in Failure${r.reason ? `: ${r.reason}` : ''}`);
     return EXIT.failure;
@@ -122,26 +130,11 @@ async function finishParts(client: TrawlClient, path: DataPath, parts: string[][
   if (isFileFormat(format) && !out && process.stdout.isTTY && format !== 'csv') throw new UsageError(`${format} is binary: give --out FILE`);
   const total = parts.reduce((n, p) => n + p.length, 0);
   if (!quiet) err(`${total} queries are more than one request takes (${MAX_QUERIES} queries, ${PART_QUERY_BYTES / 1024} KiB of query string): sent as ${parts.length} requests, at most 20 at once, merged in order; Ctrl-C stops waiting`);
-  const progress = progressReporter(process.stderr, { quiet });
-  const ac = new AbortController();
-  const onSigint = () => ac.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
   const ids: string[] = [];
-  let r: PartsResult;
-  try {
-    r = await runParts(client, path, parts, params, { onProgress: (p) => progress.update(p), onSubmit: (id) => ids.push(id), signal: ac.signal });
-  } catch (e) {
-    progress.done();
-    if (ac.signal.aborted) {
-      err(`stopped waiting; the ${ids.length} requests submitted go on (trawl wait ID resumes one): ${ids.join(' ')}; the other queries were not sent`);
-      return EXIT.interrupted;
-    }
-    throw e;
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
-  progress.done();
-  for (const e of r.errors) err(`query ${JSON.stringify(e.query)} failed: ${e.error.type}: ${e.error.message}`);
+  const r = await waitWithProgress(quiet, (onProgress, signal) => runParts(client, path, parts, params, { onProgress, onSubmit: (id) => ids.push(id), signal }),
+    () => `stopped waiting; the ${ids.length} requests submitted go on (trawl wait ID resumes one): ${ids.join(' ')}; the other queries were not sent`);
+  if (!r) return EXIT.interrupted;
+  failedQueries(r.errors);
   for (const f of r.failed) err(`request ${f.id} (queries ${f.first + 1} to ${f.first + f.queries}) ended in Failure${f.reason ? `: ${f.reason}` : ''}; its queries have no records`);
   if (r.failed.length === r.ids.length) return EXIT.failure;
   if (isFileFormat(format)) await writeRecordsFile(format, r.data.flat() as Record<string, unknown>[], out, escapeFormulas);
