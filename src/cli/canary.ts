@@ -9,12 +9,13 @@
  * attempt per query (the executor's own retries still apply), one source after the other.
  *
  * Each source's records are judged (./canary-check.ts) against the endpoint's declared record
- * schema, the fields the canary names and its minimum count: ok, degraded, blocked or
- * layout_changed, with the reason. With REPLAY_HAR set the answers come from the archive instead of
+ * schema, the fields the canary names and its minimum count: ok, degraded, blocked,
+ * layout_changed or misconfigured (no browser, a setting it cannot read), with the reason; a run
+ * none of whose sources was reached (DNS or connection failures on every one) is unreachable. With REPLAY_HAR set the answers come from the archive instead of
  * the sites (tests; the output then says `mode: replay`).
  *
- * Exit code: 0 every source ok; else the worst status seen: 3 degraded, 4 blocked, 5 layout_changed;
- * 1 the canary itself could not run; 2 bad arguments.
+ * Exit code: 0 every source ok; else the worst status seen: 3 degraded, 4 blocked, 5 layout_changed,
+ * 6 unreachable, 7 misconfigured; 1 the canary itself could not run; 2 bad arguments.
  *
  * @example  npx trawl canary --source videosite-videos --json
  */
@@ -28,7 +29,9 @@ import { SOURCES, registryOf } from '../sources/registry.ts';
 import type { SourceRow } from '../sources/_kit/source.ts';
 import { createLogger } from '../ops/log.ts';
 import { MICROS_PER_UNIT } from '../billing/money.ts';
-import { EXIT_CODES, judge, worst, type CanaryAnswer, type CanaryStatus } from './canary-check.ts';
+import { EXIT_CODES, judge, unreachableRun, worst, type CanaryAnswer, type CanaryStatus } from './canary-check.ts';
+import { executorSettingsFromEnv } from '../fetch/settings.ts';
+import { NO_BROWSER } from '../fetch/browser.ts';
 
 export interface CanaryOptions {
   /** One source: its endpoint path, with or without the leading slash (`videosite-videos`, `maps/search`). */
@@ -60,7 +63,9 @@ against the live site and checks the records against the declared schema, the ca
 minimum count. Meant for cron, e.g.  17 * * * *  cd /srv/trawl && npx trawl canary --json > /var/log/trawl/canary.json || logger -t trawl-canary "exit $?"
 Exit codes: 0 every source ok, 3 degraded (too few records, network, target gone), 4 blocked (wall,
 captcha, consent, rate limit, login), 5 layout_changed (the parser or the schema no longer fits),
-1 the canary could not run, 2 bad arguments. docs/operations.md explains each.`;
+6 unreachable (no source reached: this machine's DNS or network), 7 misconfigured (no browser at
+CHROMIUM_PATH, a setting that cannot be read), 1 the canary could not run, 2 bad arguments.
+docs/operations.md explains each.`;
 
 /**
  * Runs the command; returns the exit code. `rows`: the registry (tests add their own); `write`: stdout.
@@ -80,11 +85,34 @@ export async function canaryCommand(o: CanaryOptions, env: NodeJS.ProcessEnv = p
   const timeoutSec = o.timeout === undefined ? 120 : Number(o.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0) return fail(`--timeout must be a positive number of seconds, got ${JSON.stringify(o.timeout)}\n${usage}`);
 
+  const started = new Date().toISOString();
+  const mode = env.REPLAY_HAR?.trim() ? 'replay' : 'live';
+  const report = (results: CanaryResult[], printed: boolean): number => {
+    const status = worst(results.map((r) => r.status));
+    if (o.json) write(`${JSON.stringify({ mode, started_at: started, status, exit_code: EXIT_CODES[status], sources: results }, null, 2)}\n`);
+    else {
+      if (!printed) for (const r of results) write(line(r));
+      const why = status === 'unreachable' ? ': no source was reachable, a DNS or network failure of this machine, not the sites'
+        : status === 'misconfigured' ? ': this server\'s own setup, see the reasons' : '';
+      write(`${status === 'ok' ? 'all ok' : `worst: ${status}${why}`} (${results.length} source${results.length === 1 ? '' : 's'}, ${mode})\n`);
+    }
+    return EXIT_CODES[status];
+  };
+  // A setting the service cannot read keeps every source from being asked: misconfigured, saying which.
+  let base: ReturnType<typeof settingsFromEnv>;
+  let chromiumPath: string;
+  try {
+    base = settingsFromEnv(env);
+    chromiumPath = executorSettingsFromEnv(env).chromiumPath;
+  } catch (e) {
+    const reason = `misconfigured: ${(e as Error).message}`;
+    return report(wanted.map((row) => ({ source: row.endpoint, status: 'misconfigured', reason, records: 0, min: row.canary!.min, query: row.canary!.query, ms: 0 })), false);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'trawl-canary-'));
   let svc: Service | undefined;
   try {
     const settings = {
-      ...settingsFromEnv(env), dataDir: dir, port: 0, workers: true, maxAttempts: 1, syncTimeoutMs: timeoutSec * 1000, logLevel: 'silent',
+      ...base, dataDir: dir, port: 0, workers: true, maxAttempts: 1, syncTimeoutMs: timeoutSec * 1000, logLevel: 'silent',
     };
     // Only DATA_DIR: never the deployment's DATABASE_URL or REDIS_URL.
     const backends = await openBackends({ DATA_DIR: dir });
@@ -92,18 +120,20 @@ export async function canaryCommand(o: CanaryOptions, env: NodeJS.ProcessEnv = p
     svc = await startService({ settings, backends, env, adapters: registryOf(rows), log: createLogger('silent') });
     const { createAccount } = await import('../app/accounts.ts');
     const { apiKey } = await createAccount(svc.ctx.store, settings, { name: 'canary', balanceMicros: 1_000_000 * MICROS_PER_UNIT, ratePerSec: 1_000, burst: 1_000 });
-    const started = new Date().toISOString();
-    const results: CanaryResult[] = [];
+    const judged: (CanaryResult & { offline?: boolean })[] = [];
+    // Lines as sources end, once one was reached; until then they wait: if none is, all are unreachable.
+    let reached = false;
     for (const row of wanted) {
-      const r = await runOne(svc, apiKey, row);
-      results.push(r);
-      if (!o.json) write(line(r));
+      const r = await runOne(svc, apiKey, row, chromiumPath);
+      judged.push(r);
+      if (o.json) continue;
+      if (!reached && !r.offline) {
+        reached = true;
+        for (const x of judged.slice(0, -1)) write(line(x));
+      }
+      if (reached) write(line(r));
     }
-    const status = worst(results.map((r) => r.status));
-    const mode = env.REPLAY_HAR?.trim() ? 'replay' : 'live';
-    if (o.json) write(`${JSON.stringify({ mode, started_at: started, status, exit_code: EXIT_CODES[status], sources: results }, null, 2)}\n`);
-    else write(`${status === 'ok' ? 'all ok' : `worst: ${status}`} (${results.length} source${results.length === 1 ? '' : 's'}, ${mode})\n`);
-    return EXIT_CODES[status];
+    return report(unreachableRun(judged).map(({ offline: _, ...r }) => r), reached);
   } catch (e) {
     process.stderr.write(`trawl canary: could not run: ${(e as Error).message}\n`);
     return 1;
@@ -125,8 +155,9 @@ async function closeWithin(svc: Service, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** One source's request through the service's own API (no socket: Fastify's inject), judged. */
-async function runOne(svc: Service, apiKey: string, row: SourceRow): Promise<CanaryResult> {
+/** One source's request through the service's own API (no socket: Fastify's inject), judged. The
+ *  API does not tell where it looked for a browser; the operator running this is told. */
+async function runOne(svc: Service, apiKey: string, row: SourceRow, chromiumPath: string): Promise<CanaryResult & { offline?: boolean }> {
   const c = row.canary!;
   const qs = new URLSearchParams({ query: c.query, async: 'false' });
   for (const [k, v] of Object.entries(c.params ?? {})) qs.set(k, String(v));
@@ -134,8 +165,9 @@ async function runOne(svc: Service, apiKey: string, row: SourceRow): Promise<Can
   const res = await svc.server.inject({ method: 'GET', url: `${row.endpoint}?${qs}`, headers: { 'x-api-key': apiKey } });
   const answer = await answerOf(svc, apiKey, res);
   const decl = endpointFor(row.endpoint);
-  const { status, reason } = decl ? judge(c, decl.record, answer) : { status: 'degraded' as const, reason: `${row.endpoint} is not declared in the contract` };
-  return { source: row.endpoint, status, reason, records: 'records' in answer ? answer.records.length : 0, min: c.min, query: c.query, ms: Math.round(performance.now() - t0) };
+  const j = decl ? judge(c, decl.record, answer) : { status: 'degraded' as const, reason: `${row.endpoint} is not declared in the contract` };
+  const reason = j.reason && j.reason.includes(NO_BROWSER) ? `${j.reason} (CHROMIUM_PATH: ${chromiumPath})` : j.reason;
+  return { source: row.endpoint, status: j.status, reason, records: 'records' in answer ? answer.records.length : 0, min: c.min, query: c.query, ms: Math.round(performance.now() - t0), ...('offline' in j && j.offline ? { offline: true } : {}) };
 }
 
 /** The records or the error of a synchronous answer: 200 with data (and `errors` on failure), 204

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Executor } from './executor.ts';
+import { NO_BROWSER } from './browser.ts';
 import { forwardProxy, loopback, socks5Server } from './loopback.testkit.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { Step } from '../sources/_kit/adapter.ts';
@@ -66,10 +67,20 @@ test('browser steps: rendered HTML, SSRF guard on page requests, bounded pages, 
   assert.match((await rep.run(step(`${site.url}/app`))).body, /rendered by script/);
 });
 
-test('a browser step without Chromium is a clear, final error', async (t) => {
-  const ex = new Executor({ chromiumPath: '/nonexistent/chromium', allowPrivateTargets: true, retries: 2 });
+test('a browser step without Chromium is a clear, final misconfigured error that names no path; a directory is no Chromium either', async (t) => {
+  for (const path of ['/nonexistent/chromium', '/usr']) {
+    const tries: boolean[] = [];
+    const ex = new Executor({ chromiumPath: path, allowPrivateTargets: true, retries: 2 }, { onEvent: (e) => { if (e.type === 'error') tries.push(e.willRetry); } });
+    t.after(() => ex.close());
+    await assert.rejects(ex.run(step('http://127.0.0.1:9/')), (e: any) => e.type === 'misconfigured' && e.message === NO_BROWSER && !e.message.includes(path) && e.detail.includes(path));
+    assert.deepEqual(tries, [false], 'one attempt, not retried');
+  }
+});
+
+test('a page whose name does not resolve is a network error (the guard\'s DNS answer), not a forbidden target', { skip }, async (t) => {
+  const ex = new Executor({ chromiumPath: CHROMIUM, retries: 0 });
   t.after(() => ex.close());
-  await assert.rejects(ex.run(step('http://127.0.0.1:9/')), /browser step needs Chromium at \/nonexistent\/chromium/);
+  await assert.rejects(ex.run(step('https://trawl-browser-test.invalid/')), (e: any) => e.type === 'network' && /trawl-browser-test\.invalid/.test(e.message));
 });
 
 /** A page that writes what its JavaScript sees of the browser into the DOM. */

@@ -54,6 +54,19 @@ interface Identity {
 /** Contexts kept at once (least recently used closed first). */
 const MAX_CONTEXTS = 16;
 
+/** What a browser step fails with on a server without Chromium (the API's message: no path in it). */
+export const NO_BROWSER = 'this server has no browser for this source\'s browser step: its operator installs Chromium (Debian: apt install chromium) or sets CHROMIUM_PATH';
+
+/** True for a file this process may execute. */
+function isExecutable(path: string): boolean {
+  try {
+    fs.accessSync(path, fs.constants.X_OK);
+    return fs.statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export class BrowserPool {
   private readonly settings: BrowserSettings;
   private readonly guard: GuardOptions;
@@ -63,6 +76,8 @@ export class BrowserPool {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
+  /** Why the guard refused a page's navigation, by page (see guardRoute). */
+  private readonly refused = new WeakMap<object, SourceError>();
 
   /**
    * @example
@@ -76,8 +91,9 @@ export class BrowserPool {
 
   private launch(): Promise<Browser> {
     this.browser ??= (async () => {
-      if (!fs.existsSync(this.settings.chromiumPath)) {
-        throw markFinal(new SourceError('network', `browser step needs Chromium at ${this.settings.chromiumPath} (set CHROMIUM_PATH)`));
+      if (!isExecutable(this.settings.chromiumPath)) {
+        // The path is the operator's to know (logs, trawl canary), not the API's to tell.
+        throw markFinal(new SourceError('misconfigured', NO_BROWSER, { detail: `CHROMIUM_PATH ${this.settings.chromiumPath} is not an executable file` }));
       }
       const { chromium } = await import('patchright-core');
       return chromium.launch({
@@ -163,7 +179,11 @@ export class BrowserPool {
     if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
     try {
       await checkUrl(url, this.guard);
-    } catch {
+    } catch (e) {
+      // Why the page's own address was refused: a name that does not resolve is a network error, not a forbidden target.
+      if (isSourceError(e) && route.request().isNavigationRequest()) {
+        try { this.refused.set(route.request().frame().page(), e); } catch { /* no page (a worker's request) */ }
+      }
       return route.abort('blockedbyclient');
     }
     return route.continue();
@@ -221,7 +241,11 @@ export class BrowserPool {
         if (signal?.aborted && isSourceError(signal.reason)) throw signal.reason;
         if (isSourceError(e)) throw e;
         const msg = (e as Error).message ?? String(e);
-        if (/ERR_BLOCKED_BY_CLIENT/.test(msg)) throw new SourceError('forbidden_target', `refused target in browser: ${step.url}`);
+        if (/ERR_BLOCKED_BY_CLIENT/.test(msg)) {
+          const why = this.refused.get(page);
+          if (why?.type === 'network') throw why;
+          throw new SourceError('forbidden_target', `refused target in browser: ${step.url}`);
+        }
         throw new SourceError('network', `browser: ${msg.split('\n')[0]}`, { cause: e });
       } finally {
         signal?.removeEventListener('abort', onAbort);

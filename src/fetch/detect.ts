@@ -20,7 +20,7 @@ export interface Observed {
 
 export interface DetectRule {
   name: string;
-  type: Exclude<SourceErrorType, 'layout_changed' | 'invalid_query' | 'forbidden_target'>;
+  type: Exclude<SourceErrorType, 'layout_changed' | 'invalid_query' | 'forbidden_target' | 'misconfigured'>;
   /** Any of these statuses (omit: any status). */
   status?: number[];
   /** Tested against the response URL. */

@@ -13,7 +13,8 @@ export type SourceErrorType =
   | 'invalid_query' // the query cannot be understood by this source
   | 'stale_request' // the site no longer accepts the request's form (a persisted-query hash or API schema it dropped)
   | 'login_required' // the content is only shown to a signed-in (or age-verified) visitor
-  | 'forbidden_target'; // the SSRF guard refused a user-given URL
+  | 'forbidden_target' // the SSRF guard refused a user-given URL
+  | 'misconfigured'; // this server's own setup keeps the source from being asked (no browser where CHROMIUM_PATH says)
 
 const RETRYABLE: Record<SourceErrorType, boolean> = {
   blocked: true,
@@ -28,6 +29,8 @@ const RETRYABLE: Record<SourceErrorType, boolean> = {
   layout_changed: false,
   invalid_query: false,
   forbidden_target: false,
+  // Asking again on this server gives the same answer until its operator fixes the setting.
+  misconfigured: false,
 };
 
 export class SourceError extends Error {
