@@ -19,7 +19,7 @@ export const mercY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(
 export const latOf = (y: number) => (2 * Math.atan(Math.exp(y * RAD)) - Math.PI / 2) / RAD;
 
 /** A projected line or ring: flat [x0, y0, x1, y1, ...] with its bounding box, for culling. */
-interface Line { xy: Float64Array; minX: number; minY: number; maxX: number; maxY: number }
+export interface Line { xy: Float64Array; minX: number; minY: number; maxX: number; maxY: number }
 /** A named area (a country or a US state): its rings, for "what is under the cursor". */
 interface Region { name: string; rings: Line[]; minX: number; minY: number; maxX: number; maxY: number }
 interface Layer { land: Line[]; borders: Line[]; countries: Region[] }
@@ -35,13 +35,46 @@ function line(ps: Position[]): Line {
   return { xy, minX, minY, maxX, maxY };
 }
 
-function linesOf(g: Geometry | null): Line[] {
+/**
+ * A ring or line as drawn. Where it steps more than 180° of longitude (Russia, Fiji and Antarctica
+ * cross the antimeridian) it is the same coast going on past ±180, not a line across the oceans: its
+ * longitudes are made continuous, and the part past the edge is drawn again shifted by 360°, on the
+ * side where it lies. A ring around a pole (continuous, it ends 360° from where it began) is closed
+ * along the pole's edge of the map, in steps of at most 90°.
+ * @example unwrap([[179, 65], [-179, 66], [-179, 64], [179, 65]], true).length // 2: east of 180, and shifted to the west side
+ */
+export function unwrap(ps: Position[], closed: boolean): Position[][] {
+  if (!ps.length) return [];
+  const out: Position[] = [[ps[0]![0]!, ps[0]![1]!]];
+  let shift = 0;
+  for (let i = 1; i < ps.length; i++) {
+    const d = ps[i]![0]! - ps[i - 1]![0]!;
+    if (d > 180) shift -= 360;
+    else if (d < -180) shift += 360;
+    out.push([ps[i]![0]! + shift, ps[i]![1]!]);
+  }
+  const first = out[0]!, last = out[out.length - 1]!;
+  if (closed && Math.abs(last[0]! - first[0]!) > 180) {
+    const pole = out.reduce((s, p) => s + p[1]!, 0) / out.length < 0 ? -90 : 90;
+    const steps = Math.ceil(Math.abs(last[0]! - first[0]!) / 90);
+    for (let k = 0; k <= steps; k++) out.push([last[0]! + ((first[0]! - last[0]!) * k) / steps, pole]);
+  }
+  const xs = out.map((p) => p[0]!);
+  const copies = [out];
+  if (Math.max(...xs) > 180) copies.push(out.map(([x, y]) => [x! - 360, y!]));
+  if (Math.min(...xs) < -180) copies.push(out.map(([x, y]) => [x! + 360, y!]));
+  return copies;
+}
+
+/** The projected lines of a geometry, as drawn (`unwrap`). */
+export function linesOf(g: Geometry | null): Line[] {
   if (!g) return [];
+  const rings = (rs: Position[][]) => rs.flatMap((r) => unwrap(r, true)).map(line);
   switch (g.type) {
-    case 'Polygon': return g.coordinates.map(line);
-    case 'MultiPolygon': return g.coordinates.flat().map(line);
-    case 'LineString': return [line(g.coordinates)];
-    case 'MultiLineString': return g.coordinates.map(line);
+    case 'Polygon': return rings(g.coordinates);
+    case 'MultiPolygon': return rings(g.coordinates.flat());
+    case 'LineString': return unwrap(g.coordinates, false).map(line);
+    case 'MultiLineString': return g.coordinates.flatMap((l) => unwrap(l, false)).map(line);
     case 'GeometryCollection': return g.geometries.flatMap(linesOf);
     default: return [];
   }
