@@ -1,6 +1,7 @@
 /** Account: balance and the upcoming invoice, usage per product per day, API keys, webhook secret, failed webhook calls. */
 import { h, mount, when, errorBox, svg } from './dom.ts';
 import { api } from './api.ts';
+import { chartFrame } from './chart.ts';
 import type { Usage } from '../../clients/typescript/src/client.ts';
 import { fixedMicros } from '../../src/billing/money.ts';
 
@@ -11,9 +12,9 @@ export function usageChart(u: Usage): HTMLElement {
   const products = [...new Set(u.days.flatMap((d) => d.products.map((p) => p.product_name)))];
   const max = Math.max(1, ...u.days.map((d) => d.products.reduce((s, p) => s + p.quantity, 0)));
   const W = 900, H = 200, pad = 28, bw = (W - pad) / u.days.length;
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H + 20}`, role: 'img', 'aria-label': 'usage per product per day' });
-  root.appendChild(svg('line', { x1: pad, y1: H, x2: W, y2: H, stroke: '#d0d5dd' }));
-  root.appendChild(svg('text', { x: 0, y: 12, 'font-size': 11, fill: '#667085' }, String(max)));
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'usage per product per day' });
+  root.appendChild(svg('line', { x1: pad, y1: H, x2: W, y2: H, stroke: '#d0d5dd', 'vector-effect': 'non-scaling-stroke' }));
+  const ticks: { x: number; label: string }[] = [];
   u.days.forEach((d, i) => {
     let y = H;
     for (const p of d.products) {
@@ -23,12 +24,10 @@ export function usageChart(u: Usage): HTMLElement {
       r.appendChild(svg('title', {}, `${d.date} ${p.product_name}: ${p.quantity} ${p.unit}, ${fixedMicros(p.amount_micros)} ${u.currency.toUpperCase()}`));
       root.appendChild(r);
     }
-    if (i % Math.ceil(u.days.length / 10) === 0) root.appendChild(svg('text', { x: pad + i * bw, y: H + 14, 'font-size': 10, fill: '#667085' }, d.date.slice(5)));
+    if (i % Math.ceil(u.days.length / 10) === 0) ticks.push({ x: pad + i * bw, label: d.date.slice(5) });
   });
-  const el = h('div.chart');
-  el.appendChild(root);
-  el.appendChild(h('div.legend', null, products.length ? products.map((p, i) => h('span', { style: `--c:${COLORS[i % COLORS.length]}` }, p)) : h('span.muted', null, 'No usage in these days.')));
-  return el;
+  return chartFrame(root, W, String(max), ticks,
+    h('div.legend', null, products.length ? products.map((p, i) => h('span', { style: `--c:${COLORS[i % COLORS.length]}` }, p)) : h('span.muted', null, 'No usage in these days.')));
 }
 
 export async function accountPage(root: HTMLElement) {

@@ -5,6 +5,7 @@
  */
 import { h, mount, when, status, errorBox, svg } from './dom.ts';
 import { api } from './api.ts';
+import { chartFrame } from './chart.ts';
 import { dataEndpoints } from './run.ts';
 import type { Monitor, MonitorChange, MonitorRun } from '../../clients/typescript/src/client.ts';
 
@@ -119,9 +120,9 @@ function timelineChart(runs: MonitorRun[]): HTMLElement {
   const total = (r: MonitorRun) => KINDS.reduce((s, [k]) => s + r.counts[k], 0);
   const max = Math.max(1, ...ordered.map(total));
   const W = 900, H = 140, pad = 30, bw = Math.min(60, (W - pad) / Math.max(ordered.length, 1));
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H + 22}`, role: 'img', 'aria-label': 'changes per run', id: 'monitor-chart' });
-  root.appendChild(svg('line', { x1: pad, y1: H, x2: W, y2: H, stroke: '#d0d5dd' }));
-  root.appendChild(svg('text', { x: 0, y: 12, 'font-size': 11, fill: '#667085' }, String(max)));
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'changes per run', id: 'monitor-chart' });
+  root.appendChild(svg('line', { x1: pad, y1: H, x2: W, y2: H, stroke: '#d0d5dd', 'vector-effect': 'non-scaling-stroke' }));
+  const ticks: { x: number; label: string }[] = [];
   ordered.forEach((r, i) => {
     const x = pad + i * bw + 2;
     const mark = (fill: string, label: string) => {
@@ -142,12 +143,10 @@ function timelineChart(runs: MonitorRun[]): HTMLElement {
       bar.appendChild(svg('title', {}, `${when(r.due)}: ${n} ${label}`));
       root.appendChild(bar);
     }
-    if (i % Math.max(Math.ceil(ordered.length / 8), Math.ceil(84 / bw)) === 0) root.appendChild(svg('text', { x, y: H + 15, 'font-size': 10, fill: '#667085' }, when(r.due).slice(5, 16)));
+    if (i % Math.max(Math.ceil(ordered.length / 8), Math.ceil(84 / bw)) === 0) ticks.push({ x, label: when(r.due).slice(5, 16) });
   });
-  const el = h('div.chart');
-  el.appendChild(root);
-  el.appendChild(h('div.legend', null, KINDS.map(([, label, c]) => h('span', { style: `--c:${c}` }, label)), h('span', { style: '--c:#98a2b3' }, 'baseline'), h('span', { style: '--c:#b42318' }, 'failed')));
-  return el;
+  return chartFrame(root, W, String(max), ticks,
+    h('div.legend', null, KINDS.map(([, label, c]) => h('span', { style: `--c:${c}` }, label)), h('span', { style: '--c:#98a2b3' }, 'baseline'), h('span', { style: '--c:#b42318' }, 'failed')));
 }
 
 const show = (v: unknown) => (v === null || v === undefined || v === '' ? '∅' : typeof v === 'string' ? v : JSON.stringify(v));
