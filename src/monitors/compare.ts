@@ -16,7 +16,7 @@
  * @example diffRun(seen, [{ query: 'q', records: [{ place_id: 'a', phone: '+1 2' }] }], { identity: ['place_id'], fields: ['phone'] }, meta)
  */
 import type { ChangeRow, MonitorCompare, SeenRecord } from '../store/monitors/contract.ts';
-import { signalOf } from './signal.ts';
+import { signalOf, type WholeRead } from './signal.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -54,8 +54,6 @@ export interface RunMeta {
   /** The run's due time (Unix ms): when a full check was made. */
   due?: number;
 }
-
-export type WholeRead = 'check' | 'removal';
 
 export interface RunDiff {
   changes: ChangeRow[];

@@ -30,7 +30,6 @@ import type { MonitorRow, MonitorStore } from '../store/monitors/contract.ts';
 import { DEFAULT_REVIEWS_LIMIT, KNOWN_PLACES, type KnownPlace } from '../sources/maps-reviews/plan.ts';
 import { summaryOf } from '../sources/maps-reviews/place.ts';
 import type { PlaceRecord } from '../sources/_maps/record.ts';
-import type { WholeRead } from './compare.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -51,6 +50,9 @@ export function signalOf(r: Rec): Rec {
  * and why (`*`: every query, a full check). Read back when the run ends (`wholeReadsOf`).
  */
 export const WHOLE_READS = '_monitorWhole';
+
+/** Why a place's reviews were read whole this run: the baseline or periodic full check, or a removal the counts showed. */
+export type WholeRead = 'check' | 'removal';
 
 /** Which queries a run's request read whole, from its parameters. */
 export function wholeReadsOf(params: Rec | null | undefined): (query: string) => WholeRead | null {
