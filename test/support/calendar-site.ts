@@ -38,6 +38,7 @@ import type { AddressInfo } from 'node:net';
 import { constructedIds, constructedPlacePage, constructedSearchBody, type ConstructedPlace } from '../../src/sources/_maps/constructed-search.ts';
 import { constructedPage, type ConstructedReview } from '../../src/sources/maps-reviews/constructed-page.ts';
 import { rng } from '../../src/sources/_maps/test-support.ts';
+import { POPULAR_TIMES_REVIEWS } from '../../src/sources/_maps/stub.ts';
 
 const DAY_S = 86_400;
 const PAGE = 20;
@@ -168,6 +169,9 @@ export function calendarSite(o: { places: number; seed?: number; start?: number;
       i: p.i, lat: 30.2 + (p.i % 1000) / 10_000, lng: -97.7 - Math.floor(p.i / 1000) / 1000, name: p.name, rating: ratingOf(p.perScore), reviews: count,
       perScore: p.perScore, phone: p.phone, site: p.site, category: p.category, address: p.address, range: p.range,
       hours: p.hours.map((h, k) => ({ day: DAYS[k]!, ranges: h })), statusLine: p.statusLine,
+      // A busy place's page charts its popular times, as the product's does: without them a page
+      // reads as a stub (src/sources/_maps/stub.ts) and is asked again.
+      popularTimes: count >= POPULAR_TIMES_REVIEWS,
     };
   };
 

@@ -27,6 +27,8 @@ export interface ConstructedPlace {
   hours?: Array<{ day: string; ranges: string | null }> | null;
   /** The status line shown instead of today's hours (`Temporarily closed`), or null. */
   statusLine?: string | null;
+  /** A popular-times chart (one busy hour a day), as the product shows for places with enough visits. */
+  popularTimes?: boolean;
 }
 
 /** The engine id and place id a constructed place `i` carries. */
@@ -59,6 +61,8 @@ export function constructedNode(p: ConstructedPlace): unknown[] {
     if (p.statusLine) today[4] = [p.statusLine];
     node[203] = [days, today];
   }
+  // `[84][0]`: one entry a day (1 = Monday), each with its hours as [hour, percent, title, .., time].
+  if (p.popularTimes) node[84] = [[1, 2, 3, 4, 5, 6, 7].map((day) => [day, [[12, 60, 'Usually a little busy', null, null, null, '12 PM']]])];
   return node;
 }
 
