@@ -43,7 +43,7 @@
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { openCluster, sleep, stopTrawl, type Cluster, type TrawlProc } from '../test/support/cluster.ts';
-import { startSite } from './botwall-lib.ts';
+import { startSite, type WallOutcome } from './botwall-lib.ts';
 import { table, writeSection } from './lib.ts';
 import { Pacer } from '../src/fetch/pacing.ts';
 import { ClusterLink } from '../src/fetch/cluster/link.ts';
@@ -70,16 +70,8 @@ const FREE_RPS = 2000;
 const STARTS = 4000;
 const PER_REQUEST = 120;
 
-interface Run {
+interface Run extends WallOutcome {
   workers: number;
-  queries: number;
-  completed: number;
-  bans: number;
-  incoherent: number;
-  rate_violations: number;
-  wall_s: number;
-  least_s: number;
-  wall_ratio: number;
   lead_s: number;
   pace_s: number;
   tail_s: number;

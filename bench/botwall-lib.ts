@@ -278,3 +278,16 @@ export async function startSite(o: SiteOptions): Promise<{ ready: SiteReady; sta
     }),
   };
 }
+
+/** What both bot-wall benches report of a run against the wall: completion, bans, coherence, and the
+ *  wall time against the least the wall's per-IP limits allow. */
+export interface WallOutcome {
+  queries: number;
+  completed: number;
+  bans: number;
+  incoherent: number;
+  rate_violations: number;
+  wall_s: number;
+  least_s: number;
+  wall_ratio: number;
+}

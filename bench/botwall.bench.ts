@@ -16,7 +16,7 @@ import os from 'node:os';
 import { Executor } from '../src/fetch/executor.ts';
 import { WebTransport } from '../src/fetch/impersonate.ts';
 import { isSourceError } from '../src/sources/_kit/errors.ts';
-import { startSite } from './botwall-lib.ts';
+import { startSite, type WallOutcome } from './botwall-lib.ts';
 import { table, writeSection } from './lib.ts';
 
 const PROXIES = 40;
@@ -26,16 +26,8 @@ const BURST = 10;
 const CONCURRENCY = 400;
 const ATTEMPTS = 6;
 
-interface ArmResult {
+interface ArmResult extends WallOutcome {
   arm: string;
-  queries: number;
-  completed: number;
-  bans: number;
-  incoherent: number;
-  rate_violations: number;
-  wall_s: number;
-  least_s: number;
-  wall_ratio: number;
   /** The client's CPU (executor and transport) per query. */
   cpu_ms_per_query: number;
   /** The site process's (wall and proxies). */
