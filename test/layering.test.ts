@@ -1,9 +1,10 @@
 /**
  * The layering of src/ (issue 37): every import runs down the table of docs/architecture.md
- * ("Layers") or within one row, and no files import each other in a cycle. The table is read from the
- * page itself, so the page and this check cannot drift apart; imports are read by TypeScript's own
- * scanner (static, `export ... from`, `import type`, and `import('...')`), not by a pattern that a
- * comment could fool.
+ * ("Layers") or within one row, a row holds folders, and neither files nor folders import each other
+ * in a cycle. The table is read from the page itself, so the page and this check cannot drift apart;
+ * imports are read by TypeScript's own scanner (static, `export ... from`, `import type`, and
+ * `import('...')`) and parser (a module loaded by URL, `new URL('./x.ts', import.meta.url)`, as thread
+ * jobs and lazy adapters are), not by a pattern that a comment could fool.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,9 +46,19 @@ export function rowOf(layers: string[][], path: string): number {
   return row;
 }
 
+/** The folder of the table that holds a path: the longest entry that is a folder and matches it. */
+export function folderOf(layers: string[][], path: string): string | undefined {
+  let best: string | undefined;
+  for (const p of layers.flat()) if (p.endsWith('/') && path.startsWith(p) && p.length > (best?.length ?? -1)) best = p;
+  return best;
+}
+
 /** Everything wrong with a graph of files (paths under src/ → the paths they import) against the rows. */
 export function problems(layers: string[][], graph: Map<string, string[]>): string[] {
   const out: string[] = [];
+  layers.forEach((prefixes, i) => {
+    for (const p of prefixes) if (!p.endsWith('/')) out.push(`\`${p}\` (row ${i + 1}) is not a folder: a row holds folders`);
+  });
   for (const [from, targets] of graph) {
     const a = rowOf(layers, from);
     if (a < 0) { out.push(`${from} is in no row of the Layers table`); continue; }
@@ -61,7 +72,23 @@ export function problems(layers: string[][], graph: Map<string, string[]>): stri
     }
   }
   for (const cycle of cycles(graph)) out.push(`import cycle: ${cycle.join(' -> ')}`);
+  for (const cycle of cycles(folderGraph(layers, graph))) out.push(`folder cycle: ${cycle.join(' -> ')}`);
   return out;
+}
+
+/** The graph of the table's folders: one folder imports another when one of its files does (test support left out). */
+function folderGraph(layers: string[][], graph: Map<string, string[]>): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const a = folderOf(layers, from);
+    if (a === undefined) continue;
+    const set = out.get(a) ?? out.set(a, new Set()).get(a)!;
+    for (const to of targets) {
+      const b = folderOf(layers, to);
+      if (b !== undefined && b !== a && !isSupport(to)) set.add(b);
+    }
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v]]));
 }
 
 /** Strongly connected groups of more than one file (Tarjan), each as its sorted files. */
@@ -100,12 +127,29 @@ function tsFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Every .ts file under src/ with the files under src/ it imports (packages and paths outside src/ left out). */
+/** The relative modules a file loads by URL: `new URL('./x.ts', import.meta.url)` in code (not in a comment). */
+export function urlLoads(name: string, text: string): string[] {
+  if (!text.includes('import.meta.url')) return [];
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL') {
+      const [spec, base] = node.arguments ?? [];
+      if (spec && base && ts.isStringLiteralLike(spec) && /^\.\.?\/.*\.[cm]?[jt]s$/.test(spec.text)
+        && base.getText() === 'import.meta.url') found.push(spec.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+/** Every .ts file under src/ with the files under src/ it imports or loads by URL (packages and paths outside src/ left out). */
 function srcGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of tsFiles(SRC)) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = info.importedFiles.map((f) => f.fileName).filter((s) => s.startsWith('.'))
+    const text = readFileSync(file, 'utf8');
+    const imports = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+    const targets = [...imports, ...urlLoads(file, text)].filter((s) => s.startsWith('.'))
       .map((s) => relative(SRC, resolve(dirname(file), s))).filter((p) => !p.startsWith('..'));
     graph.set(relative(SRC, file), targets);
   }
@@ -114,23 +158,54 @@ function srcGraph(): Map<string, string[]> {
 
 const LAYERS = layersOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
 
-test('the check finds an upward import, a file in no row, test support in code, and a cycle', () => {
-  const layers = [['low/'], ['high/']];
+/**
+ * Problems known and left, each with why (docs/architecture.md, "Layers"). Empty is the aim; an entry
+ * that no longer occurs fails the test too, so the list only shrinks.
+ */
+const ALLOWED = new Map<string, string>([
+  ['`delivery/webhooks.ts` (row 12) is not a folder: a row holds folders', 'the webhook dispatcher runs on app/ while delivery/ is below it; being moved to a folder of its own'],
+  ['`delivery/event-body.ts` (row 12) is not a folder: a row holds folders', 'the webhook bodies, with the dispatcher'],
+  ['`app/service.` (row 14) is not a folder: a row holds folders', 'startService composes http/ (above app/); being moved to a folder of its own'],
+  ['import cycle: lookups/phones/adapter.ts -> lookups/phones/source.ts', 'the adapter reads the query check from its registry row, which loads it by URL; the check moves to a file of its own'],
+  ['folder cycle: app/ -> businesses/ -> delivery/ -> http/ -> monitors/', 'the three file entries above, and the monitor scheduler (monitors/) runs on app/ while app/ reads monitors/ schedules and diffs'],
+]);
+
+test('the check finds an upward import, a file in no row, test support in code, file and folder cycles, a file as a row entry', () => {
+  const layers = [['low/'], ['high/', 'high/top.']];
   const graph = new Map([
     ['low/a.ts', ['high/b.ts']], ['high/b.ts', ['low/a.ts']], ['high/c.ts', ['high/d.ts']], ['high/d.ts', ['high/c.ts', 'low/testing.ts']],
-    ['nowhere/e.ts', []], ['high/e.test.ts', ['low/x-testing.ts']],
+    ['nowhere/e.ts', []], ['high/e.test.ts', ['low/x-testing.ts']], ['high/top.ts', []],
   ]);
   assert.deepEqual(problems(layers, graph), [
+    '`high/top.` (row 2) is not a folder: a row holds folders',
     'low/a.ts (row 1) imports high/b.ts (row 2): upward',
     'high/d.ts imports the test support low/testing.ts',
     'nowhere/e.ts is in no row of the Layers table',
     'import cycle: high/b.ts -> low/a.ts',
     'import cycle: high/c.ts -> high/d.ts',
+    'folder cycle: high/ -> low/',
   ]);
+  // Two folders of one row that import each other are a cycle though neither import is upward.
+  assert.deepEqual(problems([['a/', 'b/']], new Map([['a/x.ts', ['b/y.ts']], ['b/y.ts', []], ['b/z.ts', ['a/w.ts']], ['a/w.ts', []]])),
+    ['folder cycle: a/ -> b/']);
 });
 
-test('src/: no import from a lower row to a higher one, no import cycle (docs/architecture.md, "Layers")', () => {
+test('a module loaded by URL is an import; one named in a comment or built from a variable is not', () => {
+  const text = [
+    "/** @example new URL('./in-comment.ts', import.meta.url) */",
+    "const a = new URL('./job.ts', import.meta.url);",
+    "const b = new URL('../up/adapter.ts', import.meta.url);",
+    "const c = new URL('./migrations/', import.meta.url);",
+    "const d = new URL(name, import.meta.url);",
+    "const e = new URL('./other.ts', base);",
+  ].join('\n');
+  assert.deepEqual(urlLoads('x.ts', text), ['./job.ts', '../up/adapter.ts']);
+});
+
+test('src/: no import from a lower row to a higher one, no file or folder cycle (docs/architecture.md, "Layers")', () => {
   const graph = srcGraph();
   assert.ok(graph.size > 300, 'every file under src/ is read');
-  assert.deepEqual(problems(LAYERS, graph), []);
+  const found = problems(LAYERS, graph);
+  assert.deepEqual(found.filter((p) => !ALLOWED.has(p)), [], 'problems not in the allow-list');
+  assert.deepEqual([...ALLOWED.keys()].filter((p) => !found.includes(p)), [], 'allow-list entries that no longer occur: remove them');
 });
