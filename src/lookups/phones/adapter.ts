@@ -6,7 +6,7 @@ import type { directoryPhones } from '../../contract/endpoints/lookups.ts';
 import type { LocalAdapter, QueryContext } from '../../sources/_kit/adapter.ts';
 import { phoneRecord, type PhoneRecord } from './record.ts';
 import { preloadPrefixData } from './prefix-data.ts';
-import { checkPhoneQuery } from './source.ts';
+import { checkPhoneQuery } from './check.ts';
 
 /** `region`: country for numbers written without '+'; `language`: of area and carrier names. */
 export type DirectoryPhonesParams = ParamsOf<typeof directoryPhones>;

@@ -3,9 +3,7 @@
  */
 import { defineSource } from '../../sources/_kit/source.ts';
 import { onLookupThread } from '../threaded.ts';
-
-/** Unreadable numbers still get a record (status NOT_A_NUMBER); only an empty query is refused. */
-export const checkPhoneQuery = (query: string): string | undefined => (query.trim() === '' ? 'query is empty: expected a phone number' : undefined);
+import { checkPhoneQuery } from './check.ts';
 
 export const source = defineSource({
   endpoint: '/directory-phones',
