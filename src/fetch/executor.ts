@@ -16,6 +16,7 @@ import { HostLimiter } from './limits.ts';
 import { ProxyPool, type ProxyEntry } from './proxy.ts';
 import { ProxyChoice } from './proxy-choice.ts';
 import { ProxyHealth } from './proxy-health.ts';
+import { throughProxy } from './proxy-errors.ts';
 import { Pacer, type PaceOutcome, type PaceSlot, type PaceStart } from './pacing.ts';
 import { HostTiers, type TierOutcome } from './tiers.ts';
 import { backoffDelay, isFinal, parseRetryAfter, sleep } from './retry.ts';
@@ -417,6 +418,9 @@ export class Executor {
           res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct,
             maxBytes: Math.min(s.maxResponseBytes, step.maxBytes ?? Infinity), proxyUrl: proxy?.url,
             fingerprint: step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint });
+        } catch (e) {
+          // The operator's proxy address is no user's business, and its failure is not the target's.
+          throw proxy ? throughProxy(e, proxy.url, u.host) : e;
         } finally {
           release();
           start?.done();
