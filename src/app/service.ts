@@ -27,7 +27,7 @@ import { SlotLending } from '../engine/lending.ts';
 import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
 import { WebhookDispatcher } from '../delivery/webhooks.ts';
-import { MonitorScheduler } from '../monitors/scheduler.ts';
+import { MonitorScheduler } from './monitor-scheduler.ts';
 import { finishTask } from './tasks.ts';
 import { startTaskRecovery } from './task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';

@@ -2,14 +2,14 @@
  * The bodies of webhook subscription deliveries (issue 36; docs/integrations.md), composed at send
  * time like a request's own webhook body (decision 15), which `request.finished` repeats with the
  * event's name and the subscription's id added. `monitor.changes` carries the run's part
- * (src/monitors/webhook-part.ts) and is not sent for a run that found no change; `task.file_ready`
+ * (src/app/monitor-webhook-part.ts) and is not sent for a run that found no change; `task.file_ready`
  * carries the task and its file's URL.
  *
  * @example await eventBody(ctx, delivery, request, () => requestBody(...)) // { event: 'task.file_ready', ... } | 'skip' | null
  */
 import type { AppContext } from '../app/context.ts';
 import type { RequestRow, WebhookDelivery } from '../store/contract.ts';
-import { monitorWebhookPart } from '../monitors/webhook-part.ts';
+import { monitorWebhookPart } from '../app/monitor-webhook-part.ts';
 
 type Body = Record<string, unknown>;
 

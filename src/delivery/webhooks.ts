@@ -19,7 +19,7 @@ import { failedQueries, resultsLocation } from '../app/results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 import { targetGuard } from '../config/settings.ts';
 import { openSecret } from '../app/secrets.ts';
-import { monitorWebhookPart } from '../monitors/webhook-part.ts';
+import { monitorWebhookPart } from '../app/monitor-webhook-part.ts';
 import { eventBody } from './event-body.ts';
 
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
@@ -78,7 +78,7 @@ export class WebhookDispatcher {
     // A failed request says why (its results are empty rows, so this read is cheap); a successful
     // one's partial failures are at results_location.
     const errors = r.status === 'Failure' ? await failedQueries(this.ctx, r, 10) : [];
-    // A monitor run's request: the run's changes ride along (src/monitors/webhook-part.ts).
+    // A monitor run's request: the run's changes ride along (src/app/monitor-webhook-part.ts).
     const monitor = await monitorWebhookPart(this.ctx, r);
     return {
       id: r.id, user_id: r.accountId, status: r.status === 'Success' ? 'SUCCESS' : 'FAILURE', api_task: true,

@@ -1,25 +1,25 @@
 /**
  * Runs monitors (issue 29). Every process with workers ticks: it takes over runs whose claimer died,
- * claims due runs (./store: one owner per due time) and starts each as an ordinary request, with the
+ * claims due runs (store/monitors/: one owner per due time) and starts each as an ordinary request, with the
  * request id chosen at the claim (a take-over submits that same id, so a run's request exists once),
- * asking only what moved (./signal.ts), then ends the runs whose request ended: the records against
- * what the monitor saw before (./compare.ts), stored with the run in one transaction.
+ * asking only what moved (monitors/signal.ts), then ends the runs whose request ended: the records against
+ * what the monitor saw before (monitors/compare.ts), stored with the run in one transaction.
  *
  * A run's request carries the monitor's webhook, so the delivery is made, signed, retried and logged
- * like every webhook's; its body gains the run's changes (./webhook-part.ts).
+ * like every webhook's; its body gains the run's changes (./monitor-webhook-part.ts).
  *
  * @example const s = new MonitorScheduler(ctx); s.start(); ... await s.stop();
  */
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from './context.ts';
 import type { RequestRow } from '../store/contract.ts';
 import { MONITOR_RUN, type MonitorRow, type MonitorRunRow } from '../store/monitors/contract.ts';
 import { monitorStoreOf } from '../store/monitors/index.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
-import { newRequestId } from '../app/ids.ts';
-import { submit } from '../app/submit.ts';
-import { diffRun, type QueryRecords } from './compare.ts';
-import { nextRunAfter } from './schedule.ts';
-import { planRun, wholeReadsOf } from './signal.ts';
+import { newRequestId } from './ids.ts';
+import { submit } from './submit.ts';
+import { diffRun, type QueryRecords } from '../monitors/compare.ts';
+import { nextRunAfter } from '../monitors/schedule.ts';
+import { planRun, wholeReadsOf } from '../monitors/signal.ts';
 
 export { MONITOR_RUN };
 

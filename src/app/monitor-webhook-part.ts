@@ -6,11 +6,11 @@
  *
  * @example await monitorWebhookPart(ctx, request) // { monitor_id, run_id, counts, changes, changes_location } or null
  */
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from './context.ts';
 import type { RequestRow } from '../store/contract.ts';
 import { monitorStoreOf } from '../store/monitors/index.ts';
-import { changeView } from '../app/monitors.ts';
-import { MONITOR_RUN, endRun } from './scheduler.ts';
+import { changeView } from './monitors.ts';
+import { MONITOR_RUN, endRun } from './monitor-scheduler.ts';
 
 const CHANGES_IN_BODY = 100;
 
