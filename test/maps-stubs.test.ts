@@ -99,3 +99,65 @@ test('signed in: the re-ask goes as another account', { timeout: 90_000 }, async
     for (const [a, b] of twice) assert.deepEqual([a, b].sort(), ['cookie:acctAAAA', 'cookie:acctBBBB']);
   }, (url) => ({ MAPS_COOKIES: '__Secure-1PSID=acctAAAA\n__Secure-1PSID=acctBBBB', MAPS_COOKIE_HOSTS: new URL(url).host }));
 });
+
+/** A phrase search's answer checked against the site: each page asked twice had a stub on its first
+ *  ask, and what the second (or only) ask held as stubs is what is served with the reason. */
+function checkListings(body: Answer, site: Site2026, phrase: string, places: number): void {
+  assert.equal(body.status, 'Success');
+  const got = body.data[0]!;
+  assert.equal(got.length, places, 'every place is listed');
+  const m = body.metadata ?? { stubs_retried: 0, stubs_served: 0 };
+  const asks = [...site.searchAsks.values()];
+  assert.equal(asks.length, Math.ceil(places / 20), 'every page asked');
+  // A page is asked again only when its answer held a stub listing, and only once, as another visitor.
+  for (const a of asks) {
+    assert.ok(a.length <= 2, 'asked again once at most');
+    if (a.length === 2) {
+      assert.ok(a[0]!.stubs > 0, 'asked again only after a stub answer');
+      assert.notEqual(a[0]!.who, a[1]!.who, 'the re-ask came as another visitor');
+    } else assert.equal(a[0]!.stubs, 0, 'a page with a stub listing is asked again');
+  }
+  assert.equal(m.stubs_retried, asks.filter((a) => a.length === 2).length);
+  assert.equal(site.hits.search, asks.length + m.stubs_retried, 'one more page per page with a stub, no more');
+  const servedBySite = asks.reduce((n, a) => n + a[a.length - 1]!.stubs, 0);
+  const short = got.filter((p) => !whole(p)).length;
+  assert.equal(short, servedBySite, 'the records short of their shape are the stubs the site served');
+  assert.equal(m.stubs_served, short);
+  const reason = body.errors?.find((e) => e.query === phrase && e.error.type === 'stub');
+  // Never a stub served as complete: a query with a record short of its shape says so, and only then.
+  if (short) assert.match(reason?.error.message ?? '', new RegExp(`^${short} records? served as a stub .*Place \\d+: no place_id; hours of 1 day of 7`));
+  else assert.equal(reason, undefined);
+}
+
+test('/maps/search phrase: a page with a stub listing is asked again from another identity; listings that stay stubs are served with reason stub', { timeout: 90_000 }, async () => {
+  // Per visitor and listing: the second answer has stubs of its own, served with the reason.
+  await withSite({ places: 50, reviewsOf: () => 3, stubShare: 0.05, signedOut: 'open' }, async (h, site) => {
+    const body = await ask(h, '/maps/search', ['dentists austin'], '&limit=50');
+    checkListings(body, site, 'dentists austin', 50);
+    assert.ok(body.metadata!.stubs_retried >= 1, 'a share of 0.05 of 50 listings meets a stub');
+  });
+  // Per visitor (a stub session): another session's answer is whole, so nothing stays a stub but by chance.
+  await withSite({ places: 50, reviewsOf: () => 3, stubShare: 0.5, stubBy: 'visitor', signedOut: 'open', seed: 3 }, async (h, site) => {
+    const body = await ask(h, '/maps/search', ['dentists austin'], '&limit=50');
+    checkListings(body, site, 'dentists austin', 50);
+    assert.ok([...site.searchAsks.values()].some((a) => a.length === 2 && a[1]!.stubs === 0), 'a stub page asked again from a whole session is whole');
+  });
+  // No stubs: no re-ask, no reason, no metadata.
+  await withSite({ places: 30, reviewsOf: () => 3, signedOut: 'open' }, async (h, site) => {
+    const body = await ask(h, '/maps/search', ['dentists austin'], '&limit=30');
+    checkListings(body, site, 'dentists austin', 30);
+    assert.equal(body.metadata, undefined);
+    assert.equal(site.hits.search, 2);
+  });
+});
+
+test('/maps/reviews phrase: its search listings are checked too; a stub listing is asked again, what stays one has reason stub', { timeout: 90_000 }, async () => {
+  await withSite({ places: 25, reviewsOf: () => 2, stubShare: 1, signedOut: 'open' }, async (h, site) => {
+    const body = await ask(h, '/maps/reviews', ['dentists austin'], '&limit=25&reviewsLimit=0&reviewsRoute=map');
+    assert.equal(body.status, 'Success');
+    assert.equal(body.data[0]!.length, 25);
+    assert.deepEqual(body.metadata, { stubs_retried: 2, stubs_served: 25 }, 'both pages asked again, every listing still a stub');
+    assert.equal(site.hits.search, 4);
+    assert.match(body.errors!.find((e) => e.error.type === 'stub')!.error.message, /^25 records served as a stub/);
+  });
+});

@@ -12,7 +12,10 @@
  *   constructed-dialog.ts): ten a page (`dialogPage`) with tokens, signed in or not, each sort order.
  * - Stubs: a share of place pages (`stubShare`, drawn per visitor and place: the account's cookie,
  *   else the session cookie `NID` the site sets on a first visit) show today's hours only and no
- *   place id; asked again as another visitor the page is whole but for the same share.
+ *   place id; asked again as another visitor the page is whole but for the same share. The same for
+ *   the listings of a search answer (`/search?tbm=map`: every place, in order, 20 a page, whatever
+ *   the phrase or view). `stubBy: 'visitor'` draws per visitor instead: a visitor drawn gets every
+ *   page and listing as a stub (what trackers report of some exit IPs and sessions).
  * - `hits` counts requests by kind; `cookiesSeen` every cookie value the site got (a leak check
  *   compares it with what trawl wrote down).
  *
@@ -22,10 +25,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructedIds, constructedPlacePage, type ConstructedPlace } from '../../src/sources/_maps/constructed-search.ts';
+import { constructedIds, constructedPlacePage, constructedSearchBody, type ConstructedPlace } from '../../src/sources/_maps/constructed-search.ts';
 import { constructedPage, type ConstructedReview } from '../../src/sources/maps-reviews/constructed-page.ts';
 import { constructedDialogAnswer } from '../../src/sources/maps-reviews/constructed-dialog.ts';
 import { rng } from '../../src/sources/_maps/test-support.ts';
+import { readPb } from '../../src/sources/_maps/pb.ts';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const START = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -41,8 +45,10 @@ export interface Site2026Options {
   withheld?: number;
   /** Valid `__Secure-1PSID` values → requests each answers before it expires. */
   cookies?: Record<string, number>;
-  /** Share (0..1) of (visitor, place) page answers that are stubs. */
+  /** Share (0..1) of (visitor, place) page answers and listings that are stubs. */
   stubShare?: number;
+  /** Draw stubs per visitor and place (default) or per visitor. */
+  stubBy?: 'place' | 'visitor';
   /** Most reviews a signed-in list page gives (default 20), and a dialog page (default 10). */
   listPage?: number;
   dialogPage?: number;
@@ -51,7 +57,9 @@ export interface Site2026Options {
 export interface Site2026 {
   placeIds: string[];
   counts: number[];
-  hits: { place: number; reviews: number; reviews_signed_in: number; reviews_limited: number; dialog: number; stubs: number; expired: number };
+  hits: { place: number; reviews: number; reviews_signed_in: number; reviews_limited: number; dialog: number; stubs: number; expired: number; search: number };
+  /** Each search page asked, by its offset: who asked and how many of its listings were stubs, in order. */
+  searchAsks: Map<number, Array<{ who: string; stubs: number }>>;
   cookiesSeen: Set<string>;
   /** Whether each place's last page answer was a stub (the truth a bench checks answers against). */
   lastStub: Map<number, boolean>;
@@ -103,7 +111,8 @@ export function site2026(o: Site2026Options): Site2026 {
 
   const site: Site2026 = {
     placeIds: counts.map((_, i) => constructedIds(i).placeId), counts,
-    hits: { place: 0, reviews: 0, reviews_signed_in: 0, reviews_limited: 0, dialog: 0, stubs: 0, expired: 0 },
+    hits: { place: 0, reviews: 0, reviews_signed_in: 0, reviews_limited: 0, dialog: 0, stubs: 0, expired: 0, search: 0 },
+    searchAsks: new Map(),
     cookiesSeen: new Set(),
     placeAsks: new Map(),
     lastStub: new Map(),
@@ -111,23 +120,40 @@ export function site2026(o: Site2026Options): Site2026 {
       const u = new URL(url);
       const notFound = { status: 404, body: 'not found', type: 'text/plain' };
       const cookie = cookieOf(headers);
+      // A visitor is its account, else its session cookie; one without either is a new session.
+      const visitor = () => {
+        const nid = /(?:^|;\s*)NID=([^;]+)/.exec(cookieText(headers))?.[1] ?? null;
+        const fresh = cookie === null && nid === null ? `s${++sessions}` : null;
+        return { who: cookie !== null ? `cookie:${cookie}` : `nid:${nid ?? fresh}`, headers: fresh ? { headers: { 'set-cookie': `NID=${fresh}; Path=/` } } : {} };
+      };
+      const stubFor = (who: string, i: number, kind: string) => (o.stubShare ?? 0) > 0 && hash(o.stubBy === 'visitor' ? who : `${kind}${who}|${i}`) < (o.stubShare ?? 0);
+      const unlisted = (body: string, i: number) => body.replace(new RegExp(constructedIds(i).placeId, 'g'), '');
       if (u.pathname === '/maps/place/' || u.pathname === '/maps') {
         const q = u.searchParams.get('q') ?? '';
         const cid = u.searchParams.get('cid');
         const i = q.startsWith('place_id:') ? byPlaceId.get(q.slice(9)) : cid ? Number(cid) : undefined;
         if (i === undefined || !(i >= 0 && i < counts.length)) return notFound;
         site.hits.place++;
-        // A visitor is its account, else its session cookie; one without either is a new session.
-        const nid = /(?:^|;\s*)NID=([^;]+)/.exec(cookieText(headers))?.[1] ?? null;
-        const fresh = cookie === null && nid === null ? `s${++sessions}` : null;
-        const who = cookie !== null ? `cookie:${cookie}` : `nid:${nid ?? fresh}`;
+        const { who, headers: set } = visitor();
         site.placeAsks.set(i, [...(site.placeAsks.get(i) ?? []), who]);
-        const stub = (o.stubShare ?? 0) > 0 && hash(`${who}|${i}`) < (o.stubShare ?? 0);
+        const stub = stubFor(who, i, '');
         if (stub) site.hits.stubs++;
         site.lastStub.set(i, stub);
         let body = constructedPlacePage(place(i, stub));
-        if (stub) body = body.replace(new RegExp(constructedIds(i).placeId, 'g'), '');
-        return { status: 200, body, type: 'text/html; charset=utf-8', ...(fresh ? { headers: { 'set-cookie': `NID=${fresh}; Path=/` } } : {}) };
+        if (stub) body = unlisted(body, i);
+        return { status: 200, body, type: 'text/html; charset=utf-8', ...set };
+      }
+      if (u.pathname === '/search' && u.searchParams.get('tbm') === 'map') {
+        const v = readPb(u.searchParams.get('pb') ?? '');
+        if (!v) return { status: 400, body: 'no pb', type: 'text/plain' };
+        site.hits.search++;
+        const { who, headers: set } = visitor();
+        const shown = Array.from({ length: Math.max(0, Math.min(counts.length, v.offset + Math.min(20, v.pageSize)) - v.offset) }, (_, k) => v.offset + k);
+        const stubs = shown.filter((i) => stubFor(who, i, 'list|'));
+        site.searchAsks.set(v.offset, [...(site.searchAsks.get(v.offset) ?? []), { who, stubs: stubs.length }]);
+        let body = constructedSearchBody(u.searchParams.get('q'), shown.map((i) => place(i, stubs.includes(i))));
+        for (const i of stubs) body = unlisted(body, i);
+        return { status: 200, body, type: 'application/json; charset=utf-8', ...set };
       }
       if (u.pathname === '/maps/rpc/listugcposts') {
         const pb = u.searchParams.get('pb') ?? '';
@@ -185,9 +211,12 @@ export function site2026(o: Site2026Options): Site2026 {
   return site;
 }
 
-/** A stable share in [0, 1) of a text (FNV-1a). */
+/** A stable share in [0, 1) of a text: FNV-1a, then murmur3's finalizer, without which texts that
+ *  differ only in their last characters (`nid:s1`, `nid:s2`) land close together and a share is no share. */
 function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193) >>> 0;
-  return h / 4294967296;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
 }

@@ -19,6 +19,7 @@ import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState, searchStep } from '../_maps/state.ts';
 import { placeOfPage, summaryOf, type PlaceSummary } from './place.ts';
 import type { StubNote } from '../_kit/stub.ts';
+import { placeStubs } from '../_maps/stub.ts';
 import { dialogStep, effectiveSort, firstReviewsStep, knownPlace, localeOf, type KnownPlace, pageSizeFor, reviewsLimitOf, reviewsStep, routeOf, settingsOf, statedOf, type ReviewsPageState } from './plan.ts';
 import { parseDialogPage } from './dialog.ts';
 import { limitedViewOf, pageTally } from './limited.ts';
@@ -82,9 +83,11 @@ function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<It
   if (places.length === 0) return { records: state.got > 0 ? [] : [{ item: 'none' }] };
   const records: Item[] = [];
   const next: Step[] = [];
+  const taken: PlaceRecord[] = [];
   let n = state.got;
   for (const rec of places) {
     if (n >= want) break;
+    taken.push(rec);
     // Only the first place of a query can resume from a given page token.
     const token = n === 0 ? ctx.params.lastPaginationId || null : null;
     const started = startPlace(summaryOf(rec), token, ctx.params);
@@ -93,7 +96,9 @@ function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<It
     n++;
   }
   if (n < want && places.length >= SEARCH_PAGE_SIZE) next.push(searchStep({ ...state, offset: state.offset + places.length, got: n }));
-  return { records, next };
+  // Listings short of a listing's shape (_maps/stub.ts): the page is asked again from another identity.
+  const stubs = placeStubs(taken, 'listing');
+  return stubs.length ? { records, next, stubs } : { records, next };
 }
 
 /**

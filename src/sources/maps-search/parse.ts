@@ -17,6 +17,14 @@ import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
 import { parseSearchBody } from '../_maps/search-body.ts';
 import { readState } from '../_maps/state.ts';
+import { placeStubs } from '../_maps/stub.ts';
+
+/** A search page's outcome with the listings it keeps that are stubs (short of a listing's shape:
+ *  _maps/stub.ts), which the runner asks again once from another identity (issue 34, item 4). */
+function withListingStubs(out: ParseResult<PlaceRecord>): ParseResult<PlaceRecord> {
+  const stubs = placeStubs(out.records, 'listing');
+  return stubs.length ? { ...out, stubs } : out;
+}
 
 function parseResolve(step: Step, response: FetchedResponse, ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> {
   if (looksLikeHtml(response.body)) {
@@ -55,12 +63,12 @@ export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: Quer
       const state = readState(step.state);
       if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
       const page = parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params));
-      return afterSearchPage(state, page);
+      return withListingStubs(afterSearchPage(state, page));
     }
     case 'area': {
       const state = readAreaState(step.state);
       if (!state) throw new SourceError('invalid_query', 'area step without a valid state');
-      return afterAreaPage(structuredClone(state), parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params)), ctx);
+      return withListingStubs(afterAreaPage(structuredClone(state), parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params)), ctx));
     }
     case 'place':
       return parsePlaceStep(response, nodeOptionsOf(ctx.query, ctx.params));
