@@ -27,8 +27,12 @@ function run(params: MapsSearchParams, crashEvery = 0, on: { serve(url: string):
   const records: PlaceRecord[] = [];
   let summary: Record<string, unknown> | undefined;
   let steps = 0;
+  const asked = new Set<string>();
+  let twice = 0;
   while (queue.length) {
     const step = queue.shift()!;
+    if (asked.has(step.url)) twice++;
+    asked.add(step.url);
     const res = on.serve(step.url);
     const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
     records.push(...out.records);
@@ -37,7 +41,7 @@ function run(params: MapsSearchParams, crashEvery = 0, on: { serve(url: string):
     // A resume reads the pending steps back from the store's JSON.
     if (crashEvery && ++steps % crashEvery === 0) queue = JSON.parse(JSON.stringify(queue));
   }
-  return { records: adapter.finish!(records, ctx), raw: records.length, summary: summary! };
+  return { records: adapter.finish!(records, ctx), raw: records.length, summary: summary!, twice };
 }
 
 test('an area is covered: nearly every place inside found once, none outside, coverage stated', () => {
@@ -89,9 +93,11 @@ function measured(on: ReturnType<typeof mapSite>, summary: Record<string, unknow
 for (const cap of [110, 60]) {
   test(`a site that shows ${cap} places a view: the cap is learned, recall >= 0.99, coverage within 2 points`, (t) => {
     const other = mapSite({ area, places: 6000, seed: 3, cap });
-    const { records, summary } = run({}, 0, other);
+    const { records, summary, twice } = run({}, 0, other);
     const m = measured(other, summary, records, other.requests);
     t.diagnostic(JSON.stringify({ cap, ...m, probed: summary.views_probed }));
+    // A probe's page is its sub-cell's first page: kept, never asked again when the split searches it.
+    assert.equal(twice, 0, 'no URL asked twice');
     assert.equal(summary.view_cap, cap);
     assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
     assert.ok(Math.abs(m.coverage - m.recall) <= 0.02, `coverage ${m.coverage} vs recall ${m.recall}`);

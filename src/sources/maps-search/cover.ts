@@ -99,6 +99,9 @@ export interface AreaState {
   miss?: number;
   /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
   cap?: CapLearn;
+  /** First pages of sub-cells that probes asked (key: the view's camera in the URL; `n` places, those
+   *  with coordinates as [lat, lng, hash]). */
+  pages?: Array<{ u: string; n: number; p: Pt[] }>;
 }
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -274,57 +277,89 @@ function splitAfterAll(st: AreaState, area: Area, k: Kept): void {
 
 const isSmall = (b: Box) => b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
 
+/** A place of a page: its record (absent when the page is a kept probe page: the view that
+ *  probed returned its records already), coordinates and hash. */
+interface Located { r?: PlaceRecord; lat: number; lng: number; h: string }
+
+const locate = (page: PlaceRecord[]): Located[] =>
+  page.filter((r) => r.latitude !== null && r.longitude !== null).map((r) => ({ r, lat: r.latitude!, lng: r.longitude!, h: placeHash(r) }));
+
+/** The part of a view's first-page URL that names the view (its camera). */
+const viewKey = (b: [number, number, number, number]) => buildPb(boxOf(b), 0).split('!2m3')[0]!;
+
 /**
  * One fetched page of an area view (or of its probe) → the places kept and the next step (or none at
- * the end).
+ * the end). A probe that proved its view capped asked the first page of a sub-cell the split will
+ * search (a quadrant, or one of theirs): that page is kept (KEPT_PAGES), and when the planner
+ * reaches the sub-cell it is read from there instead of asking the site the same URL again.
  */
 export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryContext<MapsSearchParams>): ParseResult<PlaceRecord> & { summary?: Record<string, unknown> } {
   const area = areaOf(ctx.params);
-  const v = st.view;
-  if (!v) throw new SourceError('invalid_query', 'area step without a view');
+  if (!st.view) throw new SourceError('invalid_query', 'area step without a view');
+  st.tally.requests += 1;
+  const records: PlaceRecord[] = [];
+  onPage(st, area, locate(page), page.length, records);
+  for (;;) {
+    const v = st.view as View | null;
+    if (!v || v.offset !== 0 || v.probe || !st.pages?.length) break;
+    const key = viewKey(v.b);
+    const i = st.pages.findIndex((k) => k.u === key);
+    if (i < 0) break;
+    const [kept] = st.pages.splice(i, 1);
+    onPage(st, area, kept!.p.map(([lat, lng, h]) => ({ lat, lng, h })), kept!.n, records);
+  }
+  if (st.view) return { records, next: [stepOf(st)] };
+  // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
+  const named = String(ctx.params.area);
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap) } };
+}
+
+/** Probe pages kept to stand as their sub-cell's first page (oldest dropped first). */
+const KEPT_PAGES = 8;
+
+/** One page (`n` places long, `page` those with coordinates) of the current view or its probe: the
+ *  view goes on (next page, probe) or is done and the planner advances to the next view. */
+function onPage(st: AreaState, area: Area, page: Located[], n: number, records: PlaceRecord[]): void {
+  const v = st.view!;
   const cap = (st.cap ??= emptyCapLearn());
   const cell = boxOf(v.b);
-  st.tally.requests += 1;
   if (v.offset === 0 && !v.probe) st.tally.views += 1;
-  const records: PlaceRecord[] = [];
   const all = (v.all ??= []);
-  const keep = (r: PlaceRecord, h: string) => {
-    all.push(h);
-    if (!contains(cell, r.latitude!, r.longitude!)) return;
-    v.seen.push(h);
-    v.pts.push([r6(r.latitude!), r6(r.longitude!), h]);
-    if (area.contains(r.latitude!, r.longitude!)) records.push(r);
+  const keep = (p: Located) => {
+    all.push(p.h);
+    if (!contains(cell, p.lat, p.lng)) return;
+    v.seen.push(p.h);
+    v.pts.push([r6(p.lat), r6(p.lng), p.h]);
+    if (p.r && area.contains(p.lat, p.lng)) records.push(p.r);
   };
   let capped: boolean;
   const checked = !!v.probe;
   if (v.probe) {
     // The probe's page: places of its sub-cell the view never showed.
     const probe = boxOf(v.probe);
-    const located = page.filter((r) => r.latitude !== null && r.longitude !== null).map((r) => ({ r, lat: r.latitude!, lng: r.longitude!, h: placeHash(r) }));
-    const fresh = probeNew(located, probe, cell, all);
+    const fresh = probeNew(page, probe, cell, all);
     const before = v.pts.filter((p) => contains(probe, p[0], p[1])).length;
-    for (const p of fresh) if (!all.includes(p.h)) keep(p.r, p.h);
+    for (const p of fresh) if (!all.includes(p.h)) keep(p);
     // More distinct places than the count: the view holds more than it shows.
     capped = all.length > v.t! || fresh.length > (v.allow ?? 0);
     if (capped) {
       const hidden = before > 0 ? (fresh.length * v.t!) / before : undefined;
       provenCapped(cap, v.t!, hidden, !!v.audit);
       for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
+      // The split will search the probe's sub-cell (or a cell of it): its first page is this one.
+      const pages = (st.pages ??= []);
+      pages.push({ u: viewKey(v.probe), n, p: page.map((p) => [r6(p.lat), r6(p.lng), p.h]) });
+      if (pages.length > KEPT_PAGES) pages.shift();
     } else accepted(cap, v.t!, true);
     v.probe = undefined;
   } else {
-    for (const r of page) {
-      if (r.latitude === null || r.longitude === null) continue;
-      const h = placeHash(r);
-      // Pages of one view repeat places (they overlap, and the ranking moves between requests).
-      if (all.includes(h)) continue;
-      keep(r, h);
-    }
-    const full = page.length >= PAGE_SIZE;
+    // Pages of one view repeat places (they overlap, and the ranking moves between requests).
+    for (const p of page) if (!all.includes(p.h)) keep(p);
+    const full = n >= PAGE_SIZE;
     const atCap = knownCap(cap) !== undefined && v.offset + PAGE_SIZE >= knownCap(cap)!;
     if (full && !atCap && v.offset + PAGE_SIZE < MAX_VIEW_PLACES) {
       v.offset += pageStep(st);
-      return { records, next: [stepOf(st)] };
+      return;
     }
     const known = knownCap(cap);
     if (full && known !== undefined) {
@@ -335,7 +370,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     } else if (full) capped = true; // paged as far as a view goes: split
     else {
       // A short page ends the view's pages: its count is all of its places, or the cap.
-      v.t = v.offset + page.length;
+      v.t = v.offset + n;
       const verdict = judge(cap, v.t, all.length, v.b);
       const allow = noiseAllowance(v.t - all.length, v.t);
       const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow))) : null;
@@ -345,7 +380,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
         v.audit = verdict === 'audit';
         cap.probed += 1;
         if (v.audit) cap.audits += 1;
-        return { records, next: [stepOf(st)] };
+        return;
       }
       // A check wanted but no sub-cell to probe (all of the view's places in one spot): split.
       capped = verdict === 'capped' || (verdict === 'probe' && !isSmall(cell));
@@ -353,7 +388,14 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
       else accepted(cap, v.t, false);
     }
   }
-  // The view is done: counted in full, or capped.
+  viewDone(st, area, v, capped, checked);
+}
+
+/** The view is done: counted in full (its places and estimate added), or capped (split). */
+function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: boolean): void {
+  const cap = st.cap!;
+  const cell = boxOf(v.b);
+  const all = v.all ?? [];
   if (!capped) v.total = v.t;
   const saturated = v.total === undefined;
   const small = isSmall(cell);
@@ -395,10 +437,6 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     }
   }
   advance(st, area);
-  if (st.view) return { records, next: [stepOf(st)] };
-  // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
-  const named = String(ctx.params.area);
-  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, cap) } };
 }
 
 /** Validates a stored area state (it comes back from storage). */
