@@ -39,7 +39,7 @@ test('kill -9 in the middle of an area query: resumed at its view, every place o
       running = await getJson(s, `/requests/${id}`);
     }
     const area = running.body.progress?.area;
-    assert.ok(area && area.views_done > 0 && area.views_planned > area.views_done && area.planned.length > 0, JSON.stringify(running.body));
+    assert.ok(area && area.views_done > 0 && area.views_planned > area.views_done && area.planned.length > 0, `${running.status} ${JSON.stringify(running.body)}`);
     assert.equal(area.planned[0].length, 4);
     await stopTrawl(s, 'SIGKILL');
     const atKill = served();
