@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHarness, type Harness } from './support/harness.ts';
 import { registryOfAdapters } from '../src/sources/registry.ts';
 import { worldAdapter, type WorldRecord } from './support/world-adapter.ts';
+import { monitorStoreOf } from '../src/store/monitors/index.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skip = !existsSync(CHROMIUM) && `Chromium not found at ${CHROMIUM} (CI installs Debian's chromium; set CHROMIUM_PATH)`;
@@ -111,4 +112,27 @@ test('monitors page: made with the form, baseline, then each change on the timel
   await narrow.waitForSelector('li.run');
   assert.ok(await narrow.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no sideways scrolling at 390 px');
   await narrow.screenshot({ path: join(SHOTS, 'monitor-390.png'), fullPage: true });
+});
+
+test('a monitor the service paused (its account could not pay) shows why, on its page and in the list', { skip, timeout: 60_000 }, async () => {
+  const made = await hs.json('/monitors', { method: 'POST', body: JSON.stringify({ endpoint: '/maps/search', queries: ['tea'], schedule: { every_s: 3600 }, status: 'paused', name: 'unpaid tea' }), headers: { 'content-type': 'application/json' } });
+  const id = made.body.id as string;
+  const why = 'its account cannot pay a run (balance plus credit limit used up): top up, then resume it';
+  // The state the scheduler leaves (test/monitors.test.ts makes it over the API on both stores).
+  await monitorStoreOf(hs.svc.ctx.store).updateMonitor(hs.account.id, id, { pausedReason: why }, hs.svc.ctx.now());
+  assert.equal((await hs.json(`/monitors/${id}`)).body.paused_reason, why);
+  const page = await signedIn();
+  await page.goto(`${hs.url}/app#/monitors/${id}`);
+  await page.waitForSelector('#monitor-paused-reason');
+  assert.equal(await page.textContent('#monitor-paused-reason'), why);
+  assert.match(await page.textContent('#monitor-title') ?? '', /unpaid tea\s*paused: cannot pay/);
+  await page.goto(`${hs.url}/app#/monitors`);
+  const row = page.locator(`tr[data-monitor="${id}"]`);
+  assert.match(await row.textContent() ?? '', /unpaid tea.*paused: cannot pay/);
+  assert.equal(await row.locator('.status').getAttribute('title'), why);
+  // Resumed by the user (the account can pay): the reason goes.
+  await page.goto(`${hs.url}/app#/monitors/${id}`);
+  await page.click('#monitor-toggle');
+  await page.waitForFunction(() => /active/.test(document.querySelector('#monitor-title')?.textContent ?? ''));
+  assert.equal(await page.locator('#monitor-paused-reason').count(), 0);
 });

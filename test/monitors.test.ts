@@ -214,3 +214,70 @@ test('a monitor run\'s webhook that fails is listed in /webhook-calls and retrie
     assert.equal((await h.json(`/monitors/${m.id}/runs`)).body.runs.length, 1, 'a webhook retry is no new run');
   } finally { await h.close(); await new Promise<void>((r) => server.close(() => r())); }
 });
+
+/** A monitor whose account cannot pay pauses itself with the reason, and resumes when the user resumes it after a top-up. */
+async function unpaidScenario(h: Harness, world: Map<string, Rec>) {
+  for (const id of ['a', 'b', 'c', 'd', 'e']) world.set(id, { place_id: id, name: `Place ${id}`, phone: null, rating: 4 });
+  // 0.0075 pays two places at 0.003: the first run stops at the credit limit after two.
+  const { account, key } = await h.newAccount({ balance: 0.0075 });
+  const call = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
+    h.json(path, { key, method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+  const created = await call('/monitors', { endpoint: '/maps/search', queries: ['coffee'], schedule: { every_s: 3600 } });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  assert.equal(created.body.paused_reason, null);
+  const id = created.body.id as string;
+  const ended = (n: number) => until(async () => {
+    const r = (await call(`/monitors/${id}/runs`)).body.runs as any[];
+    return r.filter((x) => x.status === 'done' || x.status === 'failed').length >= n && r;
+  }, 20_000, `${n} runs ended`);
+  const pausedWith = (re: RegExp) => until(async () => {
+    const m = (await call(`/monitors/${id}`)).body;
+    return m.status === 'paused' && re.test(m.paused_reason ?? '') && m;
+  }, 10_000, `paused with ${re}`);
+  // 1. A run cut at the credit limit: its records kept and billed, the monitor paused with the reason.
+  const [first] = await ended(1);
+  assert.deepEqual([first.status, first.counts.records], ['done', 2]);
+  assert.match(first.reason, /credit limit/);
+  const paused = await pausedWith(/stopped at its account's credit limit.*top up, then resume/);
+  assert.equal(paused.next_run, null);
+  assert.match((await call('/monitors')).body.monitors[0].paused_reason, /credit limit/, 'the listing shows the reason too');
+  assert.ok((await h.svc.ctx.store.getAccount(account.id))!.balanceMicros >= 0, 'never past the limit');
+  h.clock.offset += 3 * 3_600_000;
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await call(`/monitors/${id}/runs`)).body.runs.length, 1, 'a paused monitor runs nothing');
+  // 2. Resumed while the account still cannot pay: a 402, still paused with its reason.
+  await h.svc.ctx.store.addBalance(account.id, -(await h.svc.ctx.store.getAccount(account.id))!.balanceMicros);
+  const refused = await call(`/monitors/${id}`, { status: 'active' }, 'PATCH');
+  assert.equal(refused.status, 402, JSON.stringify(refused.body));
+  assert.match((await call(`/monitors/${id}`)).body.paused_reason, /credit limit/);
+  // 3. Topped up, resumed: the reason goes, the next run comes and finds the places the cut run missed (none reported gone).
+  await h.svc.ctx.store.addBalance(account.id, 1_000_000);
+  const resumed = await call(`/monitors/${id}`, { status: 'active' }, 'PATCH');
+  assert.deepEqual([resumed.status, resumed.body.status, resumed.body.paused_reason], [200, 'active', null]);
+  h.clock.offset += 3_600_000;
+  const [second] = await ended(2);
+  assert.deepEqual([second.status, second.counts.new, second.counts.gone, second.reason], ['done', 3, 0, null]);
+  // 4. The account at zero when a run is due: the run fails at its start (402), the monitor pauses.
+  await h.svc.ctx.store.addBalance(account.id, -(await h.svc.ctx.store.getAccount(account.id))!.balanceMicros);
+  h.clock.offset += 3_600_000;
+  const [third] = await ended(3);
+  assert.equal(third.status, 'failed');
+  assert.match(third.reason, /the run could not start: please close past due/);
+  await pausedWith(/cannot pay a run .*top up, then resume/);
+  // The user's own pause replaces the service's reason.
+  const userPaused = await call(`/monitors/${id}`, { status: 'paused' }, 'PATCH');
+  assert.deepEqual([userPaused.body.status, userPaused.body.paused_reason], ['paused', null]);
+}
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  const pg = pgTestUrl();
+  test(`a monitor whose account cannot pay pauses itself with the reason and resumes after a top-up, on ${kind}`, { skip: kind === 'postgres' && !pg ? 'PostgreSQL not configured: set TEST_DATABASE_URL' : false, timeout: 90_000 }, async () => {
+    const world = new Map<string, Rec>();
+    const schema = scratchSchema();
+    const h = await startHarness({
+      adapters: registryOfAdapters([worldAdapter(world, { on: false })]), settings: { monitorTickMs: 40 },
+      backendEnv: kind === 'postgres' ? { DATABASE_URL: pg!, DATABASE_SCHEMA: schema, QUEUE: 'embedded' } : {},
+    });
+    try { await unpaidScenario(h, world); } finally { await h.close(); if (kind === 'postgres') await dropSchema(pg!, schema); }
+  });
+}

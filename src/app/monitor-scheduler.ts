@@ -17,6 +17,8 @@ import { monitorStoreOf } from '../store/monitors/index.ts';
 import { endpointFor } from '../contract/endpoints/index.ts';
 import { newRequestId } from './ids.ts';
 import { submit } from './submit.ts';
+import { AppError } from './errors.ts';
+import { CREDIT_LIMIT } from '../billing/purse.ts';
 import { diffRun, type QueryRecords } from '../monitors/compare.ts';
 import { nextRunAfter } from '../monitors/schedule.ts';
 import { planRun, wholeReadsOf } from '../monitors/signal.ts';
@@ -73,6 +75,7 @@ export class MonitorScheduler {
     const account = await this.ctx.store.getAccount(run.accountId);
     const decl = m && endpointFor(m.endpoint);
     let why: string | null = null;
+    let unpaid = false;
     if (!m || !account || !decl) why = !m ? 'the monitor was deleted' : !account ? 'the account is gone' : `${m.endpoint} is not served`;
     else if (!(await this.ctx.store.getRequest(run.requestId))) {
       try {
@@ -86,13 +89,17 @@ export class MonitorScheduler {
         await submit(this.ctx, account, decl, { ...plan.params, [MONITOR_RUN]: run.id }, plan.queries, { webhook: m.webhook, ui: false, id: run.requestId });
       } catch (e) {
         // Another process submitted the same id meanwhile (it was late, not dead): that request is this run's.
-        if (!(await this.ctx.store.getRequest(run.requestId))) why = `the run could not start: ${(e as Error).message}`;
+        if (!(await this.ctx.store.getRequest(run.requestId))) {
+          why = `the run could not start: ${(e as Error).message}`;
+          unpaid = e instanceof AppError && e.status === 402;
+        }
       }
     }
     await store.markRunning(run.id);
     if (why) {
       this.ctx.log.warn({ monitorId: run.monitorId, runId: run.id }, why);
       await store.finishRun(run.id, failed(why, this.ctx.now()));
+      if (unpaid) await pauseUnpaid(this.ctx, run, UNPAID);
     }
   }
 
@@ -103,24 +110,48 @@ export class MonitorScheduler {
   }
 }
 
+/** Why a monitor whose account cannot pay pauses itself: runs that fail at no cost would go on for good. */
+const UNPAID = 'its account cannot pay a run (balance plus credit limit used up): top up, then resume it (PATCH {"status": "active"})';
+const CREDIT_STOP = 'a run stopped at its account\'s credit limit (its records up to there are kept and billed): top up, then resume it (PATCH {"status": "active"})';
+
+/**
+ * Pauses a monitor whose run could not be paid, with the reason (shown as its `paused_reason`), so
+ * it stops claiming runs that can only fail. Only an active one: a pause or resume the user made
+ * since is theirs. The user resumes it after topping up (src/app/monitors.ts refuses a resume the
+ * account still cannot pay).
+ */
+async function pauseUnpaid(ctx: AppContext, run: MonitorRunRow, reason: string): Promise<void> {
+  const store = monitorStoreOf(ctx.store);
+  const m = await store.getMonitor(run.accountId, run.monitorId);
+  if (m?.status !== 'active') return;
+  await store.updateMonitor(run.accountId, run.monitorId, { status: 'paused', pausedReason: reason, nextRunAt: null }, ctx.now());
+  ctx.log.warn({ monitorId: run.monitorId, runId: run.id }, `monitor paused: ${reason}`);
+}
+
 function failed(reason: string, now: number) {
   return { status: 'failed' as const, reason, counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 }, changes: [], seen: [], gone: [], now };
 }
 
 /** Reads a query's records; a query that failed (not one that ended early with its records) is marked. */
-async function resultsOf(ctx: AppContext, requestId: string): Promise<{ queries: QueryRecords[]; firstError: string | null }> {
+async function resultsOf(ctx: AppContext, requestId: string): Promise<{ queries: QueryRecords[]; firstError: string | null; creditStop: boolean }> {
   const byIndex = new Map<number, QueryRecords>();
   let firstError: string | null = null;
+  let creditStop = false;
   for await (const part of ctx.store.readResults(requestId)) {
     let q = byIndex.get(part.queryIndex);
     if (!q) { q = { query: part.query, records: [] }; byIndex.set(part.queryIndex, q); }
     for (const r of JSON.parse(part.recordsJson) as Record<string, unknown>[]) q.records.push(r);
-    if (part.error && !part.more && !part.error.startsWith('step_budget') && !part.error.startsWith('credit_limit')) {
+    if (part.error?.startsWith(CREDIT_LIMIT)) {
+      // Stopped where the account could pay no more: what it found counts, what it did not reach is
+      // not gone (./compare.ts), and the monitor pauses.
+      q.partial = true;
+      creditStop = true;
+    } else if (part.error && !part.more && !part.error.startsWith('step_budget')) {
       q.failed = q.records.length === 0;
       firstError ??= part.error;
     }
   }
-  return { queries: [...byIndex.values()], firstError };
+  return { queries: [...byIndex.values()], firstError, creditStop };
 }
 
 /**
@@ -132,16 +163,19 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
   const m = await store.getMonitor(run.accountId, run.monitorId);
   const now = ctx.now();
   if (!m) { await store.finishRun(run.id, failed('the monitor was deleted', now)); return; }
-  const { queries, firstError } = await resultsOf(ctx, request.id);
+  const { queries, firstError, creditStop } = await resultsOf(ctx, request.id);
   if (request.status !== 'Success' || queries.every((q) => q.failed)) {
-    const why = `its request ${request.id} ended in Failure: ${firstError ?? 'no query succeeded'}`;
+    const why = `its request ${request.id} ended in Failure: ${firstError ?? (creditStop ? CREDIT_STOP : 'no query succeeded')}`;
     // The run's reason is in GET /monitors/{id}/runs; the operator's log says it too.
     if (await store.finishRun(run.id, failed(why, now))) ctx.log.warn({ monitorId: run.monitorId, runId: run.id }, `monitor run failed: ${why}`);
+    if (creditStop) await pauseUnpaid(ctx, run, CREDIT_STOP);
     return;
   }
   const before = await store.seenRecords(m.id);
   const d = diffRun(before, queries, m.compare, {
     monitorId: m.id, runId: run.id, at: now, baseline: run.baseline, queries: m.queries, whole: wholeReadsOf(request.params), due: run.dueAt,
   });
-  await store.finishRun(run.id, { status: 'done', reason: firstError && `some queries failed: ${firstError}`, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
+  const reason = firstError ? `some queries failed: ${firstError}` : creditStop ? CREDIT_STOP : null;
+  await store.finishRun(run.id, { status: 'done', reason, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
+  if (creditStop) await pauseUnpaid(ctx, run, CREDIT_STOP);
 }

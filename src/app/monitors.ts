@@ -110,7 +110,7 @@ export async function createMonitor(ctx: AppContext, account: Account, body: Bod
   await checkRequest(ctx, decl, params, queries);
   const m: MonitorRow = {
     id: monitorId(), accountId: account.id, name: body.name == null ? null : cleanText('name', body.name, 200), endpoint: decl.path, queries,
-    params, schedule, compare: compareOf(decl.path, body.compare), webhook, status: paused ? 'paused' : 'active',
+    params, schedule, compare: compareOf(decl.path, body.compare), webhook, status: paused ? 'paused' : 'active', pausedReason: null,
     // The first run comes at once: it records what is there, so the next can say what changed.
     nextRunAt: paused ? null : now, lastRunAt: null, runs: 0, created: now, updated: now,
   };
@@ -122,7 +122,7 @@ export async function createMonitor(ctx: AppContext, account: Account, body: Bod
 export function monitorView(ctx: AppContext, m: MonitorRow): Body {
   return {
     id: m.id, name: m.name, endpoint: m.endpoint, queries: m.queries, params: m.params, schedule: m.schedule, compare: m.compare, webhook: m.webhook,
-    status: m.status, next_run: m.nextRunAt == null ? null : Math.floor(m.nextRunAt / 1000), last_run: m.lastRunAt == null ? null : Math.floor(m.lastRunAt / 1000),
+    status: m.status, paused_reason: m.pausedReason, next_run: m.nextRunAt == null ? null : Math.floor(m.nextRunAt / 1000), last_run: m.lastRunAt == null ? null : Math.floor(m.lastRunAt / 1000),
     runs: m.runs, created: Math.floor(m.created / 1000), updated: Math.floor(m.updated / 1000),
     changes_location: `${ctx.settings.baseUrl}/monitors/${m.id}/changes`,
   };
@@ -172,12 +172,16 @@ export async function patchMonitor(ctx: AppContext, account: Account, id: string
   if (body.status !== undefined) {
     if (body.status !== 'active' && body.status !== 'paused') bad('status must be "active" or "paused"');
     patch.status = body.status as MonitorRow['status'];
+    // The user's own pause or resume: a reason the service gave for pausing it no longer holds.
+    patch.pausedReason = null;
   }
   if (patch.queries || patch.params) await checkRequest(ctx, endpointFor(m.endpoint)!, patch.params ?? m.params, patch.queries ?? m.queries);
   const status = patch.status ?? m.status;
   if (status === 'paused') patch.nextRunAt = null;
   else if (m.status === 'paused' || patch.schedule) {
-    if (m.status === 'paused') assertCanPay(account);
+    // Against the stored balance (a top-up a moment ago counts), not the authentication cache: a
+    // monitor the service paused because its account could not pay resumes only once it can.
+    if (m.status === 'paused') assertCanPay((await ctx.store.getAccount(account.id)) ?? account);
     // Resumed, or a new rhythm: the next run from now (a first run at once if it never ran).
     patch.nextRunAt = m.runs === 0 ? now : nextRunAfter(patch.schedule ?? m.schedule, now);
   }

@@ -39,6 +39,7 @@ export const monitorView = Type.Object({
   id: S, name: N(S), endpoint: S, queries: Type.Array(S, { description: 'Its queries; in GET /monitors the first 10, each cut to 200 characters.' }),
   queries_count: Type.Optional(Type.Integer({ description: 'In GET /monitors, how many queries the monitor has, when the listing cut them (more than 10, or one past 200 characters); GET /monitors/{monitorId} shows them all.' })), params: Type.Object({}, { additionalProperties: true }), schedule, compare, webhook: N(S),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  paused_reason: N(Type.String({ description: 'Why the service paused the monitor: its account could not pay a run (balance plus credit limit used up). Null while active or paused by the user; cleared when the user sets status. Top up, then resume with {"status": "active"} (a 402 while the account still cannot pay).' })),
   next_run: N(Type.Integer({ description: 'Unix seconds of the next due run; null while paused.' })), last_run: N(Type.Integer()), runs: Type.Integer(),
   created: Type.Integer(), updated: Type.Integer(), changes_location: S,
 }, { $id: 'Monitor', description: 'A monitor (an extension: not in the interface).' });
@@ -67,7 +68,7 @@ export const monitorOperations: AccountOperation[] = [
     answers: { 200: Type.Object({ monitors: Type.Array(monitorView), has_more: Type.Boolean() }), 401: E, 422: E } },
   { method: 'GET', path: '/monitors/{monitorId}', summary: 'One monitor (extension).', params: { monitorId }, answers: { 200: monitorView, 401: E, 404: E } },
   { method: 'PATCH', path: '/monitors/{monitorId}', summary: 'Pauses, resumes or changes a monitor (extension).', params: { monitorId },
-    body: Type.Partial(monitorBody), bodyLimit: MONITOR_BODY_LIMIT, answers: { 200: monitorView, 401: E, 404: E, 413: E, 422: E } },
+    body: Type.Partial(monitorBody), bodyLimit: MONITOR_BODY_LIMIT, answers: { 200: monitorView, 401: E, 402: E, 404: E, 413: E, 422: E } },
   { method: 'DELETE', path: '/monitors/{monitorId}', summary: 'Deletes a monitor with its runs and changes (extension).', params: { monitorId },
     answers: { 200: 'text', 401: E, 404: E } },
   { method: 'GET', path: '/monitors/{monitorId}/runs', summary: 'A monitor\'s runs, newest first (extension).',

@@ -40,6 +40,9 @@ export interface QueryRecords {
   records: Rec[];
   /** The query failed: its previous records are not reported gone. */
   failed?: boolean;
+  /** The query stopped early (its account's credit limit): its records count, and previous records it
+   *  did not reach are not reported gone. */
+  partial?: boolean;
 }
 
 export interface RunMeta {
@@ -140,7 +143,7 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
   const changes: ChangeRow[] = [];
   const seen: SeenRecord[] = [];
   const found = new Set<string>();
-  const failedQueries = new Set(results.filter((q) => q.failed).map((q) => q.query));
+  const failedQueries = new Set(results.filter((q) => q.failed || q.partial).map((q) => q.query));
   const counts = { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 };
   const event = (kind: ChangeRow['kind'], identity: string, field: string | null, b: unknown, a: unknown, record: unknown) => {
     if (meta.baseline) return;
@@ -160,7 +163,8 @@ export function diffRun(before: Map<string, Rec>, results: QueryRecords[], compa
       for (const f of compare.fields) values[f] = r[f] ?? null;
       const rv = newReviews(r, prev && prev._newest !== undefined ? { newest: prev._newest as number, ids: (prev._ids as string[]) ?? [] } : null);
       if (rv.mark) { values._newest = rv.mark.newest; values._ids = rv.mark.ids; }
-      const ledger = reviewLedger(r, prev, rv.fresh, meta.whole?.(q.query) ?? null, meta.due);
+      // A read cut at the credit limit is no whole read: reviews it did not reach are not removed.
+      const ledger = reviewLedger(r, prev, rv.fresh, q.partial ? null : meta.whole?.(q.query) ?? null, meta.due);
       Object.assign(values, ledger.values);
       if (!prev) event('new', id, null, null, null, r);
       else {

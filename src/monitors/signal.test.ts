@@ -7,7 +7,7 @@ import type { MonitorRow, MonitorStore } from '../store/monitors/contract.ts';
 type Rec = Record<string, unknown>;
 const monitor = (o: Partial<MonitorRow>): MonitorRow => ({
   id: 'm', accountId: 'a', name: null, endpoint: '/maps/reviews', queries: [], params: {}, schedule: { every_s: 86_400, time_zone: 'UTC' },
-  compare: { identity: ['place_id'], fields: [] }, webhook: null, status: 'active', nextRunAt: 0, lastRunAt: 100, runs: 1, created: 0, updated: 0, ...o,
+  compare: { identity: ['place_id'], fields: [] }, webhook: null, status: 'active', pausedReason: null, nextRunAt: 0, lastRunAt: 100, runs: 1, created: 0, updated: 0, ...o,
 });
 /** Only what planRun reads: the account's monitors and what each has seen. */
 function storeOf(monitors: MonitorRow[], seen: Record<string, Rec[]>): MonitorStore {

@@ -34,7 +34,9 @@ export function scheduleText(s: Monitor['schedule']): string {
   return `every ${n} s`;
 }
 
-const monitorStatus = (m: Monitor) => h('span', { class: `status ${m.status === 'active' ? 'Success' : 'Cancelled'}` }, m.status);
+/** Its status; one the service paused (its account could not pay a run) says so, with the reason on hover. */
+const monitorStatus = (m: Monitor) => h('span', { class: `status ${m.status === 'active' ? 'Success' : m.paused_reason ? 'Failure' : 'Cancelled'}`, title: m.paused_reason ?? '' },
+  m.paused_reason ? 'paused: cannot pay' : m.status);
 const runState = (r: MonitorRun) => (r.status === 'done' ? 'Success' : r.status === 'failed' ? 'Failure' : 'Pending');
 
 function countsText(r: MonitorRun): string {
@@ -187,6 +189,7 @@ export async function monitorPage(root: HTMLElement, id: string, alive: () => bo
       h('div', null, 'Watches'), h('div', null, h('code', null, m.endpoint), ' ', m.queries.join(' · ')),
       h('div', null, 'Schedule'), h('div', null, scheduleText(m.schedule)),
       h('div', null, 'Next run'), h('div', { id: 'monitor-next' }, m.next_run ? when(m.next_run) : 'none while paused'),
+      m.paused_reason ? [h('div', null, 'Paused by the service'), h('div', { id: 'monitor-paused-reason' }, m.paused_reason)] : null,
       h('div', null, 'Compares'), h('div', null, `identity ${(m.compare.identity ?? []).join(' + ')}; fields ${(m.compare.fields ?? []).join(', ')}`),
       h('div', null, 'Webhook'), h('div', null, m.webhook ?? h('span.muted', null, 'none'))),
     h('p.row', null,

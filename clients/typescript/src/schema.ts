@@ -2226,6 +2226,15 @@ export type paths = {
                     };
                 };
                 /** @description Error body. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error body. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3844,6 +3853,7 @@ export type components = {
             };
             webhook: string | null;
             status: "active" | "paused";
+            paused_reason: string | null;
             next_run: number | null;
             last_run: number | null;
             runs: number;

@@ -12,7 +12,7 @@ import { monitorStoreOf } from './index.ts';
 export function monitor(id: string, patch: Partial<MonitorRow> = {}): MonitorRow {
   return {
     id, accountId: 'acc1', name: `monitor ${id}`, endpoint: '/maps/search', queries: ['coffee austin'], params: { limit: 20 },
-    schedule: { every_s: 3600, time_zone: 'UTC' }, compare: { identity: ['place_id'], fields: ['phone'] }, webhook: null, status: 'active',
+    schedule: { every_s: 3600, time_zone: 'UTC' }, compare: { identity: ['place_id'], fields: ['phone'] }, webhook: null, status: 'active', pausedReason: null,
     nextRunAt: 1_000, lastRunAt: null, runs: 0, created: 1, updated: 1, ...patch,
   };
 }
@@ -46,6 +46,21 @@ export function monitorConformance(name: string, open: () => Promise<Store>, opt
     const next = await m.claimDueRun(4_000_000, () => 7_200_000, () => 'req-y');
     assert.deepEqual([next?.run.dueAt, next?.run.baseline, next?.run.requestId], [3_600_000, false, 'req-y']);
     assert.equal((await m.getMonitor('acc1', 'm1'))!.runs, 1);
+  });
+
+  t('a monitor paused with a reason keeps it, is never claimed, and loses it when resumed', async (s) => {
+    const m = monitorStoreOf(s);
+    await m.createMonitor(monitor('r'));
+    const why = 'its account cannot pay: \u00e9 "quoted"';
+    const paused = await m.updateMonitor('acc1', 'r', { status: 'paused', pausedReason: why, nextRunAt: null }, 3_000);
+    assert.deepEqual([paused?.status, paused?.pausedReason, paused?.nextRunAt], ['paused', why, null]);
+    assert.equal((await m.listMonitors('acc1', { limit: 5 }))[0].pausedReason, why);
+    assert.equal(await m.claimDueRun(9_000_000, () => null, () => 'req-r'), null);
+    assert.equal(await m.updateMonitor('acc2', 'r', { pausedReason: null }, 4_000), null, 'another account\'s monitor is not touched');
+    assert.equal((await m.getMonitor('acc1', 'r'))!.pausedReason, why);
+    const resumed = await m.updateMonitor('acc1', 'r', { status: 'active', pausedReason: null, nextRunAt: 5_000 }, 5_000);
+    assert.deepEqual([resumed?.status, resumed?.pausedReason], ['active', null]);
+    assert.equal((await m.claimDueRun(9_000_000, () => null, () => 'req-r'))?.monitor.id, 'r');
   });
 
   t('a paused monitor is never claimed; a stale claim is taken over by exactly one caller', async (s) => {

@@ -49,6 +49,8 @@ export interface MonitorRow {
   compare: MonitorCompare;
   webhook: string | null;
   status: MonitorStatus;
+  /** Why the service paused it (its account could not pay a run); null while active or paused by the user. */
+  pausedReason: string | null;
   /** Unix ms of the next due run; null while paused. */
   nextRunAt: number | null;
   lastRunAt: number | null;
@@ -122,7 +124,7 @@ export interface MonitorStore {
   listMonitors(accountId: string, o: { lastId?: string; limit: number }): Promise<MonitorRow[]>;
   /** How many monitors the account has (its cap is checked without reading them). */
   countMonitors(accountId: string): Promise<number>;
-  updateMonitor(accountId: string, id: string, patch: Partial<Pick<MonitorRow, 'name' | 'queries' | 'params' | 'schedule' | 'compare' | 'webhook' | 'status' | 'nextRunAt'>>, now: number): Promise<MonitorRow | null>;
+  updateMonitor(accountId: string, id: string, patch: Partial<Pick<MonitorRow, 'name' | 'queries' | 'params' | 'schedule' | 'compare' | 'webhook' | 'status' | 'pausedReason' | 'nextRunAt'>>, now: number): Promise<MonitorRow | null>;
   /** Deletes finished runs that finished before `runsBefore` (a monitor's newest done run is kept) and
    *  changes made before `changesBefore`, at most `limit` of each (the janitor calls again while a
    *  call returns `limit` or more); how many rows went. */

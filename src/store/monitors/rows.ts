@@ -11,17 +11,17 @@ const parse = (v: unknown) => (v == null ? null : JSON.parse(String(v)));
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 export const MONITOR_COLUMNS = ['id', 'account_id', 'name', 'endpoint', 'queries', 'params', 'schedule', 'compare', 'webhook', 'status',
-  'next_run_at', 'last_run_at', 'runs', 'created', 'updated'] as const;
+  'paused_reason', 'next_run_at', 'last_run_at', 'runs', 'created', 'updated'] as const;
 
 export function monitorValues(m: MonitorRow): unknown[] {
   return [m.id, m.accountId, m.name, m.endpoint, json(m.queries), json(m.params), json(m.schedule), json(m.compare), m.webhook, m.status,
-    m.nextRunAt, m.lastRunAt, m.runs, m.created, m.updated];
+    m.pausedReason, m.nextRunAt, m.lastRunAt, m.runs, m.created, m.updated];
 }
 
 export function toMonitor(r: Row): MonitorRow {
   return {
     id: r.id, accountId: r.account_id, name: r.name ?? null, endpoint: r.endpoint, queries: parse(r.queries), params: parse(r.params),
-    schedule: parse(r.schedule), compare: parse(r.compare), webhook: r.webhook ?? null, status: r.status, nextRunAt: num(r.next_run_at),
+    schedule: parse(r.schedule), compare: parse(r.compare), webhook: r.webhook ?? null, status: r.status, pausedReason: r.paused_reason ?? null, nextRunAt: num(r.next_run_at),
     lastRunAt: num(r.last_run_at), runs: Number(r.runs), created: Number(r.created), updated: Number(r.updated),
   };
 }
@@ -30,7 +30,7 @@ export function toMonitor(r: Row): MonitorRow {
 export function monitorPatch(patch: Partial<MonitorRow>): [string, unknown][] {
   const col: Record<string, [string, boolean]> = {
     name: ['name', false], queries: ['queries', true], params: ['params', true], schedule: ['schedule', true], compare: ['compare', true],
-    webhook: ['webhook', false], status: ['status', false], nextRunAt: ['next_run_at', false],
+    webhook: ['webhook', false], status: ['status', false], pausedReason: ['paused_reason', false], nextRunAt: ['next_run_at', false],
   };
   return Object.entries(patch).filter(([k, v]) => v !== undefined && col[k]).map(([k, v]) => [col[k][0], col[k][1] ? json(v) : v]);
 }
