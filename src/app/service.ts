@@ -26,7 +26,7 @@ import { Runner, type FetchStep } from '../engine/runner.ts';
 import { SlotLending } from '../engine/lending.ts';
 import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
-import { WebhookDispatcher } from '../delivery/webhooks.ts';
+import { WebhookDispatcher } from './webhook-dispatcher.ts';
 import { MonitorScheduler } from './monitor-scheduler.ts';
 import { finishTask } from './tasks.ts';
 import { startTaskRecovery } from './task-recovery.ts';

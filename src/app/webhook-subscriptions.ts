@@ -1,7 +1,7 @@
 /**
  * Webhook subscriptions (issue 36, `/webhooks`): an account's URL that receives a signed POST on every
  * event of the kinds it names. The URL passes the same checks as a request's `webhook` (absolute
- * http(s), the SSRF guard: a 422) here, and the guard again at every delivery (src/delivery/webhooks.ts).
+ * http(s), the SSRF guard: a 422) here, and the guard again at every delivery (src/app/webhook-dispatcher.ts).
  *
  * @example await createSubscription(ctx, account.id, { url: 'https://hooks.example/t', events: ['request.finished'] })
  */

@@ -7,9 +7,9 @@
  *
  * @example await eventBody(ctx, delivery, request, () => requestBody(...)) // { event: 'task.file_ready', ... } | 'skip' | null
  */
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from './context.ts';
 import type { RequestRow, WebhookDelivery } from '../store/contract.ts';
-import { monitorWebhookPart } from '../app/monitor-webhook-part.ts';
+import { monitorWebhookPart } from './monitor-webhook-part.ts';
 
 type Body = Record<string, unknown>;
 

@@ -13,13 +13,13 @@
  */
 import { createHmac } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
-import type { AppContext } from '../app/context.ts';
+import type { AppContext } from './context.ts';
 import type { RequestRow, WebhookDelivery } from '../store/contract.ts';
-import { failedQueries, resultsLocation } from '../app/results.ts';
+import { failedQueries, resultsLocation } from './results.ts';
 import { checkUrl, guardedAgent } from '../fetch/ssrf.ts';
 import { targetGuard } from '../config/settings.ts';
-import { openSecret } from '../app/secrets.ts';
-import { monitorWebhookPart } from '../app/monitor-webhook-part.ts';
+import { openSecret } from './secrets.ts';
+import { monitorWebhookPart } from './monitor-webhook-part.ts';
 import { eventBody } from './event-body.ts';
 
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000];
