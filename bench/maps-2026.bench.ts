@@ -19,7 +19,10 @@
  *   stubs_served_as_complete         places whose last page was a stub, answered without a stub reason
  *   false_stubs                      places answered with a stub reason whose last page was whole
  *   cookie_leaks                     cookie values found in the log, the store's files (SQLite bytes:
- *                                    checkpoints, results, cursors), the HAR recording and the answer
+ *                                    checkpoints, results, cursors), the HAR recording and the answer;
+ *                                    the store keeps results as text here (RESULT_COMPRESSION=off: brotli
+ *                                    bytes would hide a cookie from the search), and `store_searched`
+ *                                    says the search read them (every place's name found in the bytes)
  * One line per run, then as the last line the sums over the variant's runs (reviews over the first two).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -75,7 +78,7 @@ async function oneRun(v: Variant, run: Run): Promise<Record<string, number | str
     env.MAPS_COOKIES = [SECRET_EXPIRING, SECRET_GOOD].map((s) => `__Secure-1PSID=${s}; __Secure-1PSIDTS=ts-${s}`).join('\n');
     env.MAPS_COOKIE_HOSTS = new URL(http.url).host;
   }
-  const h = await startHarness({ adapters: registryOfAdapters([onSite(reviewsAdapter, http.url)]), settings: { allowPrivateTargets: true }, balance: 1e9, env, log: createLogger('info', sink) });
+  const h = await startHarness({ adapters: registryOfAdapters([onSite(reviewsAdapter, http.url)]), settings: { allowPrivateTargets: true }, balance: 1e9, env, log: createLogger('info', sink), backendEnv: { RESULT_COMPRESSION: 'off' } });
   const t0 = performance.now();
   let body: Answer;
   let stored = '';
@@ -134,6 +137,8 @@ async function oneRun(v: Variant, run: Run): Promise<Record<string, number | str
     requests: site.hits.place + site.hits.reviews + site.hits.dialog, cookie_expired_answers: site.hits.expired, signed_out_list_answers: site.hits.reviews_limited,
     // The check can find what it looks for: the site got these cookies (cookies run), so they were at hand to leak.
     cookies_sent: SECRETS.filter((x) => [...site.cookiesSeen].some((c) => c.endsWith(`=${x}`))).length,
+    // ... and the store's bytes were readable: each place's record found in them as text.
+    store_searched: site.placeIds.every((_, i) => dataFiles.includes(`"Place ${i}"`)) ? 1 : 0,
     har_bytes: harText.length, ms: Math.round(ms),
   };
 }
@@ -154,7 +159,7 @@ for (const v of variants) {
     variant: v.name, tuned: v.tuned, places: runs[0]!.places, reviews_expected: sum('reviews_expected', firstTwo), reviews_got: sum('reviews_got', firstTwo),
     silent_truncations: sum('silent_truncations'), stubs_served_as_complete: sum('stubs_served_as_complete'), cookie_leaks: sum('cookie_leaks'),
     false_stubs: sum('false_stubs'), neither_limited_view: runs[2]!.limited_view, neither_limited_view_expected: runs[2]!.limited_view_expected,
-    stubs_retried: sum('stubs_retried'), stubs_served: sum('stubs_served'), load,
+    stubs_retried: sum('stubs_retried'), stubs_served: sum('stubs_served'), store_searched: runs.every((r) => r.store_searched === 1) ? 1 : 0, load,
   };
   last = JSON.stringify(line);
   summaries.push(`| ${v.name} | ${v.tuned ? 'yes' : 'no'} | ${JSON.stringify(v.site.signedOut)} | ${v.site.stubShare} | ${v.expireAfter} | ${v.site.listPage ?? 20} / ${v.site.dialogPage ?? 10} | ${runs.map((r) => `${r.reviews_got} / ${r.reviews_expected}`).join(' · ')} | ${line.neither_limited_view} / ${line.neither_limited_view_expected} | ${line.silent_truncations} | ${line.stubs_served_as_complete} | ${line.stubs_retried} / ${line.stubs_served} | ${line.cookie_leaks} | ${load} |`);

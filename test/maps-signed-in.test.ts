@@ -3,7 +3,7 @@
  * loopback 2026 product: two accounts from MAPS_COOKIES, one of which expires mid-run (401). Every
  * review is read from the map list; the expired account is benched, named in one log line and in
  * /health's notes by its name and reason, never its cookie; no cookie appears in the log, the answer
- * (records, cursors, reasons) or the store's files.
+ * (records, cursors, reasons) or the store's files (results kept as text for the search).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +29,7 @@ test('signed-in accounts read every review; an expired one is benched, named (ne
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
   const env = { MAPS_COOKIES: `__Secure-1PSID=${SECRET_A}; __Secure-1PSIDTS=ts-${SECRET_A}\n__Secure-1PSID=${SECRET_B}; __Secure-1PSIDTS=ts-${SECRET_B}`, MAPS_COOKIE_HOSTS: new URL(http.url).host };
-  const h = await startHarness({ adapters: registryOfAdapters([onSite(reviewsAdapter, http.url)]), settings: { allowPrivateTargets: true, concurrency: 1 }, balance: 1e6, env, log: createLogger('info', sink) });
+  const h = await startHarness({ adapters: registryOfAdapters([onSite(reviewsAdapter, http.url)]), settings: { allowPrivateTargets: true, concurrency: 1 }, balance: 1e6, env, log: createLogger('info', sink), backendEnv: { RESULT_COMPRESSION: 'off' } });
   try {
     const q = site.placeIds.map((id) => `query=${id}`).join('&');
     const r = await h.json(`/maps/reviews?${q}&reviewsLimit=0&reviewsRoute=map&async=false`);
@@ -49,6 +49,8 @@ test('signed-in accounts read every review; an expired one is benched, named (ne
     const stored = JSON.stringify((await h.json(`/requests/${id}`)).body);
     const dataDir = h.svc.ctx.settings.dataDir;
     const files = filesUnder(dataDir).map((f) => readFileSync(f).toString('latin1')).join('\n');
+    // The search can find what it looks for: results are stored as text here (brotli would hide a cookie).
+    assert.ok(files.includes('Review 0 of place 0'), 'the store\'s bytes hold the records as text');
     for (const secret of [SECRET_A, SECRET_B]) {
       assert.ok(!log.includes(secret), 'no cookie in the log');
       assert.ok(!stored.includes(secret), 'no cookie in the answer, its cursors or reasons');
