@@ -116,12 +116,12 @@ async function client(): Promise<void> {
     };
     await Promise.all(Array.from({ length: PLACES_AT_ONCE }, worker));
   } else {
-    // As src/app/service.ts builds and calls it, with the operator switch for loopback sites on.
+    // As src/service/start.ts builds and calls it, with the operator switch for loopback sites on.
     const ex = new Executor({ ...executorSettingsFromEnv({ ALLOW_PRIVATE_TARGETS: 'true' }) }, {
       onEvent: (e) => { if (e.type === 'request') pages++; },
     });
     const never = new AbortController().signal;
-    setMaxListeners(0, never); // as src/app/service.ts's NEVER
+    setMaxListeners(0, never); // as src/service/start.ts's NEVER
     const places = urls.map((site, i) => ({ place_id: `p${i}`, name: `Cafe ${i}`, site, country_code: 'GR' }));
     await enrichRecords('/maps/search', places, { enrichment: ['contacts_n_leads'] }, {}, (step) => ex.run(step, ex.sessionFor('enrichment'), never));
     // The work was done: each place has its four own addresses, a named contact and both profiles.

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness } from './support/harness.ts';
 import { settingsFromEnv } from '../src/config/settings.ts';
-import { startService } from '../src/app/service.ts';
+import { startService } from '../src/service/start.ts';
 import { createLogger } from '../src/ops/log.ts';
 import { MemoryRateLimiter } from '../src/billing/rate-limit.ts';
 import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';

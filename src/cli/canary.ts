@@ -53,7 +53,7 @@ export interface CanaryResult {
   ms: number;
 }
 
-type Service = Awaited<ReturnType<typeof import('../app/service.ts').startService>>;
+type Service = Awaited<ReturnType<typeof import('../service/start.ts').startService>>;
 
 const usage = 'usage: trawl canary [--source NAME] [--json] [--timeout SECONDS]';
 
@@ -116,7 +116,7 @@ export async function canaryCommand(o: CanaryOptions, env: NodeJS.ProcessEnv = p
     };
     // Only DATA_DIR: never the deployment's DATABASE_URL or REDIS_URL.
     const backends = await openBackends({ DATA_DIR: dir });
-    const { startService } = await import('../app/service.ts');
+    const { startService } = await import('../service/start.ts');
     svc = await startService({ settings, backends, env, adapters: registryOf(rows), log: createLogger('silent') });
     const { createAccount } = await import('../app/accounts.ts');
     const { apiKey } = await createAccount(svc.ctx.store, settings, { name: 'canary', balanceMicros: 1_000_000 * MICROS_PER_UNIT, ratePerSec: 1_000, burst: 1_000 });

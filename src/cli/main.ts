@@ -56,7 +56,7 @@ async function serve(workers: boolean, listen: boolean) {
   const problem = listen ? await portProblem(settings.port, settings.host) : undefined;
   if (problem) fail(problem, 1);
   // The service (HTTP server, engine) loads only here: the account commands start without it.
-  const { startService } = await import('../app/service.ts');
+  const { startService } = await import('../service/start.ts');
   const svc = await startService({ settings });
   if (listen) {
     let url: string;

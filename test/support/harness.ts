@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settingsFromEnv, type Settings } from '../../src/config/settings.ts';
-import { startService, type Service } from '../../src/app/service.ts';
+import { startService, type Service } from '../../src/service/start.ts';
 import { createAccount } from '../../src/app/accounts.ts';
 import { openBackends } from '../../src/config/backends.ts';
 import { EmbeddedQueue } from '../../src/engine/backends/embedded.ts';

@@ -17,7 +17,7 @@
  * Run: node bin/run-ts.js test/support/serve-test.ts
  */
 import { settingsFromEnv } from '../../src/config/settings.ts';
-import { startService } from '../../src/app/service.ts';
+import { startService } from '../../src/service/start.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
 import { testRegistry } from './test-adapter.ts';
 import { pagedAdapter } from './paged-source.ts';

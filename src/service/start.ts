@@ -7,7 +7,7 @@
  *   const svc = await startService({ settings: settingsFromEnv(process.env) });
  *   await svc.listen(); ... await svc.close();
  */
-import { startJanitor } from './janitor.ts';
+import { startJanitor } from '../app/janitor.ts';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import { targetGuard, type Settings } from '../config/settings.ts';
 import type { Store, RequestRow } from '../store/contract.ts';
 import type { WorkQueue } from '../engine/queue.ts';
 import type { RateLimiter } from '../billing/rate-limit.ts';
-import type { AppContext, AppEvents } from './context.ts';
+import type { AppContext, AppEvents } from '../app/context.ts';
 import type { AdapterRegistry } from '../sources/_kit/adapter.ts';
 import { createLogger, type Logger } from '../ops/log.ts';
 import { createMetrics, metricHost, type Metrics } from '../ops/metrics.ts';
@@ -26,14 +26,14 @@ import { Runner, type FetchStep } from '../engine/runner.ts';
 import { SlotLending } from '../engine/lending.ts';
 import { asksEnrichment } from '../enrich/supported.ts';
 import { parseOnThreads, parseThreads } from '../engine/parse-thread.ts';
-import { WebhookDispatcher } from './webhook-dispatcher.ts';
-import { MonitorScheduler } from './monitor-scheduler.ts';
-import { finishTask } from './tasks.ts';
-import { startTaskRecovery } from './task-recovery.ts';
+import { WebhookDispatcher } from '../app/webhook-dispatcher.ts';
+import { MonitorScheduler } from '../app/monitor-scheduler.ts';
+import { finishTask } from '../app/tasks.ts';
+import { startTaskRecovery } from '../app/task-recovery.ts';
 import { checkUrl } from '../fetch/ssrf.ts';
 import type { ExecutorOptions } from '../fetch/executor.ts';
 import { openBackends, type Backends } from '../config/backends.ts';
-import { BusinessCapture } from './business-capture.ts';
+import { BusinessCapture } from '../app/business-capture.ts';
 import { defaultRegistry, SOURCES, type SourceRegistry } from '../sources/registry.ts';
 import { dataEndpoints } from '../contract/endpoints/index.ts';
 

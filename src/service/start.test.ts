@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settingsFromEnv } from '../config/settings.ts';
 import { createLogger } from '../ops/log.ts';
-import { startService } from './service.ts';
+import { startService } from './start.ts';
 
 test('PORT=0: the links the service writes name the port the OS picked; BASE_URL still wins', async () => {
   for (const [env, expect] of [[{}, 'bound'], [{ BASE_URL: 'https://api.example.com/' }, 'https://api.example.com']] as const) {
