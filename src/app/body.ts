@@ -44,6 +44,8 @@ export function unstorableAt(v: unknown, path = '', depth = 0): string | undefin
 export function checkBody(schema: TSchema, body: unknown): void {
   const bad = unstorableAt(body);
   if (bad) throw new AppError(422, bad);
+  // Value.Check first: it is several times cheaper than walking Errors, and almost every body passes.
+  if (Value.Check(schema, body)) return;
   const first = Value.Errors(schema, body).First();
   if (first) {
     const where = first.path ? first.path.slice(1).replace(/\//g, '.') : '';

@@ -36,15 +36,12 @@ export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promi
   return toRequest(r);
 }
 
-/** One statement, so one round trip and atomic without an explicit transaction. */
+/**
+ * One statement, so one round trip and atomic without an explicit transaction. Each request's queries
+ * travel as one JSON array that the server expands (with their order): as 10,000-element text arrays
+ * the driver escaped every element on the API thread (issue 39: a 10,000-query task).
+ */
 async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
-  const items = { id: [] as string[], req: [] as string[], idx: [] as number[], query: [] as string[], max: [] as number[], at: [] as number[] };
-  for (const r of rs) {
-    r.queries.forEach((q, i) => {
-      items.id.push(`${r.id}:${i}`); items.req.push(r.id); items.idx.push(i); items.query.push(q);
-      items.max.push(r.maxAttempts); items.at.push(r.createdAt);
-    });
-  }
   await h.q(`WITH req AS (
                INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                                      empty_costs_one, drop_duplicates, task_id, created_at)
@@ -52,13 +49,14 @@ async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
                                     $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
                RETURNING id)
              INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
-             SELECT i.id, req.id, i.idx, i.query, i.max, i.at
-             FROM unnest($14::text[], $15::text[], $16::int[], $17::text[], $18::int[], $19::bigint[]) AS i(id, req, idx, query, max, at)
-             JOIN req ON req.id = i.req`,
+             SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
+             FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
+             CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
+             JOIN req ON req.id = r.id`,
   [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
     rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
     rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
-    rs.map((r) => r.createdAt), items.id, items.req, items.idx, items.query, items.max, items.at]);
+    rs.map((r) => r.createdAt), rs.map((r) => JSON.stringify(r.queries)), rs.map((r) => r.maxAttempts)]);
 }
 
 /**

@@ -33,6 +33,16 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.deepEqual(claimed.map((i) => i.query).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
+  t('each query is stored as given, at its index, however it is spelled', async (s) => {
+    const a = await account(s);
+    // Stores may pass a request's queries as one JSON text (issue 39): none of these may change on the way.
+    const queries = ['42', 'null', 'true', '[1, "x"]', '{"a": 1}', 'quote " and \\ backslash', "it's", 'café · Zürich 🍕', '  spaced  ', 'tab\there', 'line\nbreak', '\u2028', ''];
+    const r = request(a.id, queries);
+    await s.createRequest(r);
+    const items = await s.claimItems('w', 100, 60_000, 20_000);
+    assert.deepEqual(items.sort((x, y) => x.queryIndex - y.queryIndex).map((i) => [i.id, i.queryIndex, i.query]), queries.map((q, i) => [`${r.id}:${i}`, i, q]));
+  });
+
   t('an item completes once, bills once, and the last one ends the request', async (s) => {
     const a = await account(s, 10);
     const r = request(a.id, ['q0', 'q1']);
