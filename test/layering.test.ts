@@ -32,8 +32,8 @@ export function layersOf(page: string): string[][] {
   return rows;
 }
 
-/** Test support: imported by tests (from any row), never by the code they test. */
-const isSupport = (p: string) => /(^|\/)testing(\/|\.ts$)|-testing\.ts$|\.testkit\.ts$/.test(p);
+/** Test support: imported by tests (from any row), never by the code they test; `../test/` is the repository's test/. */
+const isSupport = (p: string) => /(^|\/)testing(\/|\.ts$)|-testing\.ts$|\.testkit\.ts$|^\.\.\/test\//.test(p);
 const isTest = (p: string) => p.endsWith('.test.ts');
 
 /** The row (0 = lowest) of a path under src/: the longest prefix that matches it; -1 when none does. */
@@ -143,14 +143,14 @@ export function urlLoads(name: string, text: string): string[] {
   return found;
 }
 
-/** Every .ts file under src/ with the files under src/ it imports or loads by URL (packages and paths outside src/ left out). */
+/** Every .ts file under src/ with the files under src/ (and test/) it imports or loads by URL (packages and other paths outside src/ left out). */
 function srcGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of tsFiles(SRC)) {
     const text = readFileSync(file, 'utf8');
     const imports = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
     const targets = [...imports, ...urlLoads(file, text)].filter((s) => s.startsWith('.'))
-      .map((s) => relative(SRC, resolve(dirname(file), s))).filter((p) => !p.startsWith('..'));
+      .map((s) => relative(SRC, resolve(dirname(file), s))).filter((p) => !p.startsWith('..') || isSupport(p));
     graph.set(relative(SRC, file), targets);
   }
   return graph;
@@ -169,13 +169,14 @@ test('the check finds an upward import, a file in no row, test support in code, 
   const layers = [['low/'], ['high/', 'high/top.']];
   const graph = new Map([
     ['low/a.ts', ['high/b.ts']], ['high/b.ts', ['low/a.ts']], ['high/c.ts', ['high/d.ts']], ['high/d.ts', ['high/c.ts', 'low/testing.ts']],
-    ['nowhere/e.ts', []], ['high/e.test.ts', ['low/x-testing.ts']], ['high/top.ts', []],
+    ['nowhere/e.ts', []], ['high/e.test.ts', ['low/x-testing.ts', '../test/support/y.ts']], ['high/top.ts', ['../test/support/y.ts']],
   ]);
   assert.deepEqual(problems(layers, graph), [
     '`high/top.` (row 2) is not a folder: a row holds folders',
     'low/a.ts (row 1) imports high/b.ts (row 2): upward',
     'high/d.ts imports the test support low/testing.ts',
     'nowhere/e.ts is in no row of the Layers table',
+    'high/top.ts imports the test support ../test/support/y.ts',
     'import cycle: high/b.ts -> low/a.ts',
     'import cycle: high/c.ts -> high/d.ts',
     'folder cycle: high/ -> low/',
