@@ -162,8 +162,10 @@ interface Arm { name: string; server?: string; env?: Record<string, string>; nod
 
 async function startServer(dataDir: string, har: string, arm: Arm) {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...arm.env };
+  // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server (the floor too).
+  const nodeArgs = [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
   if (arm.floor) {
-    const child = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
       createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l).url));
@@ -174,8 +176,6 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
   const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
-  // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
-  const nodeArgs = [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
   const served = arm.server ? [arm.server, 'serve'] : serveArgs();
   const child = spawn(process.execPath, [...nodeArgs, ...served], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
