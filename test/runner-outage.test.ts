@@ -81,14 +81,16 @@ async function endsOnce(real: Store, id: string): Promise<void> {
   assert.equal(await real.addBalance('a', 0), 9_000_000, 'balance moved by 2 x 0.5 once');
 }
 
-for (const [what, faults, error] of [
-  ['completeItem (too many connections)', { completeItem: 1 }, tooMany],
-  ['getRequest before the steps (pool timeout)', { getRequest: 1 }, poolTimeout],
-  ['getAccount of a purse (pool timeout)', { getAccount: 1 }, poolTimeout],
-] as Array<[string, Faults, () => Error]>) {
+for (const [what, faults, error, priced] of [
+  ['completeItem (too many connections)', { completeItem: 1 }, tooMany, true],
+  // An item that does not carry its price (claimed elsewhere) has the request read for it.
+  ['getRequest before the steps (pool timeout)', { getRequest: 1 }, poolTimeout, false],
+  ['getAccount of a purse (pool timeout)', { getAccount: 1 }, poolTimeout, true],
+] as Array<[string, Faults, () => Error, boolean]>) {
   test(`an outage at ${what} hands the item back: it runs again and is billed once`, async () => {
     await withRequest(async (real) => {
-      const [first] = await real.claimItems('w', 1, 60_000, Date.now());
+      const [claimed] = await real.claimItems('w', 1, 60_000, Date.now());
+      const first = priced ? claimed : { ...claimed, unitPriceMicros: undefined };
       await runnerOn(faulty(real, { ...faults }, error), 'w').run(first);
       const after = await real.getRequest('r');
       assert.equal(after?.status, 'Pending', 'the query did not end');
@@ -97,6 +99,19 @@ for (const [what, faults, error] of [
     });
   });
 }
+
+test('a claimed item carries its price: the runner reads no request row before the steps (issue 37)', async () => {
+  await withRequest(async (real) => {
+    const [first] = await real.claimItems('w', 1, 60_000, Date.now());
+    assert.equal(first.unitPriceMicros, 500_000);
+    // A read of the request would meet the outage and hand the item back; none is made.
+    await runnerOn(faulty(real, { getRequest: 1 }, poolTimeout), 'w').run(first);
+    const done = await real.getRequest('r');
+    assert.equal(done?.status, 'Success');
+    assert.equal(done?.usage, 2, 'billed at the carried price');
+    assert.equal(await real.addBalance('a', 0), 9_000_000);
+  });
+});
 
 test('an outage the hand-back meets too leaves the item to its lease; it runs again once the lease ran out', async () => {
   await withRequest(async (real) => {

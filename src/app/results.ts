@@ -153,7 +153,7 @@ async function areaProgress(ctx: AppContext, r: RequestRow): Promise<Record<stri
 }
 
 /**
- * Waits until the request ends (sync delivery, decision 13); resolves with the row, or null at the
+ * Waits until a request just submitted ends (sync delivery, decision 13); resolves with the row, or null at the
  * deadline. `results`: its results as stored, when the worker that ended it in this process held
  * them all (a one-query request): answering from them spares reading back and expanding the
  * records just written (issue 15), and the answer is the same bytes GET /requests/{id} sends.
@@ -179,6 +179,8 @@ export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number)
         else if (ctx.now() >= deadline) finish(null);
       } catch { /* store briefly unavailable: keep waiting */ }
     }, 250);
-    void ctx.store.getRequest(id).then((r) => { if (r && r.finishedAt !== null) finish(r); }).catch(() => {});
+    // No read at once: the caller has just submitted the request, and this process's workers cannot
+    // end it before the listener above is on (its first step waits for I/O); another process's are
+    // seen by the poll. A read here was one request row (and its parameters parsed) a query (issue 37).
   });
 }

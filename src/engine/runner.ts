@@ -112,13 +112,14 @@ export class Runner {
   /** What each running query of an account holds unbilled (src/billing/purse.ts). */
   private readonly purses = new Purses();
 
-  /** The purse of one item: the request's unit price plus its enrichments per record, against the
-   *  account's balance plus credit read fresh at each ask. */
+  /** The purse of one item: the request's unit price (carried by the claimed item; read from the
+   *  request only for an item that lacks it) plus its enrichments per record, against the account's
+   *  balance plus credit read fresh at each ask. */
   private async purseOf(item: WorkItem, extra: ExtraProduct[]): Promise<Purse> {
-    const request = await storeCall(() => this.o.store.getRequest(item.requestId));
+    const unitPriceMicros = item.unitPriceMicros ?? (await storeCall(() => this.o.store.getRequest(item.requestId)))?.unitPriceMicros ?? 0;
     const store = this.o.store;
     return this.purses.open(item.accountId, item.id, {
-      unitPriceMicros: request?.unitPriceMicros ?? 0,
+      unitPriceMicros,
       extraMicros: extra.reduce((s, e) => s + e.unitPriceMicros, 0),
       async available() {
         const a = await storeCall(() => store.getAccount(item.accountId));

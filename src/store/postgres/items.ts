@@ -81,13 +81,13 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
                                  UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
                                  FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
                                  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
-                                           r.account_id, r.endpoint, r.params`,
+                                           r.account_id, r.endpoint, r.params, r.unit_price_micros`,
     ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs, await this.fairHeads(now, max)]);
     if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     else rows.sort((a, b) => a.run_after - b.run_after);
     return rows.map((x) => ({
       id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
-      query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts,
+      query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: Number(x.unit_price_micros),
     }));
   }
 

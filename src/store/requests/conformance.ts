@@ -51,6 +51,7 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.equal(items.length, 2);
     assert.deepEqual(items.map((i) => i.query).sort(), ['q0', 'q1']);
     assert.deepEqual(items[0].params, { limit: 3 });
+    assert.equal(items[0].unitPriceMicros, r.unitPriceMicros, 'the claim carries the request\'s unit price');
     assert.equal((await s.claimItems('w2', 10, 60_000, 10_001)).length, 0, 'leased items are not handed out twice');
     const first = items.find((i) => i.queryIndex === 0)!;
     const second = items.find((i) => i.queryIndex === 1)!;

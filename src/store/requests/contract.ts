@@ -59,6 +59,9 @@ export interface WorkItem {
   params: Record<string, unknown>;
   attempts: number;
   maxAttempts: number;
+  /** The request's unit price, read with the claim (both stores), so the runner's purse needs no
+   *  read of the request (issue 37). Absent on items built elsewhere: the runner reads the request. */
+  unitPriceMicros?: number;
 }
 
 export interface ItemOutcome {

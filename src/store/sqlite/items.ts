@@ -76,7 +76,9 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
 
   async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
     const h = this.h;
-    return h.tx(() => {
+    // In the group commit: a claim shares its commit with the completions and submits of the same
+    // turn instead of committing alone, once a query (issue 37).
+    return h.grouped(() => {
       let rows: Row[];
       if (!ids && exceptAccounts) {
         rows = fairHeads(h, now, max, exceptAccounts);
@@ -95,14 +97,14 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
         }
       }
       const lease = h.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
-      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.params
-                       FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.params,
+                              r.unit_price_micros FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
       return rows.map((r) => {
         lease.run(owner, now + leaseMs, r.id);
         const x = get.get(r.id) as Row;
         return {
           id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
-          query: x.query, params: JSON.parse(x.params), attempts: x.attempts, maxAttempts: x.max_attempts,
+          query: x.query, params: JSON.parse(x.params), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
         };
       });
     });
