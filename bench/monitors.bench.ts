@@ -166,7 +166,7 @@ for (let day = 1; day <= DAYS; day++) {
   allKnowingReviews += site.oracle(day, initial, false).reviews;
   const made = site.hits.search + site.hits.place + site.hits.reviews - before.search - before.place - before.reviews;
   perDay.push(made);
-  process.stderr.write(`day ${day}: ${made} requests (oracle ${o.listing + o.reviews}), ${Math.round((performance.now() - t1) / 1000)} s\n`);
+  process.stderr.write(`day ${day}: ${made} requests (oracle ${o.listing + o.reviews}; listing pages ${site.hits.search - before.search}, oracle's ${o.listing}; listing runs ${(await store.getMonitor(accountId, listing))!.runs}), ${Math.round((performance.now() - t1) / 1000)} s\n`);
 }
 
 // The truth as each monitor should report it: the listing everything it shows, the reviews monitors
