@@ -1,7 +1,12 @@
 /**
  * The embedded queue: workers claim runnable items straight from the store. New submissions wake the
  * loop at once; a slow poll picks up retries whose backoff ended and leases that expired (a crashed
- * process's items, after a restart).
+ * process's items, after a restart), and items another process announced to its own queue.
+ *
+ * A run's end claims again only while the store may hold more than the last claim took (it filled
+ * every free slot, or items were announced since): once a claim came back short the queue was empty,
+ * and the claim a run's end made then found nothing, one fair-order read of the store per query
+ * for nothing (issue 37).
  */
 import type { Store, WorkItem } from '../../store/contract.ts';
 import type { ConsumeOptions, WorkQueue } from '../queue.ts';
@@ -13,6 +18,9 @@ export class EmbeddedQueue implements WorkQueue {
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
   private again = false;
+  /** The store may hold runnable items this queue has not claimed: set by an announcement, a claim
+   *  that filled every free slot, or the poll; cleared by a claim that came back short. */
+  private backlog = true;
   private idle: (() => void)[] = [];
   private run: ((item: WorkItem) => Promise<void>) | null = null;
   private opts: ConsumeOptions | null = null;
@@ -22,16 +30,22 @@ export class EmbeddedQueue implements WorkQueue {
   async enqueue(items: { id: string; delayMs?: number }[]): Promise<void> {
     if (this.stopped) return;
     const soonest = Math.min(...items.map((i) => i.delayMs ?? 0));
-    if (soonest <= 0) this.pump();
-    else setTimeout(() => this.pump(), soonest).unref();
+    if (soonest <= 0) this.wake();
+    else setTimeout(() => this.wake(), soonest).unref();
   }
 
   start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void {
     this.run = run;
     this.opts = opts;
     this.stopped = false;
-    this.timer = setInterval(() => this.pump(), this.pollMs);
+    this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
+    this.wake();
+  }
+
+  /** Something may be runnable: claim. */
+  private wake(): void {
+    this.backlog = true;
     this.pump();
   }
 
@@ -45,13 +59,16 @@ export class EmbeddedQueue implements WorkQueue {
         do {
           this.again = false;
           const free = this.opts!.concurrency - this.running;
-          if (free <= 0) break;
+          if (free <= 0 || !this.backlog) break;
+          // Cleared before the claim: an announcement while it runs sets it again (and `again`).
+          this.backlog = false;
           const items = await this.store.claimItems(this.opts!.owner, free, this.opts!.leaseMs, this.now());
           for (const it of items) this.launch(it);
-          if (items.length === free) this.again = true;
+          if (items.length === free) this.again = this.backlog = true;
         } while (this.again && !this.stopped);
       } catch (e) {
         // A store outage must not kill the loop: the poll timer tries again.
+        this.backlog = true;
         process.emitWarning(`embedded queue: claim failed: ${(e as Error).message}`);
       } finally {
         this.pumping = false;

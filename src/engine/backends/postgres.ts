@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { WorkItem } from '../../store/contract.ts';
 import type { PostgresStore } from '../../store/postgres/store.ts';
 import type { ConsumeOptions, WorkQueue } from '../queue.ts';
+import { randomUUID } from 'node:crypto';
 import { EmbeddedQueue } from './embedded.ts';
 
 export interface PostgresQueueOptions {
@@ -36,6 +37,9 @@ export class PostgresQueue implements WorkQueue {
   private reconnectMs = 100;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly maxReconnectMs: number;
+  /** This queue's NOTIFY payload: its own announcements, already enqueued locally, come back to its
+   *  LISTEN connection too and are not claimed for a second time (issue 37). */
+  private readonly token = randomUUID();
 
   constructor(private readonly store: PostgresStore, o: PostgresQueueOptions = {}) {
     if (store.kind !== 'postgres') throw new Error('the postgres queue needs the PostgreSQL store');
@@ -60,7 +64,7 @@ export class PostgresQueue implements WorkQueue {
 
   private async notify(): Promise<void> {
     try {
-      await this.store.pool.query('SELECT pg_notify($1, $2)', [this.channel, '']);
+      await this.store.pool.query('SELECT pg_notify($1, $2)', [this.channel, this.token]);
     } catch (e) {
       process.emitWarning(`postgres queue: notify failed (workers will poll): ${(e as Error).message}`);
     }
@@ -85,7 +89,7 @@ export class PostgresQueue implements WorkQueue {
     };
     c.on('error', lost);
     c.on('end', () => lost());
-    c.on('notification', () => void this.local.enqueue([{ id: '' }]));
+    c.on('notification', (m) => { if (m.payload !== this.token) void this.local.enqueue([{ id: '' }]); });
     this.listener = c;
     try {
       await c.connect();
