@@ -1,0 +1,34 @@
+/**
+ * The fair claim's head look-up on PostgreSQL (issue 39): each request's first queued item is an
+ * index seek whatever the backlog. Without migration 181's index the planner read it by a sequential
+ * scan or through the queued items by due time, passing every done or queued item before it (1.45 s
+ * at 1 M queued on one plan). Asserted on the plan, not on a time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openScratchPostgresStore, pgTestUrl, PG_SKIP } from './testing.ts';
+import { FAIR_HEADS } from './items.ts';
+
+const url = pgTestUrl();
+
+test('the fair claim reads each request\'s head through the queued-by-request index, past a backlog of done and queued items', { skip: url ? false : PG_SKIP, timeout: 120_000 }, async () => {
+  const store = await openScratchPostgresStore(url!);
+  try {
+    await store.createAccount({ id: 'a', name: 'a', balanceMicros: 1e12, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 } as never);
+    const c = await store.pool.connect();
+    try {
+      // 20 requests of 5,000 items, one after another, the first fifth of each done: the shape on which the planner chose a scan.
+      await c.query(`INSERT INTO requests (id, account_id, endpoint, params, status, queries_total, product, unit, unit_price_micros, empty_costs_one, drop_duplicates, created_at)
+                     SELECT 'req-' || lpad(i::text, 4, '0'), 'a', '/maps/search', '{}', 'Pending', 5000, 'p', 'place', 0, false, false, 1000 + i FROM generate_series(0, 19) AS s(i)`);
+      await c.query(`INSERT INTO work_items (id, request_id, query_index, query, state, max_attempts, run_after)
+                     SELECT r.id || ':' || i, r.id, i, 'q', CASE WHEN i < 1000 THEN 'done' ELSE 'queued' END, 1, 0
+                     FROM requests r CROSS JOIN LATERAL generate_series(0, 4999) AS s(i) ORDER BY r.id, i`);
+      await c.query('ANALYZE');
+      const plan = (await c.query(`EXPLAIN ${FAIR_HEADS.replace('$1', String(Date.now()))}`)).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+      assert.match(plan, /Index Scan using work_items_queued_by_request/, plan);
+      const heads = (await c.query(FAIR_HEADS, [Date.now()])).rows;
+      assert.equal(heads.length, 20);
+      assert.ok(heads.every((h) => /:1000$/.test(h.id)), 'each head is its request\'s first queued item');
+    } finally { c.release(); }
+  } finally { await store.close(); }
+});
