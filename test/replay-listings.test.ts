@@ -68,6 +68,27 @@ test('/realestate-search end to end: a search page with the real results, limit 
   });
 });
 
+test('/realestate-search: a view that ends short of the totalResultCount it states ends incomplete, its records kept and billed (never a silent truncation)', { skip: fixtureMissing(estateCapture), timeout: 60_000 }, async () => {
+  const list = JSON.parse(readFileSync(estateCapture, 'utf8'));
+  // The view states 300 more than its one page lists, and is too small (a block) to split further.
+  const page = (total: number) => `<html><body><script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps: { searchPageState: {
+    queryState: { usersSearchTerm: 'San Francisco, CA', mapBounds: { west: -122.4005, east: -122.4, south: 37.7, north: 37.7005 } },
+    cat1: { searchResults: { listResults: list, mapResults: [] }, searchList: { totalPages: 1, totalResultCount: total } } } } } })}</script></body></html>`;
+  const [step] = estate.plan({ query: 'san francisco, ca', params: { mainFilter: 'for_sale', limit: 1000, skip: 0 } });
+  for (const [total, reason] of [[list.length + 300, 'incomplete'], [list.length, undefined]] as const) {
+    await withReplay([entry(step!, page(total), 'text/html')], async (h) => {
+      const r = await h.json('/realestate-search?query=san%20francisco%2C%20ca&limit=1000&async=false');
+      assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+      assert.equal(r.body.status, 'Success');
+      const rows = r.body.data[0];
+      assert.ok(rows.length >= new Set(list.map((x: any) => x.zpid)).size, 'the records read are kept');
+      assert.equal(await usageOf(h, r.body.id), String(rows.length), 'and billed as read');
+      assert.equal(r.body.errors?.[0]?.error.type, reason);
+      if (reason) assert.match(r.body.errors[0].error.message, new RegExp(`the search's view: read ${list.length} of the ${total} the answer states`));
+    });
+  }
+});
+
 const bookingCapture = fixturePath('booking', 'scrapfly_search_graphql_results_2026-03.json');
 
 test('/lodging-prices end to end: a hotel id (real results in the search page store) and a hotel link (constructed page), billed per price', { skip: fixtureMissing(bookingCapture), timeout: 60_000 }, async () => {

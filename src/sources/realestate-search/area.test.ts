@@ -9,6 +9,7 @@ import type { FetchedResponse, Step } from '../_kit/adapter.ts';
 import type { Box } from '../_kit/area.ts';
 import { adapter } from './adapter.ts';
 import type { EstateParams, EstateRecord } from './record.ts';
+import { shortBy, type PageTally } from '../_kit/tally.ts';
 
 interface Home { id: number; lat: number; lng: number }
 const PAGE = 40, PAGES = 5, PINS = 100;
@@ -41,11 +42,23 @@ function serve(homes: Home[], step: Step): FetchedResponse {
 
 const AREA: Box = { s: 30.2, w: -97.9, n: 30.4, e: -97.6 };
 
+/** The views the paging check would find short (./parse.ts): ended `end` with fewer read than stated. */
+function shortViews(tallies: PageTally[]): string[] {
+  const read = new Map<string, number>();
+  const out: string[] = [];
+  for (const t of tallies) {
+    read.set(t.key, (read.get(t.key) ?? 0) + t.read);
+    if (t.end === 'end' && t.stated !== undefined && shortBy(t.stated, read.get(t.key)!)) out.push(`${t.key}: ${read.get(t.key)} of ${t.stated}`);
+  }
+  return out;
+}
+
 function run(homes: Home[], params: EstateParams) {
   const full = { mainFilter: 'for_sale' as const, limit: 100, skip: 0, ...params };
   const ctx = { query: `https://www.zillow.com/austin-tx/?searchQueryState=${encodeURIComponent(JSON.stringify({ mapBounds: { west: AREA.w, east: AREA.e, south: AREA.s, north: AREA.n } }))}`, params: full };
   const queue = adapter.plan(ctx);
   const all: EstateRecord[] = [];
+  const tallies: PageTally[] = [];
   let requests = 0;
   while (queue.length) {
     const step = queue.shift()!;
@@ -53,9 +66,10 @@ function run(homes: Home[], params: EstateParams) {
     assert.ok(requests < 3000, 'bounded');
     const out = adapter.parse(step, serve(homes, step), ctx);
     all.push(...out.records);
+    tallies.push(...(out.tallies ?? []));
     queue.push(...(out.next ?? []));
   }
-  return { records: adapter.finish!(all, ctx), requests };
+  return { records: adapter.finish!(all, ctx), requests, short: shortViews(tallies) };
 }
 
 test('dense area: splitting reaches limit=1000 distinct properties (one view shows 200)', () => {
@@ -91,4 +105,16 @@ test('skip: the first `skip` distinct properties are left out, `limit` follow', 
   assert.equal(b.length, 100);
   assert.equal(new Set(b).size, 100);
   assert.deepEqual(b.slice(0, 50), a.slice(150, 200));
+});
+
+test('never a silent truncation: a split or a paged view reads its count; a cluster denser than the deepest split can show is read short, and says so', () => {
+  for (const [homes, limit] of [[scatter(5000, AREA, 1), 1000], [scatter(1500, AREA, 4), 5000], [scatter(150, AREA, 5), 1000]] as const) {
+    assert.deepEqual(run(homes, { limit }).short, [], 'a whole read is no shortfall');
+  }
+  // 600 homes within 50 m: no view there shows more than 5 pages of 40, and the cell cannot be split below MIN_CELL_DEG.
+  const block = scatter(600, { s: 30.3, w: -97.75, n: 30.3004, e: -97.7496 }, 7);
+  const { records, short } = run([...block, ...scatter(300, AREA, 8, 600)], { limit: 5000 });
+  assert.ok(records.length < 900, `read ${records.length}`);
+  assert.equal(short.length, 1, short.join('; '));
+  assert.match(short[0]!, /^view .*: 200 of 6\d\d$/);
 });

@@ -10,8 +10,16 @@
  * only the properties inside it, and gets a budget in proportion to where the view's map pins lie.
  * A view that fits is paged through; a first page whose map pins already cover the view's total
  * ends it. `finish` dedupes by property id, then applies `skip` and `limit`.
+ *
+ * Never a silent truncation (issue 34, docs/paging.md): each view is a list the paging check counts
+ * (`tallies`), its stated count the view's `totalResultCount`, read its list results page by page
+ * (or its pins, when they came at once). A view that was split ends `enough` (its quadrants are lists
+ * of their own), as does one stopped by its budget; a view that ends short of its count (too deep or
+ * too small to split further while the site still stops at its page cap) ends the query with
+ * `incomplete`.
  */
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
+import type { PageTally } from '../_kit/tally.ts';
 import { contains, quadrantShares } from '../_kit/area.ts';
 import { nextData } from '../_kit/embedded.ts';
 import { SourceError } from '../_kit/errors.ts';
@@ -101,24 +109,36 @@ export function answerRecords(a: SearchAnswer, query: string, withMap: boolean):
   return out;
 }
 
-/** What follows one page of one view: its next page, its four quadrants, or nothing. */
-export function afterView(v: ViewState, a: SearchAnswer, recs: EstateRecord[]): Step[] {
+/** A view's name as a list of the paging check: its cell, or the query's own view. */
+const viewKey = (v: ViewState) => (v.cell ? `view ${[v.cell.s, v.cell.w, v.cell.n, v.cell.e].map((x) => Math.round(x * 1e5) / 1e5).join(',')}` : 'the search\'s view');
+
+/** What follows one page of one view (its next page, its four quadrants, or nothing) and what the
+ *  page says to the paging check. */
+export function afterView(v: ViewState, a: SearchAnswer, recs: EstateRecord[]): { next: Step[]; tally: PageTally } {
   const got = v.got + recs.length;
-  if (got >= v.budget || a.list.length === 0) return [];
+  const key = viewKey(v);
+  const stated = a.total ?? undefined;
+  const tally = (read: number, end?: PageTally['end']): PageTally => ({ key, read, ...(stated === undefined ? {} : { stated }), ...(end ? { end } : {}) });
+  if (got >= v.budget) return { next: [], tally: tally(a.list.length, 'enough') };
+  if (a.list.length === 0) return { next: [], tally: tally(0, 'end') };
   const pageSize = v.pageSize || a.list.length;
   const total = a.total ?? 0;
-  if (v.page === 1 && a.map.length >= total && total > 0) return []; // every pin of the view came at once
+  // Every pin of the view came at once.
+  if (v.page === 1 && a.map.length >= total && total > 0) return { next: [], tally: tally(a.map.length, 'end') };
   const pages = Math.max(1, a.totalPages ?? 1);
   const saturated = total > pageSize * pages;
   const area = v.cell ?? v.bounds;
   if (v.page === 1 && saturated && v.depth < MAX_DEPTH && area.n - area.s >= 2 * MIN_CELL_DEG && area.e - area.w >= 2 * MIN_CELL_DEG) {
     const pts = recs.filter((r) => r.latitude !== null && r.longitude !== null).map((r) => [r.latitude!, r.longitude!] as const);
-    return quadrantShares(area, pts, v.budget - got, SPLIT_SLACK).map(({ box, budget }) =>
+    const next = quadrantShares(area, pts, v.budget - got, SPLIT_SLACK).map(({ box, budget }) =>
       apiStep({ ...v, bounds: box, cell: box, page: 1, pageSize: 0, depth: v.depth + 1, budget, got: 0 }));
+    return { next, tally: tally(a.list.length, 'enough') };
   }
-  if (v.page < pages) return [apiStep({ ...v, page: v.page + 1, pageSize, got })];
-  return [];
+  if (v.page < pages) return { next: [apiStep({ ...v, page: v.page + 1, pageSize, got })], tally: tally(a.list.length) };
+  return { next: [], tally: tally(a.list.length, 'end') };
 }
+
+const withView = (records: EstateRecord[], after: { next: Step[]; tally: PageTally }): ParseResult<EstateRecord> => ({ records, next: after.next, tallies: [after.tally] });
 
 /** @example parse(step, res, { query: '94109', params: { limit: 100 } }).records */
 export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<EstateParams>): ParseResult<EstateRecord> {
@@ -135,13 +155,13 @@ export function parse(step: Step, res: FetchedResponse, ctx: QueryContext<Estate
     const records = answerRecords(a, ctx.query, true);
     const bounds = boundsOf(a.queryState);
     if (!bounds || !a.queryState) return { records };
-    return { records, next: afterView(rootView(a.queryState, bounds, filter, ctx.params), a, records) };
+    return withView(records, afterView(rootView(a.queryState, bounds, filter, ctx.params), a, records));
   }
   const v = step.state as ViewState;
   const all = answerRecords(a, ctx.query, v.page === 1);
   const cell = v.cell;
   const records = cell ? all.filter((r) => r.latitude !== null && r.longitude !== null && contains(cell, r.latitude, r.longitude)) : all;
-  return { records, next: afterView(v, a, records) };
+  return withView(records, afterView(v, a, records));
 }
 
 /** Dedupes by property id (first seen wins), then skips `skip` and keeps `limit`. */
