@@ -5,7 +5,7 @@
  *
  * - Place pages (`/maps/place/?q=place_id:`, `/maps?cid=`) state each place's review count.
  * - `/maps/rpc/listugcposts`: with a valid `__Secure-1PSID` cookie (one of `cookies`, each good for
- *   its number of requests, then expired: 401) every page, 20 at most a page (`listPage`), with tokens; signed
+ *   its number of requests, then expired: 401, or `expired` 403 or a sign-in page) every page, 20 at most a page (`listPage`), with tokens; signed
  *   out the limited view: `forbidden` (403, the default), `five` (five reviews, no token) or `sign_in`
  *   (a sign-in page in place of the answer).
  * - The review dialog (`/httpservice/web/PrivateLocalSearchUiDataService/GetLocalBoqProxy`,
@@ -31,6 +31,7 @@ import { constructedDialogAnswer } from '../../src/sources/maps-reviews/construc
 import { rng } from '../../src/sources/_maps/test-support.ts';
 import { readPb } from '../../src/sources/_maps/pb.ts';
 
+const signIn = { status: 200, body: '<!doctype html><html><head><title>Sign in - Google Accounts</title></head><body><a href="https://accounts.google.com/ServiceLogin">Sign in</a></body></html>', type: 'text/html' };
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const START = 1_767_225_600; // 2026-01-01T00:00:00Z
 
@@ -45,6 +46,8 @@ export interface Site2026Options {
   withheld?: number;
   /** Valid `__Secure-1PSID` values → requests each answers before it expires. */
   cookies?: Record<string, number>;
+  /** How an expired cookie is answered: 401 (default), 403, or a sign-in page in place of the list. */
+  expired?: 401 | 403 | 'sign_in';
   /** Share (0..1) of (visitor, place) page answers and listings that are stubs. */
   stubShare?: number;
   /** Draw stubs per visitor and place (default) or per visitor. */
@@ -165,7 +168,11 @@ export function site2026(o: Site2026Options): Site2026 {
         if ((cookie !== null && left.has(cookie)) || open) {
           if (!open) {
             const n = left.get(cookie!)!;
-            if (n <= 0) { site.hits.expired++; return { status: 401, body: ")]}'\n[\"unauthenticated\"]", type: 'application/json' }; }
+            if (n <= 0) {
+              site.hits.expired++;
+              if (o.expired === 'sign_in') return signIn;
+              return { status: o.expired ?? 401, body: ")]}'\n[\"unauthenticated\"]", type: 'application/json' };
+            }
             left.set(cookie!, n - 1);
             site.hits.reviews_signed_in++;
           }
@@ -178,7 +185,7 @@ export function site2026(o: Site2026Options): Site2026 {
         site.hits.reviews_limited++;
         const mode = o.signedOut ?? 'forbidden';
         if (mode === 'forbidden') return { status: 403, body: ")]}'\n[]", type: 'application/json' };
-        if (mode === 'sign_in') return { status: 200, body: '<!doctype html><html><head><title>Sign in - Google Accounts</title></head><body><a href="https://accounts.google.com/ServiceLogin">Sign in</a></body></html>', type: 'text/html' };
+        if (mode === 'sign_in') return signIn;
         const five = Array.from({ length: Math.min(5, counts[i]!) }, (_, j) => reviewAt(i, j, Number(m[4])));
         return { status: 200, body: constructedPage(five, null), type: 'application/json; charset=utf-8' };
       }
