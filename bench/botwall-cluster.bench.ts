@@ -42,6 +42,7 @@
  */
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { openCluster, sleep, stopTrawl, type Cluster, type TrawlProc } from '../test/support/cluster.ts';
 import { startSite, type WallOutcome } from './botwall-lib.ts';
 import { table, writeSection } from './lib.ts';
@@ -107,7 +108,8 @@ async function arm(counts: number[], queries: number, o: Wall): Promise<Run[]> {
         const perWorker = String(Math.ceil(o.inflight / n));
         const env = { WALL_URL: site.ready.url, PROXY_URLS: [...site.ready.proxies].sort(() => Math.random() - 0.5).join(','), CONCURRENCY: perWorker, PER_HOST_CONCURRENCY: perWorker };
         const workers: TrawlProc[] = [];
-        for (let i = 0; i < n; i++) workers.push(await c.worker(env));
+        for (let i = 0; i < n; i++) workers.push(await c.worker(process.env.BOTWALL_DEBUG ? { ...env, LOG_LEVEL: 'warn' } : env));
+        if (process.env.BOTWALL_DEBUG) workers.forEach((w, i) => createInterface({ input: w.child.stdout! }).on('line', (l) => { if (/cluster/.test(l)) console.error(`worker ${i}: ${l.slice(0, 300)}`); }));
         const r = await run(c, [api, ...workers], n, queries, o, site);
         await Promise.all(workers.map((w) => stopTrawl(w)));
         out.push(r);

@@ -73,6 +73,8 @@ export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListen
   const stats: WallStats = { requests: 0, served: 0, firstServedAt: 0, lastServedAt: 0, servedByIp: new Map(), gaps: [], lastByIp: new Map(), incoherent: 0, rateViolations: 0, bans: 0, bannedIps: new Set(o.bannedAtStart) };
   const buckets = new Map<string, { tokens: number; at: number }>();
   const violations = new Map<string, number[]>();
+  /** BOTWALL_DEBUG: the last arrivals per IP (newest first), printed with each 429. */
+  const arrivals = new Map<string, number[]>();
   const judged = new WeakMap<SeenConnection, Verdict>();
   const violate = (ip: string) => {
     const now = performance.now();
@@ -112,13 +114,14 @@ export async function startWall(o: WallOptions): Promise<{ wall: HandshakeListen
       return void res.end();
     }
     const now = performance.now();
+    if (process.env.BOTWALL_DEBUG) arrivals.set(ip, [now, ...(arrivals.get(ip) ?? [])].slice(0, 6));
     const b = buckets.get(ip) ?? { tokens: o.burst, at: now };
     b.tokens = Math.min(o.burst, b.tokens + ((now - b.at) / 1000) * o.rps);
     b.at = now;
     buckets.set(ip, b);
     if (b.tokens < 1) {
       stats.rateViolations++;
-      if (process.env.BOTWALL_DEBUG) console.error(`429 ${ip} at ${(now / 1000).toFixed(2)} s, connection ${wall.connections.indexOf(conn)} (request ${conn.requests.length} on it)`);
+      if (process.env.BOTWALL_DEBUG) console.error(`429 ${ip} at ${(now / 1000).toFixed(2)} s, connection ${wall.connections.indexOf(conn)} (request ${conn.requests.length} on it), arrivals before (ms ago): ${(arrivals.get(ip) ?? []).map((t) => Math.round(now - t)).join(' ')}`);
       violate(ip);
       res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '2' });
       return void res.end('<p>Too many requests</p>');

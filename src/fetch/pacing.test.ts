@@ -201,3 +201,41 @@ test('slots missed while the process was busy do not start as one burst: three a
   assert.deepEqual(starts.slice(0, 4), [0, 650, 650, 650], 'the first overdue three go together');
   for (let i = 4; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 100, `then a gap apart: ${starts.join(',')}`);
 });
+
+/** Shared starts as a cluster link hands them out: one after another, each `gap` apart, its place
+ *  ending a gap after it. */
+function sharedSlots(gap: number) {
+  let next = 0;
+  const given: Array<{ at: number; until: number }> = [];
+  return {
+    given,
+    take: async (_key: string, earliest: number) => {
+      const at = Math.max(next, earliest);
+      next = at + gap;
+      given.push({ at, until: at + gap });
+      return { at, until: at + gap };
+    },
+  };
+}
+
+test('shared starts whose place passed while the process was busy are taken again, never sent in another holder\'s place', async () => {
+  const clock = new FakeClock();
+  const src = sharedSlots(100);
+  const pacer = new Pacer({ targetConcurrency: 20, maxDelayMs: 60_000, now: clock.now, sleep: clock.sleep, slots: src });
+  const slot = [{ key: 'k', minDelayMs: 100 }];
+  const starts: number[] = [];
+  const all = Array.from({ length: 8 }, () => pacer.wait(slot).then((s) => {
+    starts.push(clock.t);
+    s.done();
+  }));
+  for (let i = 0; i < 8; i++) pacer.record(slot, 5, 'ok'); // the window is open: all eight reserve
+  await clock.advance(0);
+  clock.t = 650; // busy: the starts at 100 to 600 passed unseen (another process's next start is at 800)
+  await clock.advance(10_000);
+  await Promise.all(all);
+  // Each start lies in the place of a start it was given: with the late ones sent at 650, three
+  // requests would reach the site at once beside the next holder's.
+  for (const t of starts) assert.ok(src.given.some((g) => t >= g.at && t <= g.until), `start at ${t} is in a place it was given (${starts.join(',')})`);
+  assert.deepEqual(starts.slice(0, 3), [0, 650, 700], 'the start at 600 is still in its place at 650; the next is the one at 700');
+  assert.equal(pacer.expired, 5, 'the five starts past their place (100 to 500) were taken again');
+});

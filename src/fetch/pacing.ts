@@ -87,6 +87,8 @@ export class Pacer {
   private readonly keys = new Map<string, KeyState>();
   private readonly opts: Required<Omit<PacerOptions, 'slots' | 'onBackOff'>> & Pick<PacerOptions, 'slots' | 'onBackOff'>;
   private ops = 0;
+  /** Shared starts that came or woke too late to use, and were taken again (metrics, the bench). */
+  expired = 0;
 
   constructor(opts: PacerOptions) {
     this.opts = { now: () => performance.now(), sleep, maxInFlight: Math.max(1, Math.ceil(opts.targetConcurrency * 2)), ...opts };
@@ -181,6 +183,8 @@ export class Pacer {
           return { paused, done: NOTHING.done };
         }
         const shared = this.opts.slots;
+        // The end of the shared starts' places: a start later than that is the next holder's.
+        let until = Infinity;
         if (shared && slots.some((s) => s.minDelayMs > 0)) {
           // Shared starts: none is reserved inside a pause (it would be lost), so wait it out first.
           const pause = Math.max(...states.map((st) => st.pausedUntil));
@@ -191,9 +195,10 @@ export class Pacer {
           for (let i = 0; i < slots.length; i++) {
             const st = states[i]!;
             if (slots[i]!.minDelayMs > 0) {
-              const at = await shared.take(slots[i]!.key, now, st.delay, signal);
-              start = Math.max(start, at);
-              st.nextAt = Math.max(st.nextAt, at + st.delay); // for readyAt: this process's view
+              const got = await shared.take(slots[i]!.key, now, st.delay, signal);
+              start = Math.max(start, got.at);
+              until = Math.min(until, got.until);
+              st.nextAt = Math.max(st.nextAt, got.at + st.delay); // for readyAt: this process's view
             } else start = Math.max(start, st.nextAt);
           }
           signal?.throwIfAborted();
@@ -205,6 +210,10 @@ export class Pacer {
           if (st.delay > 0 && !(shared && slots[i]!.minDelayMs > 0)) st.nextAt = start + st.delay;
           st.usedAt = start;
         }
+        if (start > until) {
+          this.expired++; // came back already past its place: the store's answer took longer than a gap
+          continue;
+        }
         const now2 = this.opts.now();
         if (start > now2) {
           await this.opts.sleep(start - now2, signal);
@@ -214,6 +223,12 @@ export class Pacer {
         // Waiters whose slots passed while this process was busy all wake at once: a few may go
         // together, the rest reserve again behind the others (a catch-up burst trips the site's limit).
         const t = this.opts.now();
+        // A shared start past its place (a late answer from the store, a timer that fired late on
+        // a loaded process) would go out beside another process's start: take a new one instead.
+        if (t > until) {
+          this.expired++;
+          continue;
+        }
         if (states.some((st) => st.delay > 0 && t < st.due - CATCH_UP_GAPS * st.delay)) continue;
         for (const st of states) if (st.delay > 0) st.due = Math.max(st.due, t) + st.delay;
         return entered.length ? { paused: 0, done: leave } : NOTHING;

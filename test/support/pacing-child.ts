@@ -16,7 +16,7 @@ await link.start();
 let told = false;
 const loop = async () => {
   for (;;) {
-    const at = await link.take(key!, performance.now(), Number(gap));
+    const { at } = await link.take(key!, performance.now(), Number(gap));
     if (!told) {
       told = true;
       process.stdout.write('leasing\n');

@@ -32,11 +32,11 @@ test('a waiter aborted while queued for a lease takes no start: the one behind i
     const b = link.take('k', 0, gap);
     const c = link.take('k', 0, gap, ac.signal);
     const d = link.take('k', 0, gap);
-    const atA = await a;
+    const { at: atA } = await a;
     await b;
     ac.abort(new Error('item gave up'));
     await assert.rejects(c, /item gave up/);
-    const atD = await d;
+    const { at: atD } = await d;
     // A at t, B at t+2 s, D at t+4 s; with C's start reserved, D would be at t+6 s.
     assert.ok(atD - atA < 5000, `D starts at +${Math.round(atD - atA)} ms: no start was reserved for the aborted waiter`);
     assert.equal(leases(), 3, 'three leases: A, B, D');
@@ -44,5 +44,73 @@ test('a waiter aborted while queued for a lease takes no start: the one behind i
     assert.equal(leases(), 3, 'an already aborted waiter asks for nothing');
   } finally {
     await link.close();
+  }
+});
+
+test('a lease answered later than a gap comes with starts already past their place; a timely one does not', async () => {
+  const mem = new MemoryClusterStore();
+  let delayMs = 0;
+  const store = new Proxy(mem, {
+    get(t, p) {
+      if (p === 'kind') return 'redis';
+      // The store reserves at once; its answer reaches a loaded process `delayMs` later.
+      if (p === 'lease') return async (...a: Parameters<ClusterStore['lease']>) => { const l = await t.lease(...a); await new Promise((r) => setTimeout(r, delayMs)); return l; };
+      const v = Reflect.get(t, p);
+      return typeof v === 'function' ? v.bind(t) : v;
+    },
+  }) as ClusterStore;
+  const link = new ClusterLink(store, { pollMs: 60_000, heartbeatMs: 60_000 });
+  await link.start();
+  try {
+    const gap = 100;
+    const timely = await link.take('k', 0, gap);
+    assert.ok(timely.until >= timely.at, 'a timely start can be sent');
+    delayMs = 400; // four gaps: the other processes' starts are in the places by now
+    const asked = performance.now();
+    const late = await link.take('k', 0, gap);
+    assert.ok(late.at >= asked + delayMs, 'never early');
+    assert.ok(late.until < late.at, `its place (until +${Math.round(late.until - asked)} ms) ended before it could start (+${Math.round(late.at - asked)} ms)`);
+    assert.ok(late.until <= asked + 200 + gap + 5, 'its place ends a gap after where the store put it');
+    assert.equal(link.stats.lateLeases, 1);
+    assert.equal(link.degraded, false, 'a slow answer is not an outage');
+  } finally {
+    await link.close();
+  }
+});
+
+test('back from an outage, the starts a process took alone are held in the store: no lease runs beside them', async () => {
+  const mem = new MemoryClusterStore();
+  let down = false;
+  const store = new Proxy(mem, {
+    get(t, p) {
+      if (p === 'kind') return 'redis';
+      const v = Reflect.get(t, p);
+      if (typeof v !== 'function') return v;
+      return (...a: unknown[]) => (down ? Promise.reject(new Error('connection refused')) : (v as (...x: unknown[]) => Promise<unknown>).apply(t, a));
+    },
+  }) as ClusterStore;
+  const a = new ClusterLink(store, { id: 'a', pollMs: 60_000, heartbeatMs: 50 });
+  const b = new ClusterLink(store, { id: 'b', pollMs: 60_000, heartbeatMs: 50 });
+  await a.start();
+  await b.start();
+  try {
+    const gap = 100;
+    await new Promise((r) => setTimeout(r, 60)); // both count two members
+    down = true;
+    await assert.rejects(store.heartbeat('x', 1), /refused/);
+    await new Promise((r) => setTimeout(r, 120)); // a's heartbeat failed: it paces alone
+    assert.ok(a.degraded);
+    // Ten waiters on A alone, at 1/2 of the rate: starts reserved a second or two ahead.
+    const alone = await Promise.all(Array.from({ length: 10 }, () => a.take('k', 0, gap)));
+    const lastAlone = Math.max(...alone.map((s) => s.at));
+    assert.ok(lastAlone > performance.now() + 1000, 'the starts taken alone reach into the future');
+    down = false;
+    for (let i = 0; i < 100 && (a.degraded || b.degraded); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(!a.degraded && !b.degraded, 'both back on the store');
+    const next = await b.take('k', 0, gap);
+    assert.ok(next.at >= lastAlone, `B's first lease after the outage (+${Math.round(next.at - lastAlone)} ms) starts after A's last start alone`);
+  } finally {
+    await a.close();
+    await b.close();
   }
 });

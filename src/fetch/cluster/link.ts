@@ -7,12 +7,20 @@
  *   never more than `maxLeaseMs` of them), and ask for the next lease only once the last one has
  *   begun. A start this process took and did not use is lost, never given twice: a process that
  *   dies holds at most the rest of its current lease and the one after it.
+ * - **A start expires** at the end of its own gap, counted from when the lease was asked for (the
+ *   store reserved it no earlier): a start used later would be sent in the next holder's gap, two
+ *   requests at once to the site. A loaded process whose answer came back late, or whose timer
+ *   fired late, takes a new start instead (the pacer does: `SlotStart.until`).
  * - **Shared states** (`set`/`get`/`on`, ./shared-states.ts): written through at once, read from
  *   the store's change feed every `pollMs` (250 ms: every process sees a bench within about a second).
  * - **Members**: a heartbeat every `heartbeatMs` counts the processes alive.
- * - **Outage**: when the store does not answer within `timeoutMs`, this process paces alone at 1/N
- *   of each key's rate (N the processes alive at the last heartbeat, so the cluster stays at or
- *   under the rate), logs it once, and goes back to the store when a heartbeat answers again.
+ * - **Outage**: when a call to the store fails, or does not answer within `timeoutMs` (5 s: a slow
+ *   answer from a loaded process is not an outage, and its starts expire rather than run late),
+ *   this process paces alone at 1/N of each key's rate (N the processes alive at the last
+ *   heartbeat, so the cluster stays at or under the rate), logs it once, and goes back to the store
+ *   when a heartbeat answers again. Going back, it first holds each key it paced alone in the store
+ *   until its last start alone has passed (and at least two heartbeats, while the others notice
+ *   the store is back and do the same): the starts it took alone never run beside new leases.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -35,23 +43,31 @@ export interface ClusterLinkOptions {
   pollMs?: number;
   /** Heartbeat (default 1000 ms); a member counts for three of them. */
   heartbeatMs?: number;
-  /** Longest wait for the store before pacing alone (default 1000 ms). */
+  /** Longest wait for the store before pacing alone (default 5000 ms). */
   timeoutMs?: number;
+  /** Least time a start may be used after its place (default 50 ms; a slow key: its gap). */
+  lateMs?: number;
   log?: LinkLog;
   now?: () => number;
 }
 
-/** Where the pacer gets a start on a shared key: resolves the local time (`performance.now()`) of
- *  a start reserved for it, no earlier than `earliest`; rejects with the signal's reason when it is
- *  aborted before a start was reserved for it (it then takes none). */
+/** A start reserved on a shared key, local times (`performance.now()`): send at `at`, and not
+ *  after `until` (the end of its place: later, it is the next holder's; take another). */
+export interface SlotStart {
+  at: number;
+  until: number;
+}
+
+/** Where the pacer gets a start on a shared key, no earlier than `earliest`; rejects with the
+ *  signal's reason when it is aborted before a start was reserved for it (it then takes none). */
 export interface SlotSource {
-  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<number>;
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<SlotStart>;
 }
 
 interface Waiter {
   earliest: number;
   gap: number;
-  resolve: (at: number) => void;
+  resolve: (s: SlotStart) => void;
 }
 
 interface KeyLeases {
@@ -65,11 +81,13 @@ export interface LinkStats {
   starts: number;
   localStarts: number;
   storeErrors: number;
+  /** Leases whose answer came back too late to use any of their starts. */
+  lateLeases: number;
 }
 
 export class ClusterLink extends LocalStates implements SharedStates, SlotSource {
   readonly id: string;
-  readonly stats: LinkStats = { leases: 0, starts: 0, localStarts: 0, storeErrors: 0 };
+  readonly stats: LinkStats = { leases: 0, starts: 0, localStarts: 0, storeErrors: 0, lateLeases: 0 };
   private readonly o: Required<Omit<ClusterLinkOptions, 'log' | 'id' | 'now'>>;
   private readonly keys = new Map<string, KeyLeases>();
   /** Degraded pacing: the next start this process may take per key. */
@@ -90,7 +108,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
   constructor(readonly store: ClusterStore, private readonly opts: ClusterLinkOptions = {}) {
     super(opts.now);
     this.id = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.o = { maxLease: 4, maxLeaseMs: 1000, pollMs: 250, heartbeatMs: 1000, timeoutMs: 1000, ...stripUndefined(opts) };
+    this.o = { maxLease: 4, maxLeaseMs: 1000, pollMs: 250, heartbeatMs: 1000, timeoutMs: 5000, lateMs: 50, ...stripUndefined(opts) };
   }
 
   /** True when starts come from the store (false for the in-process store: the pacer reserves itself). */
@@ -121,9 +139,9 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     every(this.o.pollMs, () => this.poll());
   }
 
-  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<number> {
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<SlotStart> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.down || !this.shared) return Promise.resolve(this.takeAlone(key, earliest, gapMs));
+    if (this.down || !this.shared) return Promise.resolve(this.startAlone(key, earliest, gapMs));
     let k = this.keys.get(key);
     if (!k) this.keys.set(key, (k = { pending: [], busy: false }));
     const q = k;
@@ -135,7 +153,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         if (i >= 0) q.pending.splice(i, 1);
         reject(signal!.reason);
       };
-      const w: Waiter = { earliest, gap: gapMs, resolve: (at) => { signal?.removeEventListener('abort', onAbort); resolve(at); } };
+      const w: Waiter = { earliest, gap: gapMs, resolve: (st) => { signal?.removeEventListener('abort', onAbort); resolve(st); } };
       signal?.addEventListener('abort', onAbort, { once: true });
       q.pending.push(w);
       if (!q.busy) void this.flush(key, q);
@@ -159,25 +177,31 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         const n = Math.max(1, Math.min(this.o.maxLease, q.pending.length, gap > 0 ? Math.floor(this.o.maxLeaseMs / gap) : this.o.maxLease));
         const batch = q.pending.splice(0, n);
         if (this.down) {
-          for (const w of batch) w.resolve(this.takeAlone(key, w.earliest, w.gap));
+          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap));
           continue;
         }
         let lease: SlotLease;
+        const asked = this.now();
         try {
           lease = await this.timed(this.store.lease(key, batch.length, gap));
         } catch (e) {
           this.fail(e);
-          for (const w of batch) w.resolve(this.takeAlone(key, w.earliest, w.gap));
+          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap));
           continue;
         }
         // The store's "in so many ms" from the moment its answer is here: a start is never early
-        // by the answer's way back, only late by it.
+        // by the answer's way back, only late by it. Its place ends a gap after where the store
+        // put it, at the latest the asking plus the wait: an answer that took longer than a gap
+        // comes with starts already past (a loaded process), which the pacer replaces.
         const base = this.now() + lease.firstInMs;
+        const place = asked + lease.firstInMs;
+        const span = Math.max(gap, this.o.lateMs);
         this.stats.leases++;
         this.stats.starts += batch.length;
+        if (base > place + span) this.stats.lateLeases++;
         this.clusterNext.set(key, base + batch.length * gap);
         this.leaseBegins.set(key, base);
-        batch.forEach((w, i) => w.resolve(base + i * gap));
+        batch.forEach((w, i) => w.resolve({ at: base + i * gap, until: place + i * gap + span }));
       }
     } finally {
       q.busy = false;
@@ -192,6 +216,11 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         this.alone.delete(k);
       }
     }
+  }
+
+  private startAlone(key: string, earliest: number, gapMs: number): SlotStart {
+    const at = this.takeAlone(key, earliest, gapMs);
+    return { at, until: at + Math.max(gapMs, this.o.lateMs) };
   }
 
   /**
@@ -266,6 +295,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     try {
       this.membersSeen = await this.timed(this.store.heartbeat(this.id, this.o.heartbeatMs * 3));
       if (this.down) {
+        await this.holdAloneStarts();
         this.down = false;
         this.alone.clear();
         this.opts.log?.info({ members: this.membersSeen }, 'cluster store answers again: pacing is shared again');
@@ -273,6 +303,18 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /**
+   * Before leasing again: each key this process paced alone is held in the store until its last
+   * start alone has passed, and for two heartbeats at least (the others, still alone until their
+   * next heartbeat, hold theirs in that time). Starts taken alone were never in the store: without
+   * this, a lease would put new starts beside them. Throws (the process stays alone) if the store
+   * fails meanwhile.
+   */
+  private async holdAloneStarts(): Promise<void> {
+    const now = this.now();
+    await Promise.all([...this.alone].map(([key, next]) => this.timed(this.store.pause(key, Math.max(next - now, 2 * this.o.heartbeatMs)))));
   }
 
   private fail(e: unknown): void {
