@@ -78,6 +78,14 @@ interface Run extends WallOutcome {
   tail_s: number;
   cores: number;
   queries_per_s: number;
+  /** Cores by process: the API, all the workers, the site (wall and proxies). */
+  api_cores: number;
+  worker_cores: number;
+  site_cores: number;
+  /** Cores the idle workers took together before the submit (their timers: heartbeats, feed, queue). */
+  idle_worker_cores: number;
+  /** CPU ms of the API, the workers and the site per query. */
+  cpu_ms_per_query: number;
 }
 
 type Wall = { rps: number; proxies: number; banned: number; flaky: number; burst: number; inflight: number };
@@ -108,9 +116,14 @@ async function arm(counts: number[], queries: number, o: Wall): Promise<Run[]> {
         const perWorker = String(Math.ceil(o.inflight / n));
         const env = { WALL_URL: site.ready.url, PROXY_URLS: [...site.ready.proxies].sort(() => Math.random() - 0.5).join(','), CONCURRENCY: perWorker, PER_HOST_CONCURRENCY: perWorker };
         const workers: TrawlProc[] = [];
-        for (let i = 0; i < n; i++) workers.push(await c.worker(process.env.BOTWALL_DEBUG ? { ...env, LOG_LEVEL: 'warn' } : env));
+        for (let i = 0; i < n; i++) workers.push(await c.worker(process.env.BOTWALL_DEBUG ? { ...env, LOG_LEVEL: 'info' } : env));
         if (process.env.BOTWALL_DEBUG) workers.forEach((w, i) => createInterface({ input: w.child.stdout! }).on('line', (l) => { if (/cluster/.test(l)) console.error(`worker ${i}: ${l.slice(0, 300)}`); }));
-        const r = await run(c, [api, ...workers], n, queries, o, site);
+        if (process.env.DEBUG_SEND) workers.forEach((w, i) => createInterface({ input: w.child.stderr! }).on('line', (l) => { if (/SENDDBG/.test(l)) console.error(`${(performance.now() / 1000).toFixed(2)} worker ${i}: ${l}`); }));
+        // What the idle workers cost (heartbeats, the change feed, the queue's polls): 3 s before the submit.
+        const idle0 = workers.reduce((a, w) => a + cpuSeconds(w.pid), 0);
+        await sleep(3000);
+        const idle = (workers.reduce((a, w) => a + cpuSeconds(w.pid), 0) - idle0) / 3;
+        const r = await run(c, [api, ...workers], n, queries, o, site, idle);
         await Promise.all(workers.map((w) => stopTrawl(w)));
         out.push(r);
       } finally {
@@ -124,9 +137,10 @@ async function arm(counts: number[], queries: number, o: Wall): Promise<Run[]> {
 }
 
 /** `queries` queries submitted through the API to `n` running workers; waits for the last. */
-async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o: Wall, site: Awaited<ReturnType<typeof startSite>>): Promise<Run> {
+async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o: Wall, site: Awaited<ReturnType<typeof startSite>>, idleWorkerCores: number): Promise<Run> {
   const api = procs[0]!;
   const cpu0 = procs.reduce((a, p) => a + cpuSeconds(p.pid), 0);
+  const api0 = cpuSeconds(api.pid);
   const site0 = await site.stats();
   const tag = `w${n}r${Math.random().toString(36).slice(2, 6)}`;
   const ids = await Promise.all(Array.from({ length: Math.ceil(queries / PER_REQUEST) }, async (_, r) => {
@@ -151,7 +165,9 @@ async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o
   }
   const stats = await site.stats();
   if (process.env.BOTWALL_DEBUG) console.error(`${n} worker(s), served by IP: ${JSON.stringify(stats.servedByIp)}, gaps p10/50/90/99 ${stats.gapPercentiles.join('/')} ms`);
-  const cpuS = procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0 + (stats.cpuMs - site0.cpuMs) / 1000;
+  const siteS = (stats.cpuMs - site0.cpuMs) / 1000;
+  const apiS = cpuSeconds(api.pid) - api0;
+  const cpuS = procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0 + siteS;
   const usable = o.proxies - o.banned;
   const t0 = Number(row.t0);
   const t1 = Number(row.t1);
@@ -163,6 +179,8 @@ async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o
     wall_s: Number(wallS.toFixed(1)), least_s: Number(leastS.toFixed(1)), wall_ratio: Number((wallS / leastS).toFixed(3)),
     lead_s: s(stats.firstServedAt - t0), pace_s: s(stats.lastServedAt - stats.firstServedAt), tail_s: s(t1 - stats.lastServedAt), cores: Number((cpuS / wallS).toFixed(2)),
     queries_per_s: Number((queries / wallS).toFixed(1)),
+    api_cores: Number((apiS / wallS).toFixed(2)), worker_cores: Number(((cpuS - siteS - apiS) / wallS).toFixed(2)), site_cores: Number((siteS / wallS).toFixed(2)),
+    idle_worker_cores: Number(idleWorkerCores.toFixed(3)), cpu_ms_per_query: Number(((cpuS * 1000) / queries).toFixed(2)),
   };
 }
 
@@ -194,7 +212,7 @@ const loadAtStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const binding = await arm(WORKERS, QUERIES, { rps: RPS, proxies: PROXIES, banned: BANNED, flaky: FLAKY, burst: BURST, inflight: INFLIGHT });
 for (const r of binding) console.log(JSON.stringify(r));
 const free = FREE_QUERIES <= 0 ? [] : await arm(WORKERS, FREE_QUERIES, { rps: FREE_RPS, proxies: FREE_PROXIES, banned: 0, flaky: 0, burst: FREE_RPS, inflight: FREE_INFLIGHT });
-for (const r of free) console.error(`limits not binding, ${r.workers} worker(s): ${r.queries_per_s} queries/s, ${r.cores} cores (completed ${r.completed})`);
+for (const r of free) console.error(`limits not binding, ${r.workers} worker(s): ${r.queries_per_s} queries/s, ${r.cores} cores (api ${r.api_cores}, workers ${r.worker_cores}, site ${r.site_cores}; idle workers ${r.idle_worker_cores}), ${r.cpu_ms_per_query} CPU ms/query (completed ${r.completed})`);
 
 const costs = [await startCost('in-process')];
 const prefix = uniquePrefix('clcost');
@@ -222,7 +240,8 @@ const text = [
   '',
   `Limits that do not bind (${FREE_PROXIES} proxies at ${FREE_RPS} requests/s each, ${FREE_INFLIGHT} items in flight over the cluster): throughput by workers, and the cores they took.`,
   '',
-  table(['workers', 'queries', 'completed', 'queries/s', 'cores', 'bans', 'incoherent'], free.map((r) => [r.workers, r.queries, r.completed.toFixed(4), r.queries_per_s, r.cores, r.bans, r.incoherent])),
+  table(['workers', 'queries', 'completed', 'queries/s', 'cores', 'api', 'workers\' cores', 'site', 'idle workers', 'CPU ms/query', 'bans', 'incoherent'],
+    free.map((r) => [r.workers, r.queries, r.completed.toFixed(4), r.queries_per_s, r.cores, r.api_cores, r.worker_cores, r.site_cores, r.idle_worker_cores, r.cpu_ms_per_query, r.bans, r.incoherent])),
   '',
   `What a start on a capped key costs the client (${STARTS} starts, 8 waiting at once, the cap never waiting): CPU µs per start and starts per round trip to the store.`,
   '',

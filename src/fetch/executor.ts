@@ -388,13 +388,19 @@ export class Executor {
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new SourceError('forbidden_target', `scheme ${u.protocol} is not http or https`);
         const account = trace.account && this.signedIn.covers(url) ? trace.account : undefined;
         const headers = await this.headersFor(step, session, url, method, account);
+        const fingerprint = step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint;
         const host = hostKey(u);
         // A signed-in account keeps its own proxy (the pool's for its name): one account, one exit.
         proxy ??= (account && this.proxies.size ? this.proxies.forKey(account.label, 0) : undefined) ?? this.pickProxy(session, host);
         let start: PaceStart | undefined;
         if (!this.replaying) {
           trace.unhold?.(); // the start held at the lease becomes a reservation
-          start = await this.pacer.wait(this.paceSlots(host, proxy), signal, s.maxRetryAfterMs);
+          const slots = this.paceSlots(host, proxy);
+          // A request that opens a connection reaches the site that much later: when that is more
+          // than half a gap, two places, or it lands beside the next start (a cold process's first
+          // handshakes took 0.5 s, a gap at 2 requests/s). Warm, opening one takes a few ms: one place.
+          const connecting = proxy && slots[0]!.minDelayMs > 0 ? this.transport.connectDelayMs?.({ url, proxyUrl: proxy.url, fingerprint }) ?? 0 : 0;
+          start = await this.pacer.wait(slots, signal, s.maxRetryAfterMs, connecting > slots[0]!.minDelayMs / 2 ? 2 : 1);
           // Honour a long Retry-After without holding a worker: the engine retries the item later.
           if (start.paused) throw new SourceError('rate_limited', `rate_limited: ${u.host} asked us to wait (Retry-After), ${Math.ceil(start.paused / 1000)} s left`, { retryAfterMs: Math.ceil(start.paused) });
         }
@@ -417,7 +423,7 @@ export class Executor {
         try {
           res = await this.transport.send({ url, method, headers, body, signal, dispatcher: proxy?.dispatcher ?? this.direct,
             maxBytes: Math.min(s.maxResponseBytes, step.maxBytes ?? Infinity), proxyUrl: proxy?.url,
-            fingerprint: step.transport === 'node' ? undefined : session ? session.fingerprint : this.anonymousFingerprint });
+            fingerprint });
         } catch (e) {
           // The operator's proxy address is no user's business, and its failure is not the target's.
           throw proxy ? throughProxy(e, proxy.url, u.host) : e;

@@ -171,6 +171,10 @@ export class RecordingTransport implements Transport {
     return res;
   }
 
+  connectDelayMs(req: Pick<TransportRequest, 'url' | 'proxyUrl' | 'fingerprint'>): number {
+    return this.inner.connectDelayMs?.(req) ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.inner.close();
     await this.recorder.close();

@@ -182,3 +182,24 @@ test('a body that stalls after a declared length still ends at the attempt’s t
   await assert.rejects(ex.run(step(`${srv.url}/stall`), ex.sessionFor('q')), (e) => isSourceError(e) && e.type === 'network' && /timed out after 300 ms/.test(e.message));
   assert.ok(performance.now() - t0 < 2000);
 });
+
+test('a proxied request whose pool has no open connection is expected later at the site (the pacer gives it two places); one through an open pool is not', async (t) => {
+  const wall = await handshakeListener();
+  t.after(() => wall.close());
+  const socks = await socks5Server('u:p w');
+  t.after(() => socks.close());
+  const proxyUrl = `socks5://u:p%20w@127.0.0.1:${socks.port}`;
+  const fingerprint = executor(t, { fetchProfile: 'chrome' }).sessionFor('q').fingerprint;
+  assert.ok(fingerprint);
+  const tr = new WebTransport({ guard: { allowPrivate: true }, insecure: true });
+  t.after(() => tr.close());
+  const req = { url: `${wall.url}/a`, proxyUrl, fingerprint };
+  assert.ok(tr.connectDelayMs(req) > 0, 'nothing opened yet: a connection to open');
+  assert.equal(tr.connectDelayMs(req), 0, 'a request queued behind the one that opens it finds it open');
+  assert.equal(tr.connectDelayMs({ ...req, proxyUrl: undefined }), 0, 'direct requests are not paced per IP');
+  const res = await tr.send({ ...req, method: 'GET', headers: {}, signal: AbortSignal.timeout(5000), maxBytes: 1e6 });
+  assert.equal(res.status, 200);
+  assert.equal(tr.connectDelayMs(req), 0, 'the pool is open');
+  const measured = tr.connectDelayMs({ ...req, proxyUrl: `${proxyUrl}0` });
+  assert.ok(measured > 0 && measured < 5000, `another proxy's pool: what opening the last one took (${Math.round(measured)} ms)`);
+});

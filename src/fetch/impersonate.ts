@@ -51,11 +51,27 @@ export interface ImpersonatingOptions {
 
 /** A request's own time limit is the executor's signal; wreq's is set past it. */
 const WREQ_TIMEOUT_MS = 24 * 3600_000;
+/** wreq closes a pool's idle connections after this. */
+const POOL_IDLE_MS = 30_000;
+/**
+ * What opening a connection costs before anything was measured: a process's first handshakes
+ * (the native module, BoringSSL and the HTTP/2 stack warming up) took 400-580 ms on the loaded
+ * 2-core box, against 2-36 ms for a request on an open connection (botwall-cluster, 4 workers).
+ */
+const COLD_CONNECT_MS = 500;
 
 export class ImpersonatingTransport implements Transport {
   private readonly opts: ImpersonatingOptions;
   private readonly pools = new Map<string, Promise<Wreq.Transport>>();
   private readonly pins = new Map<string, { at: number; addrs: Promise<string[]> }>();
+  /** When each proxied pool last sent (an idle pool's connections are closed: the next opens one). */
+  private readonly usedAt = new Map<string, number>();
+  /** Time to the answer of the last request that opened a connection: what the next one costs.
+   *  (An average kept the slow opens of a run's first second, when every process woke at once,
+   *  long after the opens had become fast: a fifth of the starts took two places.) */
+  private connectMs = COLD_CONNECT_MS;
+  /** Pools a request was told it opens (`connectDelayMs`) and has not been sent through yet. */
+  private readonly toOpen = new Set<string>();
 
   /**
    * @example
@@ -66,12 +82,43 @@ export class ImpersonatingTransport implements Transport {
     this.opts = opts;
   }
 
+  /**
+   * A proxied request through a pool with no open connection is expected that much later at the
+   * site (the pacer gives it two places); direct requests are not paced per IP: 0. Asked when the
+   * request queues for its start: the first to ask opens the pool, those queued behind it on the
+   * same proxy (its pace key: they start after it) find it open. Asked for every queued request
+   * instead, 240 items waiting on a wall of 2 requests/s each took two places (a third more time).
+   *
+   * @example t.connectDelayMs({ url, proxyUrl, fingerprint }) // 500 before this process opened any
+   */
+  connectDelayMs(req: Pick<TransportRequest, 'url' | 'proxyUrl' | 'fingerprint'>): number {
+    if (!req.proxyUrl || !req.fingerprint) return 0;
+    const key = proxiedKey(req.fingerprint, req.proxyUrl);
+    if (!this.opens(key)) return 0;
+    this.usedAt.set(key, performance.now());
+    this.toOpen.add(key);
+    if (this.toOpen.size > 4096) this.toOpen.delete(this.toOpen.keys().next().value as string);
+    return this.connectMs;
+  }
+
+  private opens(key: string): boolean {
+    const at = this.usedAt.get(key);
+    return at === undefined || performance.now() - at > POOL_IDLE_MS - 1000;
+  }
+
   async send(req: TransportRequest): Promise<TransportResponse> {
     const fp = req.fingerprint;
     if (!fp) throw new Error('ImpersonatingTransport.send needs a fingerprint');
     try {
       const u = new URL(req.url);
       const pin = req.proxyUrl ? undefined : await this.pin(u);
+      const used = req.proxyUrl ? proxiedKey(fp, req.proxyUrl) : undefined;
+      const opening = used !== undefined && (this.toOpen.delete(used) || this.opens(used));
+      if (used !== undefined) {
+        this.usedAt.set(used, performance.now());
+        if (this.usedAt.size > 4096) this.usedAt.delete(this.usedAt.keys().next().value as string);
+      }
+      const t0 = performance.now();
       const transport = await this.pool(fp.handshake, fp.os, req.proxyUrl, u.hostname, pin);
       const res = await wreq().fetch(req.url, {
         method: req.method,
@@ -86,6 +133,7 @@ export class ImpersonatingTransport implements Transport {
         compress: false,
         timeout: WREQ_TIMEOUT_MS,
       });
+      if (opening) this.connectMs = performance.now() - t0;
       if (res.status === 407 && req.proxyUrl && new URL(req.url).protocol === 'http:') {
         // Plain-HTTP targets go to the proxy as absolute-URI requests: its 407 is an answer here, an error for undici.
         await res.body?.cancel().catch(() => undefined);
@@ -148,7 +196,7 @@ export class ImpersonatingTransport implements Transport {
       ...(proxy ? { proxy } : {}),
       ...(pin ? { resolve: { [host]: pin } } : {}),
       ...(this.opts.insecure ? { insecure: true } : {}),
-      poolIdleTimeout: 30_000,
+      poolIdleTimeout: POOL_IDLE_MS,
     });
     this.pools.set(key, made);
     made.catch(() => this.pools.delete(key));
@@ -176,6 +224,11 @@ function withPriority(h: Record<string, string>, fp: NonNullable<TransportReques
   const out = Object.entries(h);
   if (fp.browser !== 'firefox' && fp.version >= 124 && h.priority === undefined) out.push(['priority', h['sec-fetch-mode'] === 'navigate' ? 'u=0, i' : 'u=1, i']);
   return out;
+}
+
+/** The pool a proxied request goes through (`pool`'s key without a pinned host). */
+function proxiedKey(fp: NonNullable<TransportRequest['fingerprint']>, proxyUrl: string): string {
+  return `${fp.handshake}|${fp.os}|${proxyUrl}|`;
 }
 
 /** wreq's errors carry the OS error in their text only: the usual code in front, as undici's errors have. */
@@ -275,6 +328,12 @@ export class WebTransport implements Transport {
 
   constructor(opts: ImpersonatingOptions = {}) {
     this.opts = opts;
+  }
+
+  connectDelayMs(req: Pick<TransportRequest, 'url' | 'proxyUrl' | 'fingerprint'>): number {
+    if (!req.fingerprint || !req.proxyUrl) return 0;
+    this.browserTrue ??= new ImpersonatingTransport(this.opts); // wreq-js loads on the first send only
+    return this.browserTrue.connectDelayMs(req);
   }
 
   send(req: TransportRequest): Promise<TransportResponse> {

@@ -239,3 +239,26 @@ test('shared starts whose place passed while the process was busy are taken agai
   assert.deepEqual(starts.slice(0, 3), [0, 650, 700], 'the start at 600 is still in its place at 650; the next is the one at 700');
   assert.equal(pacer.expired, 5, 'the five starts past their place (100 to 500) were taken again');
 });
+
+test('a start with two places (a request that opens a connection first) moves the next start two gaps on', async () => {
+  const { clock, pacer } = setup(60_000, 20);
+  const slot = [{ key: 'k', minDelayMs: 100 }];
+  for (let i = 0; i < 4; i++) pacer.record(slot, 5, 'ok');
+  const starts: number[] = [];
+  const go = (places: number) => pacer.wait(slot, undefined, Infinity, places).then((s) => {
+    starts.push(clock.t);
+    s.done();
+  });
+  const all = [go(2), go(1), go(1)];
+  await clock.advance(1000);
+  await Promise.all(all);
+  assert.deepEqual(starts, [0, 200, 300]);
+  // Shared starts: the link is asked for two places.
+  const asked: number[] = [];
+  const shared = new Pacer({ targetConcurrency: 20, maxDelayMs: 60_000, now: clock.now, sleep: clock.sleep,
+    slots: { take: async (_k, earliest, _gap, _signal, places = 1) => { asked.push(places); return { at: earliest, until: earliest + 100 }; } } });
+  const s = shared.wait(slot, undefined, Infinity, 2);
+  await clock.advance(0);
+  (await s).done();
+  assert.deepEqual(asked, [2]);
+});

@@ -143,7 +143,8 @@ export class Pacer {
 
   /**
    * Waits for a start on every slot: a place in flight on each capped key, then a start time,
-   * reserved at once. When a slot is paused (Retry-After) for longer than `maxPauseMs`, takes
+   * reserved at once. `places` > 1 reserves that many gaps for this start (a request that opens a
+   * connection first reaches the site later: the next start must not land beside it). When a slot is paused (Retry-After) for longer than `maxPauseMs`, takes
    * nothing and resolves the pause left (`paused`), so the caller can hand the wait back to its
    * scheduler. Rejects with the signal's reason on abort. Call `done()` once the answer is in.
    *
@@ -152,7 +153,7 @@ export class Pacer {
    *   if (start.paused) throw ...;
    *   try { await send(); } finally { start.done(); }
    */
-  async wait(slots: PaceSlot[], signal?: AbortSignal, maxPauseMs = Infinity): Promise<PaceStart> {
+  async wait(slots: PaceSlot[], signal?: AbortSignal, maxPauseMs = Infinity, places = 1): Promise<PaceStart> {
     if (++this.ops % 1024 === 0) this.sweep();
     const pausedLeft = () => {
       const now = this.opts.now();
@@ -195,10 +196,10 @@ export class Pacer {
           for (let i = 0; i < slots.length; i++) {
             const st = states[i]!;
             if (slots[i]!.minDelayMs > 0) {
-              const got = await shared.take(slots[i]!.key, now, st.delay, signal);
+              const got = await shared.take(slots[i]!.key, now, st.delay, signal, places);
               start = Math.max(start, got.at);
               until = Math.min(until, got.until);
-              st.nextAt = Math.max(st.nextAt, got.at + st.delay); // for readyAt: this process's view
+              st.nextAt = Math.max(st.nextAt, got.at + st.delay * places); // for readyAt: this process's view
             } else start = Math.max(start, st.nextAt);
           }
           signal?.throwIfAborted();
@@ -207,11 +208,12 @@ export class Pacer {
           const st = states[i]!;
           // An ungapped key takes no reservation: a later slot held on another key must not hold
           // it back for everyone else.
-          if (st.delay > 0 && !(shared && slots[i]!.minDelayMs > 0)) st.nextAt = start + st.delay;
+          if (st.delay > 0 && !(shared && slots[i]!.minDelayMs > 0)) st.nextAt = start + st.delay * places;
           st.usedAt = start;
         }
         if (start > until) {
           this.expired++; // came back already past its place: the store's answer took longer than a gap
+          for (const sl of slots) if (sl.minDelayMs > 0) shared!.expired?.(sl.key);
           continue;
         }
         const now2 = this.opts.now();
@@ -227,6 +229,7 @@ export class Pacer {
         // a loaded process) would go out beside another process's start: take a new one instead.
         if (t > until) {
           this.expired++;
+          for (const sl of slots) if (sl.minDelayMs > 0) shared!.expired?.(sl.key);
           continue;
         }
         if (states.some((st) => st.delay > 0 && t < st.due - CATCH_UP_GAPS * st.delay)) continue;

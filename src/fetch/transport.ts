@@ -39,6 +39,12 @@ export interface TransportResponse {
 export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
   close(): Promise<void>;
+  /**
+   * How much later than its start a request is expected to reach the site because it opens a
+   * connection first (0: one is open, or this transport cannot tell). The pacer gives such a start
+   * two places, so that the connection's time falls in its own.
+   */
+  connectDelayMs?(req: Pick<TransportRequest, 'url' | 'proxyUrl' | 'fingerprint'>): number;
 }
 
 /**

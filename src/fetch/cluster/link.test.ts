@@ -114,3 +114,20 @@ test('back from an outage, the starts a process took alone are held in the store
     await b.close();
   }
 });
+
+test('a waiter with two places takes two gaps of its lease: the next waiter starts after both', async () => {
+  const { store } = sharedMemory();
+  const link = new ClusterLink(store, { pollMs: 60_000, heartbeatMs: 60_000 });
+  await link.start();
+  try {
+    const gap = 100;
+    const [a, b, c] = await Promise.all([link.take('k', 0, gap, undefined, 2), link.take('k', 0, gap), link.take('k', 0, gap)]);
+    assert.equal(Math.round(b.at - a.at), 2 * gap, 'B after both of A\'s places');
+    assert.equal(Math.round(c.at - b.at), gap);
+    assert.ok(a.until - a.at <= gap + 1, 'A itself must go within its first place: the second is for its connection');
+    const d = await link.take('k', 0, gap);
+    assert.ok(d.at - c.at >= gap - 1, `the store counted four places (D +${Math.round(d.at - c.at)} ms after C)`);
+  } finally {
+    await link.close();
+  }
+});

@@ -58,15 +58,19 @@ export interface SlotStart {
   until: number;
 }
 
-/** Where the pacer gets a start on a shared key, no earlier than `earliest`; rejects with the
- *  signal's reason when it is aborted before a start was reserved for it (it then takes none). */
+/** Where the pacer gets a start on a shared key, no earlier than `earliest`, `places` gaps
+ *  before the next one; rejects with the signal's reason when it is aborted before a start was
+ *  reserved for it (it then takes none). */
 export interface SlotSource {
-  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<SlotStart>;
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal, places?: number): Promise<SlotStart>;
+  /** A start came or woke past its place and was not used (counted). */
+  expired?(key: string): void;
 }
 
 interface Waiter {
   earliest: number;
   gap: number;
+  places: number;
   resolve: (s: SlotStart) => void;
 }
 
@@ -83,11 +87,15 @@ export interface LinkStats {
   storeErrors: number;
   /** Leases whose answer came back too late to use any of their starts. */
   lateLeases: number;
+  /** Starts the pacer did not use: they came or woke past their place. */
+  expired: number;
+  /** Gaps leased (a start that opens a connection takes two). */
+  places: number;
 }
 
 export class ClusterLink extends LocalStates implements SharedStates, SlotSource {
   readonly id: string;
-  readonly stats: LinkStats = { leases: 0, starts: 0, localStarts: 0, storeErrors: 0, lateLeases: 0 };
+  readonly stats: LinkStats = { leases: 0, starts: 0, localStarts: 0, storeErrors: 0, lateLeases: 0, expired: 0, places: 0 };
   private readonly o: Required<Omit<ClusterLinkOptions, 'log' | 'id' | 'now'>>;
   private readonly keys = new Map<string, KeyLeases>();
   /** Degraded pacing: the next start this process may take per key. */
@@ -139,9 +147,9 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     every(this.o.pollMs, () => this.poll());
   }
 
-  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal): Promise<SlotStart> {
+  take(key: string, earliest: number, gapMs: number, signal?: AbortSignal, places = 1): Promise<SlotStart> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.down || !this.shared) return Promise.resolve(this.startAlone(key, earliest, gapMs));
+    if (this.down || !this.shared) return Promise.resolve(this.startAlone(key, earliest, gapMs, places));
     let k = this.keys.get(key);
     if (!k) this.keys.set(key, (k = { pending: [], busy: false }));
     const q = k;
@@ -153,11 +161,15 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         if (i >= 0) q.pending.splice(i, 1);
         reject(signal!.reason);
       };
-      const w: Waiter = { earliest, gap: gapMs, resolve: (st) => { signal?.removeEventListener('abort', onAbort); resolve(st); } };
+      const w: Waiter = { earliest, gap: gapMs, places, resolve: (st) => { signal?.removeEventListener('abort', onAbort); resolve(st); } };
       signal?.addEventListener('abort', onAbort, { once: true });
       q.pending.push(w);
       if (!q.busy) void this.flush(key, q);
     });
+  }
+
+  expired(): void {
+    this.stats.expired++;
   }
 
   /** Where this process believes the key's next cluster start is (for choosing the least busy proxy). */
@@ -177,16 +189,17 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         const n = Math.max(1, Math.min(this.o.maxLease, q.pending.length, gap > 0 ? Math.floor(this.o.maxLeaseMs / gap) : this.o.maxLease));
         const batch = q.pending.splice(0, n);
         if (this.down) {
-          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap));
+          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap, w.places));
           continue;
         }
+        const count = batch.reduce((a, w) => a + w.places, 0);
         let lease: SlotLease;
         const asked = this.now();
         try {
-          lease = await this.timed(this.store.lease(key, batch.length, gap));
+          lease = await this.timed(this.store.lease(key, count, gap));
         } catch (e) {
           this.fail(e);
-          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap));
+          for (const w of batch) w.resolve(this.startAlone(key, w.earliest, w.gap, w.places));
           continue;
         }
         // The store's "in so many ms" from the moment its answer is here: a start is never early
@@ -198,10 +211,15 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
         const span = Math.max(gap, this.o.lateMs);
         this.stats.leases++;
         this.stats.starts += batch.length;
+        this.stats.places += count;
         if (base > place + span) this.stats.lateLeases++;
-        this.clusterNext.set(key, base + batch.length * gap);
+        this.clusterNext.set(key, base + count * gap);
         this.leaseBegins.set(key, base);
-        batch.forEach((w, i) => w.resolve({ at: base + i * gap, until: place + i * gap + span }));
+        let offset = 0;
+        for (const w of batch) {
+          w.resolve({ at: base + offset, until: place + offset + span });
+          offset += w.places * gap;
+        }
       }
     } finally {
       q.busy = false;
@@ -218,8 +236,8 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
     }
   }
 
-  private startAlone(key: string, earliest: number, gapMs: number): SlotStart {
-    const at = this.takeAlone(key, earliest, gapMs);
+  private startAlone(key: string, earliest: number, gapMs: number, places: number): SlotStart {
+    const at = this.takeAlone(key, earliest, gapMs, places);
     return { at, until: at + Math.max(gapMs, this.o.lateMs) };
   }
 
@@ -228,7 +246,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
    * The first one on a key waits out the starts the others may still hold from the store (each at
    * most two leases), so the old reservations and the new alone pace never overlap into a burst.
    */
-  private takeAlone(key: string, earliest: number, gapMs: number): number {
+  private takeAlone(key: string, earliest: number, gapMs: number, places: number): number {
     const now = this.now();
     const n = Math.max(1, this.membersSeen);
     let next = this.alone.get(key);
@@ -237,7 +255,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
       next = Math.max(this.clusterNext.get(key) ?? 0, this.downAt) + 2 * (n - 1) * span;
     }
     const at = Math.max(now, earliest, next);
-    this.alone.set(key, at + gapMs * n);
+    this.alone.set(key, at + gapMs * n * places);
     this.stats.localStarts++;
     return at;
   }
@@ -341,6 +359,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.opts.log?.info({ ...this.stats, members: this.membersSeen }, 'cluster link closing: starts leased, paced alone, expired');
     for (const t of this.timers) clearInterval(t);
     if (this.shared && !this.down) await this.timed(this.store.leave(this.id)).catch(() => undefined);
   }
