@@ -45,6 +45,8 @@ const HELD_OUT_AREAS = ['US>Vermont', 'US>Colorado', 'FR>Brittany'];
 const REGION = { tuned: [100, 120, 140], held: [90, 110, 130] };
 const TIME = { tuned: [120, 100], held: [110, 130] };
 const CHANGE_AT = 0.4;
+/** Pages of a view start this far apart (cover.ts: 20 a page, two overlapping). */
+const PAGE_STEP = 18;
 /** The held-out cases' mix leans the other way (the tuned ones: map-layouts' MIX_WEIGHTS). */
 const HELD_OUT_MIX = { population: 0.15, clustered: 0.35, roads: 0.3, uniform: 0.2 };
 
@@ -83,7 +85,7 @@ const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}
 
 await populationReady();
 const t0 = performance.now();
-const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean }> = [];
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean }> = [];
 for (const k of cases()) {
   const area = resolveArea(k.area);
   const c = capOf(k, area);
@@ -92,13 +94,17 @@ for (const k of cases()) {
   const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }) });
   const oracle = site.oracle(rootViews(area));
   c.changeAfter?.(oracle);
+  // The oracle's views paged as the planner pages them (pages 18 apart, a short page to end, an
+  // empty view asked once): what paging alone costs over the oracle, whatever the splitting.
+  const floor = site.oracle(rootViews(area), { step: PAGE_STEP });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
-  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, tuned: k.tuned };
+  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, tuned: k.tuned };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const r3 = (x: number) => Math.round(x * 1e3) / 1e3;
 function summarize(rs: typeof rows) {
   const quiet = rs.filter((r) => r.noise <= 0.1);
   const worst = <T extends typeof rows[number]>(xs: T[], f: (r: T) => number, dir: 1 | -1) => xs.reduce<T | undefined>((a, r) => (a === undefined || dir * (f(r) - f(a)) > 0 ? r : a), undefined);
@@ -115,6 +121,11 @@ function summarize(rs: typeof rows) {
     cases_recall_below_0_99: quiet.filter((r) => r.recall < 0.99).length,
     cases_ratio_above_1_25: rs.filter((r) => r.requests_ratio > 1.25).length,
     cases_error_above_2: rs.filter((r) => r.coverage_error > 2).length,
+    // The paging floor over the oracle (its views paged 18 apart to a short page) and the requests
+    // over that floor: the share of the ratio paging alone costs, and the share the splitting does.
+    worst_paging_floor_ratio: worst(rs, (r) => r.paging_floor_ratio, 1)?.paging_floor_ratio ?? null,
+    cases_paging_floor_above_1_25: rs.filter((r) => r.paging_floor_ratio > 1.25).length,
+    worst_requests_over_floor: r3(Math.max(...rs.map((r) => r.requests_ratio / r.paging_floor_ratio))),
     worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
   };
 }

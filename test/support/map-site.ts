@@ -14,7 +14,8 @@
  * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
  *   quadtree over the same root views that stops where a view holds at most the cap's places (a cap
  *   that changes over time: the lower), paying ceil(n / 20) pages for a view of n places and nothing
- *   for an empty one.
+ *   for an empty one. `oracle(roots, { step: 18 })`: the same views paged as the planner pages them
+ *   (the floor of its paging: pages 18 apart ended by a short page, an empty view asked once).
  * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
  *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
  *
@@ -50,7 +51,10 @@ export interface MapSite {
   /** The layout's centres and roads (map-layouts.ts). */
   shape: LayoutShape;
   serve(url: string): { status: number; body: string };
-  oracle(roots: Box[]): number;
+  /** The oracle's requests; with `paged`, the same views paged as the planner pages them (pages
+   *  `step` apart, ended by a short page, an empty view asked once): the least any planner that
+   *  pages that way pays, knowing where to split. */
+  oracle(roots: Box[], paged?: { step: number }): number;
   /** Over HTTP on loopback; `hits` counts each URL served, `delayMs` holds every answer back. */
   listen(o?: { delayMs?: number }): Promise<{ url: string; hits: Map<string, number>; close(): Promise<void> }>;
 }
@@ -128,13 +132,17 @@ export function mapSite(o: MapSiteOptions): MapSite {
       const shown = scored.slice(0, cap).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
     },
-    oracle(roots) {
+    oracle(roots, paged) {
       let cost = 0;
+      // Paged as a planner that cannot see a view's count pages it: a first page, then pages `step`
+      // further until a short one (a view of exactly 20 places pays a second, empty-ended page).
+      const pages = (n: number) => (paged ? (n < SITE_PAGE ? 1 : Math.floor((n - SITE_PAGE) / paged.step) + 2) : Math.ceil(n / SITE_PAGE));
       const visit = (cell: Box, depth: number) => {
         if (!o.area.meets(cell)) return;
         const ids = inBox(cell);
-        if (!ids.some((i) => inside[i])) return;
-        if (ids.length <= oracleCap(cell) || depth > 24) { cost += Math.ceil(ids.length / SITE_PAGE); return; }
+        // A view without a place of the area: the oracle skips it, a planner asks it once.
+        if (!ids.some((i) => inside[i])) { if (paged) cost += 1; return; }
+        if (ids.length <= oracleCap(cell) || depth > 24) { cost += pages(ids.length); return; }
         for (const q of quadrants(cell)) visit(q, depth + 1);
       };
       for (const root of roots) visit(root, 0);

@@ -128,6 +128,23 @@ test('a cap that changes mid-run (120, then 100) and one that differs by region 
   assert.match(String(b.summary.coverage_reason), /view cap varied/);
 });
 
+// A cap by band, the first band searched not the lowest: a quadrant of a view capped at 130 that
+// stops at 90 was read as complete (recall 0.92, coverage 0.99 on population; 0.83 and 0.99 on a
+// clustered site, where the probe's sub-cell held two known places). Built as the issue's class,
+// not tuned on areas-robust's cases.
+for (const [layout, caps] of [['population', [90, 130, 110]], ['clustered', [140, 100, 120]]] as const) {
+  test(`a cap by band (${caps.join('/')}, ${layout}): no band read as complete at its cap, coverage within 2 points`, (t) => {
+    const capAt = (lng: number) => (lng < -115.3 ? caps[0] : lng < -115.1 ? caps[1] : caps[2]);
+    const banded = mapSite({ area, places: 6000, seed: 3, layout, noise: 0.05, cap: (v) => capAt(v.lng) });
+    const { records, summary } = run({}, 0, banded);
+    const m = measured(banded, summary, records, banded.requests);
+    t.diagnostic(JSON.stringify({ ...m, probed: summary.views_probed, reason: summary.coverage_reason }));
+    assert.ok(m.recall >= 0.96, `recall ${m.recall}`);
+    assert.ok(Math.abs(m.coverage - m.recall) <= 0.02, `coverage ${m.coverage} vs recall ${m.recall}`);
+    assert.match(String(summary.coverage_reason), /view cap varied \(\d+-\d+ places a view\)/);
+  });
+}
+
 test('a small town whose views never saturate: no request beyond its pages and the few that check the cap', () => {
   const TOWN = '-114.9,39.23,-114.85,39.27'; // around Ely, Nevada
   const town = resolveArea(TOWN);

@@ -31,7 +31,7 @@ import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
-import { accepted, emptyCapLearn, highCount, judge, knownCap, likelyMissed, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, type CapLearn, type Kept } from './viewcap.ts';
+import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
@@ -72,7 +72,9 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
   /** Every place the view showed (inside its cell or not), to count the places its pages missed. */
   all?: string[];
   /** The view's places (offset of its short page + that page's length), once known. */
-  total?: number }
+  total?: number;
+  /** A view accepted earlier, probed again once caps varied (viewcap.ts nextRecheck): what it added. */
+  recheck?: { found: number; est: number; fit: boolean } }
 
 /** Sibling groups still open: places counted and sampled places of their counted quadrants. */
 interface Group { c: number; k: number; open: number; est?: number }
@@ -216,6 +218,9 @@ function advance(st: AreaState, area: Area): void {
   st.view = null;
   for (;;) {
     if (st.limit >= 0 && st.tally.found >= st.limit) return;
+    // Caps proven at more than one count: views accepted before are probed again first.
+    const again = recheckView(st, area);
+    if (again) { st.view = again; return; }
     const cell = st.stack.pop();
     if (!cell) {
       const { rows, cols } = st.roots;
@@ -246,6 +251,47 @@ function advance(st: AreaState, area: Area): void {
   }
 }
 
+/** Where caps were proven at more than one count: the next view accepted unchecked near the lowest
+ *  (before it was seen), as a probe of the sub-cell it was held with; null when none. */
+function recheckView(st: AreaState, area: Area): View | null {
+  const cap = st.cap;
+  if (!cap || !(cap.range[1] > cap.range[0])) return null;
+  const low = VARY_SHARE * cap.range[0];
+  if (cap.ring.some((k) => k.t >= low)) {
+    for (const k of cap.ring.filter((x) => x.t >= low)) hold(cap, toHeld(k, (q) => area.meets(q), MIN_CELL_DEG));
+    cap.ring = cap.ring.filter((x) => x.t < low);
+  }
+  const r = nextRecheck(cap);
+  if (!r) return null;
+  cap.probed += 1;
+  return { b: r.b, d: r.d, k: [], g: 0, offset: 0, seen: [], pts: [], t: r.t, probe: r.p, allow: r.allow, all: r.h, recheck: { found: r.found, est: r.est, fit: r.fit } };
+}
+
+/** A recheck's probe page: places of the sub-cell the view never showed (beyond its noise) prove it
+ *  capped, and it is split after all; else it stands. */
+function recheckDone(st: AreaState, area: Area, v: View, page: Located[], n: number): void {
+  const cap = st.cap!;
+  const t = v.t!, shown = v.all ?? [];
+  const fresh = probeNew(page, boxOf(v.probe!), boxOf(v.b), shown);
+  cap.rechecked = (cap.rechecked ?? 0) + 1;
+  if (cap.unchecked[t]) cap.unchecked[t] -= 1;
+  if (fresh.length > (v.allow ?? 0)) {
+    cap.recheckHits = (cap.recheckHits ?? 0) + 1;
+    provenCapped(cap, t, shown.length > 0 ? (fresh.length * t) / shown.length : undefined, false);
+    splitAfterAll(st, area, { b: v.b, d: v.d, t, s: [], ...v.recheck! });
+    for (const k of reopen(cap, t)) splitAfterAll(st, area, k);
+    keepPage(st, v.probe!, page, n);
+  }
+  advance(st, area);
+}
+
+/** Keeps a probe's page as its sub-cell's first page. */
+function keepPage(st: AreaState, b: [number, number, number, number], page: Located[], n: number): void {
+  const pages = (st.pages ??= []);
+  pages.push({ u: viewKey(b), n, p: page.map((p) => [r6(p.lat), r6(p.lng), p.h]) });
+  if (pages.length > KEPT_PAGES) pages.shift();
+}
+
 /** Coverage of the area so far: views, saturated views, estimated share of its places found, what
  *  was learned of the view cap, and why the figure is lower than the views alone say (when it is). */
 export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
@@ -255,6 +301,7 @@ export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; 
   const reasons: string[] = [];
   if (cap && cap.range[1] > cap.range[0]) reasons.push(`the view cap varied (${cap.range[0]}-${cap.range[1]} places a view)`);
   if (missed >= 0.5) reasons.push(`${uncheckedAtCaps(cap!)} views accepted as complete at a count other views were capped at were not checked (${cap!.auditHits} of ${cap!.audits} checked like them were capped): about ${Math.round(missed)} places they likely miss are counted as not found`);
+  if (cap?.rechecked) reasons.push(`${cap.rechecked} views accepted as complete before the caps varied were probed again (${cap.recheckHits ?? 0} capped, split)`);
   if (t.deep) reasons.push(`${t.deep} views still showed their cap at the smallest cell: their places beyond it are estimated`);
   return {
     views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
@@ -321,6 +368,7 @@ const KEPT_PAGES = 8;
  *  view goes on (next page, probe) or is done and the planner advances to the next view. */
 function onPage(st: AreaState, area: Area, page: Located[], n: number, records: PlaceRecord[]): void {
   const v = st.view!;
+  if (v.recheck) return recheckDone(st, area, v, page, n);
   const cap = (st.cap ??= emptyCapLearn());
   const cell = boxOf(v.b);
   if (v.offset === 0 && !v.probe) st.tally.views += 1;
@@ -339,17 +387,24 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     const probe = boxOf(v.probe);
     const fresh = probeNew(page, probe, cell, all);
     const before = v.pts.filter((p) => contains(probe, p[0], p[1])).length;
+    // Places the view's own pages missed (ranking noise): new places up to that many could be them.
+    const missed = v.t! - all.length;
     for (const p of fresh) if (!all.includes(p.h)) keep(p);
+    // The noise allowance for the places the sub-cell holds (it was chosen with room for a page's worth).
+    const allow = Math.min(v.allow ?? 0, noiseAllowance(missed, v.t!, Math.max(1, before)));
     // More distinct places than the count: the view holds more than it shows.
-    capped = all.length > v.t! || fresh.length > (v.allow ?? 0);
+    capped = all.length > v.t! || fresh.length > allow;
     if (capped) {
-      const hidden = before > 0 ? (fresh.length * v.t!) / before : undefined;
-      provenCapped(cap, v.t!, hidden, !!v.audit);
-      for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
+      // A proof the view's own misses could explain (as many new places as it missed, or fewer) splits
+      // the view but teaches the cap only a count already proven: a false proof at a new count makes
+      // every view near it probed (Nevada's 100,000 paid 973 probes for one at 68 of 120).
+      const sure = all.length > v.t! || fresh.length > missed || (cap.capsEver ?? []).includes(v.t!);
+      if (sure) {
+        provenCapped(cap, v.t!, before > 0 ? (fresh.length * v.t!) / before : undefined, !!v.audit);
+        for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
+      }
       // The split will search the probe's sub-cell (or a cell of it): its first page is this one.
-      const pages = (st.pages ??= []);
-      pages.push({ u: viewKey(v.probe), n, p: page.map((p) => [r6(p.lat), r6(p.lng), p.h]) });
-      if (pages.length > KEPT_PAGES) pages.shift();
+      keepPage(st, v.probe, page, n);
     } else accepted(cap, v.t!, true);
     v.probe = undefined;
   } else {
@@ -432,8 +487,9 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     // An accepted view nobody checked is kept a while: a probe may yet prove its count a cap.
     if (!saturated && !checked && v.t !== undefined && v.t >= highCount(cap) && !small) {
       const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
-      cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted });
-      cap.ring.length = Math.min(cap.ring.length, RING);
+      cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted, allow: noiseAllowance(v.t - all.length, v.t) });
+      // Past the ring it is held without its sample (viewcap.ts toHeld).
+      if (cap.ring.length > RING) hold(cap, toHeld(cap.ring.pop()!, (q) => area.meets(q), MIN_CELL_DEG));
     }
   }
   advance(st, area);

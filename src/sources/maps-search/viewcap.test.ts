@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accepted, AUDIT_EVERY, capsVary, emptyCapLearn, judge, knownCap, likelyMissed, noiseAllowance, planningCap, probeCell, provenCapped, reopen } from './viewcap.ts';
+import { accepted, AUDIT_EVERY, capsVary, emptyCapLearn, hold, judge, knownCap, likelyMissed, nextRecheck, noiseAllowance, planningCap, probeCell, provenCapped, reopen, toHeld } from './viewcap.ts';
 
 const B: [number, number, number, number] = [36, -115, 36.1, -114.9];
 /** Boxes whose draw is not an audit (the audit is drawn from the box). */
@@ -50,15 +50,46 @@ test('three proofs at one count make the cap; a view above it starts the proof a
   assert.equal(judge(c, 125, 125, B), 'probe');
 });
 
-test('caps that disagree: every view at or above 0.9 x the lowest recent cap is probed', () => {
+test('caps that disagree: every view at or above 0.9 x the lowest ever proven is probed, even once a cap is known again', () => {
   const c = emptyCapLearn();
   provenCapped(c, 140, undefined, false);
   provenCapped(c, 100, undefined, false);
   assert.ok(capsVary(c));
   assert.equal(planningCap(c), 100);
   assert.equal(judge(c, 91, 91, plain(1)), 'probe');
-  assert.notEqual(judge(c, 80, 80, plain(1)), 'probe');
   assert.deepEqual(c.range, [100, 140]);
+  for (let i = 0; i < 3; i++) provenCapped(c, 140, undefined, false);
+  assert.equal(knownCap(c), 140);
+  assert.equal(judge(c, 91, 91, plain(1)), 'probe', 'the region capped at 100 may come back');
+  const i = [...Array(50).keys()].find((k) => judge(c, 80, 80, plain(k)) !== 'audit')!;
+  assert.equal(judge(c, 80, 80, plain(i)), 'complete', 'below 0.9 x 100 and no audit drawn');
+});
+
+test('after one proof, until the cap is known, every high view is probed (a lower cap elsewhere would hide a whole view)', () => {
+  const c = emptyCapLearn();
+  provenCapped(c, 130, undefined, false);
+  assert.equal(knownCap(c), undefined);
+  assert.equal(judge(c, 90, 90, plain(1)), 'probe', 'a quadrant stopping at 90 after its parent was capped at 130');
+  assert.equal(judge(c, 64, 64, plain(1)), 'complete', 'below half the cap');
+});
+
+test('views past the ring are held without their sample: reopened when their count proves a cap, rechecked when caps varied', () => {
+  const c = emptyCapLearn();
+  const s: [number, number, string][] = [];
+  for (let i = 0; i < 90; i++) s.push([36 + (i % 9) * 0.011, -115 + Math.floor(i / 9) * 0.0099, `p${i}`]);
+  const h = toHeld({ b: B, d: 1, t: 90, s, found: 90, est: 90, fit: true, allow: 1 }, () => true, 0.0005)!;
+  assert.ok(h.h.length >= 5 && h.h.length <= 19, `${h.h.length} places in the held probe cell`);
+  assert.ok(h.p[0] >= B[0] && h.p[2] <= B[2] && h.p[1] >= B[1] && h.p[3] <= B[3], 'the probe cell lies in the view');
+  hold(c, h);
+  hold(c, { ...h, t: 70 });
+  assert.equal(nextRecheck(c), undefined, 'no recheck while one cap only was proven');
+  provenCapped(c, 130, undefined, false);
+  provenCapped(c, 100, undefined, false);
+  assert.equal(nextRecheck(c)?.t, 90, 'caps varied down to 100: a view held at 90 may be capped');
+  assert.equal(nextRecheck(c), undefined, 'a view at 70 is below 0.9 x the lowest cap');
+  hold(c, { ...h, t: 75 });
+  assert.deepEqual(reopen(c, 75).map((k) => [k.t, k.s.length]), [[75, 0]], 'a held view reopens without its sample');
+  assert.deepEqual(c.held!.map((k) => k.t), [70]);
 });
 
 test('a count repeated among the latest high views is probed (a new, lower cap)', () => {

@@ -15,16 +15,27 @@
  *   a view that stops there is split without a probe; a view that stops above it proves the cap
  *   moved, and the proof starts again.
  * - Views proven capped at different counts (a cap by region, or one that changed): the caps vary,
- *   and every view that stops at or above 0.9 x the lowest recent cap is probed.
+ *   and from then on every view that stops at or above 0.9 x the lowest cap ever proven is probed
+ *   (a region's cap comes back when the planner reaches the region again), and views accepted
+ *   unchecked before, at such a count, are probed again (held: the last HELD of them, each with the
+ *   sub-cell to probe and its known places' hashes, no sample; nextRecheck).
  *
- * Views the rules accept as complete are still checked where the evidence is thin: a view stopping at
- * or above the most any view showed so far (before the cap is known), a count that two of the latest
+ * Views the rules accept as complete are still checked where the evidence is thin: before any
+ * proof a view stopping at or above 0.8 x the most any view showed so far; after one proof and until
+ * the cap is known, every view at or above half the lowest proof (a quadrant of a view capped at 130
+ * that stops at 90 is capped at 90 as often as complete: read as complete, it hides all of its
+ * places beyond 90); once known, a view above it; a count that two of the latest
  * views stopped at too (a new, lower cap shows as one count again and again), and one in AUDIT_EVERY of the others
  * above half the cap (drawn from the view's box, so a resumed run draws the same). An audit that
  * finds a capped view means views accepted like it may be capped too: the coverage figure counts
  * the places they likely miss (the audits' share found capped x the places a capped view hid) and
- * says why. The last few accepted views are kept (RING) and split after all when a probe proves
- * their count is a cap.
+ * says why. The last few accepted views are kept (RING, then HELD without their sample) and split
+ * after all when a probe proves their count is a cap.
+ *
+ * The probe's sub-cell is the one holding the most of the view's places up to a page less twice the
+ * noise allowance; where only thin sub-cells are below that (places heaped in a few spots), a
+ * sub-cell of the fullest one holding more. The noise allowance is taken for the places the chosen
+ * sub-cell holds.
  */
 import type { Box } from '../_maps/cells.ts';
 import { contains } from '../_maps/cells.ts';
@@ -41,12 +52,20 @@ const RECENT = 8;
 /** Accepted views kept, to split after all when their count proves to be a cap. */
 export const RING = 4;
 /** While caps vary, views stopping at or above this share of the lowest recent cap are probed. */
-const VARY_SHARE = 0.9;
+export const VARY_SHARE = 0.9;
 
 type Pt = [number, number, string];
 
 /** An accepted view kept to be split after all: its box, depth, sample, count and what it added. */
-export interface Kept { b: [number, number, number, number]; d: number; t: number; s: Pt[]; found: number; est: number; fit: boolean }
+export interface Kept { b: [number, number, number, number]; d: number; t: number; s: Pt[]; found: number; est: number; fit: boolean;
+  /** New places its probe may show that its own ranking noise explains (noiseAllowance). */
+  allow?: number }
+
+/** An accepted view past the ring, kept small for a recheck: no sample, but the sub-cell a probe of
+ *  it would ask (`p`) and the hashes of its places there (`h`). */
+export interface Held { b: [number, number, number, number]; d: number; t: number; found: number; est: number; fit: boolean; allow: number; p: [number, number, number, number]; h: string[] }
+/** Accepted views held past the ring (oldest dropped first; each a few hundred bytes of the state). */
+export const HELD = 32;
 
 export interface CapLearn {
   /** The most places a view showed since the cap last moved. */
@@ -66,6 +85,11 @@ export interface CapLearn {
   /** The lowest and highest count ever proven a cap ([0, 0] before any). */
   range: [number, number];
   ring: Kept[];
+  /** Unchecked high views past the ring, to reopen when their count proves a cap, or to recheck
+   *  with one probe each at the end when the caps varied. */
+  held?: Held[];
+  /** Views rechecked at the end, and those of them found capped. */
+  rechecked?: number; recheckHits?: number;
 }
 
 export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: {}, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
@@ -96,9 +120,15 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   const cap = knownCap(c);
   if (cap !== undefined && t === cap) return 'capped';
   if (capsVary(c) && t >= VARY_SHARE * Math.min(...c.caps)) return 'probe';
-  // Before any proof, a view near the most any showed (a cap by region shows as several counts).
-  if (t >= (cap ?? (c.caps.length ? c.hi : 0.8 * c.hi))) return 'probe';
+  // Caps proven at two counts (by region, or one that changed): a cap seen once may come back, so
+  // every view near the lowest ever proven is probed, whatever the latest proofs agree on.
+  if (c.range[1] > c.range[0] && t >= VARY_SHARE * c.range[0]) return 'probe';
   const half = highCount(c);
+  // Before any proof, a view near the most any showed (a cap by region shows as several counts);
+  // after one, until the cap is known, every high view (a cap seen once says little of the next
+  // region's: a view stopping at a lower cap read as complete hides all of its places beyond it);
+  // once known, a view above it (the cap moved).
+  if (t >= (cap ?? (c.caps.length ? half : 0.8 * c.hi))) return 'probe';
   // A count one of the latest high ones stopped at too: a new, lower cap stops every view it binds
   // at one count (two complete views share a count by chance, and cost a probe).
   if (t >= half && c.recent.includes(t)) return 'probe';
@@ -156,9 +186,15 @@ export function probeCell(cell: Box, pts: ReadonlyArray<readonly [number, number
     // A sub-cell of this level already holds most of a page: a deeper one would hold fewer.
     if (bestK >= kMax / 2) break;
   }
-  if (best || !fullest) return best;
+  if (!fullest) return best;
+  // Every sub-cell holding a good share of a page holds more than a page (places heaped in a few
+  // spots): a sub-cell of the fullest holds more of them than a thin one outside it (a probe of two
+  // known places shows too little to tell a capped view, clustered sites showed).
+  if (best && bestK >= kMax / 2) return best;
   const inside = pts.filter(([lat, lng]) => contains(fullest!, lat, lng));
-  return probeCell(fullest, inside, meets, minDeg, kMax);
+  const deeper = probeCell(fullest, inside, meets, minDeg, kMax);
+  if (!deeper || !best) return deeper ?? best;
+  return inside.filter(([lat, lng]) => contains(deeper, lat, lng)).length > bestK ? deeper : best;
 }
 
 /** Places of a probe page that the view never showed: inside the probe cell and the view's cell. */
@@ -191,12 +227,43 @@ export function accepted(c: CapLearn, t: number, checked: boolean): void {
   }
 }
 
-/** Kept views whose count is now a proven cap: taken out of the ring, to be split after all. */
+/** Kept views whose count is now a proven cap: taken out of the ring and the held ones, to be split
+ *  after all (a held view without its sample). */
 export function reopen(c: CapLearn, t: number): Kept[] {
-  const out = c.ring.filter((k) => k.t === t);
+  const held = (c.held ?? []).filter((k) => k.t === t);
+  const out = c.ring.filter((k) => k.t === t).concat(held.map(({ b, d, t, found, est, fit }) => ({ b, d, t, s: [], found, est, fit })));
   if (out.length && c.unchecked[t]) c.unchecked[t] = Math.max(0, c.unchecked[t]! - out.length);
   c.ring = c.ring.filter((k) => k.t !== t);
+  if (held.length) c.held = c.held!.filter((k) => k.t !== t);
   return out;
+}
+
+/** A view leaving the ring is held without its sample: the sub-cell a probe would ask (chosen from
+ *  the sample as for any probe) and its places' hashes there. Null when it has no such sub-cell. */
+export function toHeld(k: Kept, meets: (b: Box) => boolean, minDeg: number): Held | null {
+  const allow = k.allow ?? 0;
+  const cell = { s: k.b[0], w: k.b[1], n: k.b[2], e: k.b[3] };
+  const p = probeCell(cell, k.s, meets, minDeg, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
+  if (!p) return null;
+  return { b: k.b, d: k.d, t: k.t, found: k.found, est: k.est, fit: k.fit, allow, p: [p.s, p.w, p.n, p.e], h: k.s.filter(([lat, lng]) => contains(p, lat, lng)).map((x) => x[2]) };
+}
+
+/** Holds a view (the newest kept, the oldest dropped past HELD). */
+export function hold(c: CapLearn, h: Held | null): void {
+  if (!h) return;
+  const held = (c.held ??= []);
+  held.unshift(h);
+  held.length = Math.min(held.length, HELD);
+}
+
+/** The next held view to recheck: where caps were proven at more than one count, a view accepted
+ *  unchecked at or above VARY_SHARE x the lowest may be capped (it was accepted before the lower cap
+ *  was seen). Undefined when none is left. */
+export function nextRecheck(c: CapLearn): Held | undefined {
+  if (!(c.range[1] > c.range[0]) || !c.held?.length) return undefined;
+  const i = c.held.findIndex((k) => k.t >= VARY_SHARE * c.range[0]);
+  if (i < 0) return undefined;
+  return c.held.splice(i, 1)[0];
 }
 
 /** Views accepted unchecked at a count some view was proven capped at. */
