@@ -2,7 +2,8 @@
  * The map product as it is in late 2026 (issue 34): the real service (HTTP API, store, queue, engine,
  * executor, the real /maps/reviews adapter) against the loopback 2026 product
  * (test/support/site-2026.ts): signed-out listugcposts answers 403 (or five reviews without a token,
- * or a sign-in page), signed-in cookies read every page, one account's cookie expires mid-run, the
+ * or a sign-in page), signed-in cookies read every page, one account's cookie expires mid-run (then
+ * answered 401, 403 or with a sign-in page, by variant), the
  * search review dialog gives ten a page, and a share of visitors get stub place pages.
  *
  *   npm run bench -- maps-2026                  the variants tuned on, then the untuned one
@@ -50,8 +51,8 @@ interface Variant {
 const reviewsFrom = (seed: number, lo: number, hi: number) => (i: number) => lo + ((i * 7_919 + seed * 104_729) % (hi - lo + 1));
 const VARIANTS: Variant[] = [
   { name: 'v1', tuned: true, expireAfter: 40, site: { places: 60, seed: 1, reviewsOf: reviewsFrom(1, 1, 220), signedOut: 'forbidden', stubShare: 0.15 } },
-  { name: 'v2', tuned: true, expireAfter: 3, site: { places: 60, seed: 2, reviewsOf: reviewsFrom(2, 1, 120), signedOut: 'sign_in', stubShare: 0.3, listPage: 15 } },
-  { name: 'untuned', tuned: false, expireAfter: 150, site: { places: 80, seed: 3, reviewsOf: reviewsFrom(3, 1, 400), signedOut: 'five', stubShare: 0.5, listPage: 13, dialogPage: 7 } },
+  { name: 'v2', tuned: true, expireAfter: 3, site: { places: 60, seed: 2, reviewsOf: reviewsFrom(2, 1, 120), signedOut: 'sign_in', stubShare: 0.3, listPage: 15, expired: 'sign_in' } },
+  { name: 'untuned', tuned: false, expireAfter: 150, site: { places: 80, seed: 3, reviewsOf: reviewsFrom(3, 1, 400), signedOut: 'five', stubShare: 0.5, listPage: 13, dialogPage: 7, expired: 403 } },
 ];
 const pick = process.env.MAPS2026_VARIANT;
 const variants = VARIANTS.filter((v) => !pick || v.name === pick);
@@ -162,7 +163,7 @@ for (const v of variants) {
     stubs_retried: sum('stubs_retried'), stubs_served: sum('stubs_served'), store_searched: runs.every((r) => r.store_searched === 1) ? 1 : 0, load,
   };
   last = JSON.stringify(line);
-  summaries.push(`| ${v.name} | ${v.tuned ? 'yes' : 'no'} | ${JSON.stringify(v.site.signedOut)} | ${v.site.stubShare} | ${v.expireAfter} | ${v.site.listPage ?? 20} / ${v.site.dialogPage ?? 10} | ${runs.map((r) => `${r.reviews_got} / ${r.reviews_expected}`).join(' · ')} | ${line.neither_limited_view} / ${line.neither_limited_view_expected} | ${line.silent_truncations} | ${line.stubs_served_as_complete} | ${line.stubs_retried} / ${line.stubs_served} | ${line.cookie_leaks} | ${load} |`);
+  summaries.push(`| ${v.name} | ${v.tuned ? 'yes' : 'no'} | ${JSON.stringify(v.site.signedOut)} | ${v.site.stubShare} | ${v.expireAfter}, ${v.site.expired === 'sign_in' ? 'sign-in page' : v.site.expired ?? 401} | ${v.site.listPage ?? 20} / ${v.site.dialogPage ?? 10} | ${runs.map((r) => `${r.reviews_got} / ${r.reviews_expected}`).join(' · ')} | ${line.neither_limited_view} / ${line.neither_limited_view_expected} | ${line.silent_truncations} | ${line.stubs_served_as_complete} | ${line.stubs_retried} / ${line.stubs_served} | ${line.cookie_leaks} | ${load} |`);
   console.log(last);
 }
 
@@ -171,7 +172,7 @@ writeSection('docs/performance/maps-2026.md', [
   '',
   'The real service against the loopback 2026 product (bench/maps-2026.bench.ts). Per variant three runs of every place\'s reviews: cookies (two accounts, one expiring after the given number of requests; route map), dialog (no cookies, route dialog), neither (no cookies, route map).',
   '',
-  '| variant | built on | signed-out list | stub share | expiry (requests) | page sizes list / dialog | reviews got / expected: cookies · dialog · neither | neither: limited_view / places over the limited view | silent truncations | stubs served as complete | stubs retried / served | cookie leaks | load |',
+  '| variant | built on | signed-out list | stub share | expiry (requests, answer) | page sizes list / dialog | reviews got / expected: cookies · dialog · neither | neither: limited_view / places over the limited view | silent truncations | stubs served as complete | stubs retried / served | cookie leaks | load |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...summaries,
 ].join('\n'));
