@@ -12,10 +12,13 @@
  *   searched depth first, down to MIN_CELL_DEG.
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
  *   places found again by a quadrant.
- * - Saving requests: a cell the density prior (density.ts: population and ground, rates fitted to
- *   the views counted so far) expects above SKIP_SHARE of the cap is split without being searched.
- *   Before the prior is fitted, a saturated view's places are a sample of its cell: once a quadrant
- *   has been counted, the sample's rate estimates its siblings' counts.
+ * - Saving requests: a cell expected above SKIP_SHARE of the cap is split without being searched.
+ *   Two estimates: the density prior (density.ts: population and ground, rates fitted to the views
+ *   counted so far), and what the views showed (a saturated view's places are a sample of its cell:
+ *   once a quadrant has been counted, the sample's rate estimates its siblings' counts, and the
+ *   parent's estimate is shared out to its quadrants by its sample). Each is scored on the views
+ *   counted since (squared log error; a capped view only against its lower bound), and the one that
+ *   predicted them better is used (the prior until five views had both).
  * - Coverage: a view counted in full knows its count (short page's offset + length), so the places
  *   its pages skipped are known; it also checks which of its parent's sampled places inside it it
  *   found again (capture-recapture). Both give the estimated places of the area and the share found.
@@ -73,6 +76,8 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
   all?: string[];
   /** The view's places (offset of its short page + that page's length), once known. */
   total?: number;
+  /** Its estimates before it was searched ([prior, from the views]), to score them (chooseEstimate). */
+  ests?: [number, number];
   /** A view accepted earlier, probed again once caps varied (viewcap.ts nextRecheck): what it added. */
   recheck?: { found: number; est: number; fit: boolean } }
 
@@ -101,6 +106,9 @@ export interface AreaState {
   miss?: number;
   /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
   cap?: CapLearn;
+  /** How well the prior and the views' evidence predicted the counted views: summed squared log
+   *  errors of each, and the views scored. */
+  skill?: [number, number, number];
   /** First pages of sub-cells that probes asked (key: the view's camera in the URL; `n` places, those
    *  with coordinates as [lat, lng, hash]). */
   pages?: Array<{ u: string; n: number; p: Pt[] }>;
@@ -238,7 +246,8 @@ function advance(st: AreaState, area: Area): void {
     }
     const b = boxOf(cell.b);
     const prior = st.fit ? expected(st.fit, b) : undefined;
-    const est = prior ?? cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
+    const seen = cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
+    const est = chooseEstimate(st, prior, seen);
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
     if (est !== undefined && est > skipAbove(st) && !small) {
       st.tally.skipped += 1;
@@ -246,9 +255,33 @@ function advance(st: AreaState, area: Area): void {
       split(st, area, b, cell.d, cell.k, est);
       continue;
     }
-    st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [] };
+    st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [], ...(prior !== undefined && seen !== undefined ? { ests: [prior, seen] as [number, number] } : {}) };
     return;
   }
+}
+
+/** Views scored before the better estimate is preferred to the prior. */
+const MIN_SCORED = 5;
+
+/** The estimate a cell is split by: the density prior (population and ground), or what the views
+ *  showed (the parent's sample share x the rate its counted siblings gave, or the parent's estimate
+ *  shared out by its sample), whichever predicted the views counted so far better (the prior until
+ *  MIN_SCORED views had both; the one that exists when only one does). */
+function chooseEstimate(st: AreaState, prior: number | undefined, seen: number | undefined): number | undefined {
+  if (prior === undefined || seen === undefined) return seen ?? prior;
+  const s = st.skill;
+  if (!s || s[2] < MIN_SCORED) return prior;
+  return s[1] < s[0] ? seen : prior;
+}
+
+/** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places
+ *  are at least `t`: only an estimate below t erred). Squared log errors, summed. */
+function score(st: AreaState, ests: [number, number], t: number, lower: boolean): void {
+  const s = (st.skill ??= [0, 0, 0]);
+  const err = (e: number) => (lower && e >= t ? 0 : Math.log((e + 1) / (t + 1)) ** 2);
+  s[0] += err(ests[0]);
+  s[1] += err(ests[1]);
+  s[2] += 1;
 }
 
 /** Where caps were proven at more than one count: the next view accepted unchecked near the lowest
@@ -454,6 +487,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
   if (!capped) v.total = v.t;
   const saturated = v.total === undefined;
   const small = isSmall(cell);
+  if (v.ests) score(st, v.ests, saturated ? (v.t ?? all.length) : v.total!, saturated);
   const c = v.seen.length;
   const again = v.k.filter((p) => v.seen.includes(p[2])).length;
   if (saturated && !small) {
