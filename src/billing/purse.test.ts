@@ -28,3 +28,27 @@ test("fit counts each record's units and its enrichments; free records always fi
   const broke = purses.open('acct', 'r:2', price(() => 0));
   assert.equal(await broke.take({ records: 0 }, 5), 0);
 });
+
+test('a fit within what the last ask granted makes no read; more than that, or after a refusal, reads again (issue 37)', async () => {
+  const purses = new Purses();
+  let balance = 50_000;
+  let reads = 0;
+  const p = purses.open('acct', 'r:0', price(() => { reads++; return balance; }));
+  assert.equal(await p.take({ records: 0 }, 5), 5, '5 x 3,000 granted');
+  // A merge that keeps 4 of the 5 records: within the grant, answered without a read.
+  balance = 0;
+  assert.equal(await p.fit([1, 1, 1, 1], () => 1), 4);
+  assert.equal(reads, 1);
+  // The holding is now 4 records: a 5th is beyond it, so the account is read (and cannot pay now).
+  assert.equal(await p.fit([1, 1, 1, 1, 1], () => 1), 0);
+  assert.equal(reads, 2);
+  // After that refusal nothing is granted: even one record reads again.
+  balance = 3_000;
+  assert.equal(await p.fit([1], () => 1), 1);
+  assert.equal(reads, 3);
+  // An ask that found the holding beyond the balance grants nothing either.
+  const q = purses.open('acct2', 'r:1', price(() => { reads++; return 1_000; }));
+  assert.equal(await q.room({ records: 2 }), 0);
+  assert.equal(await q.fit([1], () => 1), 0, '1,000 pays no record of 3,000');
+  assert.equal(reads, 5);
+});

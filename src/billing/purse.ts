@@ -5,7 +5,8 @@
  * more records the query may keep; the runner stops the query there, keeps (and bills) what it has,
  * and notes CREDIT_NOTE.
  *
- * What the account can pay is read fresh from the store at each ask (balance plus credit limit), less
+ * What the account can pay is read fresh from the store at each ask (balance plus credit limit; a fit
+ * of records that cost no more than the last ask granted this query is answered without one), less
  * what the other queries of the same account running in this process hold but have not been billed
  * for yet (`Purses`). A record is priced as the request's unit price times its units plus one unit of
  * each enrichment. The margin left: queries of the same account running in other worker processes at
@@ -42,7 +43,8 @@ export interface Purse {
   /** Up to `wanted` more records, held against the account at once (so its other queries asking at
    *  the same moment see them): how many the query may keep. */
   take(held: Held, wanted: number): Promise<number>;
-  /** How many leading `records` fit in what the account can pay, each costing `unitsOf` units. */
+  /** How many leading `records` fit in what the account can pay, each costing `unitsOf` units (no
+   *  read when they cost no more than the last ask granted: a merge of the steps' records). */
   fit<T>(records: T[], unitsOf: (r: T) => number): Promise<number>;
 }
 
@@ -66,6 +68,12 @@ export class Purses {
     mine.set(itemId, { micros: 0, releasedAt: null });
     const perRecord = p.unitPriceMicros + p.extraMicros;
     const hold = (micros: Micros) => mine.set(itemId, { micros, releasedAt: null });
+    // What the last read found the account could pay for this query's holding (-1: it could not pay
+    // all it holds). Records that cost no more fit without another read: the others of this process
+    // saw that holding since, and holding less is always within it (issue 37: a merged map search's
+    // fit after the step's take was a third read of the account a query).
+    let granted: Micros = -1;
+    const grant = (micros: Micros, left: Micros) => { hold(micros); granted = micros <= left ? micros : -1; };
     // The balance, less what the others hold. What they hold is read in the same turn as this query's
     // own holding is set (no await between): queries of one account that ask at once each see the
     // others' holdings.
@@ -83,20 +91,9 @@ export class Purses {
       this.forget(accountId);
       return decide(available - others);
     };
-    return {
-      room: (held) => read((left) => {
-        const spent = costOf(p, held);
-        hold(spent);
-        return perRecord <= 0 ? Infinity : Math.max(0, Math.floor((left - spent) / perRecord));
-      }),
-      take: (held, wanted) => read((left) => {
-        const spent = costOf(p, held);
-        const n = perRecord <= 0 ? wanted : Math.max(0, Math.min(wanted, Math.floor((left - spent) / perRecord)));
-        hold(spent + n * perRecord);
-        return n;
-      }),
-      fit: (records, unitsOf) => read((budget) => {
-        if (perRecord <= 0) return records.length;
+    /** How many leading records fit in a fresh read's budget. */
+    const fitRead = <T>(records: T[], unitsOf: (r: T) => number): Promise<number> =>
+      read((budget) => {
         let n = 0;
         let spent = 0;
         for (const r of records) {
@@ -105,9 +102,33 @@ export class Purses {
           spent += cost;
           n++;
         }
-        hold(spent);
+        grant(spent, budget);
+        return n;
+      });
+    return {
+      room: (held) => read((left) => {
+        const spent = costOf(p, held);
+        grant(spent, left);
+        return perRecord <= 0 ? Infinity : Math.max(0, Math.floor((left - spent) / perRecord));
+      }),
+      take: (held, wanted) => read((left) => {
+        const spent = costOf(p, held);
+        const n = perRecord <= 0 ? wanted : Math.max(0, Math.min(wanted, Math.floor((left - spent) / perRecord)));
+        grant(spent + n * perRecord, left);
         return n;
       }),
+      fit: async (records, unitsOf) => {
+        if (perRecord <= 0) return records.length;
+        if (granted >= 0) {
+          let all = 0;
+          for (const r of records) all += p.unitPriceMicros * unitsOf(r) + p.extraMicros;
+          if (all <= granted) {
+            grant(all, granted);
+            return records.length;
+          }
+        }
+        return fitRead(records, unitsOf);
+      },
     };
   }
 

@@ -114,7 +114,7 @@ export class Runner {
 
   /** The purse of one item: the request's unit price (carried by the claimed item; read from the
    *  request only for an item that lacks it) plus its enrichments per record, against the account's
-   *  balance plus credit read fresh at each ask. */
+   *  balance plus credit read fresh at each ask (src/billing/purse.ts says when a fit needs none). */
   private async purseOf(item: WorkItem, extra: ExtraProduct[]): Promise<Purse> {
     const unitPriceMicros = item.unitPriceMicros ?? (await storeCall(() => this.o.store.getRequest(item.requestId)))?.unitPriceMicros ?? 0;
     const store = this.o.store;
