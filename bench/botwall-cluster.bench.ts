@@ -28,7 +28,10 @@
  *      to the last request finished (the last completions); cores: CPU seconds of the API, the
  *      workers and the site over wall_s (PostgreSQL and Redis not counted).
  * 2. Limits that do not bind (FREE_PROXIES proxies at 2000 requests/s each): queries/s by workers,
- *    and the cores they used, until the cores run out.
+ *    and the cores they used, until the cores run out: by process (the API, the workers, the site),
+ *    the idle workers' cores (3 s before the submit: heartbeats, change feed, queue polls), the
+ *    PostgreSQL and Redis servers' cores meanwhile (every process named postgres or redis-server
+ *    on the machine: theirs only on an otherwise quiet box) and CPU ms per query.
  * 3. What a start costs: STARTS starts on one capped key through the in-process pacer and through
  *    each shared store (µs of the client's CPU per start, starts per round trip).
  *
@@ -41,7 +44,7 @@
  * TEST_REDIS_URL, else the CI defaults.
  */
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { openCluster, sleep, stopTrawl, type Cluster, type TrawlProc } from '../test/support/cluster.ts';
 import { startSite, type WallOutcome } from './botwall-lib.ts';
@@ -86,6 +89,8 @@ interface Run extends WallOutcome {
   idle_worker_cores: number;
   /** CPU ms of the API, the workers and the site per query. */
   cpu_ms_per_query: number;
+  /** Cores of the PostgreSQL and Redis servers meanwhile (theirs for every user of them). */
+  backend_cores: number;
 }
 
 type Wall = { rps: number; proxies: number; banned: number; flaky: number; burst: number; inflight: number };
@@ -99,6 +104,22 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds of every PostgreSQL and Redis server process on this machine (shared with whatever
+ *  else uses them: a figure for this run only when the box is otherwise quiet). */
+function backendCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (comm === 'postgres' || comm === 'redis-server') total += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 /** One arm: one PostgreSQL schema, Redis prefix and API process; per worker count a fresh wall and
@@ -141,6 +162,7 @@ async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o
   const api = procs[0]!;
   const cpu0 = procs.reduce((a, p) => a + cpuSeconds(p.pid), 0);
   const api0 = cpuSeconds(api.pid);
+  const backend0 = backendCpuSeconds();
   const site0 = await site.stats();
   const tag = `w${n}r${Math.random().toString(36).slice(2, 6)}`;
   const ids = await Promise.all(Array.from({ length: Math.ceil(queries / PER_REQUEST) }, async (_, r) => {
@@ -166,6 +188,7 @@ async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o
   const stats = await site.stats();
   if (process.env.BOTWALL_DEBUG) console.error(`${n} worker(s), served by IP: ${JSON.stringify(stats.servedByIp)}, gaps p10/50/90/99 ${stats.gapPercentiles.join('/')} ms`);
   const siteS = (stats.cpuMs - site0.cpuMs) / 1000;
+  const backendS = backendCpuSeconds() - backend0;
   const apiS = cpuSeconds(api.pid) - api0;
   const cpuS = procs.reduce((a, p) => a + cpuSeconds(p.pid), 0) - cpu0 + siteS;
   const usable = o.proxies - o.banned;
@@ -180,7 +203,7 @@ async function run(c: Cluster, procs: TrawlProc[], n: number, queries: number, o
     lead_s: s(stats.firstServedAt - t0), pace_s: s(stats.lastServedAt - stats.firstServedAt), tail_s: s(t1 - stats.lastServedAt), cores: Number((cpuS / wallS).toFixed(2)),
     queries_per_s: Number((queries / wallS).toFixed(1)),
     api_cores: Number((apiS / wallS).toFixed(2)), worker_cores: Number(((cpuS - siteS - apiS) / wallS).toFixed(2)), site_cores: Number((siteS / wallS).toFixed(2)),
-    idle_worker_cores: Number(idleWorkerCores.toFixed(3)), cpu_ms_per_query: Number(((cpuS * 1000) / queries).toFixed(2)),
+    idle_worker_cores: Number(idleWorkerCores.toFixed(3)), cpu_ms_per_query: Number(((cpuS * 1000) / queries).toFixed(2)), backend_cores: Number((backendS / wallS).toFixed(2)),
   };
 }
 
@@ -212,7 +235,7 @@ const loadAtStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const binding = await arm(WORKERS, QUERIES, { rps: RPS, proxies: PROXIES, banned: BANNED, flaky: FLAKY, burst: BURST, inflight: INFLIGHT });
 for (const r of binding) console.log(JSON.stringify(r));
 const free = FREE_QUERIES <= 0 ? [] : await arm(WORKERS, FREE_QUERIES, { rps: FREE_RPS, proxies: FREE_PROXIES, banned: 0, flaky: 0, burst: FREE_RPS, inflight: FREE_INFLIGHT });
-for (const r of free) console.error(`limits not binding, ${r.workers} worker(s): ${r.queries_per_s} queries/s, ${r.cores} cores (api ${r.api_cores}, workers ${r.worker_cores}, site ${r.site_cores}; idle workers ${r.idle_worker_cores}), ${r.cpu_ms_per_query} CPU ms/query (completed ${r.completed})`);
+for (const r of free) console.error(`limits not binding, ${r.workers} worker(s): ${r.queries_per_s} queries/s, ${r.cores} cores (api ${r.api_cores}, workers ${r.worker_cores}, site ${r.site_cores}; idle workers ${r.idle_worker_cores}; PostgreSQL + Redis ${r.backend_cores}), ${r.cpu_ms_per_query} CPU ms/query (completed ${r.completed})`);
 
 const costs = [await startCost('in-process')];
 const prefix = uniquePrefix('clcost');
@@ -240,8 +263,8 @@ const text = [
   '',
   `Limits that do not bind (${FREE_PROXIES} proxies at ${FREE_RPS} requests/s each, ${FREE_INFLIGHT} items in flight over the cluster): throughput by workers, and the cores they took.`,
   '',
-  table(['workers', 'queries', 'completed', 'queries/s', 'cores', 'api', 'workers\' cores', 'site', 'idle workers', 'CPU ms/query', 'bans', 'incoherent'],
-    free.map((r) => [r.workers, r.queries, r.completed.toFixed(4), r.queries_per_s, r.cores, r.api_cores, r.worker_cores, r.site_cores, r.idle_worker_cores, r.cpu_ms_per_query, r.bans, r.incoherent])),
+  table(['workers', 'queries', 'completed', 'queries/s', 'cores', 'api', 'workers\' cores', 'site', 'idle workers', 'PostgreSQL + Redis', 'CPU ms/query', 'bans', 'incoherent'],
+    free.map((r) => [r.workers, r.queries, r.completed.toFixed(4), r.queries_per_s, r.cores, r.api_cores, r.worker_cores, r.site_cores, r.idle_worker_cores, r.backend_cores, r.cpu_ms_per_query, r.bans, r.incoherent])),
   '',
   `What a start on a capped key costs the client (${STARTS} starts, 8 waiting at once, the cap never waiting): CPU µs per start and starts per round trip to the store.`,
   '',
