@@ -396,11 +396,13 @@ export class Executor {
         if (!this.replaying) {
           trace.unhold?.(); // the start held at the lease becomes a reservation
           const slots = this.paceSlots(host, proxy);
-          // A request that opens a connection reaches the site that much later: when that is more
-          // than half a gap, two places, or it lands beside the next start (a cold process's first
-          // handshakes took 0.5 s, a gap at 2 requests/s). Warm, opening one takes a few ms: one place.
-          const connecting = proxy && slots[0]!.minDelayMs > 0 ? this.transport.connectDelayMs?.({ url, proxyUrl: proxy.url, fingerprint }) ?? 0 : 0;
-          start = await this.pacer.wait(slots, signal, s.maxRetryAfterMs, connecting > slots[0]!.minDelayMs / 2 ? 2 : 1);
+          // A request that opens a connection reaches the site that much later: its place grows by
+          // what opening is expected to take (a gap at most), or it lands beside the next start (in
+          // a run's first second, with every worker waking at once, opening took 0.2-0.6 s, a gap
+          // at 2 requests/s; a few seconds later 7 ms).
+          const gap = slots[0]!.minDelayMs;
+          const connecting = proxy && gap > 0 ? this.transport.connectDelayMs?.({ url, proxyUrl: proxy.url, fingerprint }) ?? 0 : 0;
+          start = await this.pacer.wait(slots, signal, s.maxRetryAfterMs, 1 + Math.min(1, connecting / (gap || 1)));
           // Honour a long Retry-After without holding a worker: the engine retries the item later.
           if (start.paused) throw new SourceError('rate_limited', `rate_limited: ${u.host} asked us to wait (Retry-After), ${Math.ceil(start.paused / 1000)} s left`, { retryAfterMs: Math.ceil(start.paused) });
         }

@@ -183,7 +183,7 @@ test('a body that stalls after a declared length still ends at the attempt’s t
   assert.ok(performance.now() - t0 < 2000);
 });
 
-test('a proxied request whose pool has no open connection is expected later at the site (the pacer gives it two places); one through an open pool is not', async (t) => {
+test('a proxied request whose pool has no open connection is expected later at the site (the pacer gives it a longer place); one through an open pool is not', async (t) => {
   const wall = await handshakeListener();
   t.after(() => wall.close());
   const socks = await socks5Server('u:p w');

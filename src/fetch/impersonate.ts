@@ -68,7 +68,7 @@ export class ImpersonatingTransport implements Transport {
   private readonly usedAt = new Map<string, number>();
   /** Time to the answer of the last request that opened a connection: what the next one costs.
    *  (An average kept the slow opens of a run's first second, when every process woke at once,
-   *  long after the opens had become fast: a fifth of the starts took two places.) */
+   *  long after the opens had become fast: a fifth of the starts took a second place.) */
   private connectMs = COLD_CONNECT_MS;
   /** Pools a request was told it opens (`connectDelayMs`) and has not been sent through yet. */
   private readonly toOpen = new Set<string>();
@@ -84,10 +84,10 @@ export class ImpersonatingTransport implements Transport {
 
   /**
    * A proxied request through a pool with no open connection is expected that much later at the
-   * site (the pacer gives it two places); direct requests are not paced per IP: 0. Asked when the
+   * site (the pacer gives it a longer place); direct requests are not paced per IP: 0. Asked when the
    * request queues for its start: the first to ask opens the pool, those queued behind it on the
    * same proxy (its pace key: they start after it) find it open. Asked for every queued request
-   * instead, 240 items waiting on a wall of 2 requests/s each took two places (a third more time).
+   * instead, 240 items waiting on a wall of 2 requests/s each took a second place (a third more time).
    *
    * @example t.connectDelayMs({ url, proxyUrl, fingerprint }) // 500 before this process opened any
    */

@@ -249,10 +249,10 @@ test('a start with two places (a request that opens a connection first) moves th
     starts.push(clock.t);
     s.done();
   });
-  const all = [go(2), go(1), go(1)];
+  const all = [go(2), go(1.5), go(1), go(1)];
   await clock.advance(1000);
   await Promise.all(all);
-  assert.deepEqual(starts, [0, 200, 300]);
+  assert.deepEqual(starts, [0, 200, 350, 450]);
   // Shared starts: the link is asked for two places.
   const asked: number[] = [];
   const shared = new Pacer({ targetConcurrency: 20, maxDelayMs: 60_000, now: clock.now, sleep: clock.sleep,

@@ -143,8 +143,8 @@ export class Pacer {
 
   /**
    * Waits for a start on every slot: a place in flight on each capped key, then a start time,
-   * reserved at once. `places` > 1 reserves that many gaps for this start (a request that opens a
-   * connection first reaches the site later: the next start must not land beside it). When a slot is paused (Retry-After) for longer than `maxPauseMs`, takes
+   * reserved at once. `places` > 1 reserves that many gaps for this start, fractions too (a request
+   * that opens a connection first reaches the site later: the next start must not land beside it). When a slot is paused (Retry-After) for longer than `maxPauseMs`, takes
    * nothing and resolves the pause left (`paused`), so the caller can hand the wait back to its
    * scheduler. Rejects with the signal's reason on abort. Call `done()` once the answer is in.
    *

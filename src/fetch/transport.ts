@@ -42,7 +42,7 @@ export interface Transport {
   /**
    * How much later than its start a request is expected to reach the site because it opens a
    * connection first (0: one is open, or this transport cannot tell). The pacer gives such a start
-   * two places, so that the connection's time falls in its own.
+   * that much more room (a gap at most), so that the connection's time falls in its own place.
    */
   connectDelayMs?(req: Pick<TransportRequest, 'url' | 'proxyUrl' | 'fingerprint'>): number;
 }

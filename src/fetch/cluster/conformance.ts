@@ -30,6 +30,12 @@ export function clusterStoreConformance(name: string, open: () => Promise<Confor
       }
     });
 
+  run('a lease of a fraction of places (a start that opens a connection takes its gap and a part) ends where its time does', async ({ a, b }) => {
+    await a.lease('h:443|frac', 1.5, 1000);
+    const next = await b.lease('h:443|frac', 1, 1000);
+    assert.ok(Math.abs(next.firstInMs - 1500) < SLACK, `next in ${next.firstInMs}, 1.5 gaps after`);
+  });
+
   run('a fresh key starts now; the next lease starts where the last one ended, from either client', async ({ a, b }) => {
     const first = await a.lease('h:443|p1', 4, 1000);
     assert.equal(first.count, 4);

@@ -59,7 +59,7 @@ export interface SlotStart {
 }
 
 /** Where the pacer gets a start on a shared key, no earlier than `earliest`, `places` gaps
- *  before the next one; rejects with the signal's reason when it is aborted before a start was
+ *  (a fraction too: the store counts time) before the next one; rejects with the signal's reason when it is aborted before a start was
  *  reserved for it (it then takes none). */
 export interface SlotSource {
   take(key: string, earliest: number, gapMs: number, signal?: AbortSignal, places?: number): Promise<SlotStart>;
