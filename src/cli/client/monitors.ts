@@ -28,6 +28,21 @@ async function json(client: TrawlClient, method: string, path: string, o: { quer
   try { return JSON.parse(text); } catch { return text; }
 }
 
+/** A monitor as `GET /monitors` lists it: what the list prints of it. */
+interface ListedMonitor { id: string; name?: string | null; endpoint: string; status: string; runs: number; last_run?: number | null; next_run?: number | null; paused_reason?: string | null }
+
+/**
+ * The list's table; a monitor the service paused (its account could not pay) says so in its status,
+ * and its reason, which says what to do, follows the table: a paused row alone reads like the user's pause.
+ *
+ * @example monitorList([{ id: 'm1', endpoint: '/maps/reviews', status: 'paused', runs: 3, paused_reason: 'its account cannot pay ...' }])
+ */
+export function monitorList(monitors: ListedMonitor[]): string {
+  const rows = monitors.map((m) => [m.id, m.name ?? '', m.endpoint, m.paused_reason ? `${m.status} (service)` : m.status, m.runs, at(m.last_run), at(m.next_run)]);
+  const why = monitors.filter((m) => m.paused_reason).map((m) => `${m.id} paused by the service: ${m.paused_reason}\n`);
+  return table([['id', 'name', 'endpoint', 'status', 'runs', 'last run (UTC)', 'next run (UTC)'], ...rows]) + (why.length ? `\n${why.join('')}` : '');
+}
+
 /** The options of `trawl monitors`; every other `--name value` is a parameter of the monitored endpoint. */
 export const MONITOR_OPTIONS = { file: 'string', every: 'string', cron: 'string', tz: 'string', name: 'string', webhook: 'string', kind: 'string', since: 'string', identity: 'string', fields: 'string' } as const;
 
@@ -52,8 +67,7 @@ export async function monitorsCommand(client: TrawlClient, args: string[], o: Op
       const { monitors } = await json(client, 'GET', '/monitors', { query: { pageSize: 100 } });
       if (o.json) { print(monitors); return 0; }
       if (!monitors.length) { out('no monitors\n'); return 0; }
-      out(table([['id', 'name', 'endpoint', 'status', 'runs', 'last run (UTC)', 'next run (UTC)'],
-        ...monitors.map((m: any) => [m.id, m.name ?? '', m.endpoint, m.status, m.runs, at(m.last_run), at(m.next_run)])]));
+      out(monitorList(monitors));
       return 0;
     }
     case 'show': print(await json(client, 'GET', `/monitors/${encodeURIComponent(id())}`)); return 0;
