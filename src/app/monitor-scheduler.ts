@@ -62,9 +62,11 @@ export class MonitorScheduler {
       await this.startRun(c.run, c.monitor);
     }
     for (const run of await store.runningRuns(100)) {
-      const r = await this.ctx.store.getRequest(run.requestId);
-      if (r?.finishedAt != null) await endRun(this.ctx, run, r);
-      else if (!r) await store.finishRun(run.id, failed(`its request ${run.requestId} is gone`, this.ctx.now()));
+      // Whether it ended first (a look at each running run per tick): the whole row only once it has.
+      const end = await this.ctx.store.requestEnd(run.requestId);
+      const r = end?.finishedAt != null ? await this.ctx.store.getRequest(run.requestId) : null;
+      if (r) await endRun(this.ctx, run, r);
+      else if (!end) await store.finishRun(run.id, failed(`its request ${run.requestId} is gone`, this.ctx.now()));
     }
   }
 

@@ -21,6 +21,7 @@ import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem 
 import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
 import { pickFair } from '../requests/fairness.ts';
+import { ParamsCache } from '../requests/params-cache.ts';
 import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
 import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
@@ -58,6 +59,9 @@ export const FAIR_HEADS = `SELECT r.account_id, h.id FROM requests r
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
 export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> {
+  /** Each request's parameters read once, not with each of its items (../requests/params-cache.ts). */
+  private readonly params = new ParamsCache();
+
   constructor(private readonly h: PgDb) {}
 
   async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
@@ -88,13 +92,19 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
                                  UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
                                  FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
                                  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
-                                           r.account_id, r.endpoint, r.params, r.unit_price_micros`,
+                                           r.account_id, r.endpoint, r.unit_price_micros`,
     ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs, await this.fairHeads(now, max)]);
     if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     else rows.sort((a, b) => a.run_after - b.run_after);
+    // Parameters from the cache, the requests not in it read in one query (this batch's own map: a
+    // batch of many requests may push its first ones out of the cache).
+    const params = new Map<string, Record<string, unknown>>();
+    for (const x of rows) { const p = this.params.get(x.request_id); if (p) params.set(x.request_id, p); }
+    const missing = [...new Set(rows.map((x) => x.request_id as string))].filter((id) => !params.has(id));
+    if (missing.length) for (const r of await this.h.q('SELECT id, params FROM requests WHERE id = ANY($1::text[])', [missing])) params.set(r.id, this.params.put(r.id, r.params));
     return rows.map((x) => ({
       id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
-      query: x.query, params: x.params, attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: Number(x.unit_price_micros),
+      query: x.query, params: params.get(x.request_id) ?? {}, attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: Number(x.unit_price_micros),
     }));
   }
 

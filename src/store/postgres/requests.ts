@@ -92,7 +92,7 @@ export class RequestBatch {
   }
 }
 
-export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
   /** Requests waiting for this turn's insert; the store flushes it on close. */
   readonly batch: RequestBatch;
 
@@ -107,6 +107,11 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'g
   async getRequest(id: string): Promise<RequestRow | null> {
     const [r] = await this.h.q('SELECT * FROM requests WHERE id = $1', [id]);
     return r ? toRequest(r) : null;
+  }
+
+  async requestEnd(id: string): Promise<{ finishedAt: number | null } | null> {
+    const [r] = await this.h.q('SELECT finished_at FROM requests WHERE id = $1', [id]);
+    return r ? { finishedAt: r.finished_at == null ? null : Number(r.finished_at) } : null;
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {

@@ -43,6 +43,37 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.deepEqual(items.sort((x, y) => x.queryIndex - y.queryIndex).map((i) => [i.id, i.queryIndex, i.query]), queries.map((q, i) => [`${r.id}:${i}`, i, q]));
   });
 
+  t('every claim carries its own request\'s parameters, whole, however many claims read them', async (s) => {
+    const a = await account(s);
+    // Stores may keep a request's parameters between its claims (a monitor run's are large): each
+    // item still gets its request's, never another's, and one item's claim leaves them as they were.
+    const big = { known: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { place: { id: i, name: `n${i}` } }])), limit: 2 };
+    const r1 = request(a.id, ['a', 'b', 'c'], { params: big });
+    const r2 = request(a.id, ['d', 'e'], { params: { limit: 9, sort: 'newest' } });
+    await s.createRequest(r1);
+    await s.createRequest(r2);
+    const got = [];
+    for (let i = 0; i < 5; i++) got.push(...await s.claimItems(`w${i}`, 1, 60_000, 20_000 + i));
+    assert.equal(got.length, 5);
+    for (const it of got) assert.deepEqual(it.params, it.requestId === r1.id ? big : r2.params, `${it.id}'s parameters`);
+    assert.deepEqual((await s.getRequest(r1.id))?.params, big);
+  });
+
+  t('requestEnd says whether a request ended, as getRequest does, and null for none', async (s) => {
+    const a = await account(s);
+    const r = request(a.id, ['a', 'b']);
+    await s.createRequest(r);
+    assert.equal(await s.requestEnd('no-such-request'), null);
+    assert.deepEqual(await s.requestEnd(r.id), { finishedAt: null });
+    const [it] = await s.claimItems('w', 1, 60_000, 20_000);
+    await s.completeItem({ itemId: it!.id, owner: 'w', recordsJson: '[]', count: 0, now: 20_100 });
+    assert.deepEqual(await s.requestEnd(r.id), { finishedAt: null }, 'one query of two ended: the request runs on');
+    const [last] = await s.claimItems('w', 1, 60_000, 20_200);
+    await s.completeItem({ itemId: last!.id, owner: 'w', recordsJson: '[]', count: 0, now: 20_300 });
+    assert.deepEqual(await s.requestEnd(r.id), { finishedAt: 20_300 });
+    assert.equal((await s.getRequest(r.id))?.finishedAt, 20_300);
+  });
+
   t('an item completes once, bills once, and the last one ends the request', async (s) => {
     const a = await account(s, 10);
     const r = request(a.id, ['q0', 'q1']);

@@ -114,6 +114,10 @@ export interface FanIn {
 export interface RequestStore {
   createRequest(r: NewRequest): Promise<void>;
   getRequest(id: string): Promise<RequestRow | null>;
+  /** When the request ended (null while it runs), without reading the rest of its row: null when
+   *  there is no such request. What the monitor scheduler asks of each running run on each look, where
+   *  the whole row (a run's parameters name up to 1,000 places) cost more than the run's own work. */
+  requestEnd(id: string): Promise<{ finishedAt: number | null } | null>;
   /** Newest first, created at or after `since`. */
   listRequests(accountId: string, opts: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]>;
   /** Deletes results and items of requests finished before `resultsBefore`, and whole requests

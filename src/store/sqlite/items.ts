@@ -14,6 +14,7 @@ import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../r
 import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
 import { pickFair } from '../requests/fairness.ts';
+import { ParamsCache } from '../requests/params-cache.ts';
 import { billUsage, canPay } from './billing.ts';
 import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
@@ -72,6 +73,9 @@ function fairHeads(h: SqliteDb, now: number, max: number, except?: string[]): Ro
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
 export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
+  /** Each request's parameters parsed once, not with each of its items (../requests/params-cache.ts). */
+  private readonly params = new ParamsCache();
+
   constructor(private readonly h: SqliteDb) {}
 
   async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
@@ -97,14 +101,16 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
         }
       }
       const lease = h.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
-      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.params,
+      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint,
                               r.unit_price_micros FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+      const paramsOf = (requestId: string) => this.params.get(requestId)
+        ?? this.params.put(requestId, JSON.parse((h.s('SELECT params FROM requests WHERE id = ?').get(requestId) as Row).params));
       return rows.map((r) => {
         lease.run(owner, now + leaseMs, r.id);
         const x = get.get(r.id) as Row;
         return {
           id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
-          query: x.query, params: JSON.parse(x.params), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
+          query: x.query, params: paramsOf(x.request_id), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
         };
       });
     });

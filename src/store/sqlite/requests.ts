@@ -53,7 +53,7 @@ function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, l
   });
 }
 
-export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
   constructor(private readonly h: SqliteDb) {}
 
   async createRequest(r: NewRequest): Promise<void> {
@@ -73,6 +73,11 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'get
   async getRequest(id: string): Promise<RequestRow | null> {
     const r = this.h.s('SELECT * FROM requests WHERE id = ?').get(id) as Row | undefined;
     return r ? toRequest(r) : null;
+  }
+
+  async requestEnd(id: string): Promise<{ finishedAt: number | null } | null> {
+    const r = this.h.s('SELECT finished_at FROM requests WHERE id = ?').get(id) as Row | undefined;
+    return r ? { finishedAt: r.finished_at ?? null } : null;
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
