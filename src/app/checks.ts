@@ -22,10 +22,11 @@ const THREADS = 2;
 
 let pool: ThreadPool | null = null;
 
+const checkPool = () => (pool ??= new ThreadPool(new URL('./check-job.ts', import.meta.url), THREADS));
+
 async function run(job: CheckJob, what: string, budgetMs: number): Promise<CheckAnswer> {
-  pool ??= new ThreadPool(new URL('./check-job.ts', import.meta.url), THREADS);
   try {
-    return await pool.run<CheckAnswer>(job, undefined, { timeoutMs: budgetMs });
+    return await checkPool().run<CheckAnswer>(job, undefined, { timeoutMs: budgetMs });
   } catch (e) {
     if (e instanceof ThreadTimeout) throw new AppError(422, `${what} could not be checked within ${budgetMs / 1000} s; simplify it`);
     throw e;
@@ -52,6 +53,20 @@ export async function endpointRule(decl: DataEndpoint, params: Record<string, un
   const a = await run({ kind: 'area', value: params.area }, 'area', budgetMs);
   return 'refused' in a ? a.refused : (a as { rule: string | null }).rule ?? undefined;
 }
+
+/**
+ * Starts a check thread in the background, resolved once it has loaded the data it reads: called
+ * once the service listens (`trawl serve`), so the first request with an `area` or a task's
+ * locations does not wait for the thread to start and read the postal and place files (at load
+ * 9-10 on 2 cores the first `/maps/search?area=US>...` of a fresh service waited 17.7 s for its 202,
+ * docs/performance/areas.md). The API thread is not held meanwhile: the loading is the thread's.
+ */
+export function warmChecks(): Promise<void> {
+  return checkPool().warm();
+}
+
+/** Check threads started so far (tests: a warmed pool starts none for its first check). */
+export const checkThreadsStarted = (): number => pool?.started ?? 0;
 
 /** Ends the check threads (tests; idle threads never keep the process alive). */
 export async function closeChecks(): Promise<void> {

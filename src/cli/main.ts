@@ -73,6 +73,9 @@ async function serve(workers: boolean, listen: boolean) {
       process.stdout.write(`\nCreated the first account ${account.id} with a balance of 100 ${account.currency}.\nIts API key (shown once, keep it): ${apiKey}\n\n`);
     }
     svc.ctx.log.info({ url, workers: settings.workers, owner: svc.owner }, 'trawl listening');
+    // The submit checks' thread starts now, after listening (start-up is not slower to be ready),
+    // so the first request with an `area` does not wait for it to load its data (src/app/checks.ts).
+    void (await import('../app/checks.ts')).warmChecks();
   } else {
     // No API here; METRICS_PORT serves /health, /ready and /metrics for Prometheus.
     const metricsUrl = process.env.METRICS_PORT ? await svc.listenOps(Number(process.env.METRICS_PORT)) : undefined;

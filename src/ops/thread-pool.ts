@@ -54,6 +54,7 @@ export class ThreadPool {
   private jobs = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private starts = 0;
 
   constructor(private readonly module: URL, private readonly size: number, private readonly jobsPerThread = 1) {}
 
@@ -84,6 +85,22 @@ export class ThreadPool {
       if (!slot.running.size) slot.worker.unref();
       this.waiting.shift()?.();
     }
+  }
+
+  /** Starts one thread now if none runs, without a job, and resolves once it is ready (its job
+   *  module loaded): a pool whose job module loads data for seconds warms after the service listens,
+   *  so a first request does not wait for it. Once ready, an idle thread does not keep the process
+   *  alive; a thread that fails to start only fails the warming (the next run starts another). */
+  warm(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const slot = this.slots[0] ?? this.start();
+    // Referenced while it starts (as any thread), idle afterwards unless a job came meanwhile.
+    return slot.ready.then(() => { if (!slot.running.size) slot.worker.unref(); }, () => {});
+  }
+
+  /** Threads started since the pool was made (a thread that died and was replaced counts twice). */
+  get started(): number {
+    return this.starts;
   }
 
   /** True when a job run now would start at once (a thread has room, or another may start). */
@@ -117,6 +134,7 @@ export class ThreadPool {
   }
 
   private start(): Slot {
+    this.starts++;
     const worker = new Worker(BOOT, { eval: true, workerData: { module: this.module.href, ts: this.module.pathname.endsWith('.ts') } });
     let ready!: () => void;
     let failed!: (e: Error) => void;

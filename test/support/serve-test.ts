@@ -19,6 +19,7 @@
 import { settingsFromEnv } from '../../src/config/settings.ts';
 import { startService } from '../../src/service/start.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
+import { warmChecks } from '../../src/app/checks.ts';
 import { testRegistry } from './test-adapter.ts';
 import { pagedAdapter } from './paged-source.ts';
 import { onSite } from './map-site.ts';
@@ -60,5 +61,7 @@ if (workerOnly) {
   if ((await store.countAccounts()) === 0) key = (await createAccount(store, settings, { name: 'crash', balanceMicros: 1_000_000_000, ratePerSec: 1_000_000, burst: 1_000_000 })).apiKey;
   else key = (await createApiKey(store, (await store.listAccounts())[0].id)).key;
   url = await svc.listen();
+  // As `trawl serve` does once it listens (src/cli/main.ts).
+  void warmChecks();
 }
 process.stdout.write(`${JSON.stringify({ url, key, metricsUrl, pid: process.pid, owner: svc.owner })}\n`);
