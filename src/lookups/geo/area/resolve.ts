@@ -41,6 +41,8 @@ let zips: ZipIndex | undefined;
 let atlas: { states: Map<string, Polygons>; counties: Map<string, Polygons> } | undefined;
 const placeIndex = () => (places ??= loadPlaces(loadAdminNames()));
 const zipIndex = () => (zips ??= loadUsZips());
+/** Whether the place index was read in this thread (tests: a US state's shape does not read it). */
+export const placeIndexLoaded = (): boolean => places !== undefined;
 
 const key = (s: string) => s.trim().toLowerCase();
 
@@ -230,7 +232,8 @@ function locationArea(value: string): Area {
     if (!z) throw new AreaError(`area "${value}": no US ZIP ${parts[1]} in the shipped postal data`);
     return z;
   }
-  const P = placeIndex();
+  // A US state or county is the atlas's polygon: the place index (over a second to read, on the
+  // API thread when a worker plans the covering) is read only for regions and cities.
   if (code === 'US') {
     const A = usAtlas();
     const state = A.states.get(key(parts[1]!));
@@ -240,6 +243,7 @@ function locationArea(value: string): Area {
       if (county) return { ...shapeOf(county), kind: `US county ${parts[2]}, ${parts[1]}` };
     }
   }
+  const P = placeIndex();
   if (parts.length === 2) {
     const region = regionArea(code, parts[1]!, P);
     if (region) return region;
