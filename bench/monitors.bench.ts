@@ -6,7 +6,7 @@
  *   npm run bench -- monitors          MONITOR_PLACES=10000 MONITOR_DAYS=30 MONITOR_SEED=1 (defaults)
  *   MONITOR_REMOVALS=0.002 MONITOR_SWAP_SHARE=0.5   the site's removals (per place and day; share of them that are swaps)
  *   MONITOR_FULL_DAYS=30                             the reviews monitors' full check period in days (default: the product's, 30)
- *   MONITOR_TICK_MS=50                               how often the scheduler looks (each look reads every running run's request)
+ *   MONITOR_TICK_MS=50                               how often the scheduler looks (each look asks whether every running run's request ended)
  *   MONITOR_PLACES=1000 MONITOR_DAYS=5 npm run bench -- monitors
  *
  * One places monitor lists every district (one search per run), reviews monitors follow the places
@@ -141,9 +141,13 @@ let reportedCount = 0;
 const reportedReviews: Array<{ key: string; day: number }> = [];
 let oracleListing = 0, oracleReviews = 0, allKnowingReviews = 0, fullChecks = 0, reviewEvents = 0;
 const perDay: number[] = [];
+/** The last full-check day's wall and CPU seconds (the CPU of this process: service and site; the load moves it less than the wall). */
+let fullDayS = 0, fullDayCpuS = 0;
+const cpuS = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 const t1 = performance.now();
 for (let day = 1; day <= DAYS; day++) {
   const before = hitsNow();
+  const dayT = performance.now(), dayCpu = cpuS();
   site.advance();
   h.clock.offset += 23 * HOUR;
   await ended([listing], day + 1);
@@ -160,7 +164,7 @@ for (let day = 1; day <= DAYS; day++) {
     }
   }
   const o = site.oracle(day, initial, fullDay(day));
-  if (fullDay(day)) fullChecks++;
+  if (fullDay(day)) { fullChecks++; fullDayS = (performance.now() - dayT) / 1000; fullDayCpuS = cpuS() - dayCpu; }
   oracleListing += o.listing;
   oracleReviews += o.reviews;
   allKnowingReviews += site.oracle(day, initial, false).reviews;
@@ -216,7 +220,7 @@ const result = {
   reviews_late: late, reviews_not_yet_due: notYetDue, requests, requests_by_kind: made,
   oracle_requests: oracle, oracle_listing: oracleListing, oracle_reviews: oracleReviews, all_knowing_requests: allKnowing,
   baseline_requests: baseline.search + baseline.place + baseline.reviews, baseline_s: Math.round(baselineS),
-  days_s: Math.round((performance.now() - t1) / 1000), requests_per_day_median: [...perDay].sort((a, b) => a - b)[Math.floor(perDay.length / 2)],
+  days_s: Math.round((performance.now() - t1) / 1000), full_check_day_s: Math.round(fullDayS * 10) / 10, full_check_day_cpu_s: Math.round(fullDayCpuS * 10) / 10, requests_per_day_median: [...perDay].sort((a, b) => a - b)[Math.floor(perDay.length / 2)],
   rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   missed_sample: missed.slice(0, 3), extra_sample: extra.slice(0, 3),
 };
