@@ -79,19 +79,28 @@ test('trawl parse refuses what the endpoint does not understand, with a clear me
 
 test('trawl serve on an empty store creates an account and prints its key once', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-serve-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['bin/trawl.js', 'serve'], { env: { ...process.env, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // PORT=0: the system picks a free port, read from the listening line (a random fixed port could be
+  // one another test, or an outgoing connection, holds: the start then fails and prints no key).
+  const child = spawn(process.execPath, ['bin/trawl.js', 'serve'], { env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => { stderr += d; });
   try {
-    const key = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('no key printed')), 30_000);
+    const { key, url } = await new Promise<{ key: string; url: string }>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no key and address printed within 30 s; stderr: ${stderr.slice(-2000)}`)), 30_000);
+      child.once('exit', (code) => { clearTimeout(t); reject(new Error(`trawl serve exited (${code}) before its key and address; stderr: ${stderr.slice(-2000)}`)); });
+      let key = '';
       createInterface({ input: child.stdout! }).on('line', (l) => {
         const m = l.match(/(trw_[A-Za-z0-9_-]+)/);
-        if (m) { clearTimeout(t); resolve(m[1]); }
+        if (m) key = m[1];
+        const listening = /"msg":"trawl listening"/.test(l) ? (JSON.parse(l) as { url?: string }).url : undefined;
+        if (listening && !key) { clearTimeout(t); reject(new Error('listening before the key was printed')); }
+        if (listening && key) { clearTimeout(t); resolve({ key, url: listening }); }
       });
     });
+    child.removeAllListeners('exit');
     let res: Response | null = null;
     for (let i = 0; i < 100 && !res; i++) {
-      res = await fetch(`http://127.0.0.1:${port}/profile/balance`, { headers: { 'x-api-key': key } }).catch(() => null);
+      res = await fetch(`${url}/profile/balance`, { headers: { 'x-api-key': key } }).catch(() => null);
       if (!res) await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(res?.status, 200);
