@@ -185,19 +185,26 @@ test('the 429s of one burst back off once; a 429 to a request sent after the bac
   assert.equal(pacer.delayOf('k'), 200);
 });
 
-test('slots missed while the process was busy do not start as one burst: three at most, then the gap', async () => {
-  const { clock, pacer } = setup(60_000, 20);
-  const slot = [{ key: 'k', minDelayMs: 100 }];
+/** Eight waiters reserve with the window open, then the process is busy until 650 (the slots from
+ *  100 to 600 pass unseen): when each one started. */
+async function eightAfterBusySpell(clock: FakeClock, pacer: Pacer, slot: PaceSlot[]): Promise<number[]> {
   const starts: number[] = [];
   const all = Array.from({ length: 8 }, () => pacer.wait(slot).then((s) => {
     starts.push(clock.t);
     s.done();
   }));
-  for (let i = 0; i < 8; i++) pacer.record(slot, 5, 'ok'); // the window is open: all eight reserve
+  for (let i = 0; i < 8; i++) pacer.record(slot, 5, 'ok');
   await clock.advance(0);
-  clock.t = 650; // busy: slots 100 to 600 passed unseen
+  clock.t = 650;
   await clock.advance(10_000);
   await Promise.all(all);
+  return starts;
+}
+
+test('slots missed while the process was busy do not start as one burst: three at most, then the gap', async () => {
+  const { clock, pacer } = setup(60_000, 20);
+  const slot = [{ key: 'k', minDelayMs: 100 }];
+  const starts = await eightAfterBusySpell(clock, pacer, slot);
   assert.deepEqual(starts.slice(0, 4), [0, 650, 650, 650], 'the first overdue three go together');
   for (let i = 4; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 100, `then a gap apart: ${starts.join(',')}`);
 });
@@ -223,16 +230,8 @@ test('shared starts whose place passed while the process was busy are taken agai
   const src = sharedSlots(100);
   const pacer = new Pacer({ targetConcurrency: 20, maxDelayMs: 60_000, now: clock.now, sleep: clock.sleep, slots: src });
   const slot = [{ key: 'k', minDelayMs: 100 }];
-  const starts: number[] = [];
-  const all = Array.from({ length: 8 }, () => pacer.wait(slot).then((s) => {
-    starts.push(clock.t);
-    s.done();
-  }));
-  for (let i = 0; i < 8; i++) pacer.record(slot, 5, 'ok'); // the window is open: all eight reserve
-  await clock.advance(0);
-  clock.t = 650; // busy: the starts at 100 to 600 passed unseen (another process's next start is at 800)
-  await clock.advance(10_000);
-  await Promise.all(all);
+  // Another process's next start is at 800.
+  const starts = await eightAfterBusySpell(clock, pacer, slot);
   // Each start lies in the place of a start it was given: with the late ones sent at 650, three
   // requests would reach the site at once beside the next holder's.
   for (const t of starts) assert.ok(src.given.some((g) => t >= g.at && t <= g.until), `start at ${t} is in a place it was given (${starts.join(',')})`);
