@@ -33,6 +33,7 @@ import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
+import { repairOffset, REPAIR_DRY } from './repair.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
 
@@ -79,7 +80,17 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
   /** Its estimates before it was searched ([prior, from the views]), to score them (chooseEstimate). */
   ests?: [number, number];
   /** A view accepted earlier, probed again once caps varied (viewcap.ts nextRecheck): what it added. */
-  recheck?: { found: number; est: number; fit: boolean } }
+  recheck?: { found: number; est: number; fit: boolean };
+  /** Offsets of its pages, in order (repair.ts asks again across their boundaries). */
+  offs?: number[];
+  /** Places its pages missed before any was asked again (the run's miss share learns from it). */
+  miss0?: number;
+  /** Its probe showed new places, but no more than its own noise explains: not proof of a cap, not
+   *  of completeness either. */
+  amb?: boolean;
+  /** Asking pages again (repair.ts): the offsets asked, pages in a row that found nothing, and
+   *  whether a probe had checked the view. */
+  fix?: { a: number[]; dry: number; c: boolean } }
 
 /** Sibling groups still open: places counted and sampled places of their counted quadrants. */
 interface Group { c: number; k: number; open: number; est?: number }
@@ -102,8 +113,9 @@ export interface AreaState {
   stack: Cell[]; view: View | null; groups: Record<string, Group>; nextGroup: number; tally: Tally;
   /** The density prior's fit (density.ts); absent in states saved before it. */
   fit?: Fit;
-  /** Share of their places the last views of several pages missed (a moving average). */
-  miss?: number;
+  /** Share of their places the last views of several pages missed (a moving average), and the share
+   *  still missing once pages were asked again (repair.ts). */
+  miss?: number; left?: number;
   /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
   cap?: CapLearn;
   /** How well the prior and the views' evidence predicted the counted views: summed squared log
@@ -414,6 +426,20 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     if (p.r && area.contains(p.lat, p.lng)) records.push(p.r);
   };
   let capped: boolean;
+  if (v.fix) {
+    // A page asked again: a place beyond the count proves the view capped; else more of its places.
+    const before = all.length;
+    for (const p of page) if (!all.includes(p.h)) keep(p);
+    if (all.length > v.t!) {
+      provenCapped(cap, v.t!, all.length - v.t!, false);
+      for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
+      v.fix = undefined;
+      return viewDone(st, area, v, true, true);
+    }
+    v.fix.dry = all.length > before ? 0 : v.fix.dry + 1;
+    if (askAgain(st, v)) return;
+    return viewDone(st, area, v, false, v.fix.c);
+  }
   const checked = !!v.probe;
   if (v.probe) {
     // The probe's page: places of its sub-cell the view never showed.
@@ -438,11 +464,15 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
       }
       // The split will search the probe's sub-cell (or a cell of it): its first page is this one.
       keepPage(st, v.probe, page, n);
-    } else accepted(cap, v.t!, true);
+    } else {
+      accepted(cap, v.t!, true);
+      if (fresh.length > 0) v.amb = true;
+    }
     v.probe = undefined;
   } else {
     // Pages of one view repeat places (they overlap, and the ranking moves between requests).
     for (const p of page) if (!all.includes(p.h)) keep(p);
+    (v.offs ??= []).push(v.offset);
     const full = n >= PAGE_SIZE;
     const atCap = knownCap(cap) !== undefined && v.offset + PAGE_SIZE >= knownCap(cap)!;
     if (full && !atCap && v.offset + PAGE_SIZE < MAX_VIEW_PLACES) {
@@ -476,7 +506,39 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
       else accepted(cap, v.t, false);
     }
   }
+  if (!capped && startRepair(st, v, checked)) return;
   viewDone(st, area, v, capped, checked);
+}
+
+/** A view accepted as complete whose pages missed places, where the views so far miss more than
+ *  MISS_TOLERATED of theirs (the moving average with this view), or whose probe was not clear: its
+ *  pages are asked again across their boundaries (repair.ts). */
+function startRepair(st: AreaState, v: View, checked: boolean): boolean {
+  const t = v.t;
+  if (t === undefined || !v.offs || v.offs.length < 2) return false;
+  const missed = t - (v.all ?? []).length;
+  v.miss0 = missed;
+  // Only as many as keep the share still missing under MISS_TOLERATED: where few places are missed
+  // (a quiet ranking), a page asked again costs about a page for each place it finds.
+  const share = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (missed / t) : st.left ?? 0;
+  if (!v.amb && !(missed > 0 && share > MISS_TOLERATED)) return false;
+  v.fix = { a: [], dry: 0, c: checked };
+  return askAgain(st, v);
+}
+
+/** The next page of a view asked again (v.offset set to it), or false when it is done: all of its
+ *  places found (a view whose probe was not clear asks until one page found nothing past that: a
+ *  capped one shows more than its count), REPAIR_DRY pages in a row found nothing, or none is left. */
+function askAgain(st: AreaState, v: View): boolean {
+  const f = v.fix!;
+  // A view whose probe was not clear asks one page past its count: a capped one shows more.
+  const all = (v.all ?? []).length >= v.t!;
+  if (f.dry >= REPAIR_DRY || (all && (!v.amb || f.dry >= 1))) return false;
+  const o = repairOffset(v.offs!, f.a, v.t!);
+  if (o === undefined) return false;
+  f.a.push(o);
+  v.offset = o;
+  return true;
 }
 
 /** The view is done: counted in full (its places and estimate added), or capped (split). */
@@ -506,7 +568,10 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
     let fitted = false;
     if (!saturated) { st.fit ??= emptyFit(); fitted = addCount(st.fit, cell, v.total!); }
-    if (!saturated && v.total! > PAGE_SIZE) st.miss = 0.9 * (st.miss ?? 0) + 0.1 * (unseen / v.total!);
+    if (!saturated && v.total! > PAGE_SIZE) {
+      st.miss = 0.9 * (st.miss ?? 0) + 0.1 * ((v.miss0 ?? unseen) / v.total!);
+      st.left = 0.9 * (st.left ?? 0) + 0.1 * (unseen / v.total!);
+    }
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
     const n = saturated || share < 1 ? Math.max(union, c / share, c + unseen) : Math.max(union, c + unseen);

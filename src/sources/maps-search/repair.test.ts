@@ -1,0 +1,27 @@
+/**
+ * Pages of a counted view asked again across its page boundaries (repair.ts): which offsets, in
+ * which order, and never one the view asked already.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { repairOffset } from './repair.ts';
+
+test('the page centred on the deepest boundary first, then the shallower ones, then shifted a quarter page', () => {
+  const offs = [0, 18, 36, 54];
+  const asked: number[] = [];
+  for (;;) {
+    const o = repairOffset(offs, asked, 70);
+    if (o === undefined) break;
+    asked.push(o);
+  }
+  // Boundaries end pages 1-3 (at 20, 38, 56); the overlap of pages p and p+1 is [offs[p+1], offs[p] + 20).
+  assert.deepEqual(asked, [45, 27, 9, 40, 22, 4]);
+  assert.ok(asked.length <= 2 * (offs.length - 1), 'two pages a boundary at most');
+  for (const o of asked) assert.ok(!offs.includes(o), `${o} is a page the view asked already`);
+});
+
+test('a view of one page has no boundary; an offset stays inside the count', () => {
+  assert.equal(repairOffset([0], [], 15), undefined);
+  const o = repairOffset([0, 10], [], 12)!;
+  assert.ok(o >= 1 && o <= 11, String(o));
+});
