@@ -15,9 +15,10 @@ import { requestConformance } from './requests/conformance.ts';
 import { resultConformance } from './results/conformance.ts';
 import { taskConformance } from './tasks/conformance.ts';
 import { webhookConformance } from './webhooks/conformance.ts';
+import { waitingConformance } from './requests/waiting-conformance.ts';
 
 export function storeConformance(name: string, open: OpenStore, opts: SuiteOptions = {}): void {
-  for (const part of [accountConformance, requestConformance, resultConformance, billingConformance, webhookConformance, taskConformance]) part(name, open, opts);
+  for (const part of [accountConformance, requestConformance, waitingConformance, resultConformance, billingConformance, webhookConformance, taskConformance]) part(name, open, opts);
 
   const { t } = partSuite('store', name, open, opts);
   t('a per-deployment secret is created once and read back the same', async (s) => {

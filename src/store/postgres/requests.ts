@@ -6,7 +6,8 @@
  * @example await new PostgresRequests(h).cancelRequest('r1', Date.now())
  */
 import { duplicateSurcharge } from '../../billing/rule.ts';
-import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
+import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '../requests/contract.ts';
+import { firstItems, waitingChunks } from '../requests/waiting.ts';
 import { affordableUnits } from '../../billing/credit.ts';
 import { rowMappers, toAccount, type Row } from '../rows.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
@@ -39,15 +40,24 @@ export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promi
 /**
  * One statement, so one round trip and atomic without an explicit transaction. Each request's queries
  * travel as one JSON array that the server expands (with their order): as 10,000-element text arrays
- * the driver escaped every element on the API thread (issue 39: a 10,000-query task).
+ * the driver escaped every element on the API thread (issue 39: a 10,000-query task). Only the first
+ * ITEMS_AT_ONCE become items here; the rest go in as waiting chunks (../requests/waiting.ts), a row
+ * each: the insert of 10,000 items (a foreign key and four indexes each) was the whole of that
+ * task's answer past its 100 ms target.
  */
 async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
+  const waiting = rs.flatMap((r) => waitingChunks(r.queries).map((c) => ({ r, c })));
   await h.q(`WITH req AS (
                INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                                      empty_costs_one, drop_duplicates, task_id, created_at)
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
                                     $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
-               RETURNING id)
+               RETURNING id),
+             waiting AS (
+               INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
+               SELECT w.id, w.from_index, w.n, w.qs, w.max, w.at, w.at
+               FROM unnest($16::text[], $17::int[], $18::int[], $19::text[], $20::int[], $21::bigint[]) AS w(id, from_index, n, qs, max, at)
+               JOIN req ON req.id = w.id)
              INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
              SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
              FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
@@ -56,7 +66,36 @@ async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
   [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
     rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
     rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
-    rs.map((r) => r.createdAt), rs.map((r) => JSON.stringify(r.queries)), rs.map((r) => r.maxAttempts)]);
+    rs.map((r) => r.createdAt), rs.map((r) => firstItems(r.queries)), rs.map((r) => r.maxAttempts),
+    waiting.map((w) => w.r.id), waiting.map((w) => w.c.from), waiting.map((w) => w.c.n), waiting.map((w) => w.c.queries),
+    waiting.map((w) => w.r.maxAttempts), waiting.map((w) => w.r.createdAt)]);
+}
+
+/**
+ * The oldest waiting chunk, locked (a chunk another writer holds is skipped), deleted and written as
+ * items in one statement: it is written once whoever calls, and a crash before the commit leaves it
+ * waiting. A chunk of an ended request (cancelled: ../requests/contract.ts) is deleted unwritten.
+ */
+const WRITE_WAITING = `WITH w AS (
+    DELETE FROM waiting_items WHERE (request_id, from_index) = (
+      SELECT request_id, from_index FROM waiting_items ORDER BY created_at, request_id, from_index LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING request_id, from_index, n, queries, max_attempts, run_after),
+  ins AS (
+    INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+    SELECT w.request_id || ':' || (w.from_index + q.n - 1), w.request_id, w.from_index + q.n - 1, q.query, w.max_attempts, w.run_after
+    FROM w JOIN requests r ON r.id = w.request_id AND r.finished_at IS NULL
+    CROSS JOIN LATERAL json_array_elements_text(w.queries::json) WITH ORDINALITY AS q(query, n)
+    RETURNING 1)
+  SELECT w.request_id, w.from_index, w.n, (SELECT count(*) FROM ins)::int AS written FROM w`;
+
+/** Writes the oldest waiting chunk (../requests/contract.ts `writeWaitingItems`). */
+export async function writeWaitingItems(h: PgDb): Promise<WrittenItems | null> {
+  for (;;) {
+    const [w] = await h.q(WRITE_WAITING);
+    if (!w) return null;
+    // A chunk of an ended request was dropped: look for the next.
+    if (w.written > 0) return { requestId: w.request_id, from: w.from_index, to: w.from_index + w.written };
+  }
 }
 
 /**
@@ -92,7 +131,7 @@ export class RequestBatch {
   }
 }
 
-export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
   /** Requests waiting for this turn's insert; the store flushes it on close. */
   readonly batch: RequestBatch;
 
@@ -102,6 +141,10 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'g
 
   async createRequest(r: NewRequest): Promise<void> {
     return this.batch.add(r);
+  }
+
+  async writeWaitingItems(): Promise<WrittenItems | null> {
+    return writeWaitingItems(this.h);
   }
 
   async getRequest(id: string): Promise<RequestRow | null> {
@@ -125,10 +168,13 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'g
     return h.tx(async (c): Promise<FanIn> => {
       const [cur] = await h.q('SELECT status FROM requests WHERE id = $1', [requestId], c);
       if (!cur || cur.status !== 'Pending') return { applied: false, finished: null };
-      // Items first, request last: the same lock order as completeItem, so the two never deadlock, and a
+      // Waiting chunks first: one being written is waited for, so its items are committed and
+      // cancelled below with the others; the rest are dropped and counted as done, like a cancelled item.
+      const [w] = await h.q('WITH d AS (DELETE FROM waiting_items WHERE request_id = $1 RETURNING n) SELECT COALESCE(SUM(n), 0)::int AS n FROM d', [requestId], c);
+      // Items next, request last: the same lock order as completeItem, so the two never deadlock, and a
       // completion that holds an item commits before the cancel counts what is still open.
-      const open = await h.n(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
-                              WHERE request_id = $1 AND state IN ('queued', 'leased')`, [requestId], c);
+      const open = w.n + await h.n(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                                    WHERE request_id = $1 AND state IN ('queued', 'leased')`, [requestId], c);
       // Conditional: a completion that ended the request meanwhile wins (its items were all ended, so
       // the update above changed nothing).
       const [row] = await h.q(`UPDATE requests SET cancelled = true, status = 'Failure', finished_at = $2, queries_done = queries_done + $3

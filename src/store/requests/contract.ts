@@ -13,6 +13,18 @@
 import type { Micros } from '../../billing/money.ts';
 
 export type RequestStatus = 'Pending' | 'Success' | 'Failure';
+
+/**
+ * The most work items a request is stored with (issue 39). A request of more queries (a task's
+ * expansion, up to 50,000) is stored with its first ITEMS_AT_ONCE items and the rest of its queries
+ * in chunks of ITEMS_AT_ONCE, waiting: `writeWaitingItems` turns them into items later, so the
+ * answer does not wait for 10,000 index entries. Every request of the interface's 1000 queries is
+ * stored whole, as before.
+ */
+export const ITEMS_AT_ONCE = 1000;
+
+/** What one `writeWaitingItems` call wrote: items `from` to `to - 1` of the request. */
+export interface WrittenItems { requestId: string; from: number; to: number }
 export type ItemState = 'queued' | 'leased' | 'done' | 'failed' | 'cancelled';
 
 export interface NewRequest {
@@ -112,7 +124,17 @@ export interface FanIn {
 }
 
 export interface RequestStore {
+  /** Stores the request, durable when this resolves, with its first ITEMS_AT_ONCE work items; the
+   *  queries past those wait in the store until `writeWaitingItems` writes them (a crash in between
+   *  loses none: any process's next call writes them). The request counts every query from the
+   *  start (`queriesTotal`), so it cannot end before its last item is written and ended. */
   createRequest(r: NewRequest): Promise<void>;
+  /** Writes one waiting chunk (at most ITEMS_AT_ONCE queries) as queued work items, in one
+   *  transaction with removing it from the waiting ones: the oldest request's first chunk, skipping a
+   *  chunk another caller is writing, so any number of processes may call at once and each chunk is
+   *  written once. A chunk of a request that ended meanwhile (cancelled) is dropped, not written.
+   *  Null when nothing waits. */
+  writeWaitingItems(): Promise<WrittenItems | null>;
   getRequest(id: string): Promise<RequestRow | null>;
   /** When the request ended (null while it runs), without reading the rest of its row: null when
    *  there is no such request. What the monitor scheduler asks of each running run on each look, where
@@ -142,7 +164,8 @@ export interface RequestStore {
   /** Graceful shutdown: hands leased items back to the queue, due at `now`, the claim not counted as
    *  an attempt; with `ids`, only those (a lent item given back, src/engine/lending.ts). */
   releaseItems(owner: string, now: number, ids?: string[]): Promise<number>;
-  /** Cancels unfinished items; the request ends as Failure (decision 14). */
+  /** Cancels unfinished items, and drops the queries still waiting to become items (each counted as
+   *  done, like a cancelled item); the request ends as Failure (decision 14). */
   cancelRequest(requestId: string, now: number): Promise<FanIn>;
   /** Number of items per state (metrics). */
   itemCounts(): Promise<Record<ItemState, number>>;

@@ -6,7 +6,8 @@
  * @example await new SqliteRequests(h).cancelRequest('r1', Date.now())
  */
 import { duplicateSurcharge } from '../../billing/rule.ts';
-import type { FanIn, NewRequest, RequestRow, RequestStore } from '../requests/contract.ts';
+import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '../requests/contract.ts';
+import { firstItems, waitingChunks } from '../requests/waiting.ts';
 import { rowMappers, type Row } from '../rows.ts';
 import { affordableUnits } from '../../billing/credit.ts';
 import { billUsage, chargeable } from './billing.ts';
@@ -53,20 +54,45 @@ function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, l
   });
 }
 
-export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
   constructor(private readonly h: SqliteDb) {}
 
   async createRequest(r: NewRequest): Promise<void> {
     const ins = this.h.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                           empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    // One statement for all the items, expanded by SQLite from a JSON array: 10,000 single-row inserts
-    // were some 10,000 calls into the driver on the API thread (issue 39: a 10,000-query task).
+    // One statement for the items, expanded by SQLite from a JSON array: 10,000 single-row inserts
+    // were some 10,000 calls into the driver on the API thread (issue 39: a 10,000-query task). The
+    // queries past the first ITEMS_AT_ONCE wait as chunks (writeWaitingItems), so the API thread
+    // writes 1,000 items, not 10,000, before the answer.
     const items = this.h.s(`INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
                             SELECT ? || ':' || key, ?, key, value, ?, ? FROM json_each(?)`);
+    const waiting = waitingChunks(r.queries);
+    const wait = waiting.length ? this.h.s(`INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
+                                            VALUES (?, ?, ?, ?, ?, ?, ?)`) : null;
     await this.h.grouped(() => {
       ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPriceMicros,
         r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
-      items.run(r.id, r.id, r.maxAttempts, r.createdAt, JSON.stringify(r.queries));
+      items.run(r.id, r.id, r.maxAttempts, r.createdAt, firstItems(r.queries));
+      for (const c of waiting) wait!.run(r.id, c.from, c.n, c.queries, r.maxAttempts, r.createdAt, r.createdAt);
+    });
+  }
+
+  async writeWaitingItems(): Promise<WrittenItems | null> {
+    // One chunk per transaction: 1,000 items, a few ms of the API thread each, between other work.
+    return this.h.grouped(() => {
+      for (;;) {
+        const w = this.h.s('SELECT request_id, from_index, n FROM waiting_items ORDER BY created_at, request_id, from_index LIMIT 1').get() as Row | undefined;
+        if (!w) return null;
+        // A chunk of a request that ended meanwhile (cancelled) is dropped, not written: look for the next.
+        if (this.h.s('SELECT 1 FROM requests WHERE id = ? AND finished_at IS NULL').get(w.request_id)) {
+          this.h.s(`INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+                    SELECT w.request_id || ':' || (w.from_index + j.key), w.request_id, w.from_index + j.key, j.value, w.max_attempts, w.run_after
+                    FROM waiting_items w, json_each(w.queries) j WHERE w.request_id = ? AND w.from_index = ?`).run(w.request_id, w.from_index);
+        } else w.n = 0;
+        this.h.s('DELETE FROM waiting_items WHERE request_id = ? AND from_index = ?').run(w.request_id, w.from_index);
+        if (!w.n) continue;
+        return { requestId: w.request_id as string, from: w.from_index as number, to: (w.from_index as number) + (w.n as number) };
+      }
     });
   }
 
@@ -91,8 +117,11 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'get
       const r = this.h.s(`SELECT status FROM requests WHERE id = ?`).get(requestId) as Row | undefined;
       if (!r || r.status !== 'Pending') return { applied: false, finished: null };
       // `+state`: without statistics the planner would pick the state index and walk the whole queue.
-      const open = this.h.s(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
-                             WHERE id >= ? AND id < ? AND request_id = ? AND +state IN ('queued', 'leased')`).run(...itemRange(requestId), requestId).changes;
+      // The queries still waiting to become items are dropped and counted as done, like a cancelled item.
+      const waiting = (this.h.s('SELECT COALESCE(SUM(n), 0) AS n FROM waiting_items WHERE request_id = ?').get(requestId) as Row).n as number;
+      if (waiting) this.h.s('DELETE FROM waiting_items WHERE request_id = ?').run(requestId);
+      const open = waiting + this.h.s(`UPDATE work_items SET state = 'cancelled', lease_owner = NULL, lease_until = NULL
+                                       WHERE id >= ? AND id < ? AND request_id = ? AND +state IN ('queued', 'leased')`).run(...itemRange(requestId), requestId).changes;
       const row = this.h.s(`UPDATE requests SET cancelled = 1, status = 'Failure', finished_at = ?, queries_done = queries_done + ?
                             WHERE id = ? RETURNING *`).get(now, open, requestId) as Row;
       enqueueDelivery(this.h, row, now);
