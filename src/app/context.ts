@@ -27,6 +27,9 @@ export interface AppContext {
   now: () => number;
   log: Logger;
   events: AppEvents;
+  /** Writes the work items a large request was accepted without, after its answer (./item-writer.ts);
+   *  absent (tests' own contexts), submit writes them before it answers. */
+  itemWriter?: { kick(): void };
   /** Checks a user-given URL (webhooks) against the SSRF guard; throws with a reason. */
   checkTargetUrl(url: string): Promise<void>;
 }

@@ -1,6 +1,8 @@
 /**
  * Accepting a request: every check that can refuse it happens before anything is stored, then the
- * request, its work items (and its task, for `ui`) are written in one go and announced to the queue.
+ * request, its work items (and its task, for `ui`) are written in one go and announced to the queue;
+ * past ITEMS_AT_ONCE queries (a task's expansion), the rest of the items after the answer
+ * (./item-writer.ts).
  *
  * @example
  *   const r = await submit(ctx, account, endpointFor('/maps/search')!, { limit: 20 }, ['pizza nyc'], { webhook: null, ui: false });
@@ -20,6 +22,8 @@ import { MAX_QUERIES } from '../contract/shared.ts';
 import { randomUUID } from 'node:crypto';
 import { cursorProblem } from '../engine/cursor.ts';
 import { endpointRule } from './checks.ts';
+import { writeWaitingItems } from './item-writer.ts';
+import { ITEMS_AT_ONCE } from '../store/requests/contract.ts';
 
 export interface SubmitOptions {
   webhook: string | null;
@@ -141,6 +145,12 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
     maxAttempts: ctx.settings.maxAttempts, createdAt: now,
   };
   await ctx.store.createRequest(r);
-  await ctx.queue.enqueue(queries.map((_, i) => ({ id: `${id}:${i}` })));
+  // The store wrote the first ITEMS_AT_ONCE items; the rest wait for the item writer (issue 39:
+  // the answer to a 10,000-query task no longer waits for 10,000 items to be indexed).
+  await ctx.queue.enqueue(queries.slice(0, ITEMS_AT_ONCE).map((_, i) => ({ id: `${id}:${i}` })));
+  if (queries.length > ITEMS_AT_ONCE) {
+    if (ctx.itemWriter) ctx.itemWriter.kick();
+    else await writeWaitingItems(ctx);
+  }
   return { id, taskId };
 }

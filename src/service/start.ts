@@ -8,6 +8,7 @@
  *   await svc.listen(); ... await svc.close();
  */
 import { startJanitor } from '../app/janitor.ts';
+import { ItemWriter } from '../app/item-writer.ts';
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -79,6 +80,10 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     adapters: o.adapters ?? defaultRegistry(), now: o.now ?? Date.now, log, events,
     checkTargetUrl: (url) => checkUrl(url, { ...targetGuard(settings), allowCredentials: true }),
   };
+  // Every process writes the items large requests were accepted without: its own submits' at once,
+  // and what a process that died left, at start and every few seconds (app/item-writer.ts).
+  const itemWriter = new ItemWriter(ctx);
+  ctx.itemWriter = itemWriter;
   const metrics = createMetrics();
   const server = await buildServer(ctx, metrics);
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -168,6 +173,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     timers.push(startTaskRecovery(ctx, settings.taskRetryMs));
     timers.push(startJanitor(ctx, settings.janitorMs));
   }
+  itemWriter.start();
 
   return {
     ctx, server, metrics, owner,
@@ -187,6 +193,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       for (const t of timers) clearInterval(t);
       await server.close();
       await opsServer?.close();
+      await itemWriter.stop();
       // Graceful: running items finish; anything still leased goes back to the queue.
       stopLending();
       await ctx.queue.stop();
