@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { INLINE_CHARS, JOBS_PER_THREAD, parseOnThreads, parseThreads } from './parse-thread.ts';
+import { HERE_BUSY, HERE_MAX_CHARS, INLINE_CHARS, JOBS_PER_THREAD, parseOnThreads, parseThreads } from './parse-thread.ts';
 import { adapter } from '../sources/maps-search/adapter.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { WebAdapter } from '../sources/_kit/adapter.ts';
@@ -19,8 +19,11 @@ test('PARSE_THREADS: a count, 0 = here; by default at least one', () => {
   assert.equal(parseOnThreads(0), null);
 });
 
+// A thread past its share: every body from INLINE_CHARS up crosses (the rule's other half is tested below).
+const busy = { busy: () => 1 };
+
 test('a parse on the parse thread: the records parsed here, cloned back', { skip: fixtureMissing(CAPTURE), timeout: 60_000 }, async () => {
-  const parse = parseOnThreads(1)!;
+  const parse = parseOnThreads(1, busy)!;
   try {
     const res = response(`)]}'\n${readFileSync(CAPTURE, 'utf8')}`);
     const there = await parse('/maps/search', adapter as WebAdapter, step, res, ctx);
@@ -33,7 +36,7 @@ test('a parse on the parse thread: the records parsed here, cloned back', { skip
 });
 
 test('parse thread: a parse error is a SourceError with its type; a short body parses on this thread', { timeout: 60_000 }, async () => {
-  const parse = parseOnThreads(1)!;
+  const parse = parseOnThreads(1, busy)!;
   try {
     // Not a map search answer, and long enough to cross: the thread's layout_changed comes back typed.
     const err = await Promise.resolve().then(() => parse('/maps/search', adapter as WebAdapter, step, response(`)]}'\n[${'0,'.repeat(INLINE_CHARS)}0]`), ctx)).catch((e: unknown) => e);
@@ -53,7 +56,7 @@ test('parse thread: a parse error is a SourceError with its type; a short body p
 });
 
 test('parse thread: a burst beyond what the threads hold parses here', { timeout: 60_000 }, async () => {
-  const parse = parseOnThreads(1)!;
+  const parse = parseOnThreads(1, busy)!;
   try {
     const mine = { ...adapter, parse: () => ({ records: [{ here: true }] }) } as unknown as WebAdapter;
     // Long bodies that are no map search answer: on the thread the served adapter refuses them.
@@ -63,6 +66,25 @@ test('parse thread: a burst beyond what the threads hold parses here', { timeout
       (e: unknown) => (e instanceof SourceError ? e.type : String(e)),
     )));
     assert.deepEqual(outs, [...Array(JOBS_PER_THREAD).fill('layout_changed'), 'here', 'here', 'here']);
+  } finally {
+    await parse.close();
+  }
+});
+
+test('parse thread: a page up to HERE_MAX_CHARS parses here while this thread has room, else it crosses', { timeout: 60_000 }, async () => {
+  let share = 0;
+  const parse = parseOnThreads(1, { busy: () => share })!;
+  try {
+    const mine = { ...adapter, parse: () => ({ records: [{ here: true }] }) } as unknown as WebAdapter;
+    // No map search answer: on the thread the served adapter refuses it, here `mine` answers.
+    const where = (chars: number) => Promise.resolve(parse('/maps/search', mine, step, response(`)]}'\n[${'0,'.repeat(chars / 2)}0]`), ctx)).then(
+      (r) => ((r.records[0] as { here?: boolean }).here === true ? 'here' : 'records'),
+      (e: unknown) => (e instanceof SourceError ? e.type : String(e)),
+    );
+    assert.equal(await where(4 * INLINE_CHARS), 'here');
+    assert.equal(await where(HERE_MAX_CHARS + 2), 'layout_changed', 'a larger page crosses however idle this thread is');
+    share = HERE_BUSY;
+    assert.equal(await where(4 * INLINE_CHARS), 'layout_changed', 'a thread at its share hands the page over');
   } finally {
     await parse.close();
   }

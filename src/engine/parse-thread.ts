@@ -11,6 +11,14 @@
  * while every parse thread already holds JOBS_PER_THREAD parses: a burst beyond what the threads
  * clear in about 10 ms is shared with this thread instead of queueing there.
  *
+ * A body up to HERE_MAX_CHARS also parses here while this thread's event loop was busy less than
+ * HERE_BUSY of the last quarter second (../ops/busy-share.ts), issue 37: the crossing costs about 0.5 ms of
+ * CPU a map search in all threads (reading the body there, cloning the records back and reading
+ * them here), 13 % of the service's CPU a query, and it buys nothing while this thread has room. A
+ * parse here holds one of the runner's CPU slots (./cpu-slots.ts), as any parse here does, so a
+ * `/health` probe waits behind at most two of them (about 1.2 ms each for a 191 KB page); a larger
+ * body, or a thread past its share, crosses as before.
+ *
  * Only adapters of the served registry: the thread loads the adapter by endpoint (./parse-job.ts).
  * A parse error comes back with its type (SourceError rebuilt), as thrown here; a thread that dies
  * fails the queries it was parsing, as any parse error does. The query's abort signal is not
@@ -26,12 +34,19 @@ import { sourceErrorFrom } from '../sources/_kit/errors.ts';
 import { ThreadPool } from '../ops/thread-pool.ts';
 import type { ParseJob } from './parse-job.ts';
 import { BodySlots } from './body-slots.ts';
+import { BusyShare } from '../ops/busy-share.ts';
 
 /** A body shorter than this parses on the calling thread. */
 export const INLINE_CHARS = 16 * 1024;
 /** Parses given to one thread at once (one running, the rest queued there, so it never waits for
  *  this thread between two): about 10 ms of a map search's parses. Beyond that a parse runs here. */
 export const JOBS_PER_THREAD = 8;
+/** The largest body that parses here while this thread has room: a 256 K-character page takes about
+ *  1.6 ms to parse, the most a probe should wait behind one parse. */
+export const HERE_MAX_CHARS = 256 * 1024;
+/** This thread's busy share below which such a body parses here: its loop stays idle 30 % of the
+ *  time for answering, and past it the parses move to the threads before this thread bounds throughput. */
+export const HERE_BUSY = 0.7;
 
 /** PARSE_THREADS, or one per core beyond the first (at least one). */
 export function parseThreads(env: NodeJS.ProcessEnv = process.env): number {
@@ -44,15 +59,19 @@ export function parseThreads(env: NodeJS.ProcessEnv = process.env): number {
 export type ParseStep = (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
   here?: (parse: () => ParseResult) => Promise<ParseResult>) => ParseResult | Promise<ParseResult>;
 
-/** The parse of `threads` parse threads (started on first use), or null for 0 threads. */
-export function parseOnThreads(threads: number): (ParseStep & { close(): Promise<void> }) | null {
+/** The parse of `threads` parse threads (started on first use), or null for 0 threads. `busy`: this
+ *  thread's busy share lately (tests; default measured, ../ops/busy-share.ts). */
+export function parseOnThreads(threads: number, o: { busy?: () => number } = {}): (ParseStep & { close(): Promise<void> }) | null {
   if (!(threads > 0)) return null;
   let pool: ThreadPool | null = null;
   const slots = new BodySlots(threads * JOBS_PER_THREAD);
+  let share: BusyShare | null = null;
+  const busy = o.busy ?? (() => (share ??= new BusyShare()).now());
   const parse = async (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
     here: (parse: () => ParseResult) => Promise<ParseResult> = async (p) => p()): Promise<ParseResult> => {
     pool ??= new ThreadPool(new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD);
-    if (response.body.length < INLINE_CHARS || !pool.hasRoom()) return here(() => adapter.parse(step, response, ctx));
+    const chars = response.body.length;
+    if (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !pool.hasRoom()) return here(() => adapter.parse(step, response, ctx));
     const shared = slots.lend(response.body);
     const { body: _text, ...rest } = response;
     const job: ParseJob = { endpoint, step, response: shared ? rest : response, shared: shared ?? undefined, ctx: { query: ctx.query, params: ctx.params } };
