@@ -22,6 +22,10 @@
  * (each arm: name, optional server script, env, node args); the table then has one column per arm and
  * its ratio to the first arm, paired per repetition.
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
+ * Each server is measured once its start-up work has settled (`settled`: the submit-check thread's
+ * warming, seconds of CPU, fell inside the measured queries before). The floor parses where the
+ * floor did when its bound was set (past the parse threads' queue only); FLOOR_PLACEMENT=service in
+ * an arm's env gives it the service's placement rule (src/engine/parse-thread.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +34,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { buildServed, median, procCpuMs, serveArgs, table, writeSection } from './lib.ts';
+import { buildServed, median, procCpuMs, serveArgs, sleep, table, writeSection } from './lib.ts';
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../src/sources/_kit/adapter.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -108,7 +112,9 @@ async function floorRole(): Promise<void> {
   const { createServer } = await import('node:http');
   const { parseOnThreads, parseThreads } = await import('../src/engine/parse-thread.ts');
   const q = await fetchAndParse();
-  const threads = parseOnThreads(parseThreads());
+  // Where a page parses: as the floor did when the bound was set (here only past the threads' queue),
+  // unless FLOOR_PLACEMENT=service (the service's rule: here too while this thread has room, issue 37).
+  const threads = parseOnThreads(parseThreads(), process.env.FLOOR_PLACEMENT === 'service' ? {} : { busy: () => Infinity });
   const answer = async (url: string): Promise<Buffer> => {
     const query = new URL(url, 'http://floor').searchParams.get('query') ?? '';
     const out = await q.one(query, threads ? (step, res, ctx) => threads('/maps/search', q.adapter, step, res, ctx) : undefined);
@@ -188,6 +194,23 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   return { child, url, key };
 }
 
+/**
+ * Resolves once the server's process has settled after its start: under 10 % of a core over half a
+ * second (at most 60 s). `trawl serve` warms its submit-check thread once it listens (5 s of CPU
+ * reading the geo data at load 4, src/app/checks.ts); measured from the listening line, that start-up
+ * work fell inside the measured queries and was counted as theirs.
+ */
+async function settled(pid: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  let last = procCpuMs(pid).all;
+  while (Date.now() < until) {
+    await sleep(500);
+    const now = procCpuMs(pid).all;
+    if (now - last < 50) return;
+    last = now;
+  }
+}
+
 function lineReader(child: ReturnType<typeof spawn>) {
   const rl = createInterface({ input: child.stdout! });
   const queue: string[] = [];
@@ -227,6 +250,7 @@ async function main(): Promise<void> {
         // Arms of ARMS are keyed apart from the executor-only client's `base` rows.
         const arm = process.env.ARMS ? `arm ${a.name}` : a.name;
         const s = await startServer(join(dir, `data-${rep}-${arms.indexOf(a)}`), har, a);
+        await settled(s.child.pid!);
         const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
         const next = lineReader(load);
         load.stdin!.write(`${W}\n`);
