@@ -1,6 +1,6 @@
 /**
  * A task accepted before its work items are all written survives `kill -9` (issue 39): a 5,000-query
- * task is answered with its first 1,000 items stored and the rest waiting in the store; the process
+ * task is answered with its queries waiting in the store as chunks of 1,000; the process
  * is killed the moment the answer arrives, with chunks still waiting; the next start writes them, and
  * the request ends Success with every query's result, each item billed exactly once. On SQLite, and
  * on PostgreSQL when TEST_DATABASE_URL is set.
@@ -17,7 +17,7 @@ import { dropSchema, pgTestUrl, PG_SKIP, scratchSchema } from '../src/store/post
 import { getJson, startTrawl, stopTrawl, waitFor, type TrawlProc } from './support/cluster.ts';
 import { regions } from './support/regions.ts';
 
-/** 1,000 items stored with the task, four chunks of 1,000 waiting. */
+/** Five chunks of 1,000 waiting. */
 const N = 5_000;
 /** How long one answer may take on a loaded box (the first check loads the geo data). */
 const SLOW_MS = 60_000;

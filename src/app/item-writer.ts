@@ -1,8 +1,8 @@
 /**
  * Writes the work items a request was accepted without (issue 39). A request of more than
- * ITEMS_AT_ONCE queries (a task's expansion: up to 50,000) is stored with its first 1,000 items and
- * the rest of its queries waiting in the store, so its answer does not wait for them; this writes the
- * waiting chunks, one per event-loop turn, and announces each chunk's items to the queue.
+ * ITEMS_AT_ONCE queries (a task's expansion: up to 50,000) is stored with its queries waiting in
+ * chunks of 1,000, so its answer does not wait for its items; this writes the waiting chunks, one
+ * per event-loop turn, and announces each chunk's items to the queue.
  *
  * Every process runs one: `kick` after a submit, and a look at start and every LOOK_MS, which is how
  * the chunks a process left at a crash (`kill -9` between the answer and the last chunk) are written

@@ -1,8 +1,7 @@
 /**
  * Accepting a request: every check that can refuse it happens before anything is stored, then the
  * request, its work items (and its task, for `ui`) are written in one go and announced to the queue;
- * past ITEMS_AT_ONCE queries (a task's expansion), the rest of the items after the answer
- * (./item-writer.ts).
+ * past ITEMS_AT_ONCE queries (a task's expansion), the items after the answer (./item-writer.ts).
  *
  * @example
  *   const r = await submit(ctx, account, endpointFor('/maps/search')!, { limit: 20 }, ['pizza nyc'], { webhook: null, ui: false });
@@ -145,12 +144,10 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
     maxAttempts: ctx.settings.maxAttempts, createdAt: now,
   };
   await ctx.store.createRequest(r);
-  // The store wrote the first ITEMS_AT_ONCE items; the rest wait for the item writer (issue 39:
-  // the answer to a 10,000-query task no longer waits for 10,000 items to be indexed).
-  await ctx.queue.enqueue(queries.slice(0, ITEMS_AT_ONCE).map((_, i) => ({ id: `${id}:${i}` })));
-  if (queries.length > ITEMS_AT_ONCE) {
-    if (ctx.itemWriter) ctx.itemWriter.kick();
-    else await writeWaitingItems(ctx);
-  }
+  // Past ITEMS_AT_ONCE the queries wait in the store for the item writer (issue 39: the answer to
+  // a 10,000-query task no longer waits for 10,000 items to be indexed).
+  if (queries.length <= ITEMS_AT_ONCE) await ctx.queue.enqueue(queries.map((_, i) => ({ id: `${id}:${i}` })));
+  else if (ctx.itemWriter) ctx.itemWriter.kick();
+  else await writeWaitingItems(ctx);
   return { id, taskId };
 }

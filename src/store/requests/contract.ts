@@ -16,10 +16,10 @@ export type RequestStatus = 'Pending' | 'Success' | 'Failure';
 
 /**
  * The most work items a request is stored with (issue 39). A request of more queries (a task's
- * expansion, up to 50,000) is stored with its first ITEMS_AT_ONCE items and the rest of its queries
- * in chunks of ITEMS_AT_ONCE, waiting: `writeWaitingItems` turns them into items later, so the
- * answer does not wait for 10,000 index entries. Every request of the interface's 1000 queries is
- * stored whole, as before.
+ * expansion, up to 50,000) is stored with its queries waiting in chunks of ITEMS_AT_ONCE instead:
+ * `writeWaitingItems` turns them into items after the answer, which so waits for no index entry of
+ * them (PostgreSQL's insert of 10,000 items was a 10,000-query task's answer past 100 ms). Every
+ * request of the interface's 1000 queries is stored with its items, as before.
  */
 export const ITEMS_AT_ONCE = 1000;
 
@@ -124,10 +124,10 @@ export interface FanIn {
 }
 
 export interface RequestStore {
-  /** Stores the request, durable when this resolves, with its first ITEMS_AT_ONCE work items; the
-   *  queries past those wait in the store until `writeWaitingItems` writes them (a crash in between
-   *  loses none: any process's next call writes them). The request counts every query from the
-   *  start (`queriesTotal`), so it cannot end before its last item is written and ended. */
+  /** Stores the request, durable when this resolves, with its work items; past ITEMS_AT_ONCE queries,
+   *  with its queries waiting in chunks instead, until `writeWaitingItems` writes them (a crash in
+   *  between loses none: any process's next call writes them). The request counts every query from
+   *  the start (`queriesTotal`), so it cannot end before its last item is written and ended. */
   createRequest(r: NewRequest): Promise<void>;
   /** Writes one waiting chunk (at most ITEMS_AT_ONCE queries) as queued work items, in one
    *  transaction with removing it from the waiting ones: the oldest request's first chunk, skipping a

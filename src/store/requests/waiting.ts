@@ -1,8 +1,8 @@
 /**
- * A request's queries past its first ITEMS_AT_ONCE, cut into the chunks both stores keep waiting
+ * The queries of a request of more than ITEMS_AT_ONCE, cut into the chunks both stores keep waiting
  * until they become work items (./contract.ts `writeWaitingItems`, issue 39).
  *
- * @example waitingChunks(Array(2500).fill('q')) // [{ from: 1000, n: 1000, queries: '["q",...]' }, { from: 2000, n: 500, ... }]
+ * @example waitingChunks(Array(1500).fill('q')) // [{ from: 0, n: 1000, queries: '["q",...]' }, { from: 1000, n: 500, ... }]
  */
 import { ITEMS_AT_ONCE } from './contract.ts';
 
@@ -14,12 +14,14 @@ export interface WaitingChunk {
   queries: string;
 }
 
-/** The queries a request is stored with as items: its first ITEMS_AT_ONCE, as one JSON array text. */
-export const firstItems = (queries: string[]): string => JSON.stringify(queries.length > ITEMS_AT_ONCE ? queries.slice(0, ITEMS_AT_ONCE) : queries);
+/** The queries a request is stored with as items, as one JSON array text: all, or none past ITEMS_AT_ONCE. */
+export const storedItems = (queries: string[]): string => (queries.length > ITEMS_AT_ONCE ? '[]' : JSON.stringify(queries));
 
+/** The chunks a request waits with: none up to ITEMS_AT_ONCE queries, else all of them. */
 export function waitingChunks(queries: string[]): WaitingChunk[] {
   const out: WaitingChunk[] = [];
-  for (let from = ITEMS_AT_ONCE; from < queries.length; from += ITEMS_AT_ONCE) {
+  if (queries.length <= ITEMS_AT_ONCE) return out;
+  for (let from = 0; from < queries.length; from += ITEMS_AT_ONCE) {
     const part = queries.slice(from, from + ITEMS_AT_ONCE);
     out.push({ from, n: part.length, queries: JSON.stringify(part) });
   }

@@ -7,7 +7,7 @@
  */
 import { duplicateSurcharge } from '../../billing/rule.ts';
 import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '../requests/contract.ts';
-import { firstItems, waitingChunks } from '../requests/waiting.ts';
+import { storedItems, waitingChunks } from '../requests/waiting.ts';
 import { rowMappers, type Row } from '../rows.ts';
 import { affordableUnits } from '../../billing/credit.ts';
 import { billUsage, chargeable } from './billing.ts';
@@ -61,9 +61,9 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'wri
     const ins = this.h.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                           empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     // One statement for the items, expanded by SQLite from a JSON array: 10,000 single-row inserts
-    // were some 10,000 calls into the driver on the API thread (issue 39: a 10,000-query task). The
-    // queries past the first ITEMS_AT_ONCE wait as chunks (writeWaitingItems), so the API thread
-    // writes 1,000 items, not 10,000, before the answer.
+    // were some 10,000 calls into the driver on the API thread (issue 39: a 10,000-query task). Past
+    // ITEMS_AT_ONCE queries they wait as chunks instead (writeWaitingItems), so the API thread
+    // writes no item of them before the answer.
     const items = this.h.s(`INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
                             SELECT ? || ':' || key, ?, key, value, ?, ? FROM json_each(?)`);
     const waiting = waitingChunks(r.queries);
@@ -72,7 +72,7 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'wri
     await this.h.grouped(() => {
       ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPriceMicros,
         r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
-      items.run(r.id, r.id, r.maxAttempts, r.createdAt, firstItems(r.queries));
+      items.run(r.id, r.id, r.maxAttempts, r.createdAt, storedItems(r.queries));
       for (const c of waiting) wait!.run(r.id, c.from, c.n, c.queries, r.maxAttempts, r.createdAt, r.createdAt);
     });
   }

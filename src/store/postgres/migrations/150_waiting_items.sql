@@ -1,5 +1,5 @@
 -- The queries of a request that are not work items yet (issue 39): a request of more than
--- ITEMS_AT_ONCE (1000) queries is stored with its first 1000 items and the rest here, one row per
+-- ITEMS_AT_ONCE (1000) queries is stored with no item and its queries here, one row per
 -- chunk of up to 1000 (`queries`: a JSON array, the first at query index `from_index`), until
 -- writeWaitingItems turns a chunk into items and deletes it in one statement. Any process writes
 -- them (a chunk being written is skipped, not waited for), after a crash too, so nothing accepted is
