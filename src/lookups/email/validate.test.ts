@@ -179,7 +179,10 @@ test('per-domain concurrency: never more sessions than the setting', async () =>
     const recs = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => validateWith(v, `u${i}@conc.test`)));
     const took = Date.now() - t;
     assert.ok(recs.every((r) => r.status === 'RECEIVING'), recs.map((r) => r.status_details).join('; '));
-    assert.equal(smtp.peakPerDomain.get('conc.test'), 2);
+    // At most the setting; whether two sessions overlapped at once depends on the box's scheduling (a
+    // loaded CI saw one at a time), so only the bound is asserted, and the wall time below shows the cap bit.
+    const peak = smtp.peakPerDomain.get('conc.test') ?? 0;
+    assert.ok(peak >= 1 && peak <= 2, `peak ${peak}`);
     // 6 sessions, 2 at a time, each >= 200 ms (100 ms smtp-server greeting delay + 100 ms ours).
     assert.ok(took >= 550, `took ${took} ms`);
   } finally {
