@@ -6,6 +6,7 @@ import { adapter } from '../sources/maps-search/adapter.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { WebAdapter } from '../sources/_kit/adapter.ts';
 import { fixturePath, fixtureMissing } from '../sources/_kit/fixtures.ts';
+import { areaResolvesHere } from '../lookups/geo/area/resolve.ts';
 
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const ctx = { query: 'coffee', params: { limit: 20, language: 'en' } };
@@ -85,6 +86,26 @@ test('parse thread: a page up to HERE_MAX_CHARS parses here while this thread ha
     assert.equal(await where(HERE_MAX_CHARS + 2), 'layout_changed', 'a larger page crosses however idle this thread is');
     share = HERE_BUSY;
     assert.equal(await where(4 * INLINE_CHARS), 'layout_changed', 'a thread at its share hands the page over');
+  } finally {
+    await parse.close();
+  }
+});
+
+test('an area query plans on the parse thread (offThread), as it would here; a refused area is a SourceError', { timeout: 60_000 }, async () => {
+  const parse = parseOnThreads(1)!;
+  try {
+    const area = { query: 'dentist', params: { limit: 100, language: 'en', area: '-115.3,36.0,-115.1,36.2' } };
+    assert.equal(adapter.offThread?.(area as never), true);
+    assert.equal(adapter.offThread?.(ctx as never), false);
+    const before = areaResolvesHere();
+    const there = await parse.plan('/maps/search', adapter as WebAdapter, area);
+    assert.equal(areaResolvesHere(), before, 'the shape was resolved on the thread, not here');
+    assert.deepEqual(there, adapter.plan(area as never));
+    const bad = await Promise.resolve(parse.plan('/maps/search', adapter as WebAdapter, { ...area, params: { ...area.params, area: 'ZZ>Nowhere' } })).catch((e: unknown) => e);
+    assert.ok(bad instanceof SourceError && bad.type === 'invalid_query', String(bad));
+    // A query without an area plans here (no thread crossing for a one-step plan).
+    const mine = { ...adapter, plan: () => [{ kind: 'here', url: 'x', expect: 'json' }] } as unknown as WebAdapter;
+    assert.deepEqual(await parse.plan('/maps/search', mine, ctx), [{ kind: 'here', url: 'x', expect: 'json' }]);
   } finally {
     await parse.close();
   }

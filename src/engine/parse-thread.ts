@@ -19,7 +19,14 @@
  * `/health` probe waits behind at most two of them (about 1.2 ms each for a 191 KB page); a larger
  * body, or a thread past its share, crosses as before.
  *
- * Only adapters of the served registry: the thread loads the adapter by endpoint (./parse-job.ts).
+ * A query whose adapter says its work is heavy (`offThread`: an area's covering) has its plan
+ * (`plan`) and every parse run on a thread whatever the body's size, waiting for a thread with room
+ * rather than running here: the first covering of an area reads its shape and the density prior
+ * and builds the root views (0.7-1.4 s at load 7-10, docs/performance/areas.md), and each page
+ * moves the planner on over that shape.
+ *
+ * Only adapters of the thread's registry (the served one, or `module`'s: tests) run there: the
+ * thread loads the adapter by endpoint (./parse-job.ts).
  * A parse error comes back with its type (SourceError rebuilt), as thrown here; a thread that dies
  * fails the queries it was parsing, as any parse error does. The query's abort signal is not
  * consulted by a parse, here or there.
@@ -32,7 +39,7 @@ import { availableParallelism } from 'node:os';
 import type { FetchedResponse, ParseResult, QueryContext, Step, WebAdapter } from '../sources/_kit/adapter.ts';
 import { sourceErrorFrom } from '../sources/_kit/errors.ts';
 import { ThreadPool } from '../ops/thread-pool.ts';
-import type { ParseJob } from './parse-job.ts';
+import type { ParseJob, PlanJob } from './parse-job.ts';
 import { BodySlots } from './body-slots.ts';
 import { BusyShare } from '../ops/busy-share.ts';
 
@@ -59,29 +66,45 @@ export function parseThreads(env: NodeJS.ProcessEnv = process.env): number {
 export type ParseStep = (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
   here?: (parse: () => ParseResult) => Promise<ParseResult>) => ParseResult | Promise<ParseResult>;
 
-/** The parse of `threads` parse threads (started on first use), or null for 0 threads. `busy`: this
- *  thread's busy share lately (tests; default measured, ../ops/busy-share.ts). */
-export function parseOnThreads(threads: number, o: { busy?: () => number } = {}): (ParseStep & { close(): Promise<void> }) | null {
+/** A query's first steps, perhaps planned on a parse thread (`offThread` adapters). */
+export type PlanStep = (endpoint: string, adapter: WebAdapter, ctx: QueryContext) => Step[] | Promise<Step[]>;
+
+/** The parse (and `plan`) of `threads` parse threads (started on first use), or null for 0 threads.
+ *  `busy`: this thread's busy share lately (tests; default measured, ../ops/busy-share.ts);
+ *  `module`: another job module (./parse-job.ts `jobOf` over another registry: tests). */
+export function parseOnThreads(threads: number, o: { busy?: () => number; module?: URL } = {}): (ParseStep & { plan: PlanStep; close(): Promise<void> }) | null {
   if (!(threads > 0)) return null;
   let pool: ThreadPool | null = null;
+  const threadPool = () => (pool ??= new ThreadPool(o.module ?? new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD));
   const slots = new BodySlots(threads * JOBS_PER_THREAD);
   let share: BusyShare | null = null;
   const busy = o.busy ?? (() => (share ??= new BusyShare()).now());
+  const plan: PlanStep = async (endpoint, adapter, ctx) => {
+    if (!adapter.offThread?.(ctx)) return adapter.plan(ctx);
+    const job: PlanJob = { kind: 'plan', endpoint, ctx: { query: ctx.query, params: ctx.params } };
+    try {
+      return await threadPool().run<Step[]>(job);
+    } catch (e) {
+      throw sourceErrorFrom(e);
+    }
+  };
   const parse = async (endpoint: string, adapter: WebAdapter, step: Step, response: FetchedResponse, ctx: QueryContext,
     here: (parse: () => ParseResult) => Promise<ParseResult> = async (p) => p()): Promise<ParseResult> => {
-    pool ??= new ThreadPool(new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD);
+    const tp = threadPool();
+    // A heavy query's parse waits for a thread (the pool queues it) rather than running here.
+    const heavy = adapter.offThread?.(ctx) === true;
     const chars = response.body.length;
-    if (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !pool.hasRoom()) return here(() => adapter.parse(step, response, ctx));
+    if (!heavy && (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !tp.hasRoom())) return here(() => adapter.parse(step, response, ctx));
     const shared = slots.lend(response.body);
     const { body: _text, ...rest } = response;
     const job: ParseJob = { endpoint, step, response: shared ? rest : response, shared: shared ?? undefined, ctx: { query: ctx.query, params: ctx.params } };
     try {
-      return await pool.run<ParseResult>(job);
+      return await tp.run<ParseResult>(job);
     } catch (e) {
       throw sourceErrorFrom(e);
     } finally {
       if (shared) slots.give(shared);
     }
   };
-  return Object.assign(parse, { close: async () => { await pool?.close(); } });
+  return Object.assign(parse, { plan, close: async () => { await pool?.close(); } });
 }

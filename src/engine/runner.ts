@@ -21,7 +21,7 @@ import type { Logger } from '../ops/log.ts';
 import { CheckpointOutage, LeaseLost, runSteps, storeCall } from './steps.ts';
 import { queryLimit, stepBudget } from './budget.ts';
 import { reasonOf } from './reason.ts';
-import type { ParseStep } from './parse-thread.ts';
+import type { ParseStep, PlanStep } from './parse-thread.ts';
 import { CpuSlots } from './cpu-slots.ts';
 import { isFinal } from '../fetch/retry.ts';
 import { BALANCE_EXHAUSTED, canCharge } from '../billing/credit.ts';
@@ -53,6 +53,8 @@ export interface RunnerOptions extends RunnerEvents {
   fetchStep: FetchStep;
   /** Web adapters' parse, e.g. on parse threads (./parse-thread.ts); default `adapter.parse` here. */
   parseStep?: ParseStep;
+  /** Web adapters' plan, e.g. an area's on a parse thread (./parse-thread.ts); default `adapter.plan` here. */
+  planStep?: PlanStep;
   /** Queries in their CPU-heavy phases at once (./cpu-slots.ts); 0 or unset: no limit. */
   cpuSlots?: number;
   owner: string;
@@ -292,6 +294,7 @@ export class Runner {
       raw = await adapter.lookup({ query: item.query, params: item.params }, { settings: this.o.lookupSettings ?? {}, signal });
     } else {
       const parseStep = this.o.parseStep;
+      const planStep = this.o.planStep;
       const ctx = { query: item.query, params: item.params };
       // totalLimit and dropDuplicates are applied to a whole query at its completion: those buffer.
       const streamed = !adapter.finish && base.totalLimit === undefined && !dedupe;
@@ -300,6 +303,7 @@ export class Runner {
         parse: (step, response) => parseStep
           ? parseStep(item.endpoint, adapter, step, response, ctx, (parse) => this.slots.run(parse))
           : this.slots.run(() => adapter.parse(step, response, ctx)),
+        plan: planStep ? () => planStep(item.endpoint, adapter, ctx) : undefined,
         budget: stepBudget(item.params, this.o.maxStepsPerQuery), limit: queryLimit(item.params), streamed,
         paged: this.o.paged?.(item.endpoint) ?? false, prepare: (r, cursor) => this.prepare(item, r, cursor), units, purse, now: this.o.now,
         between: this.o.lending ? () => this.o.lending!.atStep(item) : undefined,

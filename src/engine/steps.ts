@@ -78,6 +78,9 @@ export interface StepRun {
   /** The adapter's parse of a fetched step, perhaps on a parse thread (./parse-thread.ts); default
    *  `adapter.parse` here. */
   parse?(step: Step, response: FetchedResponse): ParseResult | Promise<ParseResult>;
+  /** The adapter's plan of the query, perhaps on a parse thread (./parse-thread.ts); default
+   *  `adapter.plan` here. */
+  plan?(): Step[] | Promise<Step[]>;
   /** Steps this query may take (src/engine/budget.ts). */
   budget: number;
   /** Records the query asks for; applied to adapters without `finish`. */
@@ -119,7 +122,7 @@ async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
       throw e;
     }
   }
-  return { ...fresh, pending: r.adapter.plan({ query: r.item.query, params: r.item.params }) };
+  return { ...fresh, pending: r.plan ? await r.plan() : r.adapter.plan({ query: r.item.query, params: r.item.params }) };
 }
 
 /**

@@ -50,6 +50,10 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   backends?: { store: Store; queue: WorkQueue; rateLimiter: RateLimiter; clusterStore?: Backends['clusterStore']; close(): Promise<void> };
   adapters?: AdapterRegistry;
+  /** The parse threads' job module when `adapters` is not the served table (tests: the loopback map
+   *  site's adapter on the threads, test/support/site-parse-job.ts); without it such a registry
+   *  parses and plans on the API thread. */
+  parseJobModule?: URL;
   /** Network I/O for web adapters; defaults to the executor. */
   fetchStep?: FetchStep;
   /** The executor's options beside the service's own (tests and benches: a transport that accepts a loopback certificate). */
@@ -131,7 +135,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     // The served table's parses run on parse threads (they load its adapters there); another
     // registry (tests' own adapters) parses here.
     const served = !o.adapters || (o.adapters as Partial<SourceRegistry>).rows === SOURCES;
-    const parseStep = served ? parseOnThreads(parseThreads(o.env ?? process.env)) : null;
+    const parseStep = served || o.parseJobModule ? parseOnThreads(parseThreads(o.env ?? process.env), { module: o.parseJobModule }) : null;
     parser = parseStep;
     capture = new BusinessCapture(ctx.store, { shared: settings.sharedBusinesses, now: ctx.now, log });
     const captured = capture;
@@ -143,7 +147,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
     stopLending = () => lending.stop();
     const runner = new Runner({
       lending,
-      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, cpuSlots: settings.cpuSlots, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
+      store: ctx.store, queue: ctx.queue, adapterFor: (e) => ctx.adapters.load(e), fetchStep, parseStep: parseStep ?? undefined, planStep: parseStep?.plan, cpuSlots: settings.cpuSlots, owner, leaseMs: settings.leaseMs, now: ctx.now, backoffBaseMs: settings.retryBaseMs,
       lookupSettings: settings.lookup, endSession, log,
       // Decision 23: an endpoint that takes a `cursor` is paged; its records carry next_page_cursor.
       paged: (endpoint) => pagedEndpoints.has(endpoint),

@@ -36,7 +36,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv; backendEnv?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Harness> {
+export async function startHarness(o: { settings?: Partial<Settings>; adapters?: AdapterRegistry; balance?: number; env?: NodeJS.ProcessEnv; backendEnv?: NodeJS.ProcessEnv; log?: Logger; parseJobModule?: URL } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'trawl-test-'));
   const clock = { offset: 0 };
   const now = () => Date.now() + clock.offset;
@@ -48,7 +48,7 @@ export async function startHarness(o: { settings?: Partial<Settings>; adapters?:
   const queue = new EmbeddedQueue(b.store, 50, now);
   const svc = await startService({
     settings, backends: { ...b, queue, close: async () => { await queue.close(); await b.close(); } },
-    adapters: o.adapters ?? testRegistry(), now, log: o.log ?? createLogger('silent'), env: o.env ?? {},
+    adapters: o.adapters ?? testRegistry(), now, log: o.log ?? createLogger('silent'), env: o.env ?? {}, parseJobModule: o.parseJobModule,
   });
   const address = await svc.server.listen({ port: 0, host: '127.0.0.1', backlog: settings.connections.backlog });
   svc.ctx.settings.baseUrl = address;

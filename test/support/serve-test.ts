@@ -20,24 +20,17 @@ import { settingsFromEnv } from '../../src/config/settings.ts';
 import { startService } from '../../src/service/start.ts';
 import { createAccount, createApiKey } from '../../src/app/accounts.ts';
 import { warmChecks } from '../../src/app/checks.ts';
-import { testRegistry } from './test-adapter.ts';
-import { pagedAdapter } from './paged-source.ts';
-import { onSite } from './map-site.ts';
-import { adapter as mapsSearchAdapter } from '../../src/sources/maps-search/adapter.ts';
-import { wallAdapter } from './wall-source.ts';
+import { siteAdapters } from './site-adapters.ts';
 import { WebTransport } from '../../src/fetch/impersonate.ts';
 
 const workerOnly = !!process.env.NO_LISTEN;
 const settings = { ...settingsFromEnv(process.env), ...(workerOnly ? { workers: true } : {}) };
-// PAGED_SOURCE_URL: /bizdir-reviews walks the constructed paged source there (test/support/paged-source.ts).
-// MAP_SITE_URL: /maps/search runs the real adapter against the loopback map site there (test/support/map-site.ts).
-const paged = process.env.PAGED_SOURCE_URL ? [pagedAdapter(process.env.PAGED_SOURCE_URL)] : [];
-if (process.env.MAP_SITE_URL) paged.push(onSite(mapsSearchAdapter, process.env.MAP_SITE_URL));
-// WALL_URL: /maps/search fetches the bench's bot wall there (test/support/wall-source.ts), over TLS
-// with its loopback certificate.
-if (process.env.WALL_URL) paged.push(wallAdapter(process.env.WALL_URL));
+// The constructed sites' adapters (PAGED_SOURCE_URL, MAP_SITE_URL, WALL_URL: ./site-adapters.ts).
+// The bot wall is fetched over TLS with its loopback certificate.
 const executorOptions = process.env.WALL_URL ? { transport: new WebTransport({ insecure: true, guard: { allowPrivate: true } }) } : undefined;
-const svc = await startService({ settings, adapters: testRegistry(undefined, paged), executorOptions });
+// With the map site, parses and plans run on parse threads over the same adapters, as in the service.
+const parseJobModule = process.env.MAP_SITE_URL ? new URL('./site-parse-job.ts', import.meta.url) : undefined;
+const svc = await startService({ settings, adapters: siteAdapters(), executorOptions, parseJobModule });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

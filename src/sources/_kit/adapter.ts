@@ -127,6 +127,11 @@ export interface WebAdapter<P = Record<string, unknown>, R = Record<string, unkn
    *  Without it the runner streams: each step's records are stored as they come (never the whole
    *  query in memory), the query's `limit` is applied, and a retry resumes at the step that failed. */
   finish?(records: R[], ctx: QueryContext<P>): R[];
+  /** Optional: true when this query's plan and parses may hold a thread for more than a few ms or
+   *  read data files on first use (an area's covering: its shape, root views and density prior).
+   *  Where parse threads run (src/engine/parse-thread.ts), its plan and every parse of it run there,
+   *  whatever a body's size, never on the API thread (issue 39: no request holds it 50 ms). */
+  offThread?(ctx: QueryContext<P>): boolean;
 }
 
 /** Services a local adapter may use; tests substitute loopback peers. */

@@ -19,6 +19,8 @@ export const adapter: WebAdapter<MapsSearchParams, PlaceRecord> = {
   endpoint: '/maps/search',
   checkQuery: checkMapsQuery,
   plan: planMapsSearch,
+  // An area's covering reads its shape and the density prior, and plans over them at each page.
+  offThread: (ctx) => typeof ctx.params.area === 'string' && ctx.params.area !== '',
   parse: parseMapsSearch,
   finish(records, ctx) {
     const s = searchSettings(ctx.params);

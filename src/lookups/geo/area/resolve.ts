@@ -260,12 +260,17 @@ function locationArea(value: string): Area {
 }
 
 const cache = new Map<string, Area>();
+let resolves = 0;
+/** resolveArea calls in this thread (tests: an area query plans and parses on a parse thread, never
+ *  on the API thread). */
+export const areaResolvesHere = (): number => resolves;
 
 /**
  * The shape of an area value; throws AreaError with the reason it cannot be one. Resolved areas
  * are kept (a covering asks for the same area on every view).
  */
 export function resolveArea(value: string): Area {
+  resolves++;
   const text = value.trim();
   const hit = cache.get(text);
   if (hit) return hit;
