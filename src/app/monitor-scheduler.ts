@@ -21,7 +21,9 @@ import { AppError } from './errors.ts';
 import { CREDIT_LIMIT } from '../billing/purse.ts';
 import { diffRun, type QueryRecords } from '../monitors/compare.ts';
 import { nextRunAfter } from '../monitors/schedule.ts';
-import { planRun, wholeReadsOf } from '../monitors/signal.ts';
+import { planRun, runLearned, wholeReadsOf } from '../monitors/signal.ts';
+import { splitNote } from '../engine/note.ts';
+import type { Learned } from '../sources/_kit/learned.ts';
 
 export { MONITOR_RUN };
 
@@ -134,26 +136,32 @@ function failed(reason: string, now: number) {
   return { status: 'failed' as const, reason, counts: { new: 0, gone: 0, changed: 0, new_reviews: 0, removed: 0, records: 0 }, changes: [], seen: [], gone: [], now };
 }
 
-/** Reads a query's records; a query that failed (not one that ended early with its records) is marked. */
-async function resultsOf(ctx: AppContext, requestId: string): Promise<{ queries: QueryRecords[]; firstError: string | null; creditStop: boolean }> {
+/** Reads a query's records; a query that failed (not one that ended early with its records) is
+ *  marked. A query's note is its reason (a failure, an early end) and what it learned of the view
+ *  cap (src/engine/note.ts): a note without a reason (an area's coverage alone) is no failure. */
+async function resultsOf(ctx: AppContext, requestId: string): Promise<{ queries: QueryRecords[]; firstError: string | null; creditStop: boolean; learned: Map<string, Learned> }> {
   const byIndex = new Map<number, QueryRecords>();
+  const learned = new Map<string, Learned>();
   let firstError: string | null = null;
   let creditStop = false;
   for await (const part of ctx.store.readResults(requestId)) {
     let q = byIndex.get(part.queryIndex);
     if (!q) { q = { query: part.query, records: [] }; byIndex.set(part.queryIndex, q); }
     for (const r of JSON.parse(part.recordsJson) as Record<string, unknown>[]) q.records.push(r);
-    if (part.error?.startsWith(CREDIT_LIMIT)) {
+    const note = part.more ? null : splitNote(part.error);
+    if (note?.learned) learned.set(part.query, note.learned);
+    const reason = note?.reason ?? null;
+    if (reason?.startsWith(CREDIT_LIMIT)) {
       // Stopped where the account could pay no more: what it found counts, what it did not reach is
       // not gone (./compare.ts), and the monitor pauses.
       q.partial = true;
       creditStop = true;
-    } else if (part.error && !part.more && !part.error.startsWith('step_budget')) {
+    } else if (reason && !reason.startsWith('step_budget')) {
       q.failed = q.records.length === 0;
-      firstError ??= part.error;
+      firstError ??= reason;
     }
   }
-  return { queries: [...byIndex.values()], firstError, creditStop };
+  return { queries: [...byIndex.values()], firstError, creditStop, learned };
 }
 
 /**
@@ -165,7 +173,7 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
   const m = await store.getMonitor(run.accountId, run.monitorId);
   const now = ctx.now();
   if (!m) { await store.finishRun(run.id, failed('the monitor was deleted', now)); return; }
-  const { queries, firstError, creditStop } = await resultsOf(ctx, request.id);
+  const { queries, firstError, creditStop, learned } = await resultsOf(ctx, request.id);
   if (request.status !== 'Success' || queries.every((q) => q.failed)) {
     const why = `its request ${request.id} ended in Failure: ${firstError ?? (creditStop ? CREDIT_STOP : 'no query succeeded')}`;
     // The run's reason is in GET /monitors/{id}/runs; the operator's log says it too.
@@ -178,6 +186,6 @@ export async function endRun(ctx: AppContext, run: MonitorRunRow, request: Reque
     monitorId: m.id, runId: run.id, at: now, baseline: run.baseline, queries: m.queries, whole: wholeReadsOf(request.params), due: run.dueAt,
   });
   const reason = firstError ? `some queries failed: ${firstError}` : creditStop ? CREDIT_STOP : null;
-  await store.finishRun(run.id, { status: 'done', reason, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now });
+  await store.finishRun(run.id, { status: 'done', reason, counts: d.counts, changes: d.changes, seen: d.seen, gone: d.gone, now, learned: runLearned(m.learned, learned) });
   if (creditStop) await pauseUnpaid(ctx, run, CREDIT_STOP);
 }

@@ -4,8 +4,11 @@
  * column both stores have.
  */
 
+import { readLearned, type Learned } from '../sources/_kit/learned.ts';
+
 const AREA = '\narea: ';
 const STUBS = '\nstubs: ';
+const LEARNED = '\nlearned: ';
 
 /** Stub answers a query met (src/engine/stubs.ts): asked again, and served as stubs. */
 export interface StubCounts { retried: number; served: number }
@@ -17,21 +20,29 @@ export interface StubCounts { retried: number; served: number }
  *
  * @example noteOf(undefined, { coverage: 0.99 }) // '\narea: {"coverage":0.99}'
  */
-export function noteOf(reason: string | undefined, summary: Record<string, unknown> | undefined, stubs?: StubCounts): string | undefined {
+export function noteOf(reason: string | undefined, summary: Record<string, unknown> | undefined, stubs?: StubCounts, learned?: Learned): string | undefined {
   const s = stubs && (stubs.retried || stubs.served) ? `${STUBS}${JSON.stringify({ retried: stubs.retried, served: stubs.served })}` : '';
-  if (!summary && !s) return reason;
-  return `${reason ?? ''}${s}${summary ? `${AREA}${JSON.stringify(summary)}` : ''}`;
+  const l = learned && Object.keys(learned).length ? `${LEARNED}${JSON.stringify(learned)}` : '';
+  if (!summary && !s && !l) return reason;
+  return `${reason ?? ''}${s}${l}${summary ? `${AREA}${JSON.stringify(summary)}` : ''}`;
 }
 
-/** A stored note split back: the reason, the summary and the stub counts (each null when none). */
-export function splitNote(stored: string | null): { reason: string | null; summary: Record<string, unknown> | null; stubs: StubCounts | null } {
-  if (!stored) return { reason: null, summary: null, stubs: null };
+/** A stored note split back: the reason, the summary, the stub counts and what the query learned
+ *  of the view cap (each null when none; the last is never shown to the user). */
+export function splitNote(stored: string | null): { reason: string | null; summary: Record<string, unknown> | null; stubs: StubCounts | null; learned: Learned | null } {
+  if (!stored) return { reason: null, summary: null, stubs: null, learned: null };
   let head = stored;
   let summary: Record<string, unknown> | null = null;
   const at = stored.indexOf(AREA);
   if (at >= 0) {
     head = stored.slice(0, at);
     try { summary = JSON.parse(stored.slice(at + AREA.length)) as Record<string, unknown>; } catch { /* a damaged summary is left out */ }
+  }
+  let learned: Learned | null = null;
+  const le = head.indexOf(LEARNED);
+  if (le >= 0) {
+    try { learned = readLearned(JSON.parse(head.slice(le + LEARNED.length))); } catch { /* damaged: left out */ }
+    head = head.slice(0, le);
   }
   let stubs: StubCounts | null = null;
   const st = head.indexOf(STUBS);
@@ -42,5 +53,5 @@ export function splitNote(stored: string | null): { reason: string | null; summa
     } catch { /* damaged counts are left out */ }
     head = head.slice(0, st);
   }
-  return { reason: head || null, summary, stubs };
+  return { reason: head || null, summary, stubs, learned };
 }

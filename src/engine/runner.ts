@@ -311,7 +311,7 @@ export class Runner {
       // A stop of our own (budget, credit) says more than a list read short; else the shortfall (./tally.ts).
       // Stubs served (./stubs.ts) come after either, in the same message: one reason per query.
       const st = run.state.stubs;
-      note = noteOf(joinReasons(run.state.note ?? shortfallNote(run.state.tally), stubNote(st)), run.state.summary, st && { retried: st.retried ?? 0, served: st.served ?? 0 });
+      note = noteOf(joinReasons(run.state.note ?? shortfallNote(run.state.tally), stubNote(st)), run.state.summary, st && { retried: st.retried ?? 0, served: st.served ?? 0 }, run.state.learned);
       if (run.last) {
         return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
       }

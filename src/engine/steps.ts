@@ -28,6 +28,7 @@ import { withCursor } from './record-fields.ts';
 import { CREDIT_NOTE, type Purse } from '../billing/purse.ts';
 import { tallyStep, type TallyState } from './tally.ts';
 import { stubRetried, stubsServed, type StubState } from './stubs.ts';
+import { mergeLearned, type Learned } from '../sources/_kit/learned.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -49,6 +50,8 @@ export interface StepState {
   tally?: TallyState;
   /** Stub answers asked again and served (./stubs.ts). */
   stubs?: Partial<StubState>;
+  /** What the query's steps proved of the site's view cap (ParseResult.learned), merged. */
+  learned?: Learned;
 }
 
 /** The item is leased by another worker now (this one was too slow): stop, write nothing. */
@@ -178,6 +181,7 @@ export async function runSteps(r: StepRun): Promise<{ state: StepState; records:
     again = undefined;
     let recs = state.skip ? out.records.slice(state.skip) : out.records;
     if (out.summary) state.summary = out.summary;
+    if (out.learned) state.learned = mergeLearned(state.learned, out.learned);
     if (out.tallies?.length && !reuse) tallyStep((state.tally ??= {}), out.tallies);
     const rest = [...state.pending.slice(1), ...(out.next ?? [])];
     // The resume point after this chunk: inside this step when the limit (or the credit) cuts it, else the rest.

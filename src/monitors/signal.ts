@@ -30,6 +30,8 @@ import type { MonitorRow, MonitorStore } from '../store/monitors/contract.ts';
 import { DEFAULT_REVIEWS_LIMIT, KNOWN_PLACES, type KnownPlace } from '../sources/maps-reviews/plan.ts';
 import { summaryOf } from '../sources/maps-reviews/place.ts';
 import type { PlaceRecord } from '../sources/_maps/record.ts';
+import type { Learned } from '../sources/_kit/learned.ts';
+import { VIEW_PRIOR, type MonitorPrior } from '../sources/maps-search/prior.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -80,6 +82,33 @@ function countsFell(seen: unknown, shown: unknown): boolean {
   return Object.keys(as).some((k) => typeof as[k] === 'number' && typeof bs[k] === 'number' && (bs[k] as number) < (as[k] as number));
 }
 
+/** Endpoints whose queries read a view-cap prior (src/sources/maps-search/prior.ts). */
+const VIEW_CAP_PRIOR = new Set(['/maps/search']);
+
+/**
+ * What a run learned of the site's view cap, merged over its queries (each query's note), as the
+ * monitor keeps it for its next run: the caps this run's views stopped at and proved (the previous
+ * ones when none did: a run whose views all stayed small proves none), the highest count a view was
+ * shown complete at below the lowest of those caps (so a cap that fell takes the floor down with
+ * it), and each query's own view's count. Null when no query learned anything (the monitor keeps
+ * what it had).
+ */
+export function runLearned(prev: Record<string, unknown> | null | undefined, byQuery: Map<string, Learned>): MonitorPrior | null {
+  if (!byQuery.size) return null;
+  const caps = new Set<number>();
+  for (const l of byQuery.values()) for (const c of l.caps ?? []) caps.add(c);
+  const before = prev && Array.isArray(prev.caps) ? (prev.caps as unknown[]).filter((c): c is number => typeof c === 'number') : [];
+  const all = [...(caps.size ? caps : before)].sort((a, b) => a - b).slice(-8);
+  const low = all.length ? all[0]! : Infinity;
+  let floor: number | null = null;
+  const top: Record<string, number> = {};
+  for (const [q, l] of byQuery) {
+    if (l.complete !== undefined && l.complete < low) floor = Math.max(floor ?? 0, l.complete);
+    if (l.top !== undefined) top[q] = l.top;
+  }
+  return { caps: all, floor, top };
+}
+
 /** What to ask in one run: its queries, its parameters, and the queries left resting (nothing moved). */
 export interface RunPlan { queries: string[]; params: Rec; resting: string[] }
 
@@ -118,6 +147,8 @@ export async function planRun(store: MonitorStore, m: MonitorRow, baseline: bool
   // The baseline reads each place whole (its page): the places a listing shows would ride in the
   // request's parameters, which every query of the request reads again.
   if (baseline && every) return { ...all, params: { ...m.params, reviewsLimit: 0, [WHOLE_READS]: '*' } };
+  // A listing that reads the view-cap prior gets what its last runs learned (it re-checks it).
+  if (VIEW_CAP_PRIOR.has(m.endpoint) && m.learned) return { ...all, params: { ...m.params, [VIEW_PRIOR]: m.learned } };
   if (baseline || m.endpoint !== '/maps/reviews' || m.params.cutoff !== undefined) return all;
   const mine = new Map<string, Rec>();
   for (const v of (await store.seenRecords(m.id)).values()) mine.set(v._q as string, v);

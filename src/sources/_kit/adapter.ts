@@ -15,6 +15,7 @@
 import type { SourceErrorType } from './errors.ts';
 import type { PageTally } from './tally.ts';
 import type { StubNote } from './stub.ts';
+import type { Learned } from './learned.ts';
 
 /** What kind of body a step expects back; the executor decodes accordingly. */
 export type Expect = 'json' | 'xssi-json' | 'html' | 'text';
@@ -84,6 +85,9 @@ export interface ParseResult<R = Record<string, unknown>> {
    *  record. The runner asks the step again once from another identity and serves what stays a stub
    *  with a reason (`stub`). */
   stubs?: StubNote[];
+  /** What this step proved of the site's view cap (./learned.ts): the runner merges a query's and
+   *  keeps it with the query's note, where a monitor's next run reads it as a prior. */
+  learned?: Learned;
 }
 
 /** What `finish` returns for a query that found nothing (decision 20: it may still cost one unit).

@@ -29,6 +29,9 @@ export interface SearchState {
   area: Box | null;
   /** The view cap this branch proved (a parent's probe found it); a view stopping there is split. */
   cap?: number;
+  /** A view-cap prior from a monitor's previous runs (maps-search/prior.ts): caps proven, the highest
+   *  count shown complete, this query's own view's count then. */
+  prior?: { caps: number[]; floor: number; top?: number };
   /** A probe step: the state its view ended with (this step fetches one page of a sub-cell of it to
    *  tell whether its count was all of its places or the cap; maps-search/paging.ts). */
   probeOf?: SearchState & { t: number; allow: number };
@@ -62,6 +65,7 @@ export function readState(v: unknown): SearchState | null {
   if (!Array.isArray(s.pts) || !s.pts.every((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]))) return null;
   if (s.gl !== null && typeof s.gl !== 'string') return null;
   if (s.cap !== undefined && !isNum(s.cap)) return null;
+  if (s.prior !== undefined && (!s.prior || !Array.isArray(s.prior.caps) || !s.prior.caps.every(isNum) || !isNum(s.prior.floor) || (s.prior.top !== undefined && !isNum(s.prior.top)))) return null;
   if (s.probeOf !== undefined && (!readState(s.probeOf) || !isNum(s.probeOf.t) || !isNum(s.probeOf.allow) || s.probeOf.probeOf)) return null;
   return s;
 }

@@ -10,6 +10,11 @@
  *   them apart: places there the view never showed (more than its own ranking noise explains) mean
  *   it was capped, and it is split with the cap proved (t), which its quadrants carry: theirs split
  *   at t without a probe, end below it, or are probed again if they show more.
+ * - A monitor's run carries what its previous runs proved (./prior.ts): a count they proved a cap
+ *   splits without a probe; a count at or below the highest they saw complete is complete without
+ *   one, the query's own view only while it shows at least as many places as it did then (a cap
+ *   that fell stops it short: probed, and the probe proves the new cap). Each step reports what it
+ *   proved (`learned`) for the next run.
  * - The area split is the view's own cell; for the query's own view it is the bounds of the places
  *   it returned (grown 5%), joined with the camera's view when the camera was given.
  * - A sub-cell keeps only the places inside its quadrant (siblings never duplicate each other); if
@@ -22,6 +27,7 @@
  */
 import type { Step } from '../_kit/adapter.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
+import type { Learned } from '../_kit/learned.ts';
 import { quadrantShares } from '../_kit/area.ts';
 import { contains, grow, type Box } from '../_maps/cells.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
@@ -64,7 +70,7 @@ function grown(b: Box, frac: number): Box {
  * @example
  *   const { records, next } = afterSearchPage(state, pagePlaces)
  */
-export function afterSearchPage(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[] } {
+export function afterSearchPage(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[]; learned?: Learned } {
   if (state.probeOf) return afterProbe(state, page);
   const cell = state.cell;
   const records = cell
@@ -87,11 +93,21 @@ export function afterSearchPage(state: SearchState, page: PlaceRecord[]): { reco
   // A short page: the view's count is all of its places, or the cap.
   const t = state.offset + page.length;
   if (t < PAGE_SIZE) return { records, next: [] };
-  if (state.cap !== undefined && t === state.cap) return { records, next: splitSteps(state, got, pts) };
-  if (state.cap !== undefined && t < state.cap) return { records, next: [] };
+  const top = state.depth === 0 && !state.cell ? { top: t } : {};
+  if (state.cap !== undefined && t === state.cap) return { records, next: splitSteps(state, got, pts), learned: { caps: [t], ...top } };
+  if (state.cap !== undefined && t < state.cap) return { records, next: [], learned: { complete: t, ...top } };
   // More distinct places than the count: capped (the ranking moved between its pages).
-  if (pts.length > t) return { records, next: splitSteps({ ...state, cap: t }, got, pts) };
-  return { records, next: probeStep(state, got, pts, t) };
+  if (pts.length > t) return { records, next: splitSteps({ ...state, cap: t }, got, pts), learned: { caps: [t], ...top } };
+  const p = state.prior;
+  if (p) {
+    // What a monitor's previous runs proved (./prior.ts), used where a changed cap would show:
+    // a count they proved a cap is one still (split, no probe); a count at or below the highest
+    // they saw complete is complete, but the query's own view only while it shows at least as many
+    // as it did then (a cap that fell below its places stops it short of them: probed).
+    if (p.caps.includes(t)) return { records, next: splitSteps({ ...state, cap: t }, got, pts), learned: { caps: [t], ...top } };
+    if (t <= p.floor && (state.depth > 0 || (p.top !== undefined && t >= p.top))) return { records, next: [], learned: { complete: t, ...top } };
+  }
+  return { records, next: probeStep(state, got, pts, t), learned: top };
 }
 
 /** The probe of a view that stopped at `t` with the cap unknown: one page of its fullest sub-cell
@@ -106,13 +122,13 @@ function probeStep(state: SearchState, got: number, pts: Array<[number, number]>
 }
 
 /** A probe's page: places of its sub-cell the view never showed (beyond its noise) prove it capped. */
-function afterProbe(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[] } {
+function afterProbe(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[]; learned?: Learned } {
   const { t, allow, ...parent } = state.probeOf!;
   const known = new Set(parent.pts.map(([lat, lng]) => `${lat},${lng}`));
   const fresh = page.filter((r) => r.latitude !== null && r.longitude !== null && contains(state.view, r.latitude, r.longitude) && !known.has(`${r6(r.latitude)},${r6(r.longitude)}`));
   // Its quadrants find the probe's places again: the probe keeps none.
-  if (fresh.length <= allow) return { records: [], next: [] };
-  return { records: [], next: splitSteps({ ...parent, cap: t }, parent.got, parent.pts) };
+  if (fresh.length <= allow) return { records: [], next: [], learned: { complete: t } };
+  return { records: [], next: splitSteps({ ...parent, cap: t }, parent.got, parent.pts), learned: { caps: [t] } };
 }
 
 /** The box a saturated view splits: its cell, or the query view's places' bounds (grown 5%; joined

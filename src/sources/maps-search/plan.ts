@@ -10,6 +10,7 @@ import { classifyQuery } from '../_maps/query.ts';
 import { searchSettings, type MapsSearchParams } from '../_maps/params.ts';
 import { firstSearchStep } from '../_maps/search-step.ts';
 import { firstAreaStep } from './cover.ts';
+import { priorOf } from './prior.ts';
 
 /**
  * @example
@@ -22,8 +23,13 @@ export function planMapsSearch(ctx: QueryContext<MapsSearchParams>): Step[] {
   switch (form.form) {
     case 'invalid':
       throw new SourceError('invalid_query', form.reason);
-    case 'phrase':
-      return [ctx.params.area ? firstAreaStep(form.q, ctx, s) : firstSearchStep(form.q, s, form.camera ?? null)];
+    case 'phrase': {
+      if (ctx.params.area) return [firstAreaStep(form.q, ctx, s)];
+      const step = firstSearchStep(form.q, s, form.camera ?? null);
+      // A monitor's run: what its previous runs proved of the view cap (./prior.ts, paging.ts).
+      const prior = priorOf(ctx);
+      return [prior ? { ...step, state: { ...step.state, prior } } : step];
+    }
     default:
       return [placeStep(form, { language: s.language, region: s.region })];
   }

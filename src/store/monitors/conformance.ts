@@ -48,6 +48,21 @@ export function monitorConformance(name: string, open: () => Promise<Store>, opt
     assert.equal((await m.getMonitor('acc1', 'm1'))!.runs, 1);
   });
 
+  t('what a run learned of the view cap is kept on the monitor; a run that learned nothing keeps it', async (s) => {
+    const m = monitorStoreOf(s);
+    await m.createMonitor(monitor('l'));
+    assert.equal((await m.getMonitor('acc1', 'l'))!.learned, null);
+    const learned = { caps: [100, 120], floor: 96, top: { 'dentist "a"': 87 } };
+    const c1 = (await m.claimDueRun(2_000, () => 3_600_000, () => 'req-l1'))!;
+    await m.markRunning(c1.run.id);
+    await m.finishRun(c1.run.id, end({ learned }));
+    assert.deepEqual((await m.getMonitor('acc1', 'l'))!.learned, learned);
+    const c2 = (await m.claimDueRun(4_000_000, () => 7_200_000, () => 'req-l2'))!;
+    await m.markRunning(c2.run.id);
+    await m.finishRun(c2.run.id, end());
+    assert.deepEqual((await m.getMonitor('acc1', 'l'))!.learned, learned);
+  });
+
   t('a monitor paused with a reason keeps it, is never claimed, and loses it when resumed', async (s) => {
     const m = monitorStoreOf(s);
     await m.createMonitor(monitor('r'));

@@ -55,6 +55,8 @@ export interface MonitorRow {
   nextRunAt: number | null;
   lastRunAt: number | null;
   runs: number;
+  /** What its runs learned of the site's view cap (RunEnd.learned), its next run's prior; not shown. */
+  learned?: Record<string, unknown> | null;
   created: number;
   updated: number;
 }
@@ -112,6 +114,9 @@ export interface RunEnd {
   seen: SeenRecord[];
   gone: string[];
   now: number;
+  /** What the run learned of the site's view cap (src/monitors/signal.ts `runLearned`), kept on the
+   *  monitor for its next run; undefined keeps what it had. */
+  learned?: Record<string, unknown> | null;
 }
 
 export interface MonitorStore {

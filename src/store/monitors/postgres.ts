@@ -6,8 +6,8 @@
 import type { Client, PgDb } from '../postgres/handle.ts';
 import type { ChangeKind, ChangeRow, MonitorRow, MonitorRunRow, MonitorStore, RunEnd } from './contract.ts';
 import {
-  DELETE_MONITOR_PARTS, DUE_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
-  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, pgText, runValues, toChange, toMonitor, toRun, type Row,
+  DELETE_MONITOR_PARTS, DUE_MONITOR, END_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
+  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, endMonitorValues, monitorPatch, monitorValues, newRun, pgText, runValues, toChange, toMonitor, toRun, type Row,
 } from './rows.ts';
 
 
@@ -108,7 +108,7 @@ export class PostgresMonitorStore implements MonitorStore {
       for (const ch of end.changes) await this.q(INSERT_CHANGE, changeValues(ch), c);
       for (const s of end.seen) await this.q(UPSERT_SEEN, [run.monitor_id, s.identity, JSON.stringify(s.values)], c);
       if (end.gone.length) await this.q('DELETE FROM monitor_seen WHERE monitor_id = ? AND identity = ANY(?)', [run.monitor_id, end.gone], c);
-      await this.q('UPDATE monitors SET last_run_at = ?, runs = runs + 1 WHERE id = ?', [end.now, run.monitor_id], c);
+      await this.q(END_MONITOR, endMonitorValues(end.now, end.learned, run.monitor_id), c);
       return true;
     });
   }

@@ -22,9 +22,13 @@ export function toMonitor(r: Row): MonitorRow {
   return {
     id: r.id, accountId: r.account_id, name: r.name ?? null, endpoint: r.endpoint, queries: parse(r.queries), params: parse(r.params),
     schedule: parse(r.schedule), compare: parse(r.compare), webhook: r.webhook ?? null, status: r.status, pausedReason: r.paused_reason ?? null, nextRunAt: num(r.next_run_at),
-    lastRunAt: num(r.last_run_at), runs: Number(r.runs), created: Number(r.created), updated: Number(r.updated),
+    lastRunAt: num(r.last_run_at), runs: Number(r.runs), created: Number(r.created), updated: Number(r.updated), learned: parse(r.learned),
   };
 }
+
+/** A run's end on its monitor: the time, the count, and what it learned (kept when it learned nothing). */
+export const END_MONITOR = 'UPDATE monitors SET last_run_at = ?, runs = runs + 1, learned = COALESCE(?, learned) WHERE id = ?';
+export const endMonitorValues = (now: number, learned: Record<string, unknown> | null | undefined, id: string): unknown[] => [now, json(learned ?? undefined), id];
 
 /** Patch keys as columns, JSON ones encoded. */
 export function monitorPatch(patch: Partial<MonitorRow>): [string, unknown][] {

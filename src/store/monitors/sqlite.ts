@@ -6,8 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { ChangeKind, ChangeRow, MonitorRow, MonitorRunRow, MonitorStore, RunEnd } from './contract.ts';
 import {
-  DELETE_MONITOR_PARTS, DUE_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
-  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, monitorPatch, monitorValues, newRun, runValues, toChange, toMonitor, toRun, type Row,
+  DELETE_MONITOR_PARTS, DUE_MONITOR, END_MONITOR, END_RUN, HAS_DONE_RUN, INSERT_CHANGE, INSERT_MONITOR, INSERT_RUN, LIST_RUNS, MARK_RUNNING, RETAKE_RUN,
+  PURGE_CHANGES, PURGE_RUNS, RUNNING_RUNS, STALE_CLAIMS, UPSERT_SEEN, changeValues, changesWhere, endMonitorValues, monitorPatch, monitorValues, newRun, runValues, toChange, toMonitor, toRun, type Row,
 } from './rows.ts';
 
 export class SqliteMonitorStore implements MonitorStore {
@@ -96,7 +96,7 @@ export class SqliteMonitorStore implements MonitorStore {
       for (const s of end.seen) upsert.run(run.monitor_id, s.identity, JSON.stringify(s.values));
       const remove = this.db.prepare('DELETE FROM monitor_seen WHERE monitor_id = ? AND identity = ?');
       for (const g of end.gone) remove.run(run.monitor_id, g);
-      this.db.prepare('UPDATE monitors SET last_run_at = ?, runs = runs + 1 WHERE id = ?').run(end.now, run.monitor_id);
+      this.db.prepare(END_MONITOR).run(...endMonitorValues(end.now, end.learned, run.monitor_id));
       return true;
     }).immediate();
   }
