@@ -85,7 +85,7 @@ const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}
 
 await populationReady();
 const t0 = performance.now();
-const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean }> = [];
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string }> = [];
 for (const k of cases()) {
   const area = resolveArea(k.area);
   const c = capOf(k, area);
@@ -103,12 +103,39 @@ for (const k of cases()) {
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
 
+// Held out, new (session 13): sites built in ways nobody tuned the planner on, run after the cases
+// above and summed up apart (`held_out_new`): a page of 10 or 25 places whatever the request asks,
+// a share of answers 429/503 (asked again), a coast (the density falls from its highest to nothing
+// across one border; map-layouts.ts), views that also show places beyond their edges (neighbouring
+// views show the same places), and these together.
+interface NewCase { name: string; layout: Layout; cap: number; noise: number; seed: number; area: string; places: number; pageSize?: number; fail?: number; margin?: number }
+const NEW_CASES: NewCase[] = [
+  { name: 'page 10', layout: 'population', cap: 120, noise: 0.05, seed: 4, area: 'US>Vermont', places: 10_000, pageSize: 10 },
+  { name: 'page 25', layout: 'clustered', cap: 140, noise: 0.05, seed: 4, area: 'US>Colorado', places: 10_000, pageSize: 25 },
+  { name: 'fail 3%', layout: 'mix', cap: 120, noise: 0.05, seed: 4, area: 'US>Colorado', places: 10_000, fail: 0.03 },
+  { name: 'coast', layout: 'coast', cap: 120, noise: 0.05, seed: 4, area: 'US>Oregon', places: 10_000 },
+  { name: 'coast', layout: 'coast', cap: 100, noise: 0.1, seed: 5, area: 'US>Maine', places: 5_000 },
+  { name: 'margin 10%', layout: 'population', cap: 120, noise: 0.05, seed: 4, area: 'FR>Brittany', places: 10_000, margin: 0.1 },
+  { name: 'page 10, fail 2%, coast', layout: 'coast', cap: 110, noise: 0.05, seed: 6, area: 'US>Oregon', places: 5_000, pageSize: 10, fail: 0.02 },
+];
+for (const k of NEW_CASES) {
+  const area = resolveArea(k.area);
+  if (only.length && !only.some((o) => `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`.includes(o))) continue;
+  const site = mapSite({ area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin });
+  const oracle = site.oracle(rootViews(area));
+  const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
+  const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
+  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, tuned: false, held_out_new: k.name };
+  rows.push(row);
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}
+
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const r3 = (x: number) => Math.round(x * 1e3) / 1e3;
 function summarize(rs: typeof rows) {
   const quiet = rs.filter((r) => r.noise <= 0.1);
   const worst = <T extends typeof rows[number]>(xs: T[], f: (r: T) => number, dir: 1 | -1) => xs.reduce<T | undefined>((a, r) => (a === undefined || dir * (f(r) - f(a)) > 0 ? r : a), undefined);
-  const name = (r?: typeof rows[number]) => (r ? `${r.layout}/${r.cap}/${r.noise}/s${r.seed}` : null);
+  const name = (r?: typeof rows[number]) => (r ? `${r.held_out_new ? `${r.held_out_new}: ` : ''}${r.layout}/${r.cap}/${r.noise}/s${r.seed}` : null);
   const wr = worst(quiet, (r) => r.recall, -1), wq = worst(rs, (r) => r.requests_ratio, 1), wqq = worst(quiet, (r) => r.requests_ratio, 1);
   const we = worst(rs, (r) => r.coverage_error, 1), wo = worst(rs, (r) => r.coverage - r.recall, 1);
   return {
@@ -129,10 +156,12 @@ function summarize(rs: typeof rows) {
     worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
   };
 }
-const tuned = summarize(rows.filter((r) => r.tuned)), held = summarize(rows.filter((r) => !r.tuned));
+const fresh = rows.filter((r) => r.held_out_new !== undefined);
+const tuned = summarize(rows.filter((r) => r.tuned)), held = summarize(rows.filter((r) => !r.tuned && r.held_out_new === undefined));
 const load = loadavg().map((x) => Math.round(x * 10) / 10);
-const all = { ...summarize(rows), tuned, untuned: held, load, run_s: Math.round((performance.now() - t0) / 1000) };
-const lines = [JSON.stringify({ set: 'tuned', ...tuned }), JSON.stringify({ set: 'untuned', ...held }), JSON.stringify(all)];
+const heldNew = fresh.length ? summarize(fresh) : null;
+const all = { ...summarize(rows.filter((r) => r.held_out_new === undefined)), tuned, untuned: held, ...(heldNew ? { held_out_new: heldNew } : {}), load, run_s: Math.round((performance.now() - t0) / 1000) };
+const lines = [JSON.stringify({ set: 'tuned', ...tuned }), JSON.stringify({ set: 'untuned', ...held }), ...(heldNew ? [JSON.stringify({ set: 'held_out_new', ...heldNew })] : []), JSON.stringify(all)];
 process.stdout.write(`${lines.join('\n')}\n`);
 
 if (writeRequested() && !only.length && scale === 1) {

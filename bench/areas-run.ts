@@ -23,6 +23,8 @@ export interface AreaRun {
 }
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+/** Times a failed answer (429, 5xx) is asked again. */
+const RETRIES = 5;
 
 /** `oracle` when already known (it is the same for every run over one site). */
 export function runArea(site: MapSite, area: Area, value: string, oracle = site.oracle(rootViews(area))): AreaRun {
@@ -35,7 +37,9 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   const t = performance.now();
   while (queue.length) {
     const step = queue.shift()!;
-    const res = site.serve(step.url);
+    // A 429 or 5xx is asked again, as the executor retries it (each answer is a request the site counted).
+    let res = site.serve(step.url);
+    for (let k = 0; k < RETRIES && (res.status === 429 || res.status >= 500); k++) res = site.serve(step.url);
     const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
     for (const r of out.records) {
       const k = placeKey(r);

@@ -21,12 +21,16 @@ import { cityRadiusKm } from '../../src/lookups/geo/area/resolve.ts';
 import type { Box } from '../../src/sources/_maps/cells.ts';
 
 export const LAYOUTS = ['population', 'clustered', 'roads', 'uniform', 'mix'] as const;
-export type Layout = (typeof LAYOUTS)[number];
+/** `coast` (held out, never tuned on): land west of a wavy coastline through the field's middle, sea
+ *  east of it (no place), most places in a strip along the coast (distance inland exponential, a
+ *  mean of 2% of the field's width), the rural share anywhere on land: the density falls from its
+ *  highest to nothing across one border. */
+export type Layout = (typeof LAYOUTS)[number] | 'coast';
 
 export const CLUSTERS = 40;
 export const ROADS = 10;
 export const ROAD_WIDTH_KM = 0.15;
-export type MixWeights = Record<Exclude<Layout, 'mix'>, number>;
+export type MixWeights = Record<Exclude<Layout, 'mix' | 'coast'>, number>;
 export const MIX_WEIGHTS: MixWeights = { population: 0.4, clustered: 0.25, roads: 0.2, uniform: 0.15 };
 
 export interface LayoutShape {
@@ -111,10 +115,22 @@ export function layoutDrawer(layout: Layout, field: Box, r: () => number, rural:
     });
   };
 
+  const coast = (): (() => [number, number]) => {
+    const width = field.e - field.w, height = field.n - field.s;
+    const shore = (lat: number) => field.w + 0.5 * width + 0.08 * width * Math.sin((6 * Math.PI * (lat - field.s)) / height);
+    return () => {
+      const lat = field.s + r() * height;
+      const edge = shore(lat);
+      const inland = r() < rural ? r() * (edge - field.w) : -Math.log(r() || 1e-12) * 0.02 * width;
+      return [lat, Math.max(field.w, edge - inland)];
+    };
+  };
+
   if (layout === 'population') return { draw: population(), shape };
   if (layout === 'clustered') return { draw: clustered(), shape };
   if (layout === 'roads') return { draw: roads(), shape };
   if (layout === 'uniform') return { draw: anywhere, shape };
+  if (layout === 'coast') return { draw: coast(), shape };
   const parts = [population(), clustered(), roads(), anywhere];
   const w = [mix.population, mix.clustered, mix.roads, mix.uniform];
   const cum = Float64Array.from(w.map((_, k) => w.slice(0, k + 1).reduce((a, c) => a + c, 0)));

@@ -76,6 +76,14 @@ export interface MapSiteOptions {
   /** Places a view can show (default 120): a number, or one per view (by region, or changing with
    *  `request`). A function should depend on the view's centre: the oracle asks it for its cells. */
   cap?: number | ((view: SiteView) => number);
+  /** Places a page holds (default 20), whatever the request asks: the planner must read it from
+   *  the answers, not assume it. */
+  pageSize?: number;
+  /** Share of requests answered 429 or 503 with no body (the executor retries them). */
+  fail?: number;
+  /** A view shows places this share of its size beyond its edges too (so neighbouring views show
+   *  the same places near their border); default 0. */
+  margin?: number;
   /** Where places lie (map-layouts.ts; default population), and the shares of a `mix`. */
   layout?: Layout;
   mix?: MixWeights;
@@ -108,6 +116,7 @@ export function mapSite(o: MapSiteOptions): MapSite {
   for (let i = 0; i < n; i++) if (o.area.contains(lat[i]!, lng[i]!)) { inside[i] = 1; insideCount++; }
   const noise = o.noise ?? 0.02;
   const noiseRng = rng((o.seed ?? 1) + 7);
+  const failRng = rng((o.seed ?? 1) + 13);
   const capOf = typeof o.cap === 'function' ? o.cap : () => (o.cap as number | undefined) ?? SITE_VIEW_CAP;
   const centre = (v: Box) => ({ lat: (v.s + v.n) / 2, lng: (v.w + v.e) / 2 });
   // A cap that changes over time: the oracle, knowing every place, counts the lower of the cap
@@ -125,18 +134,21 @@ export function mapSite(o: MapSiteOptions): MapSite {
       const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
       const halfLat = h / 2 / 111_320;
       const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
+      if (o.fail && failRng() < o.fail) return { status: request % 2 ? 503 : 429, body: '' };
       const box = { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
-      const ids = inBox(box);
+      const m = o.margin ?? 0;
+      const ids = inBox(m ? { s: box.s - 2 * m * halfLat, w: box.w - 2 * m * halfLng, n: box.n + 2 * m * halfLat, e: box.e + 2 * m * halfLng } : box);
       const cap = capOf({ box, lat: v.lat, lng: v.lng, request });
       const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
-      const shown = scored.slice(0, cap).slice(v.offset, v.offset + Math.min(v.pageSize, SITE_PAGE));
+      const shown = scored.slice(0, cap).slice(v.offset, v.offset + (o.pageSize ?? Math.min(v.pageSize, SITE_PAGE)));
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
     },
     oracle(roots, paged) {
       let cost = 0;
       // Paged as a planner that cannot see a view's count pages it: a first page, then pages `step`
       // further until a short one (a view of exactly 20 places pays a second, empty-ended page).
-      const pages = (n: number) => (paged ? (n < SITE_PAGE ? 1 : Math.floor((n - SITE_PAGE) / paged.step) + 2) : Math.ceil(n / SITE_PAGE));
+      const page = o.pageSize ?? SITE_PAGE;
+      const pages = (n: number) => (paged ? (n < page ? 1 : Math.floor((n - page) / paged.step) + 2) : Math.ceil(n / page));
       const visit = (cell: Box, depth: number) => {
         if (!o.area.meets(cell)) return;
         const ids = inBox(cell);

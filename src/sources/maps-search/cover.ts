@@ -52,7 +52,7 @@ export const MAX_VIEW_PLACES = 500;
 const OVERLAP = 2;
 const MAX_OVERLAP = 10;
 const MISS_TOLERATED = 0.005;
-const pageStep = (st: AreaState) => PAGE_SIZE - Math.min(MAX_OVERLAP, OVERLAP + Math.max(0, Math.round(((st.miss ?? 0) - MISS_TOLERATED) * 200)));
+const pageStep = (st: AreaState, size = st.ps ?? PAGE_SIZE) => size - Math.min(Math.floor(size / 2), MAX_OVERLAP, OVERLAP + Math.max(0, Math.round(((st.miss ?? 0) - MISS_TOLERATED) * 200)));
 /** An area value up to this long is named in the query's coverage figure. */
 const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
@@ -65,6 +65,8 @@ interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: 
 
 /** The view being paged. */
 interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
+  /** The length of the page before, shorter than asked, taken as full to learn the page size. */
+  tried?: number;
   /** The count its pages stopped at (offset of the short page + its length), once they did. */
   t?: number;
   /** The sub-cell whose first page checks the count (viewcap.ts), and whether it is an audit. */
@@ -121,6 +123,10 @@ export interface AreaState {
   /** How well the prior and the views' evidence predicted the counted views: summed squared log
    *  errors of each, and the views scored. */
   skill?: [number, number, number];
+  /** The site's page size, read from its answers (PAGE_SIZE is only what is asked): set by a page
+   *  as long as asked, or by a page shorter than asked that the next page showed more after
+   *  (`psOver`: the longest such length after which nothing more came, so no page size). */
+  ps?: number; psOver?: number;
   /** First pages of sub-cells that probes asked (key: the view's camera in the URL; `n` places, those
    *  with coordinates as [lat, lng, hash]). */
   pages?: Array<{ u: string; n: number; p: Pt[] }>;
@@ -479,12 +485,25 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     v.probe = undefined;
   } else {
     // Pages of one view repeat places (they overlap, and the ranking moves between requests).
+    const before = all.length;
     for (const p of page) if (!all.includes(p.h)) keep(p);
     (v.offs ??= []).push(v.offset);
-    const full = n >= PAGE_SIZE;
-    const atCap = knownCap(cap) !== undefined && v.offset + PAGE_SIZE >= knownCap(cap)!;
-    if (full && !atCap && v.offset + PAGE_SIZE < MAX_VIEW_PLACES) {
-      v.offset += pageStep(st);
+    // The page size is read from the answers: a page as long as asked sets it; a shorter page (half
+    // a page or more, longer than any after which nothing came) is taken as full once, and the next
+    // page tells: new places after it make its length the page size (a site of 10 a page).
+    if (v.tried !== undefined) {
+      if (all.length > before) st.ps = v.tried;
+      else st.psOver = Math.max(st.psOver ?? 0, v.tried);
+      v.tried = undefined;
+    }
+    if (st.ps === undefined && n >= PAGE_SIZE) st.ps = n;
+    const ps = st.ps ?? PAGE_SIZE;
+    const tryIt = st.ps === undefined && n < PAGE_SIZE && n >= PAGE_SIZE / 2 && n > (st.psOver ?? 0);
+    const full = n >= ps || tryIt;
+    const atCap = knownCap(cap) !== undefined && v.offset + (tryIt ? n : ps) >= knownCap(cap)!;
+    if (full && !atCap && v.offset + ps < MAX_VIEW_PLACES) {
+      if (tryIt) v.tried = n;
+      v.offset += pageStep(st, tryIt ? n : ps);
       return;
     }
     const known = knownCap(cap);
@@ -498,8 +517,8 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
       // A short page ends the view's pages: its count is all of its places, or the cap.
       v.t = v.offset + n;
       const verdict = judge(cap, v.t, all.length, v.b);
-      const allow = noiseAllowance(v.t - all.length, v.t);
-      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow))) : null;
+      const allow = noiseAllowance(v.t - all.length, v.t, ps - 1);
+      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(ps / 4, ps - 1 - 2 * allow))) : null;
       if (pc) {
         v.probe = arr(pc);
         v.allow = allow;
@@ -576,7 +595,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     const unseen = v.total === undefined ? 0 : Math.max(0, v.total - all.length);
     let fitted = false;
     if (!saturated) { st.fit ??= emptyFit(); fitted = addCount(st.fit, cell, v.total!); }
-    if (!saturated && v.total! > PAGE_SIZE) {
+    if (!saturated && v.total! > (st.ps ?? PAGE_SIZE)) {
       st.miss = 0.9 * (st.miss ?? 0) + 0.1 * ((v.miss0 ?? unseen) / v.total!);
       st.left = 0.9 * (st.left ?? 0) + 0.1 * (unseen / v.total!);
     }
