@@ -27,10 +27,6 @@ export interface SearchState {
   /** The query's own view only, when its camera was given (coordinates or a map URL): the area a
    *  split must cover even where the first places did not reach. */
   area: Box | null;
-  /** The site's page size as read from its answers (maps-search/paging.ts pageSizeRead), the
-   *  longest page length after which nothing more came, and the length of the page before when it
-   *  was taken as full to find out. */
-  ps?: number; psOver?: number; tried?: number;
   /** The view cap this branch proved (a parent's probe found it); a view stopping there is split. */
   cap?: number;
   /** A view-cap prior from a monitor's previous runs (maps-search/prior.ts): caps proven, the highest
@@ -69,7 +65,6 @@ export function readState(v: unknown): SearchState | null {
   if (!Array.isArray(s.pts) || !s.pts.every((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]))) return null;
   if (s.gl !== null && typeof s.gl !== 'string') return null;
   if (s.cap !== undefined && !isNum(s.cap)) return null;
-  if ((s.ps !== undefined && !isNum(s.ps)) || (s.psOver !== undefined && !isNum(s.psOver)) || (s.tried !== undefined && !isNum(s.tried))) return null;
   if (s.prior !== undefined && (!s.prior || !Array.isArray(s.prior.caps) || !s.prior.caps.every(isNum) || !isNum(s.prior.floor) || (s.prior.top !== undefined && !isNum(s.prior.top)))) return null;
   if (s.probeOf !== undefined && (!readState(s.probeOf) || !isNum(s.probeOf.t) || !isNum(s.probeOf.allow) || s.probeOf.probeOf)) return null;
   return s;

@@ -1,8 +1,8 @@
 /**
  * What follows one search page: the next page of the same view, a probe, four sub-cells, or nothing.
  *
- * - A page of the site's page size (read from its answers, pageSizeRead: PAGE_SIZE is only what is
- *   asked) is "full": more may follow (up to MAX_VIEW_PLACES a view; past it
+ * - A page with PAGE_SIZE places is "full" (a plain search still assumes the page size; an area's
+ *   covering reads it from the answers, cover.ts): more may follow (up to MAX_VIEW_PLACES a view; past it
  *   the view is split).
  * - A page with fewer places ends the view's pages at a count t: all of its places, or the number
  *   of places the site shows a view (the view cap, ~120 on the product, never assumed). A view of
@@ -71,17 +71,14 @@ function grown(b: Box, frac: number): Box {
  * @example
  *   const { records, next } = afterSearchPage(state, pagePlaces)
  */
-export function afterSearchPage(given: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[]; learned?: Learned } {
-  if (given.probeOf) return afterProbe(given, page);
-  const state = pageSizeRead(given, page.length);
-  const ps = state.ps ?? PAGE_SIZE;
-  const tryIt = state.ps === undefined && page.length < PAGE_SIZE && page.length >= PAGE_SIZE / 2 && page.length > (state.psOver ?? 0);
+export function afterSearchPage(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[]; learned?: Learned } {
+  if (state.probeOf) return afterProbe(state, page);
   const cell = state.cell;
   const records = cell
     ? page.filter((r) => r.latitude !== null && r.longitude !== null && contains(cell, r.latitude, r.longitude))
     : page;
   const got = state.got + records.length;
-  const full = page.length >= ps || tryIt;
+  const full = page.length >= PAGE_SIZE;
   // A page of places none of which lie in the cell: the site ignores the viewport for this query.
   // (An empty page is a short page: the count is the offset.)
   if (got >= state.budget || (cell !== null && page.length > 0 && records.length === 0)) return { records, next: [] };
@@ -90,14 +87,13 @@ export function afterSearchPage(given: SearchState, page: PlaceRecord[]): { reco
   for (const r of records) if (r.latitude !== null && r.longitude !== null) pts.push([r6(r.latitude), r6(r.longitude)]);
   if (full) {
     // A full page reaching the cap the branch proved: the view is at its cap (no empty page to ask).
-    const size = tryIt ? page.length : ps;
-    if (state.cap !== undefined && state.offset + size >= state.cap) return { records, next: splitSteps(state, got, pts) };
-    if (state.offset + size < MAX_VIEW_PLACES) return { records, next: [searchStep({ ...state, offset: state.offset + size, got, pts, ...(tryIt ? { tried: size } : {}) })] };
+    if (state.cap !== undefined && state.offset + PAGE_SIZE >= state.cap) return { records, next: splitSteps(state, got, pts) };
+    if (state.offset + PAGE_SIZE < MAX_VIEW_PLACES) return { records, next: [searchStep({ ...state, offset: state.offset + PAGE_SIZE, got, pts })] };
     return { records, next: splitSteps(state, got, pts) };
   }
   // A short page: the view's count is all of its places, or the cap.
   const t = state.offset + page.length;
-  if (t < ps) return { records, next: [] };
+  if (t < PAGE_SIZE) return { records, next: [] };
   const top = state.depth === 0 && !state.cell ? { top: t } : {};
   if (state.cap !== undefined && t === state.cap) return { records, next: splitSteps(state, got, pts), learned: { caps: [t], ...top } };
   if (state.cap !== undefined && t < state.cap) return { records, next: [], learned: { complete: t, ...top } };
@@ -115,28 +111,13 @@ export function afterSearchPage(given: SearchState, page: PlaceRecord[]): { reco
   return { records, next: probeStep(state, got, pts, t), learned: top };
 }
 
-/** The page size read from the answers (PAGE_SIZE is only what is asked), carried to the next pages
- *  and cells: a page as long as asked sets it; a shorter page (half a page or more, longer than any
- *  after which nothing came: `psOver`) is taken as full once (`tried`), and the page after it tells:
- *  places on it make that length the page size (a site of 10 a page), none make it `psOver`. */
-function pageSizeRead(given: SearchState, n: number): SearchState {
-  const { tried, ...s } = given;
-  if (tried !== undefined) {
-    if (n > 0) s.ps = tried;
-    else s.psOver = Math.max(s.psOver ?? 0, tried);
-  }
-  if (s.ps === undefined && n >= PAGE_SIZE) s.ps = n;
-  return s;
-}
-
 /** The probe of a view that stopped at `t` with the cap unknown: one page of its fullest sub-cell
  *  below a page (none when it could not be split anyway). */
 function probeStep(state: SearchState, got: number, pts: Array<[number, number]>, t: number): Step[] {
   const b = splitArea(state, pts);
   if (!b || state.budget - got <= 0) return [];
-  const ps = state.ps ?? PAGE_SIZE;
-  const allow = noiseAllowance(t - pts.length, t, ps - 1);
-  const probe = probeCell(b, pts, () => true, MIN_CELL_DEG, Math.max(ps / 4, ps - 1 - 2 * allow));
+  const allow = noiseAllowance(t - pts.length, t);
+  const probe = probeCell(b, pts, () => true, MIN_CELL_DEG, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
   if (!probe) return [];
   return [searchStep({ ...state, view: probe, cell: probe, offset: 0, got: 0, pts: [], area: null, probeOf: { ...state, got, pts, t, allow } })];
 }

@@ -158,7 +158,7 @@ test('a view that stops short after a page: one probe of its fullest sub-cell te
   assert.ok(probe.view.n - probe.view.s < 0.0061, 'a sub-cell of the view');
   // The probe shows only places the view showed: complete, nothing follows.
   const same = inProbe.map(([a, b], i) => place(1000 + i, a, b));
-  assert.deepEqual(afterSearchPage(probe, same), { records: [], next: [] });
+  assert.deepEqual(afterSearchPage(probe, same), { records: [], next: [], learned: { complete: 110 } }, 'complete at 110: what the next run of a monitor is told');
   // It shows places the view never showed: capped at 110, split; the quadrants carry the cap.
   const fresh = [...same, ...Array.from({ length: 20 - same.length }, (_, i) => place(2000 + i, (probe.view.s + probe.view.n) / 2, probe.view.w + ((i + 0.5) / 20) * (probe.view.e - probe.view.w)))];
   const split = afterSearchPage(probe, fresh);
