@@ -106,7 +106,8 @@ export interface StepRun {
 
 /** Where the query starts: its checkpoint, else the `cursor` it was given, else the adapter's plan. */
 async function startOf(r: StepRun, buffered: Rec[]): Promise<StepState> {
-  const saved = await storeCall(() => r.store.loadProgress(r.item.id));
+  // Not read when the claim said there is none (a first run on PostgreSQL: a round trip a query).
+  const saved = r.item.checkpointed === false ? null : await storeCall(() => r.store.loadProgress(r.item.id));
   if (saved) {
     if (!r.streamed) {
       await storeCall(async () => { for await (const chunk of r.store.readChunks(r.item.id)) for (const x of JSON.parse(chunk) as Rec[]) buffered.push(x); });

@@ -51,10 +51,42 @@ async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[]
 
 /** Each unfinished request's head: its first due queued item by query index, an index seek on
  *  migration 181's index (the order no other index gives, so the planner does not scan by due time). */
-export const FAIR_HEADS = `SELECT r.account_id, h.id FROM requests r
+export const FAIR_HEADS = `SELECT r.account_id, h.id, r.created_at FROM requests r
   CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.request_id = r.id AND w.state = 'queued' AND w.run_after <= $1
                       ORDER BY w.query_index LIMIT 1) h
   WHERE r.finished_at IS NULL ORDER BY r.created_at`;
+
+/** What a claim leases and returns: the item, its request's account, endpoint and unit price, the
+ *  parameters of a request not in `$5` (the ids this process has cached), and whether the item has a
+ *  checkpoint (migration 165's function reads it after the row is locked, with a fresh snapshot, so a
+ *  step saved by a worker whose lease ran out just before is seen). */
+const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
+  FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
+  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after, r.account_id, r.endpoint, r.unit_price_micros,
+            CASE WHEN r.id = ANY($5::text[]) THEN NULL ELSE r.params::text END AS params_text, item_checkpointed(w.request_id, w.query_index) AS checkpointed`;
+
+/**
+ * A claim in one statement: each account's oldest due item first, the least busy accounts first
+ * (../requests/fairness.ts: `heads` in creation order, the first per account, ordered by the items
+ * it has leased), then queued items oldest due first, then items whose lease ran out; rows another
+ * claimer holds are skipped, not waited for. `pick`'s LIMIT stops the later scans when the first sufficed.
+ */
+const CLAIM = `WITH heads AS (${FAIR_HEADS}),
+  first AS (SELECT DISTINCT ON (account_id) account_id, id, created_at FROM heads ORDER BY account_id, created_at, id),
+  busy AS (SELECT r.account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
+           WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id),
+  fair AS (SELECT first.id FROM first LEFT JOIN busy ON busy.account_id = first.account_id ORDER BY COALESCE(busy.n, 0), first.created_at, first.id LIMIT $2),
+  f AS (SELECT w.id FROM work_items w WHERE w.id IN (SELECT id FROM fair) AND w.state = 'queued' AND w.run_after <= $1 FOR UPDATE SKIP LOCKED),
+  q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 AND id NOT IN (SELECT id FROM fair) ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
+  l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
+  pick AS (SELECT id FROM f UNION ALL SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)
+  ${CLAIM_LEASE}`;
+
+/** A claim of the items `$6` still due (queued, or leased with the lease run out). */
+const CLAIM_BY_ID = `WITH pick AS (SELECT id FROM work_items WHERE id = ANY($6::text[])
+                    AND ((state = 'queued' AND run_after <= $1) OR (state = 'leased' AND lease_until < $1))
+                  LIMIT $2 FOR UPDATE SKIP LOCKED)
+  ${CLAIM_LEASE}`;
 
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
@@ -77,34 +109,27 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
       }
       return [];
     }
-    // Each account's oldest due item first, the least busy accounts first (../requests/fairness.ts),
-    // then queued items oldest due first, then items whose lease ran out; rows another claimer holds
-    // are skipped, not waited for. The outer LIMIT stops the later scans when the first sufficed.
-    const ctes = ids
-      ? `pick AS (SELECT id FROM work_items WHERE id = ANY($5::text[])
-                    AND ((state = 'queued' AND run_after <= $1) OR (state = 'leased' AND lease_until < $1))
-                  LIMIT $2 FOR UPDATE SKIP LOCKED)`
-      : `f AS (SELECT w.id FROM work_items w WHERE w.id = ANY($5::text[]) AND w.state = 'queued' AND w.run_after <= $1 FOR UPDATE SKIP LOCKED),
-         q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 AND id <> ALL($5::text[]) ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
-         l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
-         pick AS (SELECT id FROM f UNION ALL SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)`;
-    const rows = await this.h.q(`WITH ${ctes}
-                                 UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
-                                 FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
-                                 RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after,
-                                           r.account_id, r.endpoint, r.unit_price_micros`,
-    ids ? [now, max, owner, now + leaseMs, ids] : [now, max, owner, now + leaseMs, await this.fairHeads(now, max)]);
+    // One statement, one round trip (issue 37: the fair heads, the busy counts and the claim were
+    // three, and a fourth read the parameters of requests not cached): parameters come back only for
+    // requests this process has not cached, as text, parsed once per request below.
+    const cached = this.params.ids();
+    const rows = await this.h.q(ids ? CLAIM_BY_ID : CLAIM, ids ? [now, max, owner, now + leaseMs, cached, ids] : [now, max, owner, now + leaseMs, cached]);
     if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     else rows.sort((a, b) => a.run_after - b.run_after);
-    // Parameters from the cache, the requests not in it read in one query (this batch's own map: a
-    // batch of many requests may push its first ones out of the cache).
+    // Parameters from the cache or this reply (this batch's own map: a batch of many requests may
+    // push its first ones out of the cache); a request pushed out while the claim ran is read again.
     const params = new Map<string, Record<string, unknown>>();
-    for (const x of rows) { const p = this.params.get(x.request_id); if (p) params.set(x.request_id, p); }
+    for (const x of rows) {
+      if (params.has(x.request_id)) continue;
+      const p = x.params_text != null ? this.params.put(x.request_id, JSON.parse(x.params_text)) : this.params.get(x.request_id);
+      if (p) params.set(x.request_id, p);
+    }
     const missing = [...new Set(rows.map((x) => x.request_id as string))].filter((id) => !params.has(id));
     if (missing.length) for (const r of await this.h.q('SELECT id, params FROM requests WHERE id = ANY($1::text[])', [missing])) params.set(r.id, this.params.put(r.id, r.params));
     return rows.map((x) => ({
       id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
       query: x.query, params: params.get(x.request_id) ?? {}, attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: Number(x.unit_price_micros),
+      checkpointed: x.checkpointed,
     }));
   }
 

@@ -74,6 +74,9 @@ export interface WorkItem {
   /** The request's unit price, read with the claim (both stores), so the runner's purse needs no
    *  read of the request (issue 37). Absent on items built elsewhere: the runner reads the request. */
   unitPriceMicros?: number;
+  /** Whether the item had a checkpoint when it was claimed (PostgreSQL reads it in the claim); false
+   *  spares the runner reading one that cannot exist (issue 37). Absent: unknown, the runner reads it. */
+  checkpointed?: boolean;
 }
 
 export interface ItemOutcome {

@@ -30,6 +30,11 @@ export class ParamsCache {
     return p;
   }
 
+  /** The requests cached now (a claim asks the store for the others' parameters only). */
+  ids(): string[] {
+    return [...this.byRequest.keys()];
+  }
+
   put(requestId: string, params: Params): Params {
     this.byRequest.set(requestId, deepFreeze(params));
     if (this.byRequest.size > this.size) this.byRequest.delete(this.byRequest.keys().next().value!);

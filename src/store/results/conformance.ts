@@ -18,6 +18,7 @@ export function resultConformance(name: string, open: OpenStore, opts: SuiteOpti
     const items = await s.claimItems('w1', 3, 1_000, 10_000);
     const [paged, buffered, broken] = [0, 1, 2].map((i) => items.find((x) => x.queryIndex === i)!);
     assert.equal(await s.loadProgress(paged.id), null, 'no checkpoint before the first step');
+    assert.deepEqual(items.map((x) => x.checkpointed), [false, false, false], 'a first claim says there is no checkpoint (the runner reads none)');
     assert.equal(await s.saveProgress({ itemId: paged.id, owner: 'w1', state: '{"step":1}', chunk: { recordsJson: '[{"n":1},{"n":2}]', count: 2 }, now: 10_100 }), true);
     assert.equal(await s.saveProgress({ itemId: paged.id, owner: 'w1', state: '{"step":2}', now: 10_150 }), true, 'a step without records moves the state only');
     assert.equal(await s.saveProgress({ itemId: paged.id, owner: 'w9', state: '{"step":9}', chunk: { recordsJson: '[{"n":9}]', count: 1 }, now: 10_160 }), false,
@@ -26,6 +27,7 @@ export function resultConformance(name: string, open: OpenStore, opts: SuiteOpti
     // The worker dies; its lease runs out and another takes the item over from the checkpoint.
     const [again] = await s.claimItems('w2', 3, 1_000, 12_000, [paged.id]);
     assert.equal(again.id, paged.id);
+    assert.equal(again.checkpointed, true, 'a taken-over item says it has a checkpoint');
     assert.equal(await s.saveProgress({ itemId: paged.id, owner: 'w1', state: '{"stale":true}', chunk: { recordsJson: '[{"n":9}]', count: 1 }, now: 12_001 }), false,
       'the old owner writes nothing after the takeover');
     assert.deepEqual(await s.loadProgress(paged.id), { state: '{"step":2}', chunks: 1, records: 2 });
@@ -51,6 +53,7 @@ export function resultConformance(name: string, open: OpenStore, opts: SuiteOpti
     await s.failItem(broken.id, 'w1', 'network: reset', 14_000, 13_100);
     assert.deepEqual(await s.loadProgress(broken.id), { state: '{"k":1}', chunks: 1, records: 1 });
     const [retry] = await s.claimItems('w3', 1, 1_000, 14_000, [broken.id]);
+    assert.equal(retry.checkpointed, true, 'a retried item says it has a checkpoint');
     const end = await s.failItem(retry.id, 'w3', 'layout_changed: gone', null, 14_100);
     assert.equal(await s.loadProgress(broken.id), null);
     assert.equal(end.finished?.status, 'Success');

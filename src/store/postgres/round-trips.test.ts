@@ -1,0 +1,51 @@
+/**
+ * Round trips to PostgreSQL on a map search's path (issue 37): each is a reply pg parses on the API
+ * thread and a statement the server parses, plans and runs on the same cores. Counted, not timed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { NewRequest, Store } from '../contract.ts';
+import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
+
+const url = pgTestUrl();
+const skip = url ? false : PG_SKIP;
+
+/** The statements `f` sends (every pg client's query calls while it runs). */
+async function sent<T>(f: () => Promise<T>): Promise<{ out: T; sql: string[] }> {
+  const sql: string[] = [];
+  const orig = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    sql.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    return (orig as (...a: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof orig;
+  try {
+    return { out: await f(), sql };
+  } finally {
+    pg.Client.prototype.query = orig;
+  }
+}
+
+const account = (s: Store) => s.createAccount({ id: randomUUID(), name: 'a', balanceMicros: 1e9, creditLimitMicros: 0, currency: 'usd',
+  pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 20, burst: 40, createdAt: 1 });
+const request = (accountId: string, queries: string[], params: Record<string, unknown>): NewRequest => ({
+  id: randomUUID(), accountId, endpoint: '/maps/search', params, queries, webhook: null, product: 'p', unit: 'record', unitPriceMicros: 1_000,
+  emptyCostsOne: true, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: 1_000,
+});
+
+test('a claim is one round trip: the fair order, the lease, the parameters of a request not cached and whether a checkpoint exists', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const a = await account(s);
+    const r = request(a.id, ['coffee', 'tea'], { limit: 20, language: 'en' });
+    await s.createRequest(r);
+    const first = await sent(() => s.claimItems('w', 1, 60_000, 2_000));
+    assert.equal(first.sql.length, 1, first.sql.join('\n---\n'));
+    assert.deepEqual(first.out.map((x) => [x.id, x.params, x.unitPriceMicros, x.checkpointed]), [[`${r.id}:0`, { limit: 20, language: 'en' }, 1_000, false]]);
+    // The request's parameters are cached now: the next claim does not carry them, and still gives them.
+    const next = await sent(() => s.claimItems('w', 1, 60_000, 2_000));
+    assert.equal(next.sql.length, 1);
+    assert.deepEqual(next.out.map((x) => [x.id, x.params]), [[`${r.id}:1`, { limit: 20, language: 'en' }]]);
+  } finally { await s.close(); }
+});
