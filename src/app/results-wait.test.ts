@@ -16,9 +16,11 @@ test('a synchronous wait polls whether its request ended and reads the row once,
       emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
     let ends = 0;
     let rows = 0;
-    const requestEnd = store.requestEnd.bind(store);
+    // The poll asks for the ended ones of the waiting requests (one read for every wait of the
+    // process, app/results.ts): rows come back only for requests that ended.
+    const endedRequests = store.endedRequests.bind(store);
     const getRequest = store.getRequest.bind(store);
-    store.requestEnd = (x) => { ends++; return requestEnd(x); };
+    store.endedRequests = async (x) => { ends++; const got = await endedRequests(x); rows += got.length; return got; };
     store.getRequest = (x) => { rows++; return getRequest(x); };
     // No worker of this process: only the poll can see the end (another process's worker ends it).
     const ctx = { store, now: Date.now, events: new EventEmitter() } as unknown as AppContext;

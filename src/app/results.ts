@@ -152,6 +152,51 @@ async function areaProgress(ctx: AppContext, r: RequestRow): Promise<Record<stri
   return any ? sum : null;
 }
 
+/** A synchronous wait: how it ends, and when it gives up. */
+interface Wait { deadline: number; finish(r: RequestRow | null): void }
+
+/**
+ * The synchronous waits of one context, polled together: another process may run the workers, so
+ * the store is the authority, read every 250 ms for all the waits at once (one read of the ended
+ * rows). A read per wait was 2-3 round trips a query on PostgreSQL, more than any other statement
+ * of a map search (issue 37).
+ */
+class EndPoll {
+  private readonly waits = new Map<string, Set<Wait>>();
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  add(id: string, w: Wait): void {
+    const set = this.waits.get(id) ?? new Set();
+    this.waits.set(id, set.add(w));
+    this.timer ??= setInterval(() => void this.tick(), 250);
+  }
+
+  remove(id: string, w: Wait): void {
+    const set = this.waits.get(id);
+    if (!set?.delete(w) || set.size) return;
+    this.waits.delete(id);
+    if (!this.waits.size && this.timer) { clearInterval(this.timer); this.timer = null; }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const ended = await this.ctx.store.endedRequests([...this.waits.keys()]);
+      for (const r of ended) for (const w of [...this.waits.get(r.id) ?? []]) w.finish(r);
+    } catch { /* store briefly unavailable: keep waiting */ } finally {
+      this.busy = false;
+    }
+    const now = this.ctx.now();
+    for (const set of [...this.waits.values()]) for (const w of [...set]) if (now >= w.deadline) w.finish(null);
+  }
+}
+
+const endPolls = new WeakMap<AppContext, EndPoll>();
+
 /**
  * Waits until a request just submitted ends (sync delivery, decision 13); resolves with the row, or null at the
  * deadline. `results`: its results as stored, when the worker that ended it in this process held
@@ -159,30 +204,23 @@ async function areaProgress(ctx: AppContext, r: RequestRow): Promise<Record<stri
  * records just written (issue 15), and the answer is the same bytes GET /requests/{id} sends.
  */
 export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number): Promise<{ row: RequestRow; results?: QueryResult[] } | null> {
-  const deadline = ctx.now() + timeoutMs;
+  let poll = endPolls.get(ctx);
+  if (!poll) endPolls.set(ctx, (poll = new EndPoll(ctx)));
+  const p = poll;
   return new Promise((resolve) => {
     let done = false;
     const finish = (r: RequestRow | null, results?: QueryResult[]) => {
       if (done) return;
       done = true;
-      clearInterval(poll);
+      p.remove(id, wait);
       ctx.events.off('finished', onEvent);
       resolve(r && { row: r, results });
     };
+    const wait: Wait = { deadline: ctx.now() + timeoutMs, finish: (r) => finish(r) };
     const onEvent = (r: RequestRow, results?: QueryResult[]) => { if (r.id === id) finish(r, results); };
     ctx.events.on('finished', onEvent);
-    // Another process may run the workers: the store is the authority, polled slowly. The poll asks
-    // whether the request ended (one column) and reads the whole row once it has: at load 14-20 a
-    // query took 0.5-1 s and each waiting request read its row, parameters parsed, 2 times a query
-    // for nothing (issue 37, session 13).
-    const poll = setInterval(async () => {
-      try {
-        const end = await ctx.store.requestEnd(id);
-        const r = end && end.finishedAt !== null ? await ctx.store.getRequest(id) : null;
-        if (r && r.finishedAt !== null) return finish(r);
-      } catch { /* store briefly unavailable: keep waiting, up to the deadline */ }
-      if (ctx.now() >= deadline) finish(null);
-    }, 250);
+    // Another process may run the workers: the context's poll reads the store for every wait at once.
+    p.add(id, wait);
     // No read at once: the caller has just submitted the request, and this process's workers cannot
     // end it before the listener above is on (its first step waits for I/O); another process's are
     // seen by the poll. A read here was one request row (and its parameters parsed) a query (issue 37).

@@ -131,7 +131,7 @@ export class RequestBatch {
   }
 }
 
-export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
   /** Requests waiting for this turn's insert; the store flushes it on close. */
   readonly batch: RequestBatch;
 
@@ -155,6 +155,11 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'w
   async requestEnd(id: string): Promise<{ finishedAt: number | null } | null> {
     const [r] = await this.h.q('SELECT finished_at FROM requests WHERE id = $1', [id]);
     return r ? { finishedAt: r.finished_at == null ? null : Number(r.finished_at) } : null;
+  }
+
+  async endedRequests(ids: string[]): Promise<RequestRow[]> {
+    if (!ids.length) return [];
+    return (await this.h.q('SELECT * FROM requests WHERE id = ANY($1::text[]) AND finished_at IS NOT NULL', [ids])).map(toRequest);
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {

@@ -59,7 +59,7 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.deepEqual((await s.getRequest(r1.id))?.params, big);
   });
 
-  t('requestEnd says whether a request ended, as getRequest does, and null for none', async (s) => {
+  t('requestEnd says whether a request ended, as getRequest does, and null for none; endedRequests reads several', async (s) => {
     const a = await account(s);
     const r = request(a.id, ['a', 'b']);
     await s.createRequest(r);
@@ -72,6 +72,10 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     await s.completeItem({ itemId: last!.id, owner: 'w', recordsJson: '[]', count: 0, now: 20_300 });
     assert.deepEqual(await s.requestEnd(r.id), { finishedAt: 20_300 });
     assert.equal((await s.getRequest(r.id))?.finishedAt, 20_300);
+    const other = request(a.id, ['c']);
+    await s.createRequest(other);
+    assert.deepEqual(await s.endedRequests([other.id, r.id, 'no-such-request']), [await s.getRequest(r.id)], 'the ended ones of several, whole rows');
+    assert.deepEqual(await s.endedRequests([]), []);
   });
 
   t('an item completes once, bills once, and the last one ends the request', async (s) => {

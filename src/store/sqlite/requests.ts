@@ -54,7 +54,7 @@ function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, l
   });
 }
 
-export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
   constructor(private readonly h: SqliteDb) {}
 
   async createRequest(r: NewRequest): Promise<void> {
@@ -104,6 +104,12 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'wri
   async requestEnd(id: string): Promise<{ finishedAt: number | null } | null> {
     const r = this.h.s('SELECT finished_at FROM requests WHERE id = ?').get(id) as Row | undefined;
     return r ? { finishedAt: r.finished_at ?? null } : null;
+  }
+
+  async endedRequests(ids: string[]): Promise<RequestRow[]> {
+    if (!ids.length) return [];
+    return (this.h.s('SELECT r.* FROM json_each(?) j JOIN requests r ON r.id = j.value WHERE r.finished_at IS NOT NULL')
+      .all(JSON.stringify(ids)) as Row[]).map(toRequest);
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
