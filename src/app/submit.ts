@@ -115,8 +115,9 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
   await checkRequest(ctx, decl, params, queries);
   if (o.webhook) await checkWebhook(ctx, o.webhook);
   // Against the stored balance, not the authentication cache (up to 1 s old): once work has drawn
-  // the balance to the credit limit, the next submit is refused at once.
-  assertCanPay((await ctx.store.getAccount(account.id)) ?? account);
+  // the balance to the credit limit, the next submit is refused at once. Checked by the request's
+  // insert itself (no read of its own, issue 37), unless a task is written before it.
+  if (o.ui) assertCanPay((await ctx.store.getAccount(account.id)) ?? account);
   await assertRoomForWork(ctx);
 
   const now = ctx.now();
@@ -143,7 +144,7 @@ export async function submit(ctx: AppContext, account: Account, decl: DataEndpoi
     unitPriceMicros, emptyCostsOne: !!decl.emptyCostsOne, dropDuplicates: params.dropDuplicates === true, taskId,
     maxAttempts: ctx.settings.maxAttempts, createdAt: now,
   };
-  await ctx.store.createRequest(r);
+  if (!(await ctx.store.createRequest(r, { whilePayable: !o.ui }))) throw new AppError(402, PAYMENT_REQUIRED);
   // Past ITEMS_AT_ONCE the queries wait in the store for the item writer (issue 39: the answer to
   // a 10,000-query task no longer waits for 10,000 items to be indexed).
   if (queries.length <= ITEMS_AT_ONCE) await ctx.queue.enqueue(queries.map((_, i) => ({ id: `${id}:${i}` })));

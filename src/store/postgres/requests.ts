@@ -8,7 +8,7 @@
 import { duplicateSurcharge } from '../../billing/rule.ts';
 import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '../requests/contract.ts';
 import { storedItems, waitingChunks } from '../requests/waiting.ts';
-import { affordableUnits } from '../../billing/credit.ts';
+import { affordableUnits, canChargeSql } from '../../billing/credit.ts';
 import { rowMappers, toAccount, type Row } from '../rows.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 import { billUsage } from './billing.ts';
@@ -37,6 +37,9 @@ export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promi
   return toRequest(r);
 }
 
+/** A request to insert, and whether only while its account may be charged. */
+interface Insert { r: NewRequest; whilePayable: boolean }
+
 /**
  * One statement, so one round trip and atomic without an explicit transaction. Each request's queries
  * travel as one JSON array that the server expands (with their order): as 10,000-element text arrays
@@ -44,31 +47,43 @@ export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promi
  * more than ITEMS_AT_ONCE goes in as waiting chunks (../requests/waiting.ts), a row each, and no
  * item: the insert of 10,000 items (a foreign key and four indexes each) was the whole of that
  * task's answer past its 100 ms target, and 1,000 took 50-90 ms of it on a box at load 13.
+ * A request inserted only while its account may be charged is checked in the same statement (no read
+ * of the account before it). Returns the ids inserted.
  */
-async function insertRequests(h: PgDb, rs: NewRequest[]): Promise<void> {
+async function insertRequests(h: PgDb, xs: Insert[]): Promise<Set<string>> {
+  const rs = xs.map((x) => x.r);
   const waiting = rs.flatMap((r) => waitingChunks(r.queries).map((c) => ({ r, c })));
-  await h.q(`WITH req AS (
+  const made = await h.q(`WITH x AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
+                                    $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[], $22::boolean[])
+                 AS x(id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
+                      task_id, created_at, while_payable)),
+             req AS (
                INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                                      empty_costs_one, drop_duplicates, task_id, created_at)
-               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
-                                    $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[])
+               SELECT id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
+                      task_id, created_at FROM x
+               WHERE NOT x.while_payable OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = x.account_id AND ${canChargeSql('a')})
                RETURNING id),
              waiting AS (
                INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
                SELECT w.id, w.from_index, w.n, w.qs, w.max, w.at, w.at
                FROM unnest($16::text[], $17::int[], $18::int[], $19::text[], $20::int[], $21::bigint[]) AS w(id, from_index, n, qs, max, at)
-               JOIN req ON req.id = w.id)
-             INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
-             SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
-             FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
-             CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
-             JOIN req ON req.id = r.id`,
+               JOIN req ON req.id = w.id),
+             items AS (
+               INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+               SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
+               FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
+               CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
+               JOIN req ON req.id = r.id)
+             SELECT id FROM req`,
   [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
     rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
     rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
     rs.map((r) => r.createdAt), rs.map((r) => storedItems(r.queries)), rs.map((r) => r.maxAttempts),
     waiting.map((w) => w.r.id), waiting.map((w) => w.c.from), waiting.map((w) => w.c.n), waiting.map((w) => w.c.queries),
-    waiting.map((w) => w.r.maxAttempts), waiting.map((w) => w.r.createdAt)]);
+    waiting.map((w) => w.r.maxAttempts), waiting.map((w) => w.r.createdAt), xs.map((x) => x.whilePayable)]);
+  return new Set(made.map((r) => r.id as string));
 }
 
 /**
@@ -105,13 +120,13 @@ export async function writeWaitingItems(h: PgDb): Promise<WrittenItems | null> {
  * failing one fails.
  */
 export class RequestBatch {
-  private pending: { r: NewRequest; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private pending: (Insert & { resolve: (created: boolean) => void; reject: (e: unknown) => void })[] = [];
 
   constructor(private readonly h: PgDb) {}
 
-  add(r: NewRequest): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ r, resolve, reject });
+  add(r: NewRequest, whilePayable = false): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.pending.push({ r, whilePayable, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => void this.flush());
     });
   }
@@ -120,14 +135,14 @@ export class RequestBatch {
     const batch = this.pending.splice(0);
     if (!batch.length) return;
     try {
-      await insertRequests(this.h, batch.map((p) => p.r));
-      for (const p of batch) p.resolve();
+      const made = await insertRequests(this.h, batch);
+      for (const p of batch) p.resolve(made.has(p.r.id));
       return;
     } catch (e) {
       // An outage fails every request alike: replaying them one by one would only wait longer.
       if (batch.length === 1 || isStoreUnavailable(e)) return void batch.forEach((p) => p.reject(e));
     }
-    await Promise.all(batch.map((p) => insertRequests(this.h, [p.r]).then(p.resolve, p.reject)));
+    await Promise.all(batch.map((p) => insertRequests(this.h, [p]).then((made) => p.resolve(made.has(p.r.id)), p.reject)));
   }
 }
 
@@ -139,8 +154,8 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'w
     this.batch = new RequestBatch(h);
   }
 
-  async createRequest(r: NewRequest): Promise<void> {
-    return this.batch.add(r);
+  async createRequest(r: NewRequest, o: { whilePayable?: boolean } = {}): Promise<boolean> {
+    return this.batch.add(r, !!o.whilePayable);
   }
 
   async writeWaitingItems(): Promise<WrittenItems | null> {

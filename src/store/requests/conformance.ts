@@ -33,6 +33,20 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.deepEqual(claimed.map((i) => i.query).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
+  t('a request created while its account may be charged is stored; otherwise nothing is, and the store says so', async (s) => {
+    const rich = await account(s, 1);
+    const broke = await account(s, 0);
+    // In one turn, as concurrent submits are: each is checked against its own account.
+    const [ok, refused, unchecked] = [request(rich.id, ['a']), request(broke.id, ['b', 'c']), request(broke.id, ['d'])];
+    assert.deepEqual(await Promise.all([s.createRequest(ok, { whilePayable: true }), s.createRequest(refused, { whilePayable: true }), s.createRequest(unchecked)]),
+      [true, false, true]);
+    assert.equal((await s.getRequest(refused.id)), null, 'a refused request is not stored');
+    assert.deepEqual((await s.claimItems('w', 10, 60_000, 20_000, [`${refused.id}:0`, `${refused.id}:1`])), [], 'nor its items');
+    assert.equal((await s.getRequest(ok.id))?.queriesTotal, 1);
+    await s.updateAccount(rich.id, { pastDue: true });
+    assert.equal(await s.createRequest(request(rich.id, ['e']), { whilePayable: true }), false, 'past due: refused');
+  });
+
   t('each query is stored as given, at its index, however it is spelled', async (s) => {
     const a = await account(s);
     // Stores may pass a request's queries as one JSON text (issue 39): none of these may change on the way.

@@ -130,8 +130,11 @@ export interface RequestStore {
   /** Stores the request, durable when this resolves, with its work items; past ITEMS_AT_ONCE queries,
    *  with its queries waiting in chunks instead, until `writeWaitingItems` writes them (a crash in
    *  between loses none: any process's next call writes them). The request counts every query from
-   *  the start (`queriesTotal`), so it cannot end before its last item is written and ended. */
-  createRequest(r: NewRequest): Promise<void>;
+   *  the start (`queriesTotal`), so it cannot end before its last item is written and ended. True when
+   *  it stored it. `whilePayable`: only while its account may be charged (the credit rule,
+   *  src/billing/credit.ts, read in the same statement as the insert: the submit's check without a
+   *  read of its own, issue 37); false, and nothing stored, otherwise. */
+  createRequest(r: NewRequest, o?: { whilePayable?: boolean }): Promise<boolean>;
   /** Writes one waiting chunk (at most ITEMS_AT_ONCE queries) as queued work items, in one
    *  transaction with removing it from the waiting ones: the oldest request's first chunk, skipping a
    *  chunk another caller is writing, so any number of processes may call at once and each chunk is

@@ -10,7 +10,7 @@ import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '
 import { storedItems, waitingChunks } from '../requests/waiting.ts';
 import { rowMappers, type Row } from '../rows.ts';
 import { affordableUnits } from '../../billing/credit.ts';
-import { billUsage, chargeable } from './billing.ts';
+import { billUsage, canPay, chargeable } from './billing.ts';
 import { itemRange, type SqliteDb } from './handle.ts';
 import { dropResults } from './results.ts';
 import { dropDelivery, enqueueDelivery, purgeCalls } from './webhooks.ts';
@@ -57,7 +57,7 @@ function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, l
 export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
   constructor(private readonly h: SqliteDb) {}
 
-  async createRequest(r: NewRequest): Promise<void> {
+  async createRequest(r: NewRequest, o: { whilePayable?: boolean } = {}): Promise<boolean> {
     const ins = this.h.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
                           empty_costs_one, drop_duplicates, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     // One statement for the items, expanded by SQLite from a JSON array: 10,000 single-row inserts
@@ -69,11 +69,13 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'wri
     const waiting = waitingChunks(r.queries);
     const wait = waiting.length ? this.h.s(`INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
                                             VALUES (?, ?, ?, ?, ?, ?, ?)`) : null;
-    await this.h.grouped(() => {
+    return this.h.grouped(() => {
+      if (o.whilePayable && !canPay(this.h, r.accountId)) return false;
       ins.run(r.id, r.accountId, r.endpoint, JSON.stringify(r.params), r.queries.length, r.webhook, r.product, r.unit, r.unitPriceMicros,
         r.emptyCostsOne ? 1 : 0, r.dropDuplicates ? 1 : 0, r.taskId, r.createdAt);
       items.run(r.id, r.id, r.maxAttempts, r.createdAt, storedItems(r.queries));
       for (const c of waiting) wait!.run(r.id, c.from, c.n, c.queries, r.maxAttempts, r.createdAt, r.createdAt);
+      return true;
     });
   }
 
