@@ -52,3 +52,29 @@ test('a fit within what the last ask granted makes no read; more than that, or a
   assert.equal(await q.fit([1], () => 1), 0, '1,000 pays no record of 3,000');
   assert.equal(reads, 5);
 });
+
+test("a query's first ask answers from what its claim read, counting what was released since the claim began (issue 37)", async () => {
+  const purses = new Purses();
+  let reads = 0;
+  const read = () => { reads++; return 50_000; };
+  const a = purses.open('acct', 'r:0', price(read));
+  assert.equal(await a.take({ records: 0 }, 10), 10, '30,000 held');
+  // The claim of r:1 reads 50,000 (a's bill not in it yet), then a's bill is written and released.
+  const claimed = { micros: 50_000, readFrom: performance.now() };
+  purses.release('acct', 'r:0');
+  const b = purses.open('acct', 'r:1', { ...price(read), claimed });
+  assert.equal(await b.room({ records: 0 }), 6, "a's 30,000 still counted: 20,000 left pays 6 records");
+  assert.equal(reads, 1, 'the first ask read nothing');
+  assert.equal(await b.room({ records: 0 }), 16, 'the next ask reads (a fresh figure, with a released)');
+  assert.equal(reads, 2);
+  // A claim that began before a release no longer kept: the first ask reads instead.
+  const c = purses.open('acct', 'r:2', price(read));
+  await c.take({ records: 0 }, 1);
+  const old = { micros: 50_000, readFrom: performance.now() };
+  purses.release('acct', 'r:2');
+  await new Promise((r) => setTimeout(r, 1_100));
+  purses.release('acct', 'r:1');
+  const d = purses.open('acct', 'r:3', { ...price(read), claimed: old });
+  assert.equal(await d.room({ records: 0 }), 16);
+  assert.equal(reads, 4, 'read, since r:2 was forgotten');
+});

@@ -6,7 +6,8 @@
  * and notes CREDIT_NOTE.
  *
  * What the account can pay is read fresh from the store at each ask (balance plus credit limit; a fit
- * of records that cost no more than the last ask granted this query is answered without one), less
+ * of records that cost no more than the last ask granted this query is answered without one, and a
+ * query's first ask from what its claim read, `PursePrice.claimed`: issue 37), less
  * what the other queries of the same account running in this process hold but have not been billed
  * for yet (`Purses`). A record is priced as the request's unit price times its units plus one unit of
  * each enrichment. The margin left: queries of the same account running in other worker processes at
@@ -35,6 +36,10 @@ export interface PursePrice {
   extraMicros: Micros;
   /** Balance plus credit limit now (0 or less: nothing more may be spent). */
   available(): Promise<Micros>;
+  /** The same as a read that began at `readFrom` (performance.now()) found it: what the query's claim
+   *  read (src/store/requests/contract.ts, WorkItem.payable). The first ask answers from it, unless a
+   *  holding released since then is forgotten already (then it reads). */
+  claimed?: { micros: Micros; readFrom: number };
 }
 
 export interface Purse {
@@ -51,16 +56,24 @@ export interface Purse {
 /** The cost of holding `held` at `p`. */
 const costOf = (p: PursePrice, held: Held): number => p.unitPriceMicros * (held.units ?? held.records) + p.extraMicros * held.records;
 
-/** What one running query holds; `releasedAt`: the tick its bill was written (or it ended), if so. */
+/** What one running query holds; `releasedAt`: when its bill was written (or it ended), if so. */
 interface Holding { micros: Micros; releasedAt: number | null }
+
+/** How long a released holding is kept at least: a claim's read (PursePrice.claimed) that began up to
+ *  this long before its query's first ask still finds the holdings released since it began. */
+const KEEP_RELEASED_MS = 1_000;
 
 /** The purses of one worker process: what each running query of an account holds, unbilled. */
 export class Purses {
   private readonly held = new Map<string, Map<string, Holding>>();
-  /** Orders reads and releases: a read that began before a query's bill was written may not see the
-   *  bill in the balance it reads (PostgreSQL reads are asynchronous), so it still counts the holding. */
-  private tick = 0;
-  private readonly reading = new Set<number>();
+  /** Reads and releases are ordered by performance.now(): a read that began before a query's bill was
+   *  written may not see the bill in the balance it reads (PostgreSQL reads are asynchronous), so it
+   *  still counts the holding (a release at the very moment a read began counts too). In flight: each
+   *  read's start, with how many began then. */
+  private readonly reading = new Map<number, number>();
+  /** Per account, the latest release of a holding no longer kept: a claim's read that began before it
+   *  cannot tell whether it saw that bill, so the ask reads instead. */
+  private readonly forgotten = new Map<string, number>();
 
   open(accountId: string, itemId: string, p: PursePrice): Purse {
     const mine = this.held.get(accountId) ?? new Map<string, Holding>();
@@ -77,17 +90,26 @@ export class Purses {
     // The balance, less what the others hold. What they hold is read in the same turn as this query's
     // own holding is set (no await between): queries of one account that ask at once each see the
     // others' holdings.
+    let claimed = p.claimed;
     const read = async <T>(decide: (left: Micros) => T): Promise<T> => {
-      const began = ++this.tick;
-      this.reading.add(began);
+      let began: number;
       let available: Micros;
-      try {
-        available = await p.available();
-      } finally {
-        this.reading.delete(began);
+      if (claimed && claimed.readFrom > (this.forgotten.get(accountId) ?? -Infinity)) {
+        // The claim's read, as if it had been made now: every holding released since it began is still kept.
+        ({ readFrom: began, micros: available } = claimed);
+      } else {
+        began = performance.now();
+        this.reading.set(began, (this.reading.get(began) ?? 0) + 1);
+        try {
+          available = await p.available();
+        } finally {
+          const n = this.reading.get(began)! - 1;
+          if (n) this.reading.set(began, n); else this.reading.delete(began);
+        }
       }
+      claimed = undefined;
       let others = 0;
-      for (const [id, h] of mine) if (id !== itemId && (h.releasedAt === null || h.releasedAt > began)) others += h.micros;
+      for (const [id, h] of mine) if (id !== itemId && (h.releasedAt === null || h.releasedAt >= began)) others += h.micros;
       this.forget(accountId);
       return decide(available - others);
     };
@@ -135,17 +157,23 @@ export class Purses {
   /** The query's bill is written (or it failed): reads that begin from now on see it in the balance. */
   release(accountId: string, itemId: string): void {
     const h = this.held.get(accountId)?.get(itemId);
-    if (h) h.releasedAt = ++this.tick;
+    if (h) h.releasedAt = performance.now();
     this.forget(accountId);
   }
 
-  /** Drops released holdings no read in flight can still need. */
+  /** Drops released holdings no read in flight can still need, once kept KEEP_RELEASED_MS. */
   private forget(accountId: string): void {
     const mine = this.held.get(accountId);
     if (!mine) return;
-    let oldest = Infinity;
-    for (const t of this.reading) oldest = Math.min(oldest, t);
-    for (const [id, h] of mine) if (h.releasedAt !== null && h.releasedAt < oldest) mine.delete(id);
+    let oldest = performance.now() - KEEP_RELEASED_MS;
+    for (const t of this.reading.keys()) oldest = Math.min(oldest, t);
+    let last = this.forgotten.get(accountId) ?? -Infinity;
+    for (const [id, h] of mine) {
+      if (h.releasedAt === null || h.releasedAt >= oldest) continue;
+      mine.delete(id);
+      last = Math.max(last, h.releasedAt);
+    }
+    if (last > -Infinity) this.forgotten.set(accountId, last);
     if (!mine.size) this.held.delete(accountId);
   }
 }

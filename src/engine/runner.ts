@@ -116,13 +116,15 @@ export class Runner {
 
   /** The purse of one item: the request's unit price (carried by the claimed item; read from the
    *  request only for an item that lacks it) plus its enrichments per record, against the account's
-   *  balance plus credit read fresh at each ask (src/billing/purse.ts says when a fit needs none). */
+   *  balance plus credit read fresh at each ask (src/billing/purse.ts says when a fit needs none, and
+   *  when the first ask answers from what the claim read). */
   private async purseOf(item: WorkItem, extra: ExtraProduct[]): Promise<Purse> {
     const unitPriceMicros = item.unitPriceMicros ?? (await storeCall(() => this.o.store.getRequest(item.requestId)))?.unitPriceMicros ?? 0;
     const store = this.o.store;
     return this.purses.open(item.accountId, item.id, {
       unitPriceMicros,
       extraMicros: extra.reduce((s, e) => s + e.unitPriceMicros, 0),
+      claimed: item.payable,
       async available() {
         const a = await storeCall(() => store.getAccount(item.accountId));
         return a && canCharge(a) ? a.balanceMicros + a.creditLimitMicros : 0;

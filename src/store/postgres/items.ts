@@ -16,6 +16,7 @@
  *
  * @example const [it] = await new PostgresItems(h).claimItems('w1', 1, 60_000, Date.now());
  */
+import { canChargeSql } from '../../billing/credit.ts';
 import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
@@ -57,13 +58,15 @@ export const FAIR_HEADS = `SELECT r.account_id, h.id, r.created_at FROM requests
   WHERE r.finished_at IS NULL ORDER BY r.created_at`;
 
 /** What a claim leases and returns: the item, its request's account, endpoint and unit price, the
- *  parameters of a request not in `$5` (the ids this process has cached), and whether the item has a
+ *  parameters of a request not in `$5` (the ids this process has cached), whether the item has a
  *  checkpoint (migration 165's function reads it after the row is locked, with a fresh snapshot, so a
- *  step saved by a worker whose lease ran out just before is seen). */
+ *  step saved by a worker whose lease ran out just before is seen), and what its account can pay
+ *  (the purse's first ask, WorkItem.payable). */
 const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
-  FROM pick, requests r WHERE w.id = pick.id AND r.id = w.request_id
+  FROM pick, requests r, accounts a WHERE w.id = pick.id AND r.id = w.request_id AND a.id = r.account_id
   RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after, r.account_id, r.endpoint, r.unit_price_micros,
-            CASE WHEN r.id = ANY($5::text[]) THEN NULL ELSE r.params::text END AS params_text, item_checkpointed(w.request_id, w.query_index) AS checkpointed`;
+            CASE WHEN r.id = ANY($5::text[]) THEN NULL ELSE r.params::text END AS params_text, item_checkpointed(w.request_id, w.query_index) AS checkpointed,
+            CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END AS payable_micros`;
 
 /**
  * A claim in one statement: each account's oldest due item first, the least busy accounts first
@@ -113,6 +116,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
     // three, and a fourth read the parameters of requests not cached): parameters come back only for
     // requests this process has not cached, as text, parsed once per request below.
     const cached = this.params.ids();
+    const readFrom = performance.now();
     const rows = await this.h.q(ids ? CLAIM_BY_ID : CLAIM, ids ? [now, max, owner, now + leaseMs, cached, ids] : [now, max, owner, now + leaseMs, cached]);
     if (ids) rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     else rows.sort((a, b) => a.run_after - b.run_after);
@@ -129,7 +133,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
     return rows.map((x) => ({
       id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
       query: x.query, params: params.get(x.request_id) ?? {}, attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: Number(x.unit_price_micros),
-      checkpointed: x.checkpointed,
+      checkpointed: x.checkpointed, payable: { micros: Number(x.payable_micros), readFrom },
     }));
   }
 

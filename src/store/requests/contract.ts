@@ -77,6 +77,10 @@ export interface WorkItem {
   /** Whether the item had a checkpoint when it was claimed (PostgreSQL reads it in the claim); false
    *  spares the runner reading one that cannot exist (issue 37). Absent: unknown, the runner reads it. */
   checkpointed?: boolean;
+  /** What the account could pay (balance plus credit limit, 0 when it may not be charged) as the
+   *  claim read it, and performance.now() before the claim was sent: the purse's first ask answers
+   *  from it (src/billing/purse.ts, PursePrice.claimed), not from a read of its own (PostgreSQL, issue 37). */
+  payable?: { micros: number; readFrom: number };
 }
 
 export interface ItemOutcome {
