@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { NewRequest, Store } from '../contract.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
+import { businessStoreOf } from '../businesses/index.ts';
+import { business } from '../businesses/conformance.ts';
 
 const url = pgTestUrl();
 const skip = url ? false : PG_SKIP;
@@ -47,5 +49,20 @@ test('a claim is one round trip: the fair order, the lease, the parameters of a 
     const next = await sent(() => s.claimItems('w', 1, 60_000, 2_000));
     assert.equal(next.sql.length, 1);
     assert.deepEqual(next.out.map((x) => [x.id, x.params]), [[`${r.id}:1`, { limit: 20, language: 'en' }]]);
+  } finally { await s.close(); }
+});
+
+test('a capture of places found as they were is one round trip; a changed place is written as before', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const b = businessStoreOf(s);
+    const places = [business('g1', { name: 'Golden Bean', types: ['Cafe'] }), business('g2', { name: 'Blue Cup', types: ['Cafe'] })];
+    assert.deepEqual(await b.upsertBusinesses('a1', places, 1_000_000), { added: 2, updated: 0 });
+    const again = await sent(() => b.upsertBusinesses('a1', places, 2_000_000));
+    assert.deepEqual(again.out, { added: 0, updated: 2 });
+    assert.equal(again.sql.length, 1, again.sql.join('\n---\n'));
+    const changed = await sent(() => b.upsertBusinesses('a1', [places[0], { ...places[1], name: 'Blue Mug' }], 3_000_000));
+    assert.deepEqual(changed.out, { added: 0, updated: 2 });
+    assert.deepEqual((await b.searchBusinesses({ accountId: 'a1', osIds: [places[1].os_id], limit: 10 })).items.map((x) => x.name), ['Blue Mug']);
   } finally { await s.close(); }
 });
