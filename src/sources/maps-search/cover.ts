@@ -561,7 +561,7 @@ function askAgain(st: AreaState, v: View): boolean {
   // A view whose probe was not clear asks one page past its count: a capped one shows more.
   const all = (v.all ?? []).length >= v.t!;
   if (f.dry >= REPAIR_DRY || (all && (!v.amb || f.dry >= 1))) return false;
-  const o = repairOffset(v.offs!, f.a, v.t!);
+  const o = repairOffset(v.offs!, f.a, v.t!, st.ps ?? PAGE_SIZE);
   if (o === undefined) return false;
   f.a.push(o);
   v.offset = o;

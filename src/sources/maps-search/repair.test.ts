@@ -25,3 +25,12 @@ test('a view of one page has no boundary; an offset stays inside the count', () 
   const o = repairOffset([0, 10], [], 12)!;
   assert.ok(o >= 1 && o <= 11, String(o));
 });
+
+test('a site of 10 places a page: pages asked again shift by a quarter of its page, not of the 20 asked', () => {
+  const offs = [0, 8, 16];
+  const asked: number[] = [];
+  for (let o = repairOffset(offs, asked, 26, 10); o !== undefined; o = repairOffset(offs, asked, 26, 10)) asked.push(o);
+  assert.equal(asked.length, 4, asked.join(','));
+  const mids = [4, 12];
+  for (const o of asked) assert.ok(mids.some((m) => Math.abs(o - m) <= 3), `${o} is more than a quarter page of 10 from a boundary`);
+});

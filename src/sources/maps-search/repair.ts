@@ -18,18 +18,19 @@ import { PAGE_SIZE } from '../_maps/pb.ts';
 
 /** Pages in a row that found nothing before a view stops asking again. */
 export const REPAIR_DRY = 2;
-/** Shifts of the page centred on a boundary, one pass each (a quarter page either side second). */
-const SHIFTS = [0, -PAGE_SIZE / 4, PAGE_SIZE / 4];
+/** Shifts of the page centred on a boundary, in pages, one pass each (a quarter page either side second). */
+const SHIFTS = [0, -1 / 4, 1 / 4];
 
 /** The next offset to ask again for a view of `t` places whose pages started at `offs` (in order)
- *  and asked `asked` again already; undefined when none is left (two a boundary at most). */
-export function repairOffset(offs: readonly number[], asked: readonly number[], t: number): number | undefined {
+ *  and asked `asked` again already; undefined when none is left (two a boundary at most). `size`
+ *  is the site's page size as its answers showed it (PAGE_SIZE is only what is asked). */
+export function repairOffset(offs: readonly number[], asked: readonly number[], t: number, size = PAGE_SIZE): number | undefined {
   const bounds = offs.length - 1;
   if (bounds < 1 || asked.length >= 2 * bounds) return undefined;
   for (const shift of SHIFTS) {
     for (let p = bounds - 1; p >= 0; p--) {
-      const centre = (offs[p + 1]! + offs[p]! + PAGE_SIZE) / 2;
-      const o = Math.max(1, Math.min(t - 1, Math.round(centre - PAGE_SIZE / 2 + shift)));
+      const centre = (offs[p + 1]! + offs[p]! + size) / 2;
+      const o = Math.max(1, Math.min(t - 1, Math.round(centre - size / 2 + shift * size)));
       if (!offs.includes(o) && !asked.includes(o)) return o;
     }
   }
