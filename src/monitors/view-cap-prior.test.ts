@@ -7,16 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FetchedResponse, Step } from '../_kit/adapter.ts';
-import type { PlaceRecord } from '../_maps/record.ts';
-import { VIEW_H, VIEW_W } from '../_maps/cells.ts';
-import { readPb } from '../_maps/pb.ts';
-import { constructedSearchBody } from '../_maps/constructed-search.ts';
-import { rng } from '../_maps/test-support.ts';
-import { mergeLearned, type Learned } from '../_kit/learned.ts';
-import { runLearned } from '../../monitors/signal.ts';
-import { adapter } from './adapter.ts';
-import { priorOf, VIEW_PRIOR, type MonitorPrior } from './prior.ts';
+import type { FetchedResponse, Step } from '../sources/_kit/adapter.ts';
+import type { PlaceRecord } from '../sources/_maps/record.ts';
+import { VIEW_H, VIEW_W } from '../sources/_maps/cells.ts';
+import { readPb } from '../sources/_maps/pb.ts';
+import { constructedSearchBody } from '../sources/_maps/constructed-search.ts';
+import { rng } from '../sources/_maps/test-support.ts';
+import { mergeLearned, type Learned } from '../sources/_kit/learned.ts';
+import { runLearned } from './signal.ts';
+import { adapter } from '../sources/maps-search/adapter.ts';
+import { priorOf, VIEW_PRIOR, type MonitorPrior } from '../sources/maps-search/prior.ts';
 
 // Query k's view at zoom 15 around its own centre, holding SIZES[k] places.
 const SIZES = [25, 45, 70, 90, 104, 150, 260];
