@@ -102,6 +102,13 @@ export interface SmtpBehaviour {
   connectDelayMs?: number;
   /** Refuse the null sender with 550 at MAIL FROM. */
   refuseNullSender?: boolean;
+  /**
+   * Holds each session's first RCPT answer until `sessions` sessions of its domain are open at once
+   * (or `deadlineMs` passes), so a concurrency test sees a cap reached whatever the box's scheduling:
+   * without it, a loaded box may run the sessions one after the other and "two overlapped" is luck.
+   * The deadline only keeps a client that never opens that many from hanging (its peak shows it).
+   */
+  holdUntilOpen?: { sessions: number; deadlineMs: number };
 }
 
 export interface LoopbackSmtp {
@@ -111,6 +118,8 @@ export interface LoopbackSmtp {
   connections(): number;
   /** Sessions open right now, and the most seen at once, per recipient domain. */
   peakPerDomain: Map<string, number>;
+  /** Sessions `holdUntilOpen` let go at its deadline rather than because the count was reached. */
+  releasedByDeadline(): number;
   /** Every RCPT address received, in order. */
   rcpts: string[];
   /** Every MAIL FROM address received. */
@@ -138,6 +147,32 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
   const peakPerDomain = new Map<string, number>();
   const sessionDomain = new Map<string, string>();
   const codeError = (code: number, message: string): Error => Object.assign(new Error(message), { responseCode: code });
+  // holdUntilOpen: per domain, the sessions waiting for the count to be reached.
+  const held = new Map<string, Set<() => void>>();
+  let releasedByDeadline = 0;
+  const holdUntilOpen = (domain: string, open: number, then: () => void): void => {
+    const h = b.holdUntilOpen!;
+    const waiting = held.get(domain) ?? new Set<() => void>();
+    held.set(domain, waiting);
+    const go = () => {
+      clearTimeout(deadline);
+      waiting.delete(go);
+      then();
+    };
+    const deadline = setTimeout(() => {
+      releasedByDeadline++;
+      go();
+    }, h.deadlineMs);
+    waiting.add(go);
+    if (open >= h.sessions) for (const g of [...waiting]) g();
+  };
+  const answerRcpt = (a: string, local: string, domain: string, cb: (err?: Error | null) => void): void => {
+    if (b.stallPrefix && local.startsWith(b.stallPrefix)) return; // never answer
+    if (b.greylistPrefix && local.startsWith(b.greylistPrefix)) return cb(codeError(451, '4.7.1 Greylisted, try again later'));
+    if (b.policyPrefix && local.startsWith(b.policyPrefix)) return cb(codeError(550, '5.7.1 Client host blocked by policy'));
+    if (catchAll.has(domain) || mailboxes.has(a)) return cb();
+    cb(codeError(550, '5.1.1 User unknown'));
+  };
 
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -164,12 +199,9 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
         const open = (openPerDomain.get(domain) ?? 0) + 1;
         openPerDomain.set(domain, open);
         peakPerDomain.set(domain, Math.max(open, peakPerDomain.get(domain) ?? 0));
+        if (b.holdUntilOpen) return holdUntilOpen(domain, open, () => answerRcpt(a, local, domain, cb));
       }
-      if (b.stallPrefix && local.startsWith(b.stallPrefix)) return; // never answer
-      if (b.greylistPrefix && local.startsWith(b.greylistPrefix)) return cb(codeError(451, '4.7.1 Greylisted, try again later'));
-      if (b.policyPrefix && local.startsWith(b.policyPrefix)) return cb(codeError(550, '5.7.1 Client host blocked by policy'));
-      if (catchAll.has(domain) || mailboxes.has(a)) return cb();
-      cb(codeError(550, '5.1.1 User unknown'));
+      answerRcpt(a, local, domain, cb);
     },
     onData(stream, _session, cb) {
       data++;
@@ -194,6 +226,7 @@ export async function startLoopbackSmtp(b: SmtpBehaviour, host = '127.0.0.1', po
     port: addr.port,
     connections: () => connections,
     peakPerDomain,
+    releasedByDeadline: () => releasedByDeadline,
     rcpts,
     senders,
     helos,
