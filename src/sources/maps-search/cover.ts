@@ -35,6 +35,8 @@ import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolv
 import { placeKey } from './finish.ts';
 import { repairOffset, REPAIR_DRY } from './repair.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
+import { capLearnOf, areaLearned } from './area-prior.ts';
+import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
@@ -205,7 +207,7 @@ export function firstAreaStep(q: string, ctx: QueryContext<MapsSearchParams>, s:
   const limit = typeof ctx.params.limit === 'number' && ctx.params.limit > 0 ? ctx.params.limit : Infinity;
   const st: AreaState = {
     q, hl: s.language, gl: s.region, limit: Number.isFinite(limit) ? limit : -1,
-    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1, fit: emptyFit(), cap: emptyCapLearn(),
+    roots: rootGrid(area.bbox), stack: [], view: null, groups: {}, nextGroup: 1, fit: emptyFit(), cap: capLearnOf(priorOf(ctx)),
     tally: { views: 0, skipped: 0, saturated: 0, deep: 0, requests: 0, found: 0, estimated: 0 },
   };
   advance(st, area);
@@ -414,10 +416,11 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
     const [kept] = st.pages.splice(i, 1);
     onPage(st, area, kept!.p.map(([lat, lng, h]) => ({ lat, lng, h })), kept!.n, records);
   }
-  if (st.view) return { records, next: [stepOf(st)] };
+  // What the run proved of the view cap, for a monitor's next run (./area-prior.ts).
+  if (st.view) return { records, next: [stepOf(st)], ...areaLearned(st.cap) };
   // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
   const named = String(ctx.params.area);
-  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap) } };
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap) }, ...areaLearned(st.cap) };
 }
 
 /** Probe pages kept to stand as their sub-cell's first page (oldest dropped first). */

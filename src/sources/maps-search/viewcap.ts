@@ -46,7 +46,7 @@ const PROBE_LEVELS = 3;
 /** One view in this many of those the rules accept above half the cap is audited. */
 export const AUDIT_EVERY = 8;
 /** Consecutive proofs at one count before it is the cap. */
-const CONFIRM = 3;
+export const CONFIRM = 3;
 /** Recent counts kept to spot a repeated one. */
 const RECENT = 8;
 /** Accepted views kept, to split after all when their count proves to be a cap. */
