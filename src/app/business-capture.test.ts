@@ -76,3 +76,45 @@ test('the last places of a burst are written by the timer, without another compl
     assert.deepEqual(await names(s), ['place t']);
   } finally { await s.close(); }
 });
+
+/** Counts event-loop turns while it runs: a setImmediate chain, one step a turn. */
+function turnCounter() {
+  let turns = 0, on = true;
+  const spin = () => { turns++; if (on) setImmediate(spin); };
+  setImmediate(spin);
+  return { get turns() { return turns; }, stop() { on = false; } };
+}
+
+test('a big batch is written a slice a transaction, with event-loop turns between two slices (issue 39)', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const db = businessStoreOf(s);
+    const upsert = db.upsertBusinesses.bind(db);
+    const calls: { places: number; turn: number }[] = [];
+    const loop = turnCounter();
+    db.upsertBusinesses = (owner, records, at) => { calls.push({ places: records.length, turn: loop.turns }); return upsert(owner, records, at); };
+    const capture = new BusinessCapture(s, { shared: false, now: () => 1000, slice: 50 });
+    // One completion of 1,000 places: more than CAPTURE_MAX_PLACES, so add writes them before it returns.
+    assert.equal(await capture.add(item, Array.from({ length: 1000 }, (_, i) => place(`p${i}`))), 1000);
+    loop.stop();
+    assert.equal(calls.length, 20, 'twenty slices of 50, not one upsert of 1,000');
+    assert.ok(calls.every((c) => c.places === 50));
+    for (let i = 1; i < calls.length; i++) assert.ok(calls[i]!.turn > calls[i - 1]!.turn, `a turn passed between slice ${i - 1} and slice ${i}`);
+    assert.equal((await db.searchBusinesses({ accountId: 'a1', limit: 10, includeTotal: true })).total, 1000);
+  } finally { await s.close(); }
+});
+
+test('batches are written in the order they were taken: a place found again during a long write ends as last found', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const capture = new BusinessCapture(s, { shared: false, now: () => 1000, slice: 10, maxPlaces: 1_000_000 });
+    await capture.add(item, [...Array.from({ length: 100 }, (_, i) => place(`p${i}`)), place('x', 'old name')]);
+    const first = capture.flush();
+    // Taken while the first batch is being written (it yields between its slices).
+    await capture.add(item, [place('x', 'new name')]);
+    const second = capture.flush();
+    await Promise.all([first, second]);
+    const page = await businessStoreOf(s).searchBusinesses({ accountId: 'a1', limit: 10, name: 'name' });
+    assert.deepEqual(page.items.map((b) => b.name), ['new name']);
+  } finally { await s.close(); }
+});

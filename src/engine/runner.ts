@@ -32,6 +32,7 @@ import { shortfallNote } from './tally.ts';
 import { joinReasons, stubNote } from './stubs.ts';
 import { CREDIT_NOTE, Purses, type Purse } from '../billing/purse.ts';
 import { GiveBack, type SlotLending } from './lending.ts';
+import { encodeRecords } from './encode-records.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -315,7 +316,8 @@ export class Runner {
       const st = run.state.stubs;
       note = noteOf(joinReasons(run.state.note ?? shortfallNote(run.state.tally), stubNote(st)), run.state.summary, st && { retried: st.retried ?? 0, served: st.served ?? 0 }, run.state.learned);
       if (run.last) {
-        return { out: { ...base, recordsJson: JSON.stringify(run.last), count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
+        const { json, utf8 } = await encodeRecords(run.last);
+        return { out: { ...base, recordsJson: json, recordsUtf8: utf8, count: run.state.records, units: run.state.units, note, now: this.o.now(), extraProducts }, records: run.last };
       }
       if (streamed) {
         return { out: { ...base, recordsJson: '[]', count: run.state.records, units: run.state.units, streamed: true, note, now: this.o.now(), extraProducts }, records: null };
@@ -330,8 +332,10 @@ export class Runner {
       note = CREDIT_NOTE;
     }
     const records = await this.prepare(item, raw);
+    // Encoded a slice a turn: an area's thousands of places are not one stall of the API thread.
+    const { json, utf8 } = await encodeRecords(records);
     const out: ItemOutcome = {
-      ...base, recordsJson: JSON.stringify(records), count: records.length, note, now: this.o.now(),
+      ...base, recordsJson: json, recordsUtf8: utf8, count: records.length, note, now: this.o.now(),
       units: adapter.units ? adapter.units(records) : undefined, dedupeKeys: dedupe ? records.map(dedupeKey) : undefined, extraProducts,
     };
     // A total limit may cut what the store keeps: then the store's copy is the one to read.

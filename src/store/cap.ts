@@ -12,7 +12,7 @@ export function capToTotal(o: ItemOutcome, kept: number): ItemOutcome & { cutByT
   const room = Math.max(0, o.totalLimit - kept);
   if (o.count <= room) return o;
   const records = (JSON.parse(o.recordsJson) as unknown[]).slice(0, room);
-  return { ...o, recordsJson: JSON.stringify(records), count: room, units: o.units === undefined ? undefined : Math.min(o.units, room),
+  return { ...o, recordsJson: JSON.stringify(records), recordsUtf8: undefined, count: room, units: o.units === undefined ? undefined : Math.min(o.units, room),
     dedupeKeys: o.dedupeKeys?.slice(0, room), cutByTotal: room === 0 };
 }
 

@@ -90,7 +90,9 @@ export function completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: b
   // `deduped` is only a candidate: the statement bills by new keys for dropDuplicates requests alone.
   const b = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped: !!o.dedupeKeys });
   const x = o.extraProducts ?? [];
-  return [o.itemId, o.owner, o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys,
+  // A big result's bytes, encoded a slice a turn by the runner, go as they are (a text parameter in
+  // binary form is its UTF-8 bytes): the driver does not encode 12 MB of text in one go.
+  return [o.itemId, o.owner, o.recordsUtf8 ?? o.recordsJson, o.count, o.dedupeKeys ?? null, o.now, alone, b.emptyFree, b.emptyCostsOne, !!o.streamed, o.note ?? null, b.byNewKeys,
     x.map((e) => e.product), x.map((e) => e.unit), x.map((e) => e.unitPriceMicros), BALANCE_EXHAUSTED];
 }
 

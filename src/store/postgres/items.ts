@@ -155,7 +155,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {
     const h = this.h;
-    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now, storedOf(o));
+    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now, storedOf(o, o.recordsUtf8));
     // totalLimit: the records the request kept so far decide the cut, so they are read under the
     // request's row lock (item first, then request: the usual order) and concurrent items of one
     // request never deliver or bill past the limit.

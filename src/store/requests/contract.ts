@@ -88,6 +88,9 @@ export interface ItemOutcome {
   owner: string;
   /** JSON array text of the records. */
   recordsJson: string;
+  /** Its UTF-8 bytes, when the runner encoded them a slice a turn (a big result, src/engine/
+   *  encode-records.ts): the store writes these rather than encoding the text again in one go. */
+  recordsUtf8?: Buffer;
   count: number;
   /** Billable units when they differ from the record count (see adapter `units`). */
   units?: number;

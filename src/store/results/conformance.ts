@@ -78,4 +78,20 @@ export function resultConformance(name: string, open: OpenStore, opts: SuiteOpti
     for await (const c of s.readChunks(paged.id)) gone.push(c);
     assert.deepEqual(gone, [], 'purge drops the chunks with the results');
   });
+
+  t('a result given with its UTF-8 bytes (a big result the runner encoded a slice a turn) reads back as its text, its answer the same bytes', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['big'], { unitPriceMicros: µ(0.001) });
+    await s.createRequest(r);
+    const [item] = await s.claimItems('w1', 1, 60_000, 10_000);
+    const records = Array.from({ length: 300 }, (_, i) => ({ i, name: `Café «${i}» – ⋅ 𝄞`, about: { 'Service options': { Takeout: true } } }));
+    const json = JSON.stringify(records);
+    const fan = await s.completeItem({ itemId: item.id, owner: 'w1', recordsJson: json, recordsUtf8: Buffer.from(json), count: records.length, now: 10_100 });
+    assert.equal(fan.applied, true);
+    assert.equal(fan.finished?.usage, 300, 'billed once, per record');
+    if (fan.stored?.recordsUtf8) assert.ok(fan.stored.recordsUtf8.equals(Buffer.from(json)), 'the answer sends the same bytes');
+    const read = [];
+    for await (const q of s.readResults(r.id)) read.push(q.recordsJson);
+    assert.deepEqual(read, [json]);
+  });
 }

@@ -133,7 +133,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (h.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0;
       // Encoded once: compressed here, and the synchronous answer sends the same bytes (FanIn.stored).
-      const utf8 = Buffer.from(o.recordsJson);
+      const utf8 = o.recordsUtf8 ?? Buffer.from(o.recordsJson);
       const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8) && chunks === 0;
       dropProgress(h, it.request_id, it.query_index, !!o.streamed);
       h.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);

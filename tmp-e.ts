@@ -1,0 +1,13 @@
+import { adapter } from './src/sources/maps-search/adapter.ts';
+import { fixture, SEARCH } from './src/sources/_maps/test-support.ts';
+import { encodeRecords } from './src/engine/encode-records.ts';
+const ctx = { query: 'coffee', params: {} as any };
+const step = adapter.plan(ctx)[0]!;
+const base = adapter.parse(step, { status: 200, body: fixture(SEARCH), headers: {}, url: String(step.url) }, ctx).records as any[];
+const recs = Array.from({ length: Number(process.env.N ?? 5000) }, (_, i) => ({ ...base[i % 20], engine_id: `0x${i}`, place_id: `ChIJ${i}` }));
+let last = performance.now(), on = true; const gaps: [number, number][] = [];
+const spin = () => { const t = performance.now(); if (t - last > 30) gaps.push([Math.round(t - last), Math.round(t)]); last = t; if (on) setImmediate(spin); };
+const t0 = performance.now(); setImmediate(spin);
+await encodeRecords(recs);
+on = false;
+console.log('gaps>30ms', gaps.map(([g, t]) => `${g}@${Math.round(t - t0)}`).join(' '), 'total', Math.round(performance.now() - t0));
