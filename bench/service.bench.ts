@@ -21,6 +21,11 @@
  *   ARMS='[{"name":"before","server":"dist/base/trawl.js"},{"name":"after"},{"name":"after, no threads","env":{"PARSE_THREADS":"0"}}]'
  * (each arm: name, optional server script, env, node args); the table then has one column per arm and
  * its ratio to the first arm, paired per repetition.
+ * An arm on PostgreSQL (DATABASE_URL in its env) also reports the database server's CPU a query over the
+ * same window (bench/pg-cpu.ts): all its processes, and the backends of the measured service alone; it
+ * shares the cores and is not in the service's own CPU. SERVER_NODE_ARGS='--import tsx --import
+ * ./bench/pg-statements.ts' with PG_STATEMENTS_OUT in an arm's env counts its statements by kind with
+ * each one's server CPU (after the warm-up).
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
  * Each server is measured once its start-up work has settled (`settled`: the submit-check thread's
  * warming, seconds of CPU, fell inside the measured queries before). The floor parses where the
@@ -35,6 +40,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
 import { buildServed, median, procCpuMs, serveArgs, sleep, table, writeSection } from './lib.ts';
+import { pgCpuMs } from './pg-cpu.ts';
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../src/sources/_kit/adapter.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -256,10 +262,20 @@ async function main(): Promise<void> {
         const next = lineReader(load);
         load.stdin!.write(`${W}\n`);
         await next();
+        // PostgreSQL's own CPU, for an arm on it: its server shares the cores (bench/pg-cpu.ts).
+        const onPg = !!a.env?.DATABASE_URL;
+        // bench/pg-statements.ts preloaded: its counts start after the warm-up.
+        if (process.env.SERVER_NODE_ARGS?.includes('pg-statements')) s.child.kill('SIGUSR2');
+        const p0 = onPg ? pgCpuMs(s.child.pid!) : null;
         const c0 = procCpuMs(s.child.pid!);
         load.stdin!.write(`${N}\n`);
         const m = JSON.parse(await next());
         const c1 = procCpuMs(s.child.pid!);
+        const p1 = onPg ? pgCpuMs(s.child.pid!) : null;
+        if (p0?.seen && p1) {
+          add(`${arm} pg cpu`, (p1.all - p0.all) / N);
+          add(`${arm} pg own`, (p1.own - p0.own) / N);
+        }
         load.stdin!.end();
         add(`${arm} qps`, m.qps);
         add(`${arm} cpu`, (c1.all - c0.all) / N);
@@ -267,7 +283,8 @@ async function main(): Promise<void> {
         add(`${arm} client cpu`, m.clientCpuMs);
         s.child.kill('SIGTERM');
         await new Promise((r) => s.child.once('exit', r));
-        process.stderr.write(`rep ${rep}: executor-only ${base.qps.toFixed(0)} q/s ${base.cpuMs.toFixed(2)} ms/q; ${arm} ${m.qps.toFixed(0)} q/s ${((c1.all - c0.all) / N).toFixed(2)} ms/q (main ${((c1.main - c0.main) / N).toFixed(2)}); load ${loadavg()[0].toFixed(1)}\n`);
+        const pgNote = p0?.seen && p1 ? `; PostgreSQL ${((p1.all - p0.all) / N).toFixed(2)} ms/q (its backends ${((p1.own - p0.own) / N).toFixed(2)})` : '';
+        process.stderr.write(`rep ${rep}: executor-only ${base.qps.toFixed(0)} q/s ${base.cpuMs.toFixed(2)} ms/q; ${arm} ${m.qps.toFixed(0)} q/s ${((c1.all - c0.all) / N).toFixed(2)} ms/q (main ${((c1.main - c0.main) / N).toFixed(2)})${pgNote}; load ${loadavg()[0].toFixed(1)}\n`);
       }
       loads.push(loadavg()[0]);
     }
@@ -280,8 +297,12 @@ async function main(): Promise<void> {
   if (process.env.ARMS) {
     const first = arms[0].name;
     const measures: [string, string, number][] = [['queries/s of one process', 'qps', 0], ['CPU ms per query, all threads', 'cpu', 2], ['CPU ms per query, main thread', 'main', 2], ['load generator CPU ms per query', 'client cpu', 2]];
+    // PostgreSQL arms: the server's CPU a query (all its processes; its backends serving this process).
+    if (arms.some((a) => rows[`arm ${a.name} pg cpu`])) measures.push(['PostgreSQL CPU ms per query, all its processes', 'pg cpu', 2], ['PostgreSQL CPU ms per query, the backends of this service', 'pg own', 2]);
+    const has = (k: string) => !!rows[k]?.length;
     const cmp = table(['measure (median of ' + REPS + ')', ...arms.map((a) => a.name), 'executor-only', ...arms.slice(1).map((a) => `${a.name} / ${first} (paired)`)],
-      measures.map(([label, k, d]) => [label, ...arms.map((a) => f(md(`arm ${a.name} ${k}`), d)), k === 'client cpu' ? '–' : f(md(`base ${k}`), d), ...arms.slice(1).map((a) => f(paired(`arm ${a.name} ${k}`, `arm ${first} ${k}`)))]));
+      measures.map(([label, k, d]) => [label, ...arms.map((a) => has(`arm ${a.name} ${k}`) ? f(md(`arm ${a.name} ${k}`), d) : '–'), has(`base ${k}`) ? f(md(`base ${k}`), d) : '–',
+        ...arms.slice(1).map((a) => has(`arm ${a.name} ${k}`) && has(`arm ${first} ${k}`) ? f(paired(`arm ${a.name} ${k}`, `arm ${first} ${k}`)) : '–')]));
     console.log(`${cmp}\n\nN = ${N}, W = ${W}, C = ${C}; load average ${loads.map((x) => x.toFixed(1)).join(', ')}\nRaw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\``);
     return;
   }

@@ -53,7 +53,8 @@ interface Insert { r: NewRequest; whilePayable: boolean }
 async function insertRequests(h: PgDb, xs: Insert[]): Promise<Set<string>> {
   const rs = xs.map((x) => x.r);
   const waiting = rs.flatMap((r) => waitingChunks(r.queries).map((c) => ({ r, c })));
-  const made = await h.q(`WITH x AS (
+  // Planned once (PgDb.qPlannedOnce): its values are a batch's columns as arrays.
+  const made = await h.qPlannedOnce(`WITH x AS (
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
                                     $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[], $22::boolean[])
                  AS x(id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
@@ -174,7 +175,7 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'w
 
   async endedRequests(ids: string[]): Promise<RequestRow[]> {
     if (!ids.length) return [];
-    return (await this.h.q('SELECT * FROM requests WHERE id = ANY($1::text[]) AND finished_at IS NOT NULL', [ids])).map(toRequest);
+    return (await this.h.qPlannedOnce('SELECT * FROM requests WHERE id = ANY($1::text[]) AND finished_at IS NOT NULL', [ids])).map(toRequest);
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
