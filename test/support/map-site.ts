@@ -55,8 +55,10 @@ export interface MapSite {
    *  `step` apart, ended by a short page, an empty view asked once): the least any planner that
    *  pages that way pays, knowing where to split. */
   oracle(roots: Box[], paged?: { step: number }): number;
-  /** Over HTTP on loopback; `hits` counts each URL served, `delayMs` holds every answer back. */
-  listen(o?: { delayMs?: number }): Promise<{ url: string; hits: Map<string, number>; close(): Promise<void> }>;
+  /** Over HTTP on loopback; `hits` counts each URL asked, `delayMs` holds every answer back, and
+   *  `pause()` holds every answer until `resume()` (a client stopped where a test wants it,
+   *  whatever the box's speed). */
+  listen(o?: { delayMs?: number }): Promise<{ url: string; hits: Map<string, number>; pause(): void; resume(): void; close(): Promise<void> }>;
 }
 
 /** The view a request shows, as the cap function sees it: its box on the ground, its centre, and how
@@ -162,14 +164,24 @@ export function mapSite(o: MapSiteOptions): MapSite {
     },
     async listen(lo = {}) {
       const hits = new Map<string, number>();
+      let held: Array<() => void> | null = null;
+      const resume = () => {
+        const go = held ?? [];
+        held = null;
+        for (const send of go) send();
+      };
       const server = createServer((req, res) => {
         hits.set(req.url ?? '/', (hits.get(req.url ?? '/') ?? 0) + 1);
         const out = site.serve(`http://x${req.url ?? '/'}`);
-        setTimeout(() => res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8' }).end(out.body), lo.delayMs ?? 0);
+        const send = () => { if (!res.destroyed) res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8' }).end(out.body); };
+        setTimeout(() => (held ? held.push(send) : send()), lo.delayMs ?? 0);
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       const { port } = server.address() as AddressInfo;
-      return { url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((ok) => server.close(() => ok())) };
+      return {
+        url: `http://127.0.0.1:${port}`, hits, pause: () => { held ??= []; }, resume,
+        close: () => { resume(); return new Promise((ok) => server.close(() => ok())); },
+      };
     },
   };
   return site;
