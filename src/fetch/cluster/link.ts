@@ -27,6 +27,11 @@ import { hostname } from 'node:os';
 import type { ClusterStore, SlotLease } from './store.ts';
 import { LocalStates, type SharedState, type SharedStates } from './shared-states.ts';
 
+/** How long a call to the store may take before this process paces alone (ClusterLinkOptions.timeoutMs):
+ *  a slow answer from a loaded process is not an outage. The PostgreSQL store's pool waits as long
+ *  (./postgres.ts), so this is the one limit that decides. */
+export const STORE_TIMEOUT_MS = 5000;
+
 export interface LinkLog {
   warn(o: object, msg: string): void;
   info(o: object, msg: string): void;
@@ -116,7 +121,7 @@ export class ClusterLink extends LocalStates implements SharedStates, SlotSource
   constructor(readonly store: ClusterStore, private readonly opts: ClusterLinkOptions = {}) {
     super(opts.now);
     this.id = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.o = { maxLease: 4, maxLeaseMs: 1000, pollMs: 250, heartbeatMs: 1000, timeoutMs: 5000, lateMs: 50, ...stripUndefined(opts) };
+    this.o = { maxLease: 4, maxLeaseMs: 1000, pollMs: 250, heartbeatMs: 1000, timeoutMs: STORE_TIMEOUT_MS, lateMs: 50, ...stripUndefined(opts) };
   }
 
   /** True when starts come from the store (false for the in-process store: the pacer reserves itself). */

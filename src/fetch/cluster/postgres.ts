@@ -4,8 +4,12 @@
  * clock (`statement_timestamp()`, one value for the whole statement); a lease locks its key's row for
  * that statement only, so two processes never reserve the same start.
  *
- * Its own small pool (two connections, one-second timeouts): the store's pool may be busy with
- * completions, and pacing must learn of an outage within a second to pace alone (./link.ts).
+ * Its own small pool (two connections): the store's pool may be busy with completions. Its connect
+ * and query timeouts are the link's (STORE_TIMEOUT_MS, 5 s; ./link.ts), which decides when the store
+ * is out and this process paces alone: they were 1 s, and on a loaded box a connection that took
+ * longer to open (TCP, authentication, a pool slot waited for) failed a call that would have
+ * answered, and the process paced alone at 1/N for nothing. A server that is down refuses at once
+ * whatever the timeout; a pool call that outlives it ends with pg's error (the link logs it once).
  *
  * The feed reads versions from a sequence; a writer that took a version before a reader's read can
  * commit after it, so each read goes back 100 versions behind its cursor (entries may come twice,
@@ -13,6 +17,7 @@
  */
 import pg from 'pg';
 import type { ClusterStore, SharedEntry, SlotLease } from './store.ts';
+import { STORE_TIMEOUT_MS } from './link.ts';
 
 const NOW = `(extract(epoch from statement_timestamp()) * 1000)`;
 const BACK = 100;
@@ -22,9 +27,10 @@ export class PostgresClusterStore implements ClusterStore {
   private readonly pool: pg.Pool;
   private beats = 0;
 
-  /** `config`: the store's `clientConfig()` (same database and schema). */
-  constructor(config: pg.ClientConfig) {
-    this.pool = new pg.Pool({ ...config, max: 2, connectionTimeoutMillis: 1000, query_timeout: 1000, idleTimeoutMillis: 30_000 } as pg.PoolConfig);
+  /** `config`: the store's `clientConfig()` (same database and schema); `timeoutMs`: the longest a
+   *  connection may take to open (or a pool slot to free) and a statement to answer. */
+  constructor(config: pg.ClientConfig, timeoutMs = STORE_TIMEOUT_MS) {
+    this.pool = new pg.Pool({ ...config, max: 2, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, idleTimeoutMillis: 30_000 } as pg.PoolConfig);
     this.pool.on('error', () => undefined); // a dropped idle connection: the next call reports it
   }
 
