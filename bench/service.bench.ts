@@ -185,7 +185,9 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
     return { child, url, key: 'none' };
   }
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
-  const a = spawnSync(process.execPath, ['bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
+  // Through the arm's own build: its CLI migrates the store first, and a bundle of an older main
+  // must not find a schema this checkout's migrations already changed (PostgreSQL: one schema an arm).
+  const a = spawnSync(process.execPath, [arm.server ?? 'bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
   const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
   const served = arm.server ? [arm.server, 'serve'] : serveArgs();
