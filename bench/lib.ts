@@ -3,7 +3,7 @@
  *
  * @example median([3, 1, 2]) // 2
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
@@ -112,14 +112,53 @@ export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 
+/** utime + stime in ms of one /proc stat file (a process, all its threads, or one thread). */
+const statMs = (file: string) => {
+  const f = readFileSync(file, 'utf8');
+  const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return ((Number(x[11]) + Number(x[12])) * 1000) / 100; // USER_HZ = 100
+};
+
 /** utime + stime in ms of a process (all its threads) and of its main thread alone, from /proc. */
 export function procCpuMs(pid: number): { all: number; main: number } {
-  const ticks = (file: string) => {
-    const f = readFileSync(file, 'utf8');
-    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return ((Number(x[11]) + Number(x[12])) * 1000) / 100; // USER_HZ = 100
-  };
-  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  return { all: statMs(`/proc/${pid}/stat`), main: statMs(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** Node's own threads started before any script: its platform's delayed-task scheduler and its 4 V8
+ *  workers (`--v8-pool-size`), which run the garbage collector's parallel and concurrent work and
+ *  background compilation for every isolate of the process. */
+const PLATFORM_THREADS = 5;
+
+/**
+ * utime + stime in ms of each group of a process's threads, from /proc: `API thread` (the main one),
+ * each worker thread by the name bench/thread-names.js wrote for it (`names`, the server preloaded
+ * with it; threads of one name summed), `V8 platform (GC, compiler)` (the first unnamed threads,
+ * PLATFORM_THREADS), `libuv pool, other` (the remaining unnamed ones: fs, zlib, crypto, dns jobs) and
+ * `ended threads` (what the process counts for threads gone since). Differences of two samples
+ * around a measured window give each group's share of it.
+ */
+export function procThreadsMs(pid: number, names?: string): Record<string, number> {
+  const named = new Map<string, string>();
+  if (names) for (const l of readFileSync(names, 'utf8').split('\n')) if (l) named.set(l.split(' ')[0], l.slice(l.indexOf(' ') + 1));
+  const out: Record<string, number> = {};
+  const add = (k: string, ms: number) => (out[k] = (out[k] ?? 0) + ms);
+  let live = 0;
+  let unnamed = 0;
+  const tids = readdirSync(`/proc/${pid}/task`).map(Number).sort((a, b) => a - b);
+  for (const tid of tids) {
+    let ms: number;
+    try {
+      ms = statMs(`/proc/${pid}/task/${tid}/stat`);
+    } catch {
+      continue; // ended while read: counted under `ended threads`
+    }
+    live += ms;
+    if (tid === pid) add('API thread', ms);
+    else if (named.has(String(tid))) add(named.get(String(tid))!, ms);
+    else add(unnamed++ < PLATFORM_THREADS ? 'V8 platform (GC, compiler)' : 'libuv pool, other', ms);
+  }
+  add('ended threads', statMs(`/proc/${pid}/stat`) - live);
+  return out;
 }
 
 /** `trawl serve` as `npm start` runs it: the production bundle (SERVER=tsx: the sources through tsx). */

@@ -27,6 +27,9 @@
  * ./bench/pg-statements.ts' with PG_STATEMENTS_OUT in an arm's env counts its statements by kind with
  * each one's server CPU (after the warm-up).
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
+ * CPU is also counted per thread (bench/lib.ts procThreadsMs): the API thread, each worker thread by
+ * its job module (named by bench/thread-names.js, preloaded into every server), V8's platform threads
+ * (garbage collection, compilation), libuv's pool; the table below the measures shows each arm's.
  * Each server is measured once its start-up work has settled (`settled`: the submit-check thread's
  * warming, seconds of CPU, fell inside the measured queries before). The floor parses where the
  * floor did when its bound was set (past the parse threads' queue only); FLOOR_PLACEMENT=service in
@@ -39,11 +42,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { buildServed, median, procCpuMs, serveArgs, sleep, table, writeSection } from './lib.ts';
+import { buildServed, median, procCpuMs, procThreadsMs, serveArgs, sleep, table, writeSection } from './lib.ts';
 import { pgCpuMs } from './pg-cpu.ts';
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../src/sources/_kit/adapter.ts';
 
 const SELF = fileURLToPath(import.meta.url);
+/** Preloaded into every server (the floor too): names its worker threads for the per-thread CPU. */
+const THREAD_NAMES = fileURLToPath(new URL('./thread-names.js', import.meta.url));
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const N = Number(process.env.N ?? 3000);
 const W = Number(process.env.W ?? 500);
@@ -173,16 +178,18 @@ async function loadRole(): Promise<void> {
 interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[]; floor?: boolean }
 
 async function startServer(dataDir: string, har: string, arm: Arm) {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', ...arm.env };
+  const names = `${dataDir}.threads`;
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', THREAD_NAMES_FILE: names, ...arm.env };
+  writeFileSync(names, '');
   // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server (the floor too).
-  const nodeArgs = [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
+  const nodeArgs = ['--import', THREAD_NAMES, ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
   if (arm.floor) {
     const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
       createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l).url));
     });
-    return { child, url, key: 'none' };
+    return { child, url, key: 'none', names };
   }
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
   // Through the arm's own build: its CLI migrates the store first, and a bundle of an older main
@@ -199,7 +206,7 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
       if (l.includes('"trawl listening"')) resolve(JSON.parse(l).url);
     });
   });
-  return { child, url, key };
+  return { child, url, key, names };
 }
 
 /**
@@ -270,6 +277,7 @@ async function main(): Promise<void> {
         if (process.env.SERVER_NODE_ARGS?.includes('pg-statements')) s.child.kill('SIGUSR2');
         const p0 = onPg ? pgCpuMs(s.child.pid!) : null;
         const c0 = procCpuMs(s.child.pid!);
+        const t0 = procThreadsMs(s.child.pid!, s.names);
         load.stdin!.write(`${N}\n`);
         const m = JSON.parse(await next());
         const c1 = procCpuMs(s.child.pid!);
@@ -278,6 +286,8 @@ async function main(): Promise<void> {
           add(`${arm} pg cpu`, (p1.all - p0.all) / N);
           add(`${arm} pg own`, (p1.own - p0.own) / N);
         }
+        const t1 = procThreadsMs(s.child.pid!, s.names);
+        for (const [k, ms] of Object.entries(t1)) add(`${arm} thread ${k}`, (ms - (t0[k] ?? 0)) / N);
         load.stdin!.end();
         add(`${arm} qps`, m.qps);
         add(`${arm} cpu`, (c1.all - c0.all) / N);
@@ -296,6 +306,12 @@ async function main(): Promise<void> {
   const md = (k: string) => median(rows[k]);
   const paired = (a: string, b: string) => median(rows[a].map((v, i) => v / rows[b][i]));
   const f = (x: number, d = 2) => x.toFixed(d);
+  // Each arm's CPU a query per group of threads (median of the repetitions; bench/lib.ts procThreadsMs).
+  const threads = (cols: [label: string, prefix: string][]) => {
+    const groups = [...new Set(cols.flatMap(([, p]) => Object.keys(rows).filter((k) => k.startsWith(`${p} thread `)).map((k) => k.slice(`${p} thread `.length))))];
+    return table(['CPU ms a query by thread (median)', ...cols.map(([l]) => l)], groups.map((g) => [g, ...cols.map(([, p]) => (rows[`${p} thread ${g}`] ? f(md(`${p} thread ${g}`)) : '–'))]));
+  };
+  const raw = JSON.stringify(Object.fromEntries(Object.entries(rows).filter(([k]) => !k.includes(' thread ')).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])));
   if (process.env.ARMS) {
     const first = arms[0].name;
     const measures: [string, string, number][] = [['queries/s of one process', 'qps', 0], ['CPU ms per query, all threads', 'cpu', 2], ['CPU ms per query, main thread', 'main', 2], ['load generator CPU ms per query', 'client cpu', 2]];
@@ -305,7 +321,7 @@ async function main(): Promise<void> {
     const cmp = table(['measure (median of ' + REPS + ')', ...arms.map((a) => a.name), 'executor-only', ...arms.slice(1).map((a) => `${a.name} / ${first} (paired)`)],
       measures.map(([label, k, d]) => [label, ...arms.map((a) => has(`arm ${a.name} ${k}`) ? f(md(`arm ${a.name} ${k}`), d) : '–'), has(`base ${k}`) ? f(md(`base ${k}`), d) : '–',
         ...arms.slice(1).map((a) => has(`arm ${a.name} ${k}`) && has(`arm ${first} ${k}`) ? f(paired(`arm ${a.name} ${k}`, `arm ${first} ${k}`)) : '–')]));
-    console.log(`${cmp}\n\nN = ${N}, W = ${W}, C = ${C}; load average ${loads.map((x) => x.toFixed(1)).join(', ')}\nRaw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\``);
+    console.log(`${cmp}\n\n${threads(arms.map((a) => [a.name, `arm ${a.name}`]))}\n\nN = ${N}, W = ${W}, C = ${C}; load average ${loads.map((x) => x.toFixed(1)).join(', ')}\nRaw: \`${raw}\``);
     return;
   }
   const out = table(['measure (median of ' + REPS + ')', 'service (HTTP, engine, store)', 'service, PARSE_THREADS=0', 'floor: bare HTTP, fetch and parse only', 'executor-only client (baseline)', 'service / baseline (paired)', 'service / PARSE_THREADS=0 (paired)', 'service / floor (paired)', 'target'], [
@@ -325,7 +341,11 @@ parse threads) and sending the records: no routing, keys, requests, store, billi
 
 ${out}
 
-Raw: \`${JSON.stringify(Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((x) => +x.toFixed(3))])))}\`
+Per thread (/proc, each worker thread named by bench/thread-names.js preloaded into the server):
+
+${threads([['service', 'svc'], ['service, PARSE_THREADS=0', 'inline'], ['floor', 'floor']])}
+
+Raw: \`${raw}\`
 `;
   console.log(text);
   writeSection('docs/performance/service-last-run.md', text);
