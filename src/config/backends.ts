@@ -92,9 +92,15 @@ export function backendChoice(env: NodeJS.ProcessEnv = process.env): BackendChoi
 }
 
 /** CHECKPOINT_MS: how often the serving process's checkpoint thread copies SQLite's WAL into the
- *  file (src/store/sqlite/checkpointer.ts); 0 = in the committing transaction, as SQLite does. */
+ *  file (src/store/sqlite/checkpointer.ts); 0 = in the committing transaction, as SQLite does.
+ *  500 by default (200 before issue 37, session 14): each checkpoint costs that thread about the same
+ *  whatever it copies (it syncs the file), 0.3-0.6 ms of CPU a map search at 200; a map search writes
+ *  about 17 log pages, so half a second at 470 queries/s is 4,000 pages, half the API connection's
+ *  own threshold (8,000, src/store/sqlite/handle.ts). */
+const CHECKPOINT_MS = 500;
+
 function checkpointMs(env: NodeJS.ProcessEnv): number {
-  const v = env.CHECKPOINT_MS === undefined || env.CHECKPOINT_MS === '' ? 200 : Number(env.CHECKPOINT_MS);
+  const v = env.CHECKPOINT_MS === undefined || env.CHECKPOINT_MS === '' ? CHECKPOINT_MS : Number(env.CHECKPOINT_MS);
   if (!Number.isInteger(v) || v < 0) throw new BackendConfigError(`CHECKPOINT_MS must be a whole number of milliseconds >= 0, got ${JSON.stringify(env.CHECKPOINT_MS)}`);
   return v;
 }
