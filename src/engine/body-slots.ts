@@ -2,7 +2,9 @@
  * Shared memory that carries response bodies to the parse threads (issue 15). Posting a 191 KB map
  * search body as a string cost the API thread 0.26 ms (the structured clone of a 377 KB UTF-16
  * string, into freshly mapped memory) and the parse thread 0.35 ms to read; copying its code units
- * into a reused SharedArrayBuffer costs 0.01 ms here and 0.28 ms there. A slot is lent for one
+ * into a reused SharedArrayBuffer costs 0.01 ms here and 0.28 ms there (a quiet box; under load 1.6-3.4
+ * ms there, 94-98 page faults: the thread's copy is a string over 128 KB, which V8 places on pages mapped
+ * for it alone, issue 37 session 14, docs/performance/service.md). A slot is lent for one
  * job and taken back when the job ends; at most `max` are kept, each grown to the largest body it
  * carried (a body too large for MAX_CHARS travels as a string instead).
  *
