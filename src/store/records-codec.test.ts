@@ -27,3 +27,15 @@ test('RESULT_COMPRESSION: default 1, off, a quality, or a clear error', () => {
   assert.throws(() => compressionFromEnv('12'), /RESULT_COMPRESSION/);
   assert.throws(() => compressionFromEnv('fast'), /RESULT_COMPRESSION/);
 });
+
+test('packed on the thread pool: the same value as packed here (a big result, issue 39)', async () => {
+  const text = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ i, name: `Café ${i} – ⋅`, n: i * 7 })));
+  for (const q of [null, 0, 1, 5]) {
+    const codec = recordsCodec(q);
+    const here = codec.pack(text, Buffer.from(text));
+    const later = await codec.packOffThread(text, Buffer.from(text));
+    assert.deepEqual(later, here, `quality ${q}`);
+    assert.equal(unpackRecords(later), text);
+  }
+  assert.equal(await recordsCodec(1).packOffThread('[]', Buffer.from('[]')), '[]', 'a small text stays text');
+});

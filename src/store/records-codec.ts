@@ -9,7 +9,10 @@
  *
  * @example const codec = recordsCodec(1); const v = codec.pack(json); unpackRecords(v) === json
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib';
+import { promisify } from 'node:util';
+
+const compressLater = promisify(brotliCompress) as (buf: Buffer, o: BrotliOptions) => Promise<Buffer>;
 
 /** Below this many characters a text is stored as is (brotli's gain is a few bytes, its cost fixed). */
 export const MIN_BYTES = 512;
@@ -18,6 +21,9 @@ export interface RecordsCodec {
   /** What to store for a records text: a Buffer (compressed) or the text itself. `utf8`: the text's
    *  UTF-8 bytes when the caller has them (then they are not encoded again). */
   pack(text: string, utf8?: Buffer): string | Buffer;
+  /** The same value, compressed on libuv's thread pool rather than this thread (a big result,
+   *  issue 39: the same bytes as `pack`, brotli with the same parameters). */
+  packOffThread(text: string, utf8: Buffer): Promise<string | Buffer>;
 }
 
 /**
@@ -26,18 +32,22 @@ export interface RecordsCodec {
  * @example recordsCodec(null).pack('[1]') // '[1]'
  */
 export function recordsCodec(quality: number | null): RecordsCodec {
-  if (quality === null) return { pack: (text) => text };
+  if (quality === null) return { pack: (text) => text, packOffThread: async (text) => text };
+  const options = (buf: Buffer): BrotliOptions => ({
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
   return {
     pack(text, utf8) {
       if (text.length < MIN_BYTES) return text;
       const buf = utf8 ?? Buffer.from(text);
-      return brotliCompressSync(buf, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: quality,
-          [constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        },
-      });
+      return brotliCompressSync(buf, options(buf));
+    },
+    async packOffThread(text, utf8) {
+      return text.length < MIN_BYTES ? text : compressLater(utf8, options(utf8));
     },
   };
 }

@@ -126,6 +126,9 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
 
   async completeItem(o: ItemOutcome & { cutByTotal?: boolean }): Promise<FanIn> {
     const h = this.h;
+    // A big result (its bytes encoded by the runner a slice a turn) is compressed on the thread pool
+    // before the transaction, not in it on this thread (issue 39; wasted if the item is not applied).
+    const packed = o.recordsUtf8 ? await h.codec.packOffThread(o.recordsJson, o.recordsUtf8) : undefined;
     return h.grouped((): FanIn => {
       const it = ownedItem(h, o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
@@ -134,7 +137,8 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       const chunks = o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0;
       // Encoded once: compressed here, and the synchronous answer sends the same bytes (FanIn.stored).
       const utf8 = o.recordsUtf8 ?? Buffer.from(o.recordsJson);
-      const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8) && chunks === 0;
+      // Not when totalLimit cut the records (capToTotal drops their bytes): then they are packed here.
+      const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8, o.recordsUtf8 ? packed : undefined) && chunks === 0;
       dropProgress(h, it.request_id, it.query_index, !!o.streamed);
       h.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
       const deduped = !!it.drop_duplicates && !!o.dedupeKeys;

@@ -18,9 +18,10 @@ export function savedChunks(h: SqliteDb, requestId: string, queryIndex: number):
 
 /** Stores a query's records (or its tail after `chunks` saved chunks); a result already there is
  *  kept. True when these were stored. `utf8`: the text's UTF-8 bytes, when the caller has them. */
-export function storeResult(h: SqliteDb, requestId: string, queryIndex: number, recordsJson: string, count: number, error: string | null, chunks = 0, utf8?: Buffer): boolean {
+export function storeResult(h: SqliteDb, requestId: string, queryIndex: number, recordsJson: string, count: number, error: string | null, chunks = 0, utf8?: Buffer,
+  packed?: string | Buffer): boolean {
   return h.s('INSERT OR IGNORE INTO results (request_id, query_index, records, count, error, chunks) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(requestId, queryIndex, h.codec.pack(recordsJson, utf8), count, error, chunks).changes > 0;
+    .run(requestId, queryIndex, packed ?? h.codec.pack(recordsJson, utf8), count, error, chunks).changes > 0;
 }
 
 /** Drops an item's checkpoint; its chunks too unless they became its result. */
