@@ -11,6 +11,9 @@
  *             bills the item and ends the request (the fan-in)
  *   capture   the business capture of the places (src/app/business-capture.ts add + flush)
  *   read      the whole result read back as GET /requests/{id} reads it (store.readResults, expanded)
+ *   whole     the same completion end to end through the real Runner (a local adapter answering the
+ *             merged places: the credit fit, prepare, encode, completeItem, the request's end, then
+ *             the capture as the service wires it, afterComplete), on a fresh request
  * Per step: wall ms and the longest the event loop went without a turn meanwhile ("held": a
  * setImmediate chain runs beside the step and records its longest gap), the median of ROUNDS
  * (default 3). Records: the maps search fixture's 20 places (about 2.2 KB each), copied with new ids.
@@ -30,6 +33,8 @@ import { openScratchPostgresStore, pgTestUrl } from '../src/store/postgres/testi
 import { BusinessCapture } from '../src/app/business-capture.ts';
 import { unpackRecords } from '../src/store/records-codec.ts';
 import type { Store, WorkItem } from '../src/store/contract.ts';
+import { Runner } from '../src/engine/runner.ts';
+import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';
 
 // The runner's encoding where this tree has it (src/engine/encode-records.ts), else JSON.stringify
 // as before it: the same file runs on a copy of an older main for a paired figure.
@@ -113,6 +118,12 @@ async function round(kind: string, n: number): Promise<void> {
     const capture = new BusinessCapture(s, { shared: false, now: Date.now });
     c.capture = await held(async () => { await capture.add(item, records); await capture.flush(); });
     c.read = await held(async () => { let k = 0; for await (const q of s.readResults(item.requestId)) k += unpackRecords(q.recordsJson).length; if (!k) throw new Error('nothing read'); });
+    const again = await claimedItem(s, owner);
+    const local = { kind: 'local' as const, endpoint: '/maps/search', async lookup() { return merged; } };
+    const runner = new Runner({ store: s, queue: new EmbeddedQueue(s), adapterFor: () => local as any, fetchStep: async () => { throw new Error('no fetch'); }, owner,
+      afterComplete: (it, recs) => new BusinessCapture(s, { shared: false, now: Date.now }).add(it, recs) });
+    c.whole = await held(() => runner.run(again));
+    if ((await s.getRequest(again.requestId))?.records !== merged.length) throw new Error('the whole completion did not store every record');
     const key = `${kind}|${n}`;
     cells.set(key, [...(cells.get(key) ?? []), c]);
     console.log(`${kind} ${n}: ${Object.entries(c).map(([k, v]) => `${k} ${v.wall.toFixed(0)}/${v.max.toFixed(0)}`).join(', ')} ms (wall/held; load ${la()})`);
@@ -123,7 +134,7 @@ async function round(kind: string, n: number): Promise<void> {
 
 const load0 = la();
 for (let r = 0; r < ROUNDS; r++) for (const kind of STORES) for (const n of SIZES) await round(kind, n);
-const steps = ['finish', 'prepare', 'encode', 'complete', 'capture', 'read'];
+const steps = ['finish', 'prepare', 'encode', 'complete', 'capture', 'read', 'whole'];
 const rows = [...cells].map(([key, xs]) => {
   const [kind, n] = key.split('|');
   return [kind!, n!, ...steps.map((k) => `${median(xs.map((x) => x[k]!.max)).toFixed(0)} (${median(xs.map((x) => x[k]!.wall)).toFixed(0)})`)];

@@ -118,3 +118,23 @@ test('batches are written in the order they were taken: a place found again duri
     assert.deepEqual(page.items.map((b) => b.name), ['new name']);
   } finally { await s.close(); }
 });
+
+test('a capture stopped between two slices keeps the slices written; the next scrape of the same places writes the rest, none twice', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const db = businessStoreOf(s);
+    const upsert = db.upsertBusinesses.bind(db);
+    let calls = 0;
+    // The process dies during the fourth slice's write: three slices of ten are committed.
+    db.upsertBusinesses = (owner, records, at) => (++calls > 3 ? Promise.reject(new Error('killed')) : upsert(owner, records, at));
+    const places = Array.from({ length: 100 }, (_, i) => place(`p${i}`));
+    await assert.rejects(new BusinessCapture(s, { shared: false, now: () => 1000, slice: 10, maxPlaces: 50 }).add(item, places), /killed/);
+    const total = async () => (await db.searchBusinesses({ accountId: 'a1', limit: 1, includeTotal: true })).total;
+    assert.equal(await total(), 30);
+    db.upsertBusinesses = upsert;
+    const next = new BusinessCapture(s, { shared: false, now: () => 2000, slice: 10 });
+    await next.add(item, places);
+    await next.flush();
+    assert.equal(await total(), 100, 'each place once, those written before updated in place');
+  } finally { await s.close(); }
+});
