@@ -9,6 +9,8 @@ import { rootViews } from '../src/sources/maps-search/cover.ts';
 import { placeKey } from '../src/sources/maps-search/finish.ts';
 import type { MapsSearchParams } from '../src/sources/_maps/params.ts';
 import type { MapSite } from '../test/support/map-site.ts';
+import type { AreaState } from '../src/sources/maps-search/cover.ts';
+import { whereTracker, type Where } from './areas-where.ts';
 
 export interface AreaRun {
   /** Places of the area (the truth), places drawn over the field, places returned. */
@@ -20,6 +22,8 @@ export interface AreaRun {
   coverage: number; coverage_error: number;
   run_s: number;
   summary?: Record<string, unknown>;
+  /** Where the requests went (AREAS_WHERE=1; bench/areas-where.ts). */
+  where?: Where;
 }
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
@@ -34,6 +38,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   const before = site.requests;
   let outside = 0;
   let summary: Record<string, unknown> | undefined;
+  const where = process.env.AREAS_WHERE ? whereTracker() : undefined;
   const t = performance.now();
   while (queue.length) {
     const step = queue.shift()!;
@@ -41,6 +46,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     let res = site.serve(step.url);
     for (let k = 0; k < RETRIES && (res.status === 429 || res.status >= 500); k++) res = site.serve(step.url);
     const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
+    where?.step(step.state as unknown as AreaState, out.next?.[0]?.state as unknown as AreaState | undefined, out.records.length);
     for (const r of out.records) {
       const k = placeKey(r);
       if (found.has(k)) continue;
@@ -57,6 +63,6 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     places: site.insideCount, generated: site.count, found: found.size, recall: round(recall, 4), outside,
     requests, oracle_requests: oracle, requests_ratio: round(requests / oracle, 3),
     coverage, coverage_error: round(Math.abs(coverage - recall) * 100, 2),
-    run_s: round((performance.now() - t) / 1000, 1), summary,
+    run_s: round((performance.now() - t) / 1000, 1), summary, ...(where ? { where: where.w } : {}),
   };
 }

@@ -16,9 +16,13 @@
  *   Two estimates: the density prior (density.ts: population and ground, rates fitted to the views
  *   counted so far), and what the views showed (a saturated view's places are a sample of its cell:
  *   once a quadrant has been counted, the sample's rate estimates its siblings' counts, and the
- *   parent's estimate is shared out to its quadrants by its sample). Each is scored on the views
+ *   parent's estimate is shared out to its quadrants by its sample; a quadrant split further reports
+ *   its quadrants' places to its siblings' group once they are counted, depth first, so a saturated
+ *   first quadrant gives its siblings a rate too). Each is scored on the views
  *   counted since (squared log error; a capped view only against its lower bound), and the one that
- *   predicted them better is used (the prior until five views had both).
+ *   predicted them better is used (the prior until five views had both). A capped view holds at
+ *   least its count: a quadrant holding nearly all of its sample holds nearly all of that
+ *   (lowerShare), so a dense cluster's chain of saturated views is split unsearched.
  * - Coverage: a view counted in full knows its count (short page's offset + length), so the places
  *   its pages skipped are known; it also checks which of its parent's sampled places inside it it
  *   found again (capture-recapture). Both give the estimated places of the area and the share found.
@@ -63,7 +67,9 @@ const MIN_RATE_SAMPLE = 6;
 /** A cell waiting on the stack: its box, depth, the parent's sampled places inside it (hashes),
  *  its estimated places (when a rate is known), and the sibling group it reports to. */
 type Pt = [number, number, string];
-interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: number; g: number }
+interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: number; g: number;
+  /** The places it holds at least, as far as its parent's sample tells (lowerShare). */
+  lb?: number }
 
 /** The view being paged. */
 interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
@@ -96,8 +102,10 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
    *  whether a probe had checked the view. */
   fix?: { a: number[]; dry: number; c: boolean } }
 
-/** Sibling groups still open: places counted and sampled places of their counted quadrants. */
-interface Group { c: number; k: number; open: number; est?: number }
+/** Sibling groups still open: places counted and sampled places of their counted quadrants (a
+ *  quadrant split further counts once its own group closed: the places its quadrants counted), and
+ *  the group the split cell reports to with the parent's sampled places in it (`up`). */
+interface Group { c: number; k: number; open: number; est?: number; up?: [number, number] }
 
 export interface Tally {
   /** Views searched (at least one page fetched) and split without a search. */
@@ -219,34 +227,54 @@ export function firstAreaStep(q: string, ctx: QueryContext<MapsSearchParams>, s:
 function rateOf(st: AreaState, g: number): number | undefined {
   const G = st.groups[g];
   if (!G) return undefined;
-  if (G.est !== undefined) return undefined;
   return G.k >= MIN_RATE_SAMPLE ? G.c / G.k : undefined;
 }
 
-/** A cell ended with `c` places counted: its group learns the rate; a closed group reports up. */
+/** A cell ended with `c` places counted: its group learns the rate; a closed group reports up (the
+ *  cell it split from is counted: depth first, before that cell's siblings are searched, so a
+ *  saturated quadrant's places give its siblings a rate as a counted one's do). */
 function report(st: AreaState, g: number, c: number, k: number): void {
   const G = st.groups[g];
   if (!G) return;
   G.c += c;
   G.k += k;
   G.open -= 1;
-  if (G.open <= 0) delete st.groups[g];
+  if (G.open > 0) return;
+  delete st.groups[g];
+  if (G.up) report(st, G.up[0], G.c, G.up[1]);
 }
 
-/** Splits a cell into quadrants on the stack (those meeting the shape), sampled places shared out. */
-function split(st: AreaState, area: Area, b: Box, d: number, sample: Pt[], est: number | undefined): void {
+/** Splits a cell into quadrants on the stack (those meeting the shape), sampled places shared out.
+ *  `up`: the cell's own group and its parent's sampled places in it, to report the cell's places
+ *  to once its quadrants are counted. */
+function split(st: AreaState, area: Area, b: Box, d: number, sample: Pt[], est: number | undefined, up?: { g: number; k: Pt[] }, lb?: number): void {
   const quads = quadrants(b).filter((q) => area.meets(q));
   const g = st.nextGroup++;
   const cells: Cell[] = quads.map((q) => {
     const k = sample.filter(([lat, lng]) => contains(q, lat, lng));
-    return { b: arr(q), d: d + 1, k, g, ...(est !== undefined ? { est: (est * (k.length + 0.25)) / (sample.length + 1) } : {}) };
+    const low = lb ? lb * lowerShare(k.length, sample.length) : 0;
+    return { b: arr(q), d: d + 1, k, g, ...(est !== undefined ? { est: (est * (k.length + 0.25)) / (sample.length + 1) } : {}), ...(low >= 1 ? { lb: low } : {}) };
   });
-  st.groups[g] = { c: 0, k: 0, open: cells.length, ...(est !== undefined ? { est } : {}) };
-  if (!cells.length) delete st.groups[g];
+  // The parent's sampled places in the quadrants searched (none lie in those off the shape).
+  const upK = up ? up.k.filter(([lat, lng]) => quads.some((q) => contains(q, lat, lng))).length : 0;
+  st.groups[g] = { c: 0, k: 0, open: cells.length, ...(est !== undefined ? { est } : {}), ...(up ? { up: [up.g, upK] as [number, number] } : {}) };
+  if (!cells.length) {
+    delete st.groups[g];
+    if (up) report(st, up.g, 0, 0);
+  }
   // Depth first; the quadrant with the smallest sample first (the likeliest to be counted in full,
   // so its siblings get a rate).
   cells.sort((x, y) => y.k.length - x.k.length);
   st.stack.push(...cells);
+}
+
+/** The share of a split cell's places a quadrant holds at least, as far as `k` of the cell's `n`
+ *  sampled places lying in it tell: the sample share less one binomial standard deviation (a
+ *  quadrant holding nearly all of a capped view's sample holds nearly all of its places: a dense
+ *  cluster's chain of views, each saturated in turn, is split unsearched down to where it thins). */
+function lowerShare(k: number, n: number): number {
+  if (n <= 0) return 0;
+  return Math.max(0, k - Math.sqrt((k * (n - k)) / n)) / n;
 }
 
 /** Moves to the next view to search (st.view), splitting the cells estimated too full on the way. */
@@ -274,19 +302,23 @@ function advance(st: AreaState, area: Area): void {
     }
     const b = boxOf(cell.b);
     const prior = st.fit ? expected(st.fit, b) : undefined;
-    const seen = cell.est ?? (() => { const r = rateOf(st, cell.g); return r === undefined ? undefined : r * (cell.k.length + 0.25); })();
-    const est = chooseEstimate(st, prior, seen);
+    // A rate its counted siblings gave is evidence; the parent's estimate shared out is a guess.
+    const rate = rateOf(st, cell.g);
+    const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
+    // A lower bound from a capped parent (not an estimate: it is not scored, and only ever raises one).
+    const est = maxOf(chooseEstimate(st, prior, seen), cell.lb);
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
     if (est !== undefined && est > skipAbove(st) && !small) {
       st.tally.skipped += 1;
-      report(st, cell.g, 0, 0);
-      split(st, area, b, cell.d, cell.k, est);
+      split(st, area, b, cell.d, cell.k, est, { g: cell.g, k: cell.k }, cell.lb);
       continue;
     }
     st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [], ...(prior !== undefined && seen !== undefined ? { ests: [prior, seen] as [number, number] } : {}) };
     return;
   }
 }
+
+const maxOf = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
 
 /** Views scored before the better estimate is preferred to the prior. */
 const MIN_SCORED = 5;
@@ -586,11 +618,11 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     st.tally.saturated += 1;
     const G = st.groups[v.g];
     const est = G && G.k >= MIN_RATE_SAMPLE ? (G.c / G.k) * (v.k.length + 0.25) : undefined;
-    report(st, v.g, 0, 0);
     // Places of the parent's sample not found again stay found (the parent kept them) and stay in
     // the quadrants' samples, so they are counted where they lie.
     const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
-    split(st, area, cell, v.d, sample, est !== undefined && est > c ? est : undefined);
+    // It holds at least the count its pages stopped at (its cap).
+    split(st, area, cell, v.d, sample, est !== undefined && est > c ? est : undefined, { g: v.g, k: v.k }, Math.max(v.t ?? 0, all.length));
   } else {
     if (saturated) { st.tally.saturated += 1; st.tally.deep += 1; }
     // Counted: the places seen, plus the parent's sampled ones not seen again (found by the parent).

@@ -119,6 +119,9 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   if (t === 0) return 'complete';
   const cap = knownCap(c);
   if (cap !== undefined && t === cap) return 'capped';
+  // The two latest proofs at this very count: a complete view stops there by chance only, and a
+  // probe of a capped one can miss what it hides (the cap is known at the third).
+  if (c.caps.length >= 2 && c.caps[0] === t && c.caps[1] === t) return 'capped';
   if (capsVary(c) && t >= VARY_SHARE * Math.min(...c.caps)) return 'probe';
   // Caps proven at two counts (by region, or one that changed): a cap seen once may come back, so
   // every view near the lowest ever proven is probed, whatever the latest proofs agree on.
