@@ -27,12 +27,15 @@ test('more distinct places than the count: capped without a probe', () => {
   assert.equal(judge(emptyCapLearn(), 120, 121, B), 'capped');
 });
 
-test('three proofs at one count make the cap; a view above it starts the proof again', () => {
+test('three proofs at one count make the cap (two split a view stopping there); a view above it starts the proof again', () => {
   const c = emptyCapLearn();
   provenCapped(c, 110, 40, false);
   provenCapped(c, 110, 30, false);
   assert.equal(knownCap(c), undefined);
-  assert.equal(judge(c, 110, 110, B), 'probe');
+  // Two latest proofs at 110: a view stopping at exactly 110 is capped (a probe may miss what it
+  // hides), one stopping elsewhere is still probed.
+  assert.equal(judge(c, 110, 110, B), 'capped', 'at the count of the two latest proofs');
+  assert.equal(judge(c, 100, 100, B), 'probe');
   provenCapped(c, 110, 20, false);
   assert.equal(knownCap(c), 110);
   assert.equal(judge(c, 110, 110, B), 'capped', 'at the cap: split without a probe');
