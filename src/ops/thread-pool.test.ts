@@ -21,6 +21,7 @@ export default async function job(data: { kind: string; n?: number }, port?: Mes
   if (data.kind === 'ask') { const got = once(port!, 'message'); port!.postMessage('ping'); return { answer: (await got)[0], threadId }; }
   if (data.kind === 'sleep') await new Promise((r) => setTimeout(r, data.n));
   if (data.kind === 'spin') for (;;);
+  if (data.kind === 'flag') { Atomics.store(new Int32Array((data as unknown as { sab: SharedArrayBuffer }).sab), 0, 1); return { flagged: true }; }
   return { echo: data, threadId };
 }`);
   return pathToFileURL(file);
@@ -45,6 +46,15 @@ test('thread pool: jobs run on other threads (TypeScript loaded there), talk ove
     // A job past its budget (a loop that never ends) is ended with its thread; the pool goes on.
     await assert.rejects(pool.run({ kind: 'spin' }, undefined, { timeoutMs: 200 }), (e: Error) => e instanceof ThreadTimeout);
     assert.deepEqual((await pool.run<{ echo: unknown }>({ kind: 'echo', n: 2 }, undefined, { timeoutMs: 30_000 })).echo, { kind: 'echo', n: 2 });
+    // A job that answered within its budget while this thread was stalled past it is not ended:
+    // the answer waits behind the budget's timer (CI once refused a 5 ms task check at load 12).
+    const sab = new SharedArrayBuffer(4);
+    const flagged = pool.run<{ flagged: boolean }>({ kind: 'flag', sab }, undefined, { timeoutMs: 100 });
+    await new Promise((r) => setImmediate(r));
+    while (Atomics.wait(new Int32Array(sab), 0, 0, 50) !== 'not-equal' && Atomics.load(new Int32Array(sab), 0) === 0);
+    const stalled = performance.now();
+    while (performance.now() - stalled < 300);
+    assert.deepEqual(await flagged, { flagged: true });
 
     // Three jobs on a pool of two: the third waits for a free thread; all finish.
     const three = await Promise.all([1, 2, 3].map((n) => pool.run<{ echo: { n: number } }>({ kind: 'sleep', n: 50 * n })));

@@ -72,9 +72,14 @@ export class ThreadPool {
         slot.worker.postMessage({ id, data, port }, port ? [port] : []);
         if (o.timeoutMs !== undefined) {
           timer = setTimeout(() => {
-            // Out of the pool at once (its exit comes later): no job is given to it meanwhile.
-            slot.die!(new ThreadTimeout(o.timeoutMs!));
-            void slot.worker.terminate();
+            // Timers run before the loop reads the threads' messages: after a stall of this thread
+            // (a loaded box, a long turn), the answer may be waiting already. Read it first.
+            setImmediate(() => {
+              if (!this.jobs.has(id)) return;
+              // Out of the pool at once (its exit comes later): no job is given to it meanwhile.
+              slot.die!(new ThreadTimeout(o.timeoutMs!));
+              void slot.worker.terminate();
+            });
           }, o.timeoutMs);
         }
       });
