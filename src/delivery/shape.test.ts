@@ -38,3 +38,15 @@ test('a result with its UTF-8 bytes at hand is sent as those bytes, unless shapi
   assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { flat: true }))), [{ a: 0 }, { a: 'καφές ☕' }, { a: 2 }]);
   assert.deepEqual(JSON.parse(await text(dataChunks(parts(list), { fields: ['b'] }))), [[{}], [{}, {}]]);
 });
+
+test('slices: a big text (or its bytes) in pieces of at most a slice, never half a surrogate pair, the same bytes joined', async () => {
+  const { slices } = await import('./shape.ts');
+  const text = 'a𝄞'.repeat(1_000);
+  for (const size of [1, 2, 3, 64, 5_000]) {
+    const parts = [...slices(text, size)];
+    assert.ok(parts.every((p) => p.length <= Math.max(size, 2)), `size ${size}`);
+    assert.ok(Buffer.concat(parts.map((p) => Buffer.from(p))).equals(Buffer.from(text)), `same bytes, size ${size}`);
+    const bytes = Buffer.from(text);
+    assert.ok(Buffer.concat([...slices(bytes, size)] as Buffer[]).equals(bytes));
+  }
+});

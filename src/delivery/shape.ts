@@ -58,13 +58,46 @@ export function reasonOf(stored: string): { type: string; message: string } {
 /** An area query's coverage as the `areas` field lists it. */
 export interface QueryArea { query: string; [k: string]: unknown }
 
-/** The records inside an array text (`[a,b]` → `a,b`). */
-const inner = (json: string) => json.trim().slice(1, -1).trim();
+/** The records inside an array text (`[a,b]` → `a,b`), or inside its UTF-8 bytes. */
+function inner(json: string | Buffer): string | Buffer {
+  if (typeof json === 'string') return json.trim().slice(1, -1).trim();
+  const blank = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+  let a = 0, z = json.length;
+  while (a < z && blank(json[a])) a++;
+  while (z > a && blank(json[z - 1])) z--;
+  a++; z--;
+  while (a < z && blank(json[a])) a++;
+  while (z > a && blank(json[z - 1])) z--;
+  return a < z ? json.subarray(a, z) : Buffer.alloc(0);
+}
+
+/**
+ * Characters (or bytes) of one query's text a chunk carries at most: a query of 20,000 places is
+ * 49 MB, and as one chunk the socket's encoding alone held the API thread 0.7 s (issue 39); in
+ * slices, yieldEvery gives other requests a turn between them.
+ */
+export const SLICE = 256 * 1024;
+
+/** A text (or its bytes) in slices of about `SLICE`; a string is never cut inside a surrogate pair
+ *  (each slice is encoded on its own, and half a pair would be sent as U+FFFD). */
+export function* slices(v: string | Buffer, size = SLICE): Generator<string | Buffer> {
+  if (v.length <= size) return yield v;
+  for (let a = 0; a < v.length;) {
+    let z = Math.min(a + size, v.length);
+    if (typeof v !== 'string') yield v.subarray(a, z);
+    else {
+      if (z < v.length && (v.charCodeAt(z - 1) & 0xfc00) === 0xd800) z += z - 1 > a ? -1 : 1;
+      yield v.slice(a, z);
+    }
+    a = z;
+  }
+}
 
 /**
  * Yields the JSON text of the `data` array, chunk by chunk. `errors` collects failed queries. A
  * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
- * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8).
+ * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8), and
+ * a big one in slices (SLICE).
  */
 export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeOptions, errors: QueryError[] = [], areas: QueryArea[] = [], stubs: StubCounts = { retried: 0, served: 0 }): AsyncGenerator<string | Buffer> {
   const flat = !!(o.flat || o.dropDuplicates);
@@ -85,27 +118,32 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
         stubs.served += st.served;
       }
     }
-    let json = r.recordsJson;
+    // Unshaped, the stored text goes out as it is: its bytes when the result has them (a big
+    // compressed result is never decoded to a string then), else the text.
+    let json: string | Buffer = r.recordsUtf8 ?? r.recordsJson;
     if (pick || unique) {
-      let records = JSON.parse(json) as Record<string, unknown>[];
+      let records = JSON.parse(r.recordsJson) as Record<string, unknown>[];
       if (unique) records = records.filter(unique);
       json = JSON.stringify(pick ? records.map(pick) : records);
     }
     if (flat) {
       const part = inner(json);
-      if (!part) continue;
-      yield first ? part : `,${part}`;
+      if (!part.length) continue;
+      if (!first) yield ',';
+      yield* slices(part);
       first = false;
     } else if (!open && !r.more) {
-      if (r.recordsUtf8 && json === r.recordsJson) {
-        if (!first) yield ',';
-        yield r.recordsUtf8;
-      } else yield first ? json : `,${json}`;
+      if (!first) yield ',';
+      yield* slices(json);
       first = false;
     } else {
       if (!open) { yield first ? '[' : ',['; first = false; open = true; filled = false; }
       const part = inner(json);
-      if (part) { yield filled ? `,${part}` : part; filled = true; }
+      if (part.length) {
+        if (filled) yield ',';
+        yield* slices(part);
+        filled = true;
+      }
       if (!r.more) { yield ']'; open = false; }
     }
   }

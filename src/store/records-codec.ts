@@ -9,10 +9,12 @@
  *
  * @example const codec = recordsCodec(1); const v = codec.pack(json); unpackRecords(v) === json
  */
-import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, brotliDecompress, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib';
 import { promisify } from 'node:util';
+import type { QueryResult } from './results/contract.ts';
 
 const compressLater = promisify(brotliCompress) as (buf: Buffer, o: BrotliOptions) => Promise<Buffer>;
+const expandLater = promisify(brotliDecompress) as (buf: Buffer | Uint8Array) => Promise<Buffer>;
 
 /** Below this many characters a text is stored as is (brotli's gain is a few bytes, its cost fixed). */
 export const MIN_BYTES = 512;
@@ -61,6 +63,31 @@ export function recordsCodec(quality: number | null): RecordsCodec {
 export function unpackRecords(v: string | Buffer | Uint8Array): string {
   if (typeof v === 'string') return v;
   return brotliDecompressSync(v).toString('utf8');
+}
+
+/**
+ * Compressed values at least this big are expanded on libuv's thread pool (issue 39): 16 KB of
+ * brotli is about 100 KB of text, 0.3 ms or more to expand here, already more than the crossing
+ * (a pool job and a turn, about 0.1 ms); a map search's 20 places (8.6 KB) stay on this thread.
+ */
+export const EXPAND_OFF_THREAD_BYTES = 16 * 1024;
+
+/**
+ * One stored results row as a QueryResult. A big compressed value is expanded off this thread and
+ * kept as its UTF-8 bytes (`recordsUtf8`): a reader passing the result through sends those bytes in
+ * slices, and its text is decoded only if a reader asks for `recordsJson` (decoding 49 MB of text, a
+ * query of 20,000 places, held this thread a second).
+ *
+ * @example const q = await unpackedResult({ queryIndex: 0, query: 'q', count: 1, error: null }, row.records)
+ */
+export async function unpackedResult(base: Omit<QueryResult, 'recordsJson'>, v: string | Buffer | Uint8Array): Promise<QueryResult> {
+  if (typeof v === 'string' || v.length < EXPAND_OFF_THREAD_BYTES) return { ...base, recordsJson: unpackRecords(v) };
+  const utf8 = await expandLater(v);
+  let text: string | undefined;
+  return Object.defineProperty({ ...base, recordsUtf8: utf8 }, 'recordsJson', {
+    enumerable: true,
+    get: () => (text ??= utf8.toString('utf8')),
+  }) as QueryResult;
 }
 
 /**

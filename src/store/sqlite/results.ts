@@ -6,7 +6,7 @@
  * @example for await (const part of new SqliteResults(h).readResults('r1')) write(part.recordsJson)
  */
 import type { Checkpoint, Progress, QueryResult, ResultStore } from '../results/contract.ts';
-import { unpackRecords } from '../records-codec.ts';
+import { unpackedResult, unpackRecords } from '../records-codec.ts';
 import { CHUNK_PAGE, chunkTexts, splitItemId, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
@@ -55,7 +55,7 @@ export class SqliteResults implements ResultStore {
       for (const r of rows) {
         const base = { queryIndex: r.query_index, query: r.query, count: r.count, error: r.error ?? null };
         if (r.chunks > 0) for await (const part of chunksOf(this.h, requestId, r.query_index)) yield { ...base, recordsJson: part, more: true };
-        yield { ...base, recordsJson: unpackRecords(r.records) };
+        yield await unpackedResult(base, r.records);
       }
       if (rows.length < 20) return;
       after = rows[rows.length - 1].query_index;

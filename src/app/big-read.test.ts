@@ -1,0 +1,55 @@
+/**
+ * A big result read back (GET /requests/{id}, issue 39): a query of 5,000 places is expanded off the
+ * API thread and goes out in slices with event-loop turns between them, the same bytes as before.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { openSqliteStore } from '../store/sqlite/store.ts';
+import { viewOf } from './results.ts';
+import type { AppContext } from './context.ts';
+import { SLICE } from '../delivery/shape.ts';
+
+test('a result of 5,000 places reads back in slices, a turn between them, byte for byte the whole answer', { timeout: 60_000 }, async () => {
+  const store = await openSqliteStore(':memory:');
+  try {
+    const accountId = randomUUID();
+    await store.createAccount({ id: accountId, name: 'b', balanceMicros: 1e12, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+    const id = randomUUID();
+    await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0,
+      emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    const [item] = await store.claimItems('w', 1, 60_000, Date.now());
+    const records = Array.from({ length: 5_000 }, (_, i) => ({ place_id: `p${i}`, name: `Café «${i}» 𝄞 ${(i * 7919).toString(36)}`, rating: (i % 50) / 10,
+      address: `${i} Main St, Town ${i % 97}`, about: { 'Service options': { Takeout: i % 2 === 0 } } }));
+    const json = JSON.stringify(records);
+    const fan = await store.completeItem({ itemId: item!.id, owner: 'w', recordsJson: json, count: records.length, now: Date.now() });
+    assert.equal(fan.finished?.status, 'Success');
+
+    // Stored compressed and big: read back as its bytes, expanded on the thread pool, never decoded.
+    for await (const q of store.readResults(id)) assert.ok(q.recordsUtf8?.equals(Buffer.from(json)), 'the stored bytes come back as they were');
+
+    const row = (await store.getRequest(id))!;
+    const ctx = { store, now: Date.now, settings: { streamYieldChars: SLICE, retentionMs: 1e12 } } as unknown as AppContext;
+    for (const [o, data] of [[{}, [records]], [{ flat: true }, records]] as const) {
+      const view = viewOf(ctx, row, o);
+      assert.equal(view.kind, 'success');
+      if (view.kind !== 'success') return;
+      let turns = 0, on = true, longest = 0;
+      const spin = () => { turns++; if (on) setImmediate(spin); };
+      setImmediate(spin);
+      const parts: Buffer[] = [];
+      for await (const s of view.body) {
+        longest = Math.max(longest, s.length);
+        parts.push(typeof s === 'string' ? Buffer.from(s) : s);
+      }
+      on = false;
+      const body = Buffer.concat(parts);
+      assert.ok(body.equals(Buffer.from(JSON.stringify({ id, status: 'Success', data }))), `the same bytes (${JSON.stringify(o)})`);
+      assert.ok(longest <= SLICE, `no chunk over a slice: ${longest}`);
+      // One turn at least after every slice: the 5,000 places never go out in one macrotask.
+      assert.ok(turns >= Math.floor(body.length / SLICE) - 1, `${turns} turns for ${body.length} bytes`);
+    }
+  } finally {
+    await store.close();
+  }
+});
