@@ -11,6 +11,8 @@
  *             bills the item and ends the request (the fan-in)
  *   capture   the business capture of the places (src/app/business-capture.ts add + flush)
  *   read      the whole result read back as GET /requests/{id} reads it (store.readResults, expanded)
+ *   get       the GET's whole answer as the service sends it (requestView's body, each string chunk
+ *             encoded as the socket would)
  *   whole     the same completion end to end through the real Runner (a local adapter answering the
  *             merged places: the credit fit, prepare, encode, completeItem, the request's end, then
  *             the capture as the service wires it, afterComplete), on a fresh request
@@ -18,7 +20,7 @@
  * setImmediate chain runs beside the step and records its longest gap), the median of ROUNDS
  * (default 3). Records: the maps search fixture's 20 places (about 2.2 KB each), copied with new ids.
  * Run: FIXTURES_DIR=/work/shared/fixtures node bin/run-ts.js bench/big-completion.bench.ts
- * SIZES=5000,20000 ROUNDS=3 STORES=sqlite,postgres
+ * SIZES=5000,20000 ROUNDS=3 STORES=sqlite,postgres SKIP=capture,whole (steps not run)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ import { BusinessCapture } from '../src/app/business-capture.ts';
 import { unpackRecords } from '../src/store/records-codec.ts';
 import type { Store, WorkItem } from '../src/store/contract.ts';
 import { Runner } from '../src/engine/runner.ts';
+import { requestView } from '../src/app/results.ts';
 import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';
 
 // The runner's encoding where this tree has it (src/engine/encode-records.ts), else JSON.stringify
@@ -44,6 +47,7 @@ type Rec = Record<string, unknown>;
 const SIZES = (process.env.SIZES ?? '5000,20000').split(',').map(Number);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const STORES = (process.env.STORES ?? 'sqlite,postgres').split(',');
+const SKIP = new Set((process.env.SKIP ?? '').split(','));
 const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 const ctx = { query: 'coffee', params: {} as any };
@@ -116,14 +120,25 @@ async function round(kind: string, n: number): Promise<void> {
       if (!fan.applied || fan.finished?.status !== 'Success') throw new Error('completion not applied');
     });
     const capture = new BusinessCapture(s, { shared: false, now: Date.now });
-    c.capture = await held(async () => { await capture.add(item, records); await capture.flush(); });
+    if (!SKIP.has('capture')) c.capture = await held(async () => { await capture.add(item, records); await capture.flush(); });
     c.read = await held(async () => { let k = 0; for await (const q of s.readResults(item.requestId)) k += unpackRecords(q.recordsJson).length; if (!k) throw new Error('nothing read'); });
-    const again = await claimedItem(s, owner);
-    const local = { kind: 'local' as const, endpoint: '/maps/search', async lookup() { return merged; } };
-    const runner = new Runner({ store: s, queue: new EmbeddedQueue(s), adapterFor: () => local as any, fetchStep: async () => { throw new Error('no fetch'); }, owner,
-      afterComplete: (it, recs) => new BusinessCapture(s, { shared: false, now: Date.now }).add(it, recs) });
-    c.whole = await held(() => runner.run(again));
-    if ((await s.getRequest(again.requestId))?.records !== merged.length) throw new Error('the whole completion did not store every record');
+    const app = { store: s, now: Date.now, settings: { streamYieldChars: 256 * 1024, retentionMs: 1e12 } } as any;
+    const accountId = (await s.getRequest(item.requestId))!.accountId;
+    c.get = await held(async () => {
+      const view = await requestView(app, accountId, item.requestId, {});
+      if (view.kind !== 'success') throw new Error(`GET answered ${view.kind}`);
+      let bytes = 0;
+      for await (const x of view.body) bytes += (typeof x === 'string' ? Buffer.from(x) : x).length;
+      if (bytes < json.length) throw new Error('a short answer');
+    });
+    if (!SKIP.has('whole')) {
+      const again = await claimedItem(s, owner);
+      const local = { kind: 'local' as const, endpoint: '/maps/search', async lookup() { return merged; } };
+      const runner = new Runner({ store: s, queue: new EmbeddedQueue(s), adapterFor: () => local as any, fetchStep: async () => { throw new Error('no fetch'); }, owner,
+        afterComplete: (it, recs) => new BusinessCapture(s, { shared: false, now: Date.now }).add(it, recs) });
+      c.whole = await held(() => runner.run(again));
+      if ((await s.getRequest(again.requestId))?.records !== merged.length) throw new Error('the whole completion did not store every record');
+    }
     const key = `${kind}|${n}`;
     cells.set(key, [...(cells.get(key) ?? []), c]);
     console.log(`${kind} ${n}: ${Object.entries(c).map(([k, v]) => `${k} ${v.wall.toFixed(0)}/${v.max.toFixed(0)}`).join(', ')} ms (wall/held; load ${la()})`);
@@ -134,7 +149,7 @@ async function round(kind: string, n: number): Promise<void> {
 
 const load0 = la();
 for (let r = 0; r < ROUNDS; r++) for (const kind of STORES) for (const n of SIZES) await round(kind, n);
-const steps = ['finish', 'prepare', 'encode', 'complete', 'capture', 'read', 'whole'];
+const steps = ['finish', 'prepare', 'encode', 'complete', 'capture', 'read', 'get', 'whole'].filter((k) => !SKIP.has(k));
 const rows = [...cells].map(([key, xs]) => {
   const [kind, n] = key.split('|');
   return [kind!, n!, ...steps.map((k) => `${median(xs.map((x) => x[k]!.max)).toFixed(0)} (${median(xs.map((x) => x[k]!.wall)).toFixed(0)})`)];

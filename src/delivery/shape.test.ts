@@ -50,3 +50,17 @@ test('slices: a big text (or its bytes) in pieces of at most a slice, never half
     assert.ok(Buffer.concat([...slices(bytes, size)] as Buffer[]).equals(bytes));
   }
 });
+
+test('recordSlices: cut between records only, whatever the strings hold, text or bytes', async () => {
+  const { recordSlices } = await import('./shape.ts');
+  const records = [1, { a: '[,]{"\\', b: [1, [2, { c: ',' }]] }, 'x,y', null, { 'k,"': 'é𝄞\\"' }, [], {}];
+  const json = JSON.stringify(records);
+  for (const v of [json, Buffer.from(json)]) {
+    for (const size of [0, 1, 5, 20, 10_000]) {
+      const got = [...recordSlices(v, size)];
+      assert.deepEqual(got.flatMap((s) => JSON.parse(s)), records, `size ${size}`);
+      if (size <= 1) assert.equal(got.length, records.length, 'one record a slice');
+    }
+  }
+  assert.deepEqual([...recordSlices('[]', 1)], ['[]']);
+});

@@ -10,6 +10,7 @@ import type { QueryResult } from '../store/contract.ts';
 import { firstOfEach } from '../engine/dedupe.ts';
 import { firstOfEachEmail } from '../engine/selection.ts';
 import { splitNote, type StubCounts } from '../engine/note.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 type Keep = (r: Record<string, unknown>) => boolean;
 /** Both tests (each one sees only what the other kept), or the one given, or null. */
@@ -94,6 +95,34 @@ export function* slices(v: string | Buffer, size = SLICE): Generator<string | Bu
 }
 
 /**
+ * The records of an array text (or its UTF-8 bytes) as array texts of about `size` characters or
+ * more each, cut at a comma between two records: a shaped read parses, shapes and writes a slice of
+ * records at a time. UTF-8 bytes can be cut on ASCII: no byte of a multi-byte character is one.
+ *
+ * @example [...recordSlices('[1,{"a":[2,3]},4]', 1)] // ['[1]', '[{"a":[2,3]}]', '[4]']
+ */
+export function* recordSlices(v: string | Buffer, size = SLICE): Generator<string> {
+  const body = inner(v);
+  const text = (a: number, z: number) => `[${typeof body === 'string' ? body.slice(a, z) : body.toString('utf8', a, z)}]`;
+  let depth = 0, inString = false, escaped = false, start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth === 0 && i - start >= size) {
+      yield text(start, i);
+      start = i + 1;
+    }
+  }
+  yield text(start, body.length);
+}
+
+/**
  * Yields the JSON text of the `data` array, chunk by chunk. `errors` collects failed queries. A
  * query stored in parts (QueryResult.more) is joined into one array without ever being one string.
  * A query passed through whole comes as its UTF-8 bytes when the result has them (recordsUtf8), and
@@ -120,32 +149,46 @@ export async function* dataChunks(results: AsyncIterable<QueryResult>, o: ShapeO
     }
     // Unshaped, the stored text goes out as it is: its bytes when the result has them (a big
     // compressed result is never decoded to a string then), else the text.
-    let json: string | Buffer = r.recordsUtf8 ?? r.recordsJson;
-    if (pick || unique) {
-      let records = JSON.parse(r.recordsJson) as Record<string, unknown>[];
-      if (unique) records = records.filter(unique);
-      json = JSON.stringify(pick ? records.map(pick) : records);
-    }
-    if (flat) {
-      const part = inner(json);
-      if (!part.length) continue;
-      if (!first) yield ',';
-      yield* slices(part);
-      first = false;
-    } else if (!open && !r.more) {
+    const json: string | Buffer = r.recordsUtf8 ?? r.recordsJson;
+    if (!flat && !open && !r.more && !pick && !unique) {
       if (!first) yield ',';
       yield* slices(json);
       first = false;
-    } else {
-      if (!open) { yield first ? '[' : ',['; first = false; open = true; filled = false; }
-      const part = inner(json);
-      if (part.length) {
-        if (filled) yield ',';
-        yield* slices(part);
-        filled = true;
-      }
-      if (!r.more) { yield ']'; open = false; }
+      continue;
     }
+    // The records inside the array, in parts joined by commas (shaped: a slice of records at a
+    // time, a turn after each of a big query's slices, so 20,000 places are never parsed, shaped and
+    // written in one go); each part goes out in slices.
+    const parts: Iterable<string | Buffer> | AsyncIterable<string> = pick || unique ? shapedParts(json, pick, unique) : [inner(json)];
+    if (flat) {
+      for await (const part of parts) {
+        if (!part.length) continue;
+        if (!first) yield ',';
+        yield* slices(part);
+        first = false;
+      }
+      continue;
+    }
+    if (!open) { yield first ? '[' : ',['; first = false; open = true; filled = false; }
+    for await (const part of parts) {
+      if (!part.length) continue;
+      if (filled) yield ',';
+      yield* slices(part);
+      filled = true;
+    }
+    if (!r.more) { yield ']'; open = false; }
   }
   yield ']';
+}
+
+/** The shaped records of one query's text, as the insides of their arrays, a slice of records at a time. */
+async function* shapedParts(json: string | Buffer, pick: ((r: unknown) => unknown) | null, unique: Keep | null): AsyncGenerator<string> {
+  let turn = false;
+  for (const slice of recordSlices(json)) {
+    if (turn) await nextTurn();
+    turn = true;
+    let records = JSON.parse(slice) as Record<string, unknown>[];
+    if (unique) records = records.filter(unique);
+    yield inner(JSON.stringify(pick ? records.map(pick) : records)) as string;
+  }
 }
