@@ -57,6 +57,20 @@ export function businessConformance(name: string, open: () => Promise<Store>, op
     assert.ok((await names(s, { geo: [{ type: 'circle', lat: lat!, lng: lng!, radius_m: 10 }] })).includes(SAMPLE[0].name!));
   });
 
+  t('a place found again within the second of its `updated` time: counted as updated, the time it shows stays; a changed one is written', async (s) => {
+    const b = businessStoreOf(s);
+    await seeded(s);
+    const shown = async () => (await b.searchBusinesses({ accountId: 'a1', osIds: [SAMPLE[0].os_id, SAMPLE[1].os_id], limit: 10 })).items
+      .map((r) => [r.name, r.rating, r.updated_timestamp]).sort();
+    // The same records 0.7 s later (same second), one of them changed, then the unchanged ones a second on.
+    assert.deepEqual(await b.upsertBusinesses('a1', [SAMPLE[0], { ...SAMPLE[1], rating: 4.9 }], 1_000_700), { added: 0, updated: 2 });
+    assert.deepEqual(await shown(), [['Bean There', 4.9, 1000], ["Joe's Coffee", 4.6, 1000]]);
+    assert.deepEqual(await names(s, { updatedFrom: 1000, updatedTo: 1000 }), SAMPLE.map((r) => r.name).sort());
+    assert.deepEqual(await b.upsertBusinesses('a1', [SAMPLE[0]], 1_001_200), { added: 0, updated: 1 });
+    assert.deepEqual(await shown(), [['Bean There', 4.9, 1000], ["Joe's Coffee", 4.6, 1001]]);
+    assert.deepEqual(await names(s, { updatedFrom: 1001 }), ["Joe's Coffee"]);
+  });
+
   t('an upsert adds once and updates after; times in seconds', async (s) => {
     const b = businessStoreOf(s);
     assert.deepEqual(await b.upsertBusinesses('a1', SAMPLE, 1_000_000), { added: 5, updated: 0 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { business, businessConformance } from './conformance.ts';
+import { SAMPLE, business, businessConformance } from './conformance.ts';
 import { businessFilterConformance } from './conformance-filters.ts';
 import { PG_SKIP, openOlderPostgresStore, openScratchPostgresStore, pgTestUrl } from '../postgres/testing.ts';
 import { businessStoreOf } from './index.ts';
@@ -10,6 +10,22 @@ import type { BusinessQuery } from './contract.ts';
 const url = pgTestUrl();
 businessConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
 businessFilterConformance('postgres', () => openScratchPostgresStore(url!), { skip: !url && PG_SKIP });
+
+test('postgres business capture: a place found again as it was within the second of its `updated` time is not written again (no new row version)', { skip: !url && PG_SKIP }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const b = businessStoreOf(s);
+    await b.upsertBusinesses('a1', SAMPLE, 1_000_000);
+    const stored = async () => (await s.pool.query('SELECT updated::float8 AS updated, xmin::text AS v FROM businesses WHERE owner = $1 AND os_id = $2', ['a1', SAMPLE[0].os_id])).rows[0];
+    const first = await stored();
+    assert.deepEqual(await b.upsertBusinesses('a1', SAMPLE, 1_000_999), { added: 0, updated: SAMPLE.length });
+    assert.deepEqual(await stored(), first, 'the same version of the row');
+    await b.upsertBusinesses('a1', SAMPLE, 1_001_000);
+    const moved = await stored();
+    assert.equal(moved.updated, 1_001_000);
+    assert.notEqual(moved.v, first.v);
+  } finally { await s.close(); }
+});
 
 test('postgres business search: value-free shapes are planned once on the generic connections, the rest for their values, and no setting leaks to the store\'s other connections', { skip: !url && PG_SKIP }, async () => {
   const s = await openScratchPostgresStore(url!, { max: 1 });

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeFactsOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, sameSecond, columnsOf, knownTotal, positionOf, recordOf, timesOf, typeFactsOf, typeKeys, uniqueByOsId, UNSHADOWED, whereOf, type Dialect } from './row.ts';
 import { DRIVER_INDEX, driverOf, type Driver } from './driver.ts';
 
 const dialect: Dialect = {
@@ -103,13 +103,19 @@ export class PostgresBusinessStore implements BusinessStore {
    * A re-scrape mostly finds a place as it was: then only its `updated` time changes (as on SQLite),
    * and its record, types and index entries other than `updated`'s stay as they are. The os_id list
    * and the record looked up per row keep this to the batch's own rows, whatever the planner guesses
-   * of the arrays (a join with business_records hashed the whole table). Returns the os_ids touched.
+   * of the arrays (a join with business_records hashed the whole table). Returns the os_ids found as
+   * they were. Of those, a row whose `updated` is already in the same second is not written
+   * (sameSecond): `updated` is answered and filtered in whole seconds, so the write would change
+   * nothing anyone sees, and each one is a new version of the row in every index of `businesses`
+   * (`updated` is indexed, so the update is never HOT: 12 index entries a place; issue 37).
    */
   private touch(on: pg.Pool | pg.PoolClient, owner: string, batch: BusinessRecord[], texts: string[], now: number): Promise<pg.QueryResult> {
-    return on.query(`UPDATE businesses b SET updated = v.updated
-      FROM unnest($2::text[], $3::text[], $4::bigint[]) AS v(os_id, record, updated)
-      WHERE b.owner = $1 AND b.os_id = ANY($2::text[]) AND b.os_id = v.os_id
-        AND v.record = (SELECT r.record FROM business_records r WHERE r.id = b.id) RETURNING b.os_id`,
+    return on.query(`WITH same AS (
+        SELECT b.id, b.os_id, b.updated AS was, v.updated
+        FROM businesses b JOIN unnest($2::text[], $3::text[], $4::bigint[]) AS v(os_id, record, updated) ON b.os_id = v.os_id
+        WHERE b.owner = $1 AND b.os_id = ANY($2::text[]) AND v.record = (SELECT r.record FROM business_records r WHERE r.id = b.id)),
+      moved AS (UPDATE businesses b SET updated = s.updated FROM same s WHERE b.id = s.id AND NOT ${sameSecond('s.was', 's.updated')})
+      SELECT os_id FROM same`,
     [owner, batch.map((r) => r.os_id), texts, batch.map((r) => timesOf(r, now).updated)]);
   }
 

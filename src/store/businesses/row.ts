@@ -178,6 +178,13 @@ export function whereOf(q: BusinessQuery, d: Dialect, o: { after?: number; unsco
   return { sql: c.join(' AND ') || 'true', args };
 }
 
+/**
+ * Whether two stored times (ms, never negative) fall in the same whole second: `added` and `updated`
+ * are answered (recordOf) and filtered (whereOf) in seconds, so a touch that would only move
+ * `updated` within its second is skipped by both stores (issue 37).
+ */
+export const sameSecond = (a: string, b: string) => `(${a} / 1000 = ${b} / 1000)`;
+
 /** Stored times (ms) of an upserted record: `now`, unless the record carries its own (an import of an
  *  export keeps them). An update keeps the row's `added`. */
 export const timesOf = (r: BusinessRecord, now: number) => ({

@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { encodeRecord } from './record-text.ts';
 import type { BusinessPage, BusinessQuery, BusinessRecord, BusinessStore } from './contract.ts';
-import { COLUMNS, boxOf, columnsOf, distanceM, knownTotal, likeEscape, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
+import { COLUMNS, boxOf, columnsOf, sameSecond, distanceM, knownTotal, likeEscape, positionOf, recordOf, timesOf, typeKeys, uniqueByOsId, whereOf, type Dialect } from './row.ts';
 import { DRIVER_INDEX, driverOf } from './driver.ts';
 
 const dialect: Dialect = {
@@ -58,11 +58,14 @@ export class SqliteBusinessStore implements BusinessStore {
   constructor(private readonly db: Database.Database) {
     db.function('distance_m', { deterministic: true }, (a, b, c, d) =>
       (c == null || d == null ? null : distanceM(Number(a), Number(b), Number(c), Number(d))));
-    const find = db.prepare('SELECT id, name_k FROM businesses WHERE owner = ? AND os_id = ?');
-    // A re-scrape mostly finds a place as it was: then only its `updated` time changes, and its
-    // columns, name, point and type index rows stay as they are (they follow from the same record).
-    const touch = db.prepare(`UPDATE businesses SET updated = ? WHERE owner = ? AND os_id = ?
-      AND EXISTS (SELECT 1 FROM business_records r WHERE r.id = businesses.id AND r.record = ?)`);
+    // A re-scrape mostly finds a place as it was (`same`): then only its `updated` time changes, and
+    // its columns, name, point and type index rows stay as they are (they follow from the same record);
+    // and not even that when `updated` is already in the same second (row.ts sameSecond: nothing anyone
+    // sees would change, and the write rewrites the row and its `updated` index entry). The cast: a
+    // bound number is a REAL, whose division keeps the fraction.
+    const find = db.prepare(`SELECT b.id, b.name_k, (SELECT r.record = ? FROM business_records r WHERE r.id = b.id) AS same,
+      ${sameSecond('b.updated', 'CAST(? AS INTEGER)')} AS recent FROM businesses b WHERE b.owner = ? AND b.os_id = ?`);
+    const touch = db.prepare('UPDATE businesses SET updated = ? WHERE id = ?');
     const insert = db.prepare(`INSERT INTO businesses (owner, os_id, ${COLUMNS.join(', ')}, added, updated)
       VALUES (?, ?, ${COLUMNS.map(() => '?').join(', ')}, ?, ?)`);
     const update = db.prepare(`UPDATE businesses SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated = ? WHERE id = ?`);
@@ -80,12 +83,13 @@ export class SqliteBusinessStore implements BusinessStore {
       for (const r of uniqueByOsId(records)) {
         const text = encodeRecord(r);
         const t = timesOf(r, now);
-        if (touch.run(t.updated, owner, r.os_id, text).changes) {
+        const had = find.get(text, t.updated, owner, r.os_id) as { id: number; name_k: string; same: number | null; recent: number } | undefined;
+        if (had?.same) {
+          if (!had.recent) touch.run(t.updated, had.id);
           updated++;
           continue;
         }
         const cols = columnsOf(r);
-        const had = find.get(owner, r.os_id) as { id: number; name_k: string } | undefined;
         let id: number;
         if (had) {
           id = had.id;
