@@ -27,9 +27,11 @@ export function chargeable(h: SqliteDb, accountId: string): Account {
  * Writes one usage line of a request unless its key was billed already, and charges the account;
  * inside the caller's transaction. `r` holds the request's account, product, unit and price; `other` a
  * per-place product billed instead (an enrichment), which the request's `usage` does not count.
- * Returns the quantity billed now (0 for a repeat).
+ * Returns the quantity billed now (0 for a repeat). `countOnRequest` false: the caller adds it to the
+ * request's usage in its own update of the row (a completion's counters: one statement fewer).
  */
-export function billUsage(h: SqliteDb, r: Row, requestId: string, key: string, quantity: number, now: number, other?: ExtraProduct): number {
+export function billUsage(h: SqliteDb, r: Row, requestId: string, key: string, quantity: number, now: number, other?: ExtraProduct,
+  countOnRequest = true): number {
   if (quantity <= 0) return 0;
   const [product, unit, price] = other ? [other.product, other.unit, other.unitPriceMicros] : [r.product, r.unit, r.unit_price_micros];
   const amount = quantity * price;
@@ -38,7 +40,7 @@ export function billUsage(h: SqliteDb, r: Row, requestId: string, key: string, q
   if (ins.changes === 0) return 0;
   h.s('UPDATE accounts SET balance_micros = balance_micros - ? WHERE id = ?').run(amount, r.account_id);
   // The request's usage counts its own product only.
-  if (!other) h.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
+  if (!other && countOnRequest) h.s('UPDATE requests SET usage = usage + ? WHERE id = ?').run(quantity, requestId);
   return quantity;
 }
 

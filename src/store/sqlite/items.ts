@@ -11,11 +11,11 @@ import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
 import { itemBilling, itemQuantity } from '../../billing/rule.ts';
 import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../requests/contract.ts';
-import type { Row } from '../rows.ts';
+import { splitItemId, type Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
 import { pickFair } from '../requests/fairness.ts';
 import { ParamsCache } from '../requests/params-cache.ts';
-import { billUsage, canPay } from './billing.ts';
+import { billUsage } from './billing.ts';
 import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
 import { finishIfDone } from './requests.ts';
@@ -102,17 +102,22 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       }
       const lease = h.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
       // Whether it has a checkpoint, read in the claim's transaction: false spares the runner its read.
-      const get = h.s(`SELECT w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.unit_price_micros,
-                              EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed
-                       FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
-      const paramsOf = (requestId: string) => this.params.get(requestId)
-        ?? this.params.put(requestId, JSON.parse((h.s('SELECT params FROM requests WHERE id = ?').get(requestId) as Row).params));
+      // The request's parameters in the same join unless cached (a statement of their own was one more
+      // a query: most requests are claimed once; a big task's parameters are read once, not per item).
+      const cols = `w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.unit_price_micros,
+                    EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed`;
+      const get = h.s(`SELECT ${cols} FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+      const getWithParams = h.s(`SELECT ${cols}, r.params FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
       return rows.map((r) => {
         lease.run(owner, now + leaseMs, r.id);
-        const x = get.get(r.id) as Row;
+        const [requestId] = splitItemId(r.id);
+        let cached = this.params.get(requestId);
+        let x = (cached ? get : getWithParams).get(r.id) as Row;
+        // An id is `<request id>:<index>` (createRequest): never another request's parameters.
+        if (cached && x.request_id !== requestId) { cached = undefined; x = getWithParams.get(r.id) as Row; }
         return {
           id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
-          query: x.query, params: paramsOf(x.request_id), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
+          query: x.query, params: cached ?? this.params.put(x.request_id, JSON.parse(x.params)), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
           checkpointed: x.checkpointed === 1,
         };
       });
@@ -132,23 +137,24 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
     return h.grouped((): FanIn => {
       const it = ownedItem(h, o.itemId, o.owner);
       if (!it || it.status !== 'Pending') return { applied: false, finished: null };
-      if (!canPay(h, it.account_id)) return { ...failForGood(h, it, o.itemId, BALANCE_EXHAUSTED, o.now), balanceExhausted: true };
+      if (!it.payable) return { ...failForGood(h, it, o.itemId, BALANCE_EXHAUSTED, o.now), balanceExhausted: true };
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (h.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0;
       // Encoded once: compressed here, and the synchronous answer sends the same bytes (FanIn.stored).
       const utf8 = o.recordsUtf8 ?? Buffer.from(o.recordsJson);
       // Not when totalLimit cut the records (capToTotal drops their bytes): then they are packed here.
       const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8, o.recordsUtf8 ? packed : undefined) && chunks === 0;
-      dropProgress(h, it.request_id, it.query_index, !!o.streamed);
+      if (it.checkpointed) dropProgress(h, it.request_id, it.query_index, !!o.streamed);
       h.s(`UPDATE work_items SET state = 'done', lease_owner = NULL, lease_until = NULL, error = NULL WHERE id = ?`).run(o.itemId);
       const deduped = !!it.drop_duplicates && !!o.dedupeKeys;
       const newKeys = deduped ? addKeys(h, it.request_id, o.dedupeKeys!) : 0;
       const billing = itemBilling({ count: o.count, units: o.units, cutByTotal: o.cutByTotal, deduped });
-      billUsage(h, it, it.request_id, o.itemId, itemQuantity(billing, !!it.empty_costs_one, newKeys), o.now);
+      const billed = billUsage(h, it, it.request_id, o.itemId, itemQuantity(billing, !!it.empty_costs_one, newKeys), o.now, undefined, false);
       // Per-place products (enrichments): what was found, never the unit an empty search costs.
       const places = itemQuantity(billing, false, newKeys);
       for (const e of o.extraProducts ?? []) billUsage(h, it, it.request_id, `${o.itemId}|${e.product}`, places, o.now, e);
-      h.s('UPDATE requests SET queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?').run(o.count, it.request_id);
+      h.s('UPDATE requests SET usage = usage + ?, queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ? WHERE id = ?')
+        .run(billed, o.count, it.request_id);
       const fan: FanIn = { applied: true, finished: finishIfDone(h, it.request_id, o.now) };
       if (whole) fan.stored = storedOf(o, utf8);
       return fan;
