@@ -17,6 +17,7 @@ import { EmbeddedQueue } from '../src/engine/backends/embedded.ts';
 import { Runner } from '../src/engine/runner.ts';
 import { StoreUnavailableError } from '../src/store/postgres/errors.ts';
 import type { Store } from '../src/store/contract.ts';
+import type { WorkItem } from '../src/store/requests/contract.ts';
 import { testAdapter } from './support/test-adapter.ts';
 
 type Faults = Partial<Record<keyof Store, number>>;
@@ -81,16 +82,17 @@ async function endsOnce(real: Store, id: string): Promise<void> {
   assert.equal(await real.addBalance('a', 0), 9_000_000, 'balance moved by 2 x 0.5 once');
 }
 
-for (const [what, faults, error, priced] of [
-  ['completeItem (too many connections)', { completeItem: 1 }, tooMany, true],
+for (const [what, faults, error, asClaimed] of [
+  ['completeItem (too many connections)', { completeItem: 1 }, tooMany, (w: WorkItem) => w],
   // An item that does not carry its price (claimed elsewhere) has the request read for it.
-  ['getRequest before the steps (pool timeout)', { getRequest: 1 }, poolTimeout, false],
-  ['getAccount of a purse (pool timeout)', { getAccount: 1 }, poolTimeout, true],
-] as Array<[string, Faults, () => Error, boolean]>) {
+  ['getRequest before the steps (pool timeout)', { getRequest: 1 }, poolTimeout, (w: WorkItem) => ({ ...w, unitPriceMicros: undefined })],
+  // An item that does not carry what its account can pay (claimed elsewhere) has the purse's first ask read it.
+  ['getAccount of a purse (pool timeout)', { getAccount: 1 }, poolTimeout, (w: WorkItem) => ({ ...w, payable: undefined })],
+] as Array<[string, Faults, () => Error, (w: WorkItem) => WorkItem]>) {
   test(`an outage at ${what} hands the item back: it runs again and is billed once`, async () => {
     await withRequest(async (real) => {
       const [claimed] = await real.claimItems('w', 1, 60_000, Date.now());
-      const first = priced ? claimed : { ...claimed, unitPriceMicros: undefined };
+      const first = asClaimed(claimed);
       await runnerOn(faulty(real, { ...faults }, error), 'w').run(first);
       const after = await real.getRequest('r');
       assert.equal(after?.status, 'Pending', 'the query did not end');
@@ -99,6 +101,19 @@ for (const [what, faults, error, priced] of [
     });
   });
 }
+
+test('a claimed item carries what its account can pay: the purse reads no account for its first ask (issue 37)', async () => {
+  await withRequest(async (real) => {
+    const [first] = await real.claimItems('w', 1, 60_000, Date.now());
+    assert.equal(first.payable?.micros, 10_000_000);
+    // A read of the account would meet the outage and hand the item back; the test adapter asks once.
+    await runnerOn(faulty(real, { getAccount: 1 }, poolTimeout), 'w').run(first);
+    const done = await real.getRequest('r');
+    assert.equal(done?.status, 'Success');
+    assert.equal(done?.usage, 2);
+    assert.equal(await real.addBalance('a', 0), 9_000_000);
+  });
+});
 
 test('a claimed item carries its price: the runner reads no request row before the steps (issue 37)', async () => {
   await withRequest(async (real) => {

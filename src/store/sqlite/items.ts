@@ -7,7 +7,7 @@
  *
  * @example const [it] = await new SqliteItems(h).claimItems('w1', 1, 60_000, Date.now());
  */
-import { BALANCE_EXHAUSTED } from '../../billing/credit.ts';
+import { BALANCE_EXHAUSTED, canChargeSql } from '../../billing/credit.ts';
 import { itemBilling, itemQuantity } from '../../billing/rule.ts';
 import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestStore, WorkItem } from '../requests/contract.ts';
@@ -102,12 +102,18 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       }
       const lease = h.s(`UPDATE work_items SET state = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?`);
       // Whether it has a checkpoint, read in the claim's transaction: false spares the runner its read.
-      // The request's parameters in the same join unless cached (a statement of their own was one more
-      // a query: most requests are claimed once; a big task's parameters are read once, not per item).
+      // What the account can pay: the purse's first ask answers from it (WorkItem.payable; a read of
+      // the account of its own a query, as on PostgreSQL since session 13). The request's parameters
+      // in the same join unless cached (a statement of their own was one more a query: most requests
+      // are claimed once; a big task's parameters are read once, not per item).
       const cols = `w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.unit_price_micros,
-                    EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed`;
-      const get = h.s(`SELECT ${cols} FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
-      const getWithParams = h.s(`SELECT ${cols}, r.params FROM work_items w JOIN requests r ON r.id = w.request_id WHERE w.id = ?`);
+                    EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed,
+                    CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END AS payable_micros`;
+      const from = 'FROM work_items w JOIN requests r ON r.id = w.request_id JOIN accounts a ON a.id = r.account_id WHERE w.id = ?';
+      const get = h.s(`SELECT ${cols} ${from}`);
+      const getWithParams = h.s(`SELECT ${cols}, r.params ${from}`);
+      // Synchronous: nothing of this process runs between this mark and the reads below.
+      const readFrom = performance.now();
       return rows.map((r) => {
         lease.run(owner, now + leaseMs, r.id);
         const [requestId] = splitItemId(r.id);
@@ -118,7 +124,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
         return {
           id: x.id, requestId: x.request_id, accountId: x.account_id, endpoint: x.endpoint, queryIndex: x.query_index,
           query: x.query, params: cached ?? this.params.put(x.request_id, JSON.parse(x.params)), attempts: x.attempts, maxAttempts: x.max_attempts, unitPriceMicros: x.unit_price_micros,
-          checkpointed: x.checkpointed === 1,
+          checkpointed: x.checkpointed === 1, payable: { micros: x.payable_micros, readFrom },
         };
       });
     });
