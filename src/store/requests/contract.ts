@@ -74,12 +74,12 @@ export interface WorkItem {
   /** The request's unit price, read with the claim (both stores), so the runner's purse needs no
    *  read of the request (issue 37). Absent on items built elsewhere: the runner reads the request. */
   unitPriceMicros?: number;
-  /** Whether the item had a checkpoint when it was claimed (PostgreSQL reads it in the claim); false
+  /** Whether the item had a checkpoint when it was claimed (both stores read it in the claim); false
    *  spares the runner reading one that cannot exist (issue 37). Absent: unknown, the runner reads it. */
   checkpointed?: boolean;
   /** What the account could pay (balance plus credit limit, 0 when it may not be charged) as the
-   *  claim read it, and performance.now() before the claim was sent: the purse's first ask answers
-   *  from it (src/billing/purse.ts, PursePrice.claimed), not from a read of its own (PostgreSQL, issue 37). */
+   *  claim read it, and performance.now() before the claim was sent (SQLite: before its reads): the purse's first ask answers
+   *  from it (src/billing/purse.ts, PursePrice.claimed), not from a read of its own (both stores, issue 37). */
   payable?: { micros: number; readFrom: number };
 }
 
