@@ -23,7 +23,10 @@
  * {"cases":N,"worst_recall":..,"worst_requests_ratio":..,"worst_coverage_error":..,"outside":0,...}
  * worst_recall is over the cases with noise ≤ 0.1 (a noisier ranking hides places no planner can
  * find in a few requests); worst_overclaim is the most the coverage figure stood above the recall
- * (points). `--write` rewrites the generated part of docs/performance/areas.md.
+ * (points). Each case also carries its floors: `paging_floor_ratio` (the oracle's views paged as the
+ * planner pages them) and `noise_floor_ratio` / `noise_floor_99_ratio` (those views also asked again
+ * as the planner asks, to the planner's recall / to 0.99: bench/areas-floor.ts).
+ * `--write` rewrites the generated part of docs/performance/areas.md.
  */
 import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -33,6 +36,7 @@ import { populationReady } from '../src/sources/maps-search/density.ts';
 import { rootViews } from '../src/sources/maps-search/cover.ts';
 import { mapSite, LAYOUTS, type Layout, type SiteView } from '../test/support/map-site.ts';
 import { runArea } from './areas-run.ts';
+import { noiseFloor } from './areas-floor.ts';
 import { writeRequested, writeSection } from './lib.ts';
 
 const NOISES = [0.02, 0.05, 0.1, 0.2, 0.3];
@@ -85,7 +89,7 @@ const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}
 
 await populationReady();
 const t0 = performance.now();
-const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string }> = [];
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string }> = [];
 for (const k of cases()) {
   const area = resolveArea(k.area);
   const c = capOf(k, area);
@@ -98,7 +102,9 @@ for (const k of cases()) {
   // empty view asked once): what paging alone costs over the oracle, whatever the splitting.
   const floor = site.oracle(rootViews(area), { step: PAGE_STEP });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
-  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, tuned: k.tuned };
+  // After the run (it asks the site: the planner's draws of the noise stay as they were).
+  const nf = noiseFloor(site, rootViews(area), run.recall), nf99 = noiseFloor(site, rootViews(area), 0.99);
+  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, tuned: k.tuned };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -125,7 +131,8 @@ for (const k of NEW_CASES) {
   const oracle = site.oracle(rootViews(area));
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
-  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, tuned: false, held_out_new: k.name };
+  const nf = noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
+  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, tuned: false, held_out_new: k.name };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -153,6 +160,15 @@ function summarize(rs: typeof rows) {
     worst_paging_floor_ratio: worst(rs, (r) => r.paging_floor_ratio, 1)?.paging_floor_ratio ?? null,
     cases_paging_floor_above_1_25: rs.filter((r) => r.paging_floor_ratio > 1.25).length,
     worst_requests_over_floor: r3(Math.max(...rs.map((r) => r.requests_ratio / r.paging_floor_ratio))),
+    // The oracle's views paged and asked again as the planner does, to the planner's recall
+    // (bench/areas-floor.ts): what the noise costs the oracle's views paged this way.
+    worst_noise_floor_ratio: worst(rs, (r) => r.noise_floor_ratio, 1)?.noise_floor_ratio ?? null,
+    mean_noise_floor_ratio: r3(rs.reduce((a, r) => a + r.noise_floor_ratio, 0) / Math.max(1, rs.length)),
+    // The same floor at the issue's recall (0.99), whatever the planner reached.
+    mean_noise_floor_99_ratio: r3(rs.reduce((a, r) => a + r.noise_floor_99_ratio, 0) / Math.max(1, rs.length)),
+    mean_requests_ratio: r3(rs.reduce((a, r) => a + r.requests_ratio, 0) / Math.max(1, rs.length)),
+    worst_requests_over_noise_floor: r3(Math.max(...rs.map((r) => r.requests_ratio / r.noise_floor_ratio))),
+    cases_noise_floor_above_1_25: rs.filter((r) => r.noise_floor_ratio > 1.25).length,
     worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
   };
 }

@@ -16,6 +16,9 @@ export interface Where {
   capped_no_est: number;
   /** Repair pages that found at least one place. */
   repair_found: number;
+  /** The run's moving averages at its end: share of a view's places its pages missed, and still
+   *  missing once pages were asked again (noise.ts). */
+  miss?: number; left?: number;
 }
 
 export function whereTracker() {
@@ -27,6 +30,8 @@ export function whereTracker() {
      *  none at the end); `kept` the records it returned. */
     step(pre: AreaState, post: AreaState | undefined, kept: number): void {
       const v = pre.view!;
+      w.miss = Math.round((pre.miss ?? 0) * 1e4) / 1e4;
+      w.left = Math.round((pre.left ?? 0) * 1e4) / 1e4;
       const kind = v.recheck ? 'recheck' : v.probe ? 'probe' : v.fix ? 'repair' : 'page';
       if (kind === 'page') { pages += 1; records += kept; }
       else if (kind === 'repair') { w.repair += 1; if (kept > 0) w.repair_found += 1; }

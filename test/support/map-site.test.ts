@@ -161,3 +161,16 @@ test('the oracle costs no more than any planner that finds every place', () => {
     }
   }
 });
+
+test('the oracle\'s views are what it pays for, and a page by ids is the page served', () => {
+  const site = mapSite({ area, places: 6000, seed: 3, noise: 0 });
+  const { views: vs, empty } = site.oracleViews(roots);
+  assert.equal(vs.reduce((a, v) => a + Math.ceil(v.ids.length / 20), 0), site.oracle(roots));
+  const paged = vs.reduce((a, v) => a + (v.ids.length < 20 ? 1 : Math.floor((v.ids.length - 20) / 18) + 2), 0);
+  assert.equal(paged + empty, site.oracle(roots, { step: 18 }));
+  for (const v of vs) assert.ok(v.ids.length <= 120, 'an oracle view holds at most the cap');
+  const big = vs.reduce((a, v) => (v.ids.length > a.ids.length ? v : a));
+  const before = site.requests;
+  assert.deepEqual(site.pageIds(big.box, 20), page(site, big.box, 20), 'without noise the same places, in the same order');
+  assert.equal(site.requests, before + 2, 'each counts as a request');
+});

@@ -55,6 +55,12 @@ export interface MapSite {
    *  `step` apart, ended by a short page, an empty view asked once): the least any planner that
    *  pages that way pays, knowing where to split. */
   oracle(roots: Box[], paged?: { step: number }): number;
+  /** The oracle's views: those holding places of the area (their places' ids), and how many views
+   *  without one a planner would still ask once. */
+  oracleViews(roots: Box[]): { views: Array<{ box: Box; ids: number[] }>; empty: number };
+  /** One page of a view as `serve` answers it (the same ranking noise, counted as a request): the
+   *  ids of its places, from `offset`, at most `size` (the site's page size when less). */
+  pageIds(box: Box, offset: number, size?: number): number[];
   /** Over HTTP on loopback; `hits` counts each URL asked, `delayMs` holds every answer back, and
    *  `pause()` holds every answer until `resume()` (a client stopped where a test wants it,
    *  whatever the box's speed). */
@@ -126,6 +132,27 @@ export function mapSite(o: MapSiteOptions): MapSite {
   const oracleCap = (cell: Box) => Math.min(capOf({ box: cell, ...centre(cell), request: 0 }), capOf({ box: cell, ...centre(cell), request: Number.MAX_SAFE_INTEGER }));
 
   const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
+  /** The places a view of `box` shows at request number `request`, ranked with noise, from `offset`. */
+  const ranked = (box: Box, request: number, offset: number, asked: number): number[] => {
+    const m = o.margin ?? 0;
+    const hLat = (box.n - box.s) / 2, hLng = (box.e - box.w) / 2;
+    const ids = inBox(m ? { s: box.s - 2 * m * hLat, w: box.w - 2 * m * hLng, n: box.n + 2 * m * hLat, e: box.e + 2 * m * hLng } : box);
+    const cap = capOf({ box, ...centre(box), request });
+    const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
+    return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
+  };
+  /** The oracle's quadtree: each view holding places of the area and at most its cap (`ids`), or
+   *  without one (no ids). */
+  const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[]) => void) => {
+    const visit = (cell: Box, depth: number) => {
+      if (!o.area.meets(cell)) return;
+      const ids = inBox(cell);
+      if (!ids.some((i) => inside[i])) return leaf(cell);
+      if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids);
+      for (const q of quadrants(cell)) visit(q, depth + 1);
+    };
+    for (const root of roots) visit(root, 0);
+  };
   const site: MapSite = {
     count: n, lat, lng, inside, insideCount, requests: 0, shape,
     serve(url) {
@@ -138,12 +165,17 @@ export function mapSite(o: MapSiteOptions): MapSite {
       const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
       if (o.fail && failRng() < o.fail) return { status: request % 2 ? 503 : 429, body: '' };
       const box = { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
-      const m = o.margin ?? 0;
-      const ids = inBox(m ? { s: box.s - 2 * m * halfLat, w: box.w - 2 * m * halfLng, n: box.n + 2 * m * halfLat, e: box.e + 2 * m * halfLng } : box);
-      const cap = capOf({ box, lat: v.lat, lng: v.lng, request });
-      const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
-      const shown = scored.slice(0, cap).slice(v.offset, v.offset + (o.pageSize ?? Math.min(v.pageSize, SITE_PAGE)));
-      return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map(([i]) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
+      const shown = ranked(box, request, v.offset, v.pageSize);
+      return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map((i) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
+    },
+    pageIds(box, offset, size = SITE_PAGE) {
+      return ranked(box, site.requests++, offset, size);
+    },
+    oracleViews(roots) {
+      const views: Array<{ box: Box; ids: number[] }> = [];
+      let empty = 0;
+      visitOracle(roots, (cell, ids) => (ids ? views.push({ box: cell, ids }) : empty++));
+      return { views, empty };
     },
     oracle(roots, paged) {
       let cost = 0;
@@ -151,15 +183,8 @@ export function mapSite(o: MapSiteOptions): MapSite {
       // further until a short one (a view of exactly 20 places pays a second, empty-ended page).
       const page = o.pageSize ?? SITE_PAGE;
       const pages = (n: number) => (paged ? (n < page ? 1 : Math.floor((n - page) / paged.step) + 2) : Math.ceil(n / page));
-      const visit = (cell: Box, depth: number) => {
-        if (!o.area.meets(cell)) return;
-        const ids = inBox(cell);
-        // A view without a place of the area: the oracle skips it, a planner asks it once.
-        if (!ids.some((i) => inside[i])) { if (paged) cost += 1; return; }
-        if (ids.length <= oracleCap(cell) || depth > 24) { cost += pages(ids.length); return; }
-        for (const q of quadrants(cell)) visit(q, depth + 1);
-      };
-      for (const root of roots) visit(root, 0);
+      // A view without a place of the area: the oracle skips it, a planner asks it once.
+      visitOracle(roots, (_cell, ids) => { cost += ids ? pages(ids.length) : paged ? 1 : 0; });
       return cost;
     },
     async listen(lo = {}) {

@@ -42,6 +42,7 @@ import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
+import { leftTolerated, pageStep as noisePageStep, skipShare } from './noise.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
@@ -51,14 +52,8 @@ export const MIN_CELL_DEG = 0.0005;
 export const SKIP_SHARE = 110 / 120;
 /** A view is paged at most this far (a site that never ends a view): past it, it is split. */
 export const MAX_VIEW_PLACES = 500;
-/** Pages overlap by two places, so a place the ranking noise moved by a rank or two between two
- *  requests is still on one of them (without it a view paged in full misses ~2% of its places).
- *  Where the views counted so far still miss more than MISS_TOLERATED of their places (a noisier
- *  ranking), the overlap grows with the share missed, up to MAX_OVERLAP. */
-const OVERLAP = 2;
-const MAX_OVERLAP = 10;
-const MISS_TOLERATED = 0.005;
-const pageStep = (st: AreaState, size = st.ps ?? PAGE_SIZE) => size - Math.min(Math.floor(size / 2), MAX_OVERLAP, OVERLAP + Math.max(0, Math.round(((st.miss ?? 0) - MISS_TOLERATED) * 200)));
+/** Pages overlap, more where the views miss places (noise.ts). */
+const pageStep = (st: AreaState, size = st.ps ?? PAGE_SIZE) => noisePageStep(st.miss ?? 0, size);
 /** An area value up to this long is named in the query's coverage figure. */
 const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
@@ -191,18 +186,12 @@ export function areaUrl(st: AreaState, v: View): string {
   return `https://www.google.com/search?tbm=map&authuser=0&hl=${encodeURIComponent(st.hl)}${gl}&q=${encodeURIComponent(st.q)}&pb=${encodeURIComponent(pb)}`;
 }
 
-/** Where the views' pages miss places (a noisier ranking moves a place's rank more the deeper it is
- *  ranked), a smaller view is read more cheaply than a large one asked again (repair.ts): the share
- *  of the cap above which a cell is split unsearched falls by SKIP_PER_MISS for each unit of the share
- *  missed above MISS_TOLERATED, to MIN_SKIP_SHARE (measured on areas-robust's tuned cases: 1.69x ->
- *  1.64x the oracle at σ <= 0.1, the quiet cases unchanged). */
-const SKIP_PER_MISS = 30;
-const MIN_SKIP_SHARE = 0.5;
-/** Above this many places expected, a cell is split unsearched (none before the cap is proven). */
+/** Above this many places expected, a cell is split unsearched (none before the cap is proven);
+ *  lower where the views' pages miss places (noise.ts skipShare). */
 function skipAbove(st: AreaState): number {
   const cap = st.cap ? planningCap(st.cap) : undefined;
   if (cap === undefined) return Infinity;
-  return Math.max(MIN_SKIP_SHARE, SKIP_SHARE - SKIP_PER_MISS * Math.max(0, (st.miss ?? 0) - MISS_TOLERATED)) * cap;
+  return skipShare(SKIP_SHARE, st.miss ?? 0) * cap;
 }
 
 function stepOf(st: AreaState): Step {
@@ -573,17 +562,17 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
 }
 
 /** A view accepted as complete whose pages missed places, where the views so far miss more than
- *  MISS_TOLERATED of theirs (the moving average with this view), or whose probe was not clear: its
- *  pages are asked again across their boundaries (repair.ts). */
+ *  the run tolerates (the moving average with this view; noise.ts leftTolerated), or whose probe was
+ *  not clear: its pages are asked again across their boundaries (repair.ts). */
 function startRepair(st: AreaState, v: View, checked: boolean): boolean {
   const t = v.t;
   if (t === undefined || !v.offs || v.offs.length < 2) return false;
   const missed = t - (v.all ?? []).length;
   v.miss0 = missed;
-  // Only as many as keep the share still missing under MISS_TOLERATED: where few places are missed
-  // (a quiet ranking), a page asked again costs about a page for each place it finds.
+  // Only as many as keep the share still missing under what is tolerated: a page asked again costs
+  // about a request for each place it finds; above MISS_REPAIRED missed, more is left missing.
   const share = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (missed / t) : st.left ?? 0;
-  if (!v.amb && !(missed > 0 && share > MISS_TOLERATED)) return false;
+  if (!v.amb && !(missed > 0 && share > leftTolerated(st.miss ?? 0))) return false;
   v.fix = { a: [], dry: 0, c: checked };
   return askAgain(st, v);
 }

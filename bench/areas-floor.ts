@@ -1,0 +1,62 @@
+/**
+ * The noise-aware floor of an area case (bench/areas-robust): the oracle's own views (it knows every
+ * place, so it never splits a view that holds its cap and never searches a saturated one), paged as
+ * the planner pages them (pages overlapping as noise.ts grows the overlap with the share missed, a
+ * short page to end, an empty view asked once) and then asked again across their page boundaries in
+ * repair.ts's order (a view at most until its count is found or REPAIR_DRY pages in a row found
+ * nothing), the views missing most first, until it holds the planner's recall. What a case's ratio
+ * is above this floor is the planner's splitting and checking; what the floor is above 1 no planner
+ * that pages this way can avoid on that site's noise.
+ */
+import type { Box } from '../src/sources/_maps/cells.ts';
+import { repairOffset, REPAIR_DRY } from '../src/sources/maps-search/repair.ts';
+import { pageStep } from '../src/sources/maps-search/noise.ts';
+import type { MapSite } from '../test/support/map-site.ts';
+
+/** Requests of the floor reaching `recall` (or all it can reach) with pages of `size` places. */
+export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 20): number {
+  const { views, empty } = site.oracleViews(roots);
+  let requests = empty;
+  let miss = 0;
+  const found = new Set<number>();
+  let foundInside = 0;
+  const see = (ids: number[], got: Set<number>) => {
+    for (const i of ids) {
+      got.add(i);
+      if (!found.has(i)) { found.add(i); if (site.inside[i]) foundInside++; }
+    }
+  };
+  const paged: Array<{ box: Box; got: Set<number>; offs: number[]; t: number; ids: number[] }> = [];
+  for (const v of views) {
+    const got = new Set<number>(), offs: number[] = [];
+    let offset = 0, t = 0;
+    for (;;) {
+      const ids = site.pageIds(v.box, offset, size);
+      requests++;
+      offs.push(offset);
+      see(ids, got);
+      if (ids.length < size) { t = offset + ids.length; break; }
+      offset += pageStep(miss, size);
+    }
+    // The planner's moving average of the share missed (views of more than a page).
+    if (t > size) miss = 0.9 * miss + 0.1 * ((t - got.size) / t);
+    paged.push({ box: v.box, got, offs, t, ids: v.ids });
+  }
+  const target = Math.ceil(recall * site.insideCount);
+  const short = paged.filter((v) => v.got.size < v.t && v.offs.length > 1).sort((a, b) => (b.t - b.got.size) - (a.t - a.got.size));
+  for (const v of short) {
+    if (foundInside >= target) break;
+    const asked: number[] = [];
+    let dry = 0;
+    while (v.got.size < v.t && dry < REPAIR_DRY && foundInside < target) {
+      const o = repairOffset(v.offs, asked, v.t, size);
+      if (o === undefined) break;
+      asked.push(o);
+      const before = v.got.size;
+      see(site.pageIds(v.box, o, size), v.got);
+      requests++;
+      dry = v.got.size > before ? 0 : dry + 1;
+    }
+  }
+  return requests;
+}
