@@ -38,7 +38,7 @@ import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
 import { repairOffset, REPAIR_DRY } from './repair.ts';
-import { addCount, emptyFit, expected, type Fit } from './density.ts';
+import { addCount, emptyFit, expected, phi, type Fit } from './density.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
@@ -281,7 +281,7 @@ function advance(st: AreaState, area: Area): void {
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
       const e = st.fit ? expected(st.fit, b) : undefined;
-      if (e !== undefined && e > skipAbove(st)) {
+      if (e !== undefined && splitWorth(st, estimateOf(st, e, undefined, 0), shares(area, b, []))) {
         st.tally.skipped += 1;
         split(st, area, b, 0, [], undefined);
         continue;
@@ -294,12 +294,12 @@ function advance(st: AreaState, area: Area): void {
     // A rate its counted siblings gave is evidence; the parent's estimate shared out is a guess.
     const rate = rateOf(st, cell.g);
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
-    // A lower bound from a capped parent (not an estimate: it is not scored, and only ever raises one).
-    const est = maxOf(chooseEstimate(st, prior, seen), cell.lb);
+    const e = estimateOf(st, prior, seen, cell.k.length, cell.lb);
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
-    if (est !== undefined && est > skipAbove(st) && !small) {
+    (globalThis as any).__dbg?.({ b, prior, seen, rate, k: cell.k.length, lb: cell.lb, est: e && Math.exp(e.m) - 1, thr: skipAbove(st), skill: st.skill, cap: st.cap ? planningCap(st.cap) : undefined, gk: st.groups[cell.g]?.k, miss: st.miss, split: e ? splitWorth(st, e, shares(area, b, cell.k)) : false });
+    if (e && !small && splitWorth(st, e, shares(area, b, cell.k))) {
       st.tally.skipped += 1;
-      split(st, area, b, cell.d, cell.k, est, { g: cell.g, k: cell.k }, cell.lb);
+      split(st, area, b, cell.d, cell.k, Math.exp(e.m) - 1, { g: cell.g, k: cell.k }, cell.lb);
       continue;
     }
     st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [], ...(prior !== undefined && seen !== undefined ? { ests: [prior, seen] as [number, number] } : {}) };
@@ -309,19 +309,60 @@ function advance(st: AreaState, area: Area): void {
 
 const maxOf = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
 
-/** Views scored before the better estimate is preferred to the prior. */
-const MIN_SCORED = 5;
-
-/** The estimate a cell is split by: the density prior (population and ground), or what the views
- *  showed (the parent's sample share x the rate its counted siblings gave, or the parent's estimate
- *  shared out by its sample), whichever predicted the views counted so far better (the prior until
- *  MIN_SCORED views had both; the one that exists when only one does). */
-function chooseEstimate(st: AreaState, prior: number | undefined, seen: number | undefined): number | undefined {
-  if (prior === undefined || seen === undefined) return seen ?? prior;
-  const s = st.skill;
-  if (!s || s[2] < MIN_SCORED) return prior;
-  return s[1] < s[0] ? seen : prior;
+/** A cell's places as an estimate that says how sure it is: the mean `m` and variance `v` of
+ *  log(places + 1). Both estimates are combined, each weighted by its precision: the prior's
+ *  variance is its mean squared log error on the views scored so far (PRIOR_VAR before any: two
+ *  pseudo-views), the views' estimate's that of a count of `k` sampled places (1 / (k + 1): a cell
+ *  with 0-1 sampled places is a guess, one with 10 or more close). A lower bound from a capped
+ *  parent (`lb`: not an estimate, not scored) only ever raises the mean. */
+interface Estimate { m: number; v: number }
+const PRIOR_VAR = 0.25;
+const PSEUDO = 2;
+function estimateOf(st: AreaState, prior: number | undefined, seen: number | undefined, k: number, lb?: number): Estimate | undefined {
+  const s = st.skill ?? [0, 0, 0];
+  const parts: Array<[number, number]> = [];
+  if (prior !== undefined) parts.push([Math.log(prior + 1), (s[0] + PRIOR_VAR * PSEUDO) / (s[2] + PSEUDO)]);
+  if (seen !== undefined) parts.push([Math.log(seen + 1), 1 / (k + 1) + 0.01]);
+  if (!parts.length) return lb ? { m: Math.log(lb + 1), v: 0.01 } : undefined;
+  const w = parts.reduce((a, [, v]) => a + 1 / v, 0);
+  const m = parts.reduce((a, [x, v]) => a + x / v, 0) / w;
+  return { m: lb ? Math.max(m, Math.log(lb + 1)) : m, v: 1 / w };
 }
+
+/** Pages a view of `n` places costs, `step` apart (the first, then one a step until a short one). */
+const pagesOf = (n: number, size: number, step: number) => (n < size ? 1 : Math.floor((n - size) / step) + 2);
+
+/** The shares of a cell's places its quadrants on the shape hold, as far as its sample tells (each
+ *  sampled place counts, a quarter place more each, so an unsampled quadrant is not empty). */
+function shares(area: Area, b: Box, k: Pt[]): number[] {
+  const quads = quadrants(b).filter((q) => area.meets(q));
+  const w = quads.map((q) => k.filter(([lat, lng]) => contains(q, lat, lng)).length + 0.25);
+  const sum = w.reduce((a, x) => a + x, 0) || 1;
+  return w.map((x) => x / sum);
+}
+
+/** Split a cell unsearched when that saves requests in expectation. Searched, it is saturated with
+ *  the probability that its places reach the cap (the estimate's log-normal spread and a count's
+ *  Poisson spread), and then its pages to the cap are wasted; split when it would have fit, its
+ *  quadrants' pages (their shares of the estimate: one at least each) cost more than its own. Split
+ *  when P(saturated) x pages to the cap > (1 - P) x that excess. The cap is the one planned by (none
+ *  before a view proved one: never split); where the views' pages miss places, the smaller view
+ *  skipAbove sets. */
+function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): boolean {
+  if (!e) return false;
+  const above = skipAbove(st);
+  if (!Number.isFinite(above)) return false;
+  const cap = above / SKIP_SHARE;
+  const size = st.ps ?? PAGE_SIZE;
+  const step = pageStep(st, size);
+  const waste = pagesOf(cap, size, step);
+  const pSat = 1 - phi((Math.log(cap + 1) - e.m) / Math.sqrt(e.v + 1 / cap));
+  const n = Math.min(Math.exp(e.m) - 1, cap - 1);
+  const excess = Math.max(0, parts.reduce((a, x) => a + pagesOf(n * x, size, step), 0) - pagesOf(n, size, step));
+  return pSat * waste > (1 - pSat) * Math.max(EXCESS_MIN, excess);
+}
+/** A split's excess is never taken as nothing (the quadrants' counts are not known). */
+const EXCESS_MIN = 0.5;
 
 /** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places
  *  are at least `t`: only an estimate below t erred). Squared log errors, summed. */

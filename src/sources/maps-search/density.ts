@@ -35,7 +35,7 @@ const REACH_DEG = 0.6;
 const cosd = (lat: number) => Math.max(0.05, Math.cos((lat * Math.PI) / 180));
 
 /** Standard normal cumulative distribution (Abramowitz-Stegun 7.1.26, error < 1.5e-7). */
-function phi(x: number): number {
+export function phi(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
   const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
