@@ -82,7 +82,7 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
   all?: string[];
   /** The view's places (offset of its short page + that page's length), once known. */
   total?: number;
-  /** Its estimates before it was searched ([prior, from the views]), to score them (chooseEstimate). */
+  /** Its estimates before it was searched ([prior, from the views]), to score them (score). */
   ests?: [number, number];
   /** A view accepted earlier, probed again once caps varied (viewcap.ts nextRecheck): what it added. */
   recheck?: { found: number; est: number; fit: boolean };
@@ -127,7 +127,7 @@ export interface AreaState {
   cap?: CapLearn;
   /** How well the prior and the views' evidence predicted the counted views: summed squared log
    *  errors of each, and the views scored. */
-  skill?: [number, number, number];
+  skill?: [number, number, number, number?, number?];
   /** The site's page size, read from its answers (PAGE_SIZE is only what is asked): set by a page
    *  as long as asked, or by a page shorter than asked that the next page showed more after
    *  (`psOver`: the longest such length after which nothing more came, so no page size). */
@@ -281,7 +281,7 @@ function advance(st: AreaState, area: Area): void {
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
       const e = st.fit ? expected(st.fit, b) : undefined;
-      if (e !== undefined && splitWorth(st, estimateOf(st, e, undefined, 0), shares(area, b, []))) {
+      if (e !== undefined && splitWorth(st, estimateOf(st, e, undefined, 0), shares(st, area, b, []))) {
         st.tally.skipped += 1;
         split(st, area, b, 0, [], undefined);
         continue;
@@ -296,8 +296,7 @@ function advance(st: AreaState, area: Area): void {
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
     const e = estimateOf(st, prior, seen, cell.k.length, cell.lb);
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
-    (globalThis as any).__dbg?.({ b, prior, seen, rate, k: cell.k.length, lb: cell.lb, est: e && Math.exp(e.m) - 1, thr: skipAbove(st), skill: st.skill, cap: st.cap ? planningCap(st.cap) : undefined, gk: st.groups[cell.g]?.k, miss: st.miss, split: e ? splitWorth(st, e, shares(area, b, cell.k)) : false });
-    if (e && !small && splitWorth(st, e, shares(area, b, cell.k))) {
+    if (e && !small && splitWorth(st, e, shares(st, area, b, cell.k))) {
       st.tally.skipped += 1;
       split(st, area, b, cell.d, cell.k, Math.exp(e.m) - 1, { g: cell.g, k: cell.k }, cell.lb);
       continue;
@@ -307,8 +306,6 @@ function advance(st: AreaState, area: Area): void {
   }
 }
 
-const maxOf = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
-
 /** A cell's places as an estimate that says how sure it is: the mean `m` and variance `v` of
  *  log(places + 1). Both estimates are combined, each weighted by its precision: the prior's
  *  variance is its mean squared log error on the views scored so far (PRIOR_VAR before any: two
@@ -316,13 +313,22 @@ const maxOf = (a: number | undefined, b: number | undefined) => (a === undefined
  *  with 0-1 sampled places is a guess, one with 10 or more close). A lower bound from a capped
  *  parent (`lb`: not an estimate, not scored) only ever raises the mean. */
 interface Estimate { m: number; v: number }
-const PRIOR_VAR = 0.25;
+const PRIOR_VAR = 1;
+/** The spread of the views' estimate of a cell with `k` sampled places (log places), before
+ *  calibration: a count's relative spread. */
+const seenVar = (k: number) => 1 / (k + 1) + 0.01;
+const SEEN_VAR = 0.25;
 const PSEUDO = 2;
 function estimateOf(st: AreaState, prior: number | undefined, seen: number | undefined, k: number, lb?: number): Estimate | undefined {
   const s = st.skill ?? [0, 0, 0];
+  // The views' estimate: the spread of a count of k sampled places, scaled by how well such spreads
+  // matched its errors on the views scored so far (s[3]: their summed spreads).
+  const calib = (s[1] + SEEN_VAR * PSEUDO) / ((s[3] ?? 0) + SEEN_VAR * PSEUDO);
   const parts: Array<[number, number]> = [];
-  if (prior !== undefined) parts.push([Math.log(prior + 1), (s[0] + PRIOR_VAR * PSEUDO) / (s[2] + PSEUDO)]);
-  if (seen !== undefined) parts.push([Math.log(seen + 1), 1 / (k + 1) + 0.01]);
+  // The prior's own spread: its errors beyond what the counts' Poisson spread explains (s[4]); the
+  // count's own spread is added where the decision is made (splitWorth).
+  if (prior !== undefined) parts.push([Math.log(prior + 1), (Math.max(0, s[0] - (s[4] ?? 0)) + PRIOR_VAR * PSEUDO) / (s[2] + PSEUDO)]);
+  if (seen !== undefined) parts.push([Math.log(seen + 1), seenVar(k) * calib]);
   if (!parts.length) return lb ? { m: Math.log(lb + 1), v: 0.01 } : undefined;
   const w = parts.reduce((a, [, v]) => a + 1 / v, 0);
   const m = parts.reduce((a, [x, v]) => a + x / v, 0) / w;
@@ -331,14 +337,25 @@ function estimateOf(st: AreaState, prior: number | undefined, seen: number | und
 
 /** Pages a view of `n` places costs, `step` apart (the first, then one a step until a short one). */
 const pagesOf = (n: number, size: number, step: number) => (n < size ? 1 : Math.floor((n - size) / step) + 2);
+/** The same expected for a view of about `n` places (a Poisson count): the first page, and page
+ *  j + 2 when page j + 1 was full, that is when the count reaches size + j x step. */
+function expectedPages(n: number, size: number, step: number): number {
+  const sd = Math.sqrt(n + 1);
+  let pages = 1;
+  for (let at = size; at <= n + 5 * sd; at += step) pages += 1 - phi((at - 0.5 - n) / sd);
+  return pages;
+}
 
-/** The shares of a cell's places its quadrants on the shape hold, as far as its sample tells (each
- *  sampled place counts, a quarter place more each, so an unsampled quadrant is not empty). */
-function shares(area: Area, b: Box, k: Pt[]): number[] {
+/** The shares of a cell's places its quadrants on the shape hold: its sampled places in each, and
+ *  the prior's shares (as PRIOR_POINTS more sampled places; even shares before the prior exists). */
+const PRIOR_POINTS = 4;
+function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
   const quads = quadrants(b).filter((q) => area.meets(q));
-  const w = quads.map((q) => k.filter(([lat, lng]) => contains(q, lat, lng)).length + 0.25);
-  const sum = w.reduce((a, x) => a + x, 0) || 1;
-  return w.map((x) => x / sum);
+  const prior = quads.map((q) => (st.fit ? expected(st.fit, q) : undefined) ?? 1);
+  const sum = prior.reduce((a, x) => a + x, 0);
+  const w = quads.map((q, i) => k.filter(([lat, lng]) => contains(q, lat, lng)).length + PRIOR_POINTS * (sum > 0 ? prior[i]! / sum : 1 / quads.length));
+  const all = w.reduce((a, x) => a + x, 0) || 1;
+  return w.map((x) => x / all);
 }
 
 /** Split a cell unsearched when that saves requests in expectation. Searched, it is saturated with
@@ -355,19 +372,20 @@ function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): bo
   const cap = above / SKIP_SHARE;
   const size = st.ps ?? PAGE_SIZE;
   const step = pageStep(st, size);
-  const waste = pagesOf(cap, size, step);
+  // A view reaching a known cap stops at the page that reaches it; before, a short page ends it.
+  const waste = knownCap(st.cap!) !== undefined && cap >= size ? Math.ceil((cap - size) / step) + 1 : pagesOf(cap, size, step);
   const pSat = 1 - phi((Math.log(cap + 1) - e.m) / Math.sqrt(e.v + 1 / cap));
   const n = Math.min(Math.exp(e.m) - 1, cap - 1);
-  const excess = Math.max(0, parts.reduce((a, x) => a + pagesOf(n * x, size, step), 0) - pagesOf(n, size, step));
-  return pSat * waste > (1 - pSat) * Math.max(EXCESS_MIN, excess);
+  const excess = Math.max(0, parts.reduce((a, x) => a + expectedPages(n * x, size, step), 0) - expectedPages(n, size, step));
+  return pSat * waste > (1 - pSat) * excess;
 }
-/** A split's excess is never taken as nothing (the quadrants' counts are not known). */
-const EXCESS_MIN = 0.5;
 
 /** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places
  *  are at least `t`: only an estimate below t erred). Squared log errors, summed. */
-function score(st: AreaState, ests: [number, number], t: number, lower: boolean): void {
+function score(st: AreaState, ests: [number, number], k: number, t: number, lower: boolean): void {
   const s = (st.skill ??= [0, 0, 0]);
+  s[3] = (s[3] ?? 0) + seenVar(k);
+  s[4] = (s[4] ?? 0) + 1 / (t + 1);
   const err = (e: number) => (lower && e >= t ? 0 : Math.log((e + 1) / (t + 1)) ** 2);
   s[0] += err(ests[0]);
   s[1] += err(ests[1]);
@@ -641,7 +659,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
   if (!capped) v.total = v.t;
   const saturated = v.total === undefined;
   const small = isSmall(cell);
-  if (v.ests) score(st, v.ests, saturated ? (v.t ?? all.length) : v.total!, saturated);
+  if (v.ests) score(st, v.ests, v.k.length, saturated ? (v.t ?? all.length) : v.total!, saturated);
   const c = v.seen.length;
   const again = v.k.filter((p) => v.seen.includes(p[2])).length;
   if (saturated && !small) {
