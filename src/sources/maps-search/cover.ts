@@ -12,17 +12,18 @@
  *   searched depth first, down to MIN_CELL_DEG.
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
  *   places found again by a quadrant.
- * - Saving requests: a cell expected above SKIP_SHARE of the cap is split without being searched.
- *   Two estimates: the density prior (density.ts: population and ground, rates fitted to the views
- *   counted so far), and what the views showed (a saturated view's places are a sample of its cell:
- *   once a quadrant has been counted, the sample's rate estimates its siblings' counts, and the
- *   parent's estimate is shared out to its quadrants by its sample; a quadrant split further reports
- *   its quadrants' places to its siblings' group once they are counted, depth first, so a saturated
- *   first quadrant gives its siblings a rate too). Each is scored on the views
- *   counted since (squared log error; a capped view only against its lower bound), and the one that
- *   predicted them better is used (the prior until five views had both). A capped view holds at
- *   least its count: a quadrant holding nearly all of its sample holds nearly all of that
- *   (lowerShare), so a dense cluster's chain of saturated views is split unsearched.
+ * - Saving requests: a cell is split without being searched when that saves requests in expectation
+ *   (splitWorth): P(saturated) x its pages to the cap against (1 - P) x what its quadrants' pages
+ *   cost beyond its own. P comes from an estimate that carries its spread (estimateOf): the density
+ *   prior (density.ts: population and ground, rates fitted to the views counted so far) and what the
+ *   views showed (a saturated view's places are a sample of its cell: once a quadrant has been
+ *   counted, the sample's rate estimates its siblings' counts, and the parent's estimate is shared
+ *   out to its quadrants by its sample; a quadrant split further reports its quadrants' places to
+ *   its siblings' group once they are counted, depth first, so a saturated first quadrant gives its
+ *   siblings a rate too), combined in log by their precisions: the prior's learned from its errors
+ *   on the views counted since, the views' from their sample's size, calibrated the same way. A
+ *   capped view holds at least its count: a quadrant holding nearly all of its sample holds nearly
+ *   all of that (lowerShare), so a dense cluster's chain of saturated views is split unsearched.
  * - Coverage: a view counted in full knows its count (short page's offset + length), so the places
  *   its pages skipped are known; it also checks which of its parent's sampled places inside it it
  *   found again (capture-recapture). Both give the estimated places of the area and the share found.
@@ -46,9 +47,9 @@ import { leftTolerated, pageStep as noisePageStep, skipShare } from './noise.ts'
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
-/** A cell estimated above this share of the view cap is split without being searched: a saturated
- *  view costs its pages for nothing, a needless split a page or two (measured best near 110 of 120,
- *  bench/areas). No cell is split unsearched before a view proved the cap (viewcap.ts). */
+/** The share of the view cap noise.ts shrinks the views from (skipShare): where the views' pages miss
+ *  places, the cap splitWorth bets against is that much smaller. No cell is split unsearched before
+ *  a view proved the cap (viewcap.ts). */
 export const SKIP_SHARE = 110 / 120;
 /** A view is paged at most this far (a site that never ends a view): past it, it is split. */
 export const MAX_VIEW_PLACES = 500;
@@ -126,7 +127,8 @@ export interface AreaState {
   /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
   cap?: CapLearn;
   /** How well the prior and the views' evidence predicted the counted views: summed squared log
-   *  errors of each, and the views scored. */
+   *  errors of each, the views scored, the spreads the views' estimate claimed for them, and their
+   *  counts' Poisson spreads (estimateOf). */
   skill?: [number, number, number, number?, number?];
   /** The site's page size, read from its answers (PAGE_SIZE is only what is asked): set by a page
    *  as long as asked, or by a page shorter than asked that the next page showed more after
@@ -308,10 +310,12 @@ function advance(st: AreaState, area: Area): void {
 
 /** A cell's places as an estimate that says how sure it is: the mean `m` and variance `v` of
  *  log(places + 1). Both estimates are combined, each weighted by its precision: the prior's
- *  variance is its mean squared log error on the views scored so far (PRIOR_VAR before any: two
- *  pseudo-views), the views' estimate's that of a count of `k` sampled places (1 / (k + 1): a cell
- *  with 0-1 sampled places is a guess, one with 10 or more close). A lower bound from a capped
- *  parent (`lb`: not an estimate, not scored) only ever raises the mean. */
+ *  variance is its mean squared log error on the views scored so far beyond the counts' own Poisson
+ *  spread (PRIOR_VAR as PSEUDO views before any: not trusted until scored), the views' estimate's
+ *  that of a count of `k` sampled places (1 / (k + 1): a cell with 0-1 sampled places is a guess,
+ *  one with 10 or more close) scaled by how such spreads matched its errors so far (SEEN_VAR as
+ *  PSEUDO views: scale 1 before any). A lower bound from a capped parent (`lb`: not an estimate, not
+ *  scored) only ever raises the mean. */
 interface Estimate { m: number; v: number }
 const PRIOR_VAR = 1;
 /** The spread of the views' estimate of a cell with `k` sampled places (log places), before

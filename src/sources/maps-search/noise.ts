@@ -7,8 +7,9 @@
  *
  * - Overlap: pages overlap by OVERLAP places; where the views miss more than MISS_TOLERATED of their
  *   places the overlap grows with the share missed, up to MAX_OVERLAP (and half a page).
- * - Smaller views: the share of the cap above which a cell is split unsearched falls with the share
- *   missed (a smaller view's pages miss fewer places), to MIN_SKIP_SHARE.
+ * - Smaller views: the share of the cap the split decision bets against (cover.ts splitWorth: this
+ *   share over its base) falls with the share missed (a smaller view's pages miss fewer places), to
+ *   MIN_SKIP_SHARE.
  * - Asking pages again (repair.ts) while the share still missing is above what the run tolerates
  *   (leftTolerated): MISS_TOLERATED while the views miss up to MISS_REPAIRED of their places; above
  *   that, more (the recall target holds where the noise allows it).
@@ -32,7 +33,7 @@ export function pageStep(miss: number, size: number): number {
 }
 
 /** Where the views' pages miss places, a smaller view is read more cheaply than a large one asked
- *  again: the share of the cap above which a cell is split unsearched falls by SKIP_PER_MISS for each
+ *  again: the share of the cap a cell is split unsearched against falls by SKIP_PER_MISS for each
  *  unit of the share missed above MISS_TOLERATED, to MIN_SKIP_SHARE (measured on areas-robust's
  *  tuned cases: 1.69x -> 1.64x the oracle at σ <= 0.1, the quiet cases unchanged). Kept where pages
  *  are no longer asked again (session 15: stopping the fall at 1% missed cost more and found less). */
