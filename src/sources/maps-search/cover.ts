@@ -13,7 +13,7 @@
  * - Every view keeps the places inside its cell and inside the shape; the merge (finish) dedupes
  *   places found again by a quadrant.
  * - Saving requests: a cell is split without being searched when that saves requests in expectation
- *   (splitWorth): P(saturated) x its pages to the cap against (1 - P) x what its quadrants' pages
+ *   (splitWorth, split.ts): P(saturated) x its pages to the cap against (1 - P) x what its quadrants' pages
  *   cost beyond its own. P comes from an estimate that carries its spread (estimateOf): the density
  *   prior (density.ts: population and ground, rates fitted to the views counted so far) and what the
  *   views showed (a saturated view's places are a sample of its cell: once a quadrant has been
@@ -39,7 +39,8 @@ import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
 import { repairOffset, REPAIR_DRY } from './repair.ts';
-import { addCount, emptyFit, expected, phi, type Fit } from './density.ts';
+import { addCount, emptyFit, expected, type Fit } from './density.ts';
+import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
@@ -283,7 +284,7 @@ function advance(st: AreaState, area: Area): void {
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
       const e = st.fit ? expected(st.fit, b) : undefined;
-      if (e !== undefined && splitWorth(st, estimateOf(st, e, undefined, 0), shares(st, area, b, []))) {
+      if (e !== undefined && splitWorth(st, estimateOf(st.skill, e, undefined, 0), shares(st, area, b, []))) {
         st.tally.skipped += 1;
         split(st, area, b, 0, [], undefined);
         continue;
@@ -296,7 +297,7 @@ function advance(st: AreaState, area: Area): void {
     // A rate its counted siblings gave is evidence; the parent's estimate shared out is a guess.
     const rate = rateOf(st, cell.g);
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
-    const e = estimateOf(st, prior, seen, cell.k.length, cell.lb);
+    const e = estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
     const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
     if (e && !small && splitWorth(st, e, shares(st, area, b, cell.k))) {
       st.tally.skipped += 1;
@@ -306,48 +307,6 @@ function advance(st: AreaState, area: Area): void {
     st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [], ...(prior !== undefined && seen !== undefined ? { ests: [prior, seen] as [number, number] } : {}) };
     return;
   }
-}
-
-/** A cell's places as an estimate that says how sure it is: the mean `m` and variance `v` of
- *  log(places + 1). Both estimates are combined, each weighted by its precision: the prior's
- *  variance is its mean squared log error on the views scored so far beyond the counts' own Poisson
- *  spread (PRIOR_VAR as PSEUDO views before any: not trusted until scored), the views' estimate's
- *  that of a count of `k` sampled places (1 / (k + 1): a cell with 0-1 sampled places is a guess,
- *  one with 10 or more close) scaled by how such spreads matched its errors so far (SEEN_VAR as
- *  PSEUDO views: scale 1 before any). A lower bound from a capped parent (`lb`: not an estimate, not
- *  scored) only ever raises the mean. */
-interface Estimate { m: number; v: number }
-const PRIOR_VAR = 1;
-/** The spread of the views' estimate of a cell with `k` sampled places (log places), before
- *  calibration: a count's relative spread. */
-const seenVar = (k: number) => 1 / (k + 1) + 0.01;
-const SEEN_VAR = 0.25;
-const PSEUDO = 2;
-function estimateOf(st: AreaState, prior: number | undefined, seen: number | undefined, k: number, lb?: number): Estimate | undefined {
-  const s = st.skill ?? [0, 0, 0];
-  // The views' estimate: the spread of a count of k sampled places, scaled by how well such spreads
-  // matched its errors on the views scored so far (s[3]: their summed spreads).
-  const calib = (s[1] + SEEN_VAR * PSEUDO) / ((s[3] ?? 0) + SEEN_VAR * PSEUDO);
-  const parts: Array<[number, number]> = [];
-  // The prior's own spread: its errors beyond what the counts' Poisson spread explains (s[4]); the
-  // count's own spread is added where the decision is made (splitWorth).
-  if (prior !== undefined) parts.push([Math.log(prior + 1), (Math.max(0, s[0] - (s[4] ?? 0)) + PRIOR_VAR * PSEUDO) / (s[2] + PSEUDO)]);
-  if (seen !== undefined) parts.push([Math.log(seen + 1), seenVar(k) * calib]);
-  if (!parts.length) return lb ? { m: Math.log(lb + 1), v: 0.01 } : undefined;
-  const w = parts.reduce((a, [, v]) => a + 1 / v, 0);
-  const m = parts.reduce((a, [x, v]) => a + x / v, 0) / w;
-  return { m: lb ? Math.max(m, Math.log(lb + 1)) : m, v: 1 / w };
-}
-
-/** Pages a view of `n` places costs, `step` apart (the first, then one a step until a short one). */
-const pagesOf = (n: number, size: number, step: number) => (n < size ? 1 : Math.floor((n - size) / step) + 2);
-/** The same expected for a view of about `n` places (a Poisson count): the first page, and page
- *  j + 2 when page j + 1 was full, that is when the count reaches size + j x step. */
-function expectedPages(n: number, size: number, step: number): number {
-  const sd = Math.sqrt(n + 1);
-  let pages = 1;
-  for (let at = size; at <= n + 5 * sd; at += step) pages += 1 - phi((at - 0.5 - n) / sd);
-  return pages;
 }
 
 /** The shares of a cell's places its quadrants on the shape hold: its sampled places in each, and
@@ -362,26 +321,15 @@ function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
   return w.map((x) => x / all);
 }
 
-/** Split a cell unsearched when that saves requests in expectation. Searched, it is saturated with
- *  the probability that its places reach the cap (the estimate's log-normal spread and a count's
- *  Poisson spread), and then its pages to the cap are wasted; split when it would have fit, its
- *  quadrants' pages (their shares of the estimate: one at least each) cost more than its own. Split
- *  when P(saturated) x pages to the cap > (1 - P) x that excess. The cap is the one planned by (none
- *  before a view proved one: never split); where the views' pages miss places, the smaller view
- *  skipAbove sets. */
+/** Split a cell unsearched when that saves requests in expectation (split.ts splitPays), against the
+ *  cap planned by (none before a view proved one: never split); where the views' pages miss places,
+ *  the smaller view skipAbove sets. */
 function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): boolean {
   if (!e) return false;
   const above = skipAbove(st);
   if (!Number.isFinite(above)) return false;
-  const cap = above / SKIP_SHARE;
   const size = st.ps ?? PAGE_SIZE;
-  const step = pageStep(st, size);
-  // A view reaching a known cap stops at the page that reaches it; before, a short page ends it.
-  const waste = knownCap(st.cap!) !== undefined && cap >= size ? Math.ceil((cap - size) / step) + 1 : pagesOf(cap, size, step);
-  const pSat = 1 - phi((Math.log(cap + 1) - e.m) / Math.sqrt(e.v + 1 / cap));
-  const n = Math.min(Math.exp(e.m) - 1, cap - 1);
-  const excess = Math.max(0, parts.reduce((a, x) => a + expectedPages(n * x, size, step), 0) - expectedPages(n, size, step));
-  return pSat * waste > (1 - pSat) * excess;
+  return splitPays(e, { cap: above / SKIP_SHARE, size, step: pageStep(st, size), known: knownCap(st.cap!) !== undefined }, parts);
 }
 
 /** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places
