@@ -70,6 +70,14 @@ function fairHeads(h: SqliteDb, now: number, max: number, except?: string[]): Ro
   return pickFair(heads, new Map(busy.map((b) => [b.account_id as string, b.n as number])), max, except);
 }
 
+// What a claim returns of each item (built once: a text built at each claim is a new string for the statement cache to hash).
+const CLAIMED_COLS = `w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.unit_price_micros,
+                      EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed,
+                      CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END AS payable_micros`;
+const CLAIMED_FROM = 'FROM work_items w JOIN requests r ON r.id = w.request_id JOIN accounts a ON a.id = r.account_id WHERE w.id = ?';
+const CLAIMED = `SELECT ${CLAIMED_COLS} ${CLAIMED_FROM}`;
+const CLAIMED_WITH_PARAMS = `SELECT ${CLAIMED_COLS}, r.params ${CLAIMED_FROM}`;
+
 type ItemMethods = 'claimItems' | 'heartbeat' | 'completeItem' | 'failItem' | 'releaseItems' | 'itemCounts' | 'queuedItemIds' | 'runnableItems';
 
 export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
@@ -106,12 +114,8 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       // the account of its own a query, as on PostgreSQL since session 13). The request's parameters
       // in the same join unless cached (a statement of their own was one more a query: most requests
       // are claimed once; a big task's parameters are read once, not per item).
-      const cols = `w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, r.account_id, r.endpoint, r.unit_price_micros,
-                    EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed,
-                    CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END AS payable_micros`;
-      const from = 'FROM work_items w JOIN requests r ON r.id = w.request_id JOIN accounts a ON a.id = r.account_id WHERE w.id = ?';
-      const get = h.s(`SELECT ${cols} ${from}`);
-      const getWithParams = h.s(`SELECT ${cols}, r.params ${from}`);
+      const get = h.s(CLAIMED);
+      const getWithParams = h.s(CLAIMED_WITH_PARAMS);
       // Synchronous: nothing of this process runs between this mark and the reads below.
       const readFrom = performance.now();
       return rows.map((r) => {

@@ -13,11 +13,13 @@ import type { SqliteDb } from './handle.ts';
  *  may be charged (the credit rule, ./billing.ts canPay), and `checkpointed`, 1 when the item has a
  *  checkpoint (saved chunks come with one: ./results.ts saveProgress writes both in one transaction). */
 export function ownedItem(h: SqliteDb, itemId: string, owner: string): Row | null {
-  const r = h.s(`SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one,
-                   r.drop_duplicates, r.status,
-                   EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id AND ${canChargeSql('a')}) AS payable,
-                   EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed
-                 FROM work_items w JOIN requests r ON r.id = w.request_id
-                 WHERE w.id = ? AND w.state = 'leased' AND w.lease_owner = ?`).get(itemId, owner) as Row | undefined;
-  return r ?? null;
+  return (h.s(OWNED_ITEM).get(itemId, owner) as Row | undefined) ?? null;
 }
+
+// Built once: a text built at each call is a new string for the statement cache to hash.
+const OWNED_ITEM = `SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one,
+                     r.drop_duplicates, r.status,
+                     EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id AND ${canChargeSql('a')}) AS payable,
+                     EXISTS (SELECT 1 FROM item_progress p WHERE p.request_id = w.request_id AND p.query_index = w.query_index) AS checkpointed
+                   FROM work_items w JOIN requests r ON r.id = w.request_id
+                   WHERE w.id = ? AND w.state = 'leased' AND w.lease_owner = ?`;

@@ -54,14 +54,16 @@ function purgeRows(h: SqliteDb, resultsBefore: number, requestsBefore: number, l
   });
 }
 
+const INSERT_REQUEST = `INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
+                        empty_costs_one, drop_duplicates, task_id, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`;
+/** While payable: the credit rule in the insert itself (a read of its own was one more statement a submit). */
+const INSERT_REQUEST_WHILE_PAYABLE = `${INSERT_REQUEST} WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = ? AND ${canChargeSql('a')})`;
+
 export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
   constructor(private readonly h: SqliteDb) {}
 
   async createRequest(r: NewRequest, o: { whilePayable?: boolean } = {}): Promise<boolean> {
-    // While payable: the credit rule in the insert itself (a read of its own was one more statement a submit).
-    const ins = this.h.s(`INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
-                          empty_costs_one, drop_duplicates, task_id, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-                          ${o.whilePayable ? `WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = ? AND ${canChargeSql('a')})` : ''}`);
+    const ins = this.h.s(o.whilePayable ? INSERT_REQUEST_WHILE_PAYABLE : INSERT_REQUEST);
     // One statement for the items, expanded by SQLite from a JSON array: 10,000 single-row inserts
     // were some 10,000 calls into the driver on the API thread (issue 39: a 10,000-query task). Past
     // ITEMS_AT_ONCE queries they wait as chunks instead (writeWaitingItems), so the API thread
