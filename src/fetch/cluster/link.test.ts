@@ -6,8 +6,8 @@ import { ClusterLink } from './link.ts';
 import { MemoryClusterStore, type ClusterStore } from './store.ts';
 
 /** The in-process store's rules, seen by the link as a shared store (so starts come from leases). */
-function sharedMemory(): { store: ClusterStore; leases: () => number } {
-  const mem = new MemoryClusterStore();
+function sharedMemory(now?: () => number): { store: ClusterStore; leases: () => number } {
+  const mem = new MemoryClusterStore(now);
   let leases = 0;
   const store = new Proxy(mem, {
     get(t, p) {
@@ -116,8 +116,11 @@ test('back from an outage, the starts a process took alone are held in the store
 });
 
 test('a waiter with two places takes two gaps of its lease: the next waiter starts after both', async () => {
-  const { store } = sharedMemory();
-  const link = new ClusterLink(store, { pollMs: 60_000, heartbeatMs: 60_000 });
+  // One still clock for the store and the link: the starts are then exact, whatever the box's load
+  // (on the real clock, two leases answered a few ms apart put B 197 ms after A in CI at load 4).
+  const still = () => 10_000;
+  const { store } = sharedMemory(still);
+  const link = new ClusterLink(store, { pollMs: 60_000, heartbeatMs: 60_000, now: still });
   await link.start();
   try {
     const gap = 100;
