@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { openSqliteStore } from '../store/sqlite/store.ts';
+import { oneRequest } from '../../test/support/one-request.ts';
 import { viewOf } from './results.ts';
 import type { AppContext } from './context.ts';
 import { SLICE } from '../delivery/shape.ts';
@@ -14,11 +14,7 @@ import { firstOfEach } from '../engine/dedupe.ts';
 test('a result of 5,000 places reads back in slices, a turn between them, byte for byte the whole answer', { timeout: 60_000 }, async () => {
   const store = await openSqliteStore(':memory:');
   try {
-    const accountId = randomUUID();
-    await store.createAccount({ id: accountId, name: 'b', balanceMicros: 1e12, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-    const id = randomUUID();
-    await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0,
-      emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    const { id } = await oneRequest(store, 1e12);
     const [item] = await store.claimItems('w', 1, 60_000, Date.now());
     const records = Array.from({ length: 5_000 }, (_, i) => ({ place_id: `p${i % 4_990}`, name: `Café «${i}» 𝄞 ${(i * 7919).toString(36)}`, rating: (i % 50) / 10,
       address: `${i} Main St, Town ${i % 97}`, about_text: `A place of its own, number ${i}, `.repeat(20), about: { 'Service options': { Takeout: i % 2 === 0 } } }));

@@ -1,19 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { randomUUID } from 'node:crypto';
 import { openSqliteStore } from '../store/sqlite/store.ts';
+import { oneRequest } from '../../test/support/one-request.ts';
 import { waitForEnd } from './results.ts';
 import type { AppContext } from './context.ts';
 
 test('a synchronous wait polls whether its request ended and reads the row once, when it has (issue 37)', { timeout: 30_000 }, async () => {
   const store = await openSqliteStore(':memory:');
   try {
-    const accountId = randomUUID();
-    await store.createAccount({ id: accountId, name: 'w', balanceMicros: 1e9, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-    const id = randomUUID();
-    await store.createRequest({ id, accountId, endpoint: '/test', params: {}, queries: ['q'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 0,
-      emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    const { id } = await oneRequest(store, 1e9);
     let ends = 0;
     let rows = 0;
     // The poll asks for the ended ones of the waiting requests (one read for every wait of the
