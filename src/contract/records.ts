@@ -70,7 +70,7 @@ export const queryAreas = Type.Array(Type.Object({
   places_found: I, places_estimated: I, coverage: Type.Number({ description: 'Estimated share of the area\'s places found (0-1), from the places each view found again of its parent\'s.' }),
   view_cap: Type.Optional(Type.Union([I, Type.Null()], { description: 'Places a view showed at most, as the run proved it (the lowest recent one while it varied); null when no view proved one.' })),
   views_probed: Type.Optional(Type.Integer({ description: 'Views checked by one page of a sub-cell (is the count all of the view\'s places, or the cap?).' })),
-  coverage_reason: Type.Optional(Type.String({ description: 'Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell.' })),
+  coverage_reason: Type.Optional(Type.String({ description: 'Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell.' })),
 }), { description: 'Extension: one entry per area query (/maps/search with `area`): views searched, saturated, saturated at the smallest cell, and the estimated share of the area\'s places found. Absent without area queries.' });
 /** Stub answers of a request (extension, docs/sources-maps-2026.md). */
 export const requestMetadata = Type.Object({

@@ -770,7 +770,7 @@ export type paths = {
                                 view_cap?: number | null;
                                 /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                                 views_probed?: number;
-                                /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                                /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                                 coverage_reason?: string;
                             }[];
                             /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4012,7 +4012,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4170,7 +4170,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4328,7 +4328,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4486,7 +4486,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4644,7 +4644,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4789,7 +4789,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -4942,7 +4942,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5093,7 +5093,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5245,7 +5245,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5385,7 +5385,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5525,7 +5525,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5671,7 +5671,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5816,7 +5816,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -5957,7 +5957,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6099,7 +6099,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6240,7 +6240,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6378,7 +6378,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6528,7 +6528,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6673,7 +6673,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6816,7 +6816,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -6950,7 +6950,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7084,7 +7084,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7229,7 +7229,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7375,7 +7375,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7514,7 +7514,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7653,7 +7653,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */
@@ -7797,7 +7797,7 @@ export interface operations {
                             view_cap?: number | null;
                             /** @description Views checked by one page of a sub-cell (is the count all of the view's places, or the cap?). */
                             views_probed?: number;
-                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, views saturated at the smallest cell. */
+                            /** @description Why the figure is lower than the views alone say: views accepted unchecked where checks found others capped, a cap that varied, places a noisy ranking kept off every page and not asked for again, views saturated at the smallest cell. */
                             coverage_reason?: string;
                         }[];
                         /** @description Extension: stub answers the request met. Absent when it met none. */

@@ -44,7 +44,7 @@ import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
-import { leftTolerated, pageStep as noisePageStep, skipShare } from './noise.ts';
+import { leftTolerated, MISS_REPAIRED, pageStep as noisePageStep, skipShare } from './noise.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
@@ -387,7 +387,7 @@ function keepPage(st: AreaState, b: [number, number, number, number], page: Loca
 
 /** Coverage of the area so far: views, saturated views, estimated share of its places found, what
  *  was learned of the view cap, and why the figure is lower than the views alone say (when it is). */
-export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
+export function coverageOf(t: Tally, cap?: CapLearn, miss = 0): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
   // Views accepted as complete without a check, where audits found views like them capped.
   const missed = cap ? likelyMissed(cap) : 0;
   const estimated = Math.max(t.estimated + missed, t.found);
@@ -395,6 +395,8 @@ export function coverageOf(t: Tally, cap?: CapLearn): { views_searched: number; 
   if (cap && cap.range[1] > cap.range[0]) reasons.push(`the view cap varied (${cap.range[0]}-${cap.range[1]} places a view)`);
   if (missed >= 0.5) reasons.push(`${uncheckedAtCaps(cap!)} views accepted as complete at a count other views were capped at were not checked (${cap!.auditHits} of ${cap!.audits} checked like them were capped): about ${Math.round(missed)} places they likely miss are counted as not found`);
   if (cap?.rechecked) reasons.push(`${cap.rechecked} views accepted as complete before the caps varied were probed again (${cap.recheckHits ?? 0} capped, split)`);
+  // Above MISS_REPAIRED the views' misses are counted, not asked for again (noise.ts): say so.
+  if (miss > MISS_REPAIRED) reasons.push(`the ranking kept about ${(100 * miss).toFixed(1)}% of a view's places off all of its pages; above ${100 * MISS_REPAIRED}% such pages are not asked again, and those places are counted as not found`);
   if (t.deep) reasons.push(`${t.deep} views still showed their cap at the smallest cell: their places beyond it are estimated`);
   return {
     views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
@@ -452,7 +454,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
   if (st.view) return { records, next: [stepOf(st)], ...areaLearned(st.cap) };
   // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
   const named = String(ctx.params.area);
-  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap) }, ...areaLearned(st.cap) };
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap, st.miss) }, ...areaLearned(st.cap) };
 }
 
 /** Probe pages kept to stand as their sub-cell's first page (oldest dropped first). */
@@ -687,7 +689,7 @@ export function areaProgressOf(stepState: unknown): { views_planned: number; vie
   if (st.view) planned.push(st.view.b.map(r6));
   for (let i = st.stack.length - 1; i >= 0 && planned.length < PLANNED_SHOWN; i--) planned.push(st.stack[i]!.b.map(r6));
   const rootsLeft = st.roots.rows * st.roots.cols - st.roots.next;
-  const c = coverageOf(st.tally, st.cap);
+  const c = coverageOf(st.tally, st.cap, st.miss);
   return {
     views_planned: done + st.stack.length + (st.view ? 1 : 0) + rootsLeft, views_done: done, views_saturated: st.tally.saturated,
     places_found: st.tally.found, coverage: c.coverage, planned,

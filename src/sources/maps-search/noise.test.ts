@@ -27,3 +27,12 @@ test('pages are asked again to 0.5% left up to 2% missed; above it, less and les
   // From about 2.75% missed, the views' own misses are within what is tolerated: nothing is asked again.
   for (const m of [0.028, 0.04, 0.1]) assert.ok(leftTolerated(m) >= m, String(m));
 });
+
+test('the coverage figure says why where the misses were counted rather than asked for again', async () => {
+  const { coverageOf } = await import('./cover.ts');
+  const tally = { views: 40, skipped: 0, saturated: 0, deep: 0, requests: 120, found: 970, estimated: 1000 };
+  assert.equal(coverageOf(tally, undefined, 0.01).coverage_reason, undefined, 'repaired below 2%: nothing to explain');
+  const noisy = coverageOf(tally, undefined, 0.031);
+  assert.equal(noisy.coverage, 0.97);
+  assert.match(noisy.coverage_reason ?? '', /about 3\.1% of a view's places off all of its pages; above 2% such pages are not asked again/);
+});
