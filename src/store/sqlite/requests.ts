@@ -24,7 +24,29 @@ export const { toRequest } = rowMappers(JSON.parse);
 export function finishIfDone(h: SqliteDb, requestId: string, now: number): RequestRow | null {
   const r = h.s(`UPDATE requests SET status = CASE WHEN queries_ok > 0 THEN 'Success' ELSE 'Failure' END, finished_at = ?
                  WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
-  if (!r) return null;
+  return r ? ended(h, r, now) : null;
+}
+
+/** Whether an update of the request row ends it: its last item counted, and it was still running. */
+const ENDS = 'queries_done + 1 >= queries_total AND status = \'Pending\' AND finished_at IS NULL';
+/** A completion's count on its request, and the request's end when it was the last item, in one
+ *  update of the row (two were the row written twice a completion, issue 37). The item just passed
+ *  the lease check, which reads the request still Pending in this transaction: an ended row here is
+ *  one this update ended. */
+const COUNT_AND_END = `UPDATE requests SET usage = usage + ?, queries_done = queries_done + 1, queries_ok = queries_ok + 1, records = records + ?,
+                         status = CASE WHEN ${ENDS} THEN 'Success' ELSE status END, finished_at = CASE WHEN ${ENDS} THEN ? ELSE finished_at END
+                       WHERE id = ? RETURNING *`;
+
+/** Counts a completed item (`units` billed, `records` stored) on its request and ends the request when
+ *  it was the last; inside the completion's transaction. The ended request, else null. */
+export function countCompletion(h: SqliteDb, requestId: string, units: number, records: number, now: number): RequestRow | null {
+  const r = h.s(COUNT_AND_END).get(units, records, now, requestId) as Row;
+  return r.finished_at === now && r.status === 'Success' && r.queries_done >= r.queries_total ? ended(h, r, now) : null;
+}
+
+/** What follows a request's end, inside the transaction that ended it (`r`: its row as ended). */
+function ended(h: SqliteDb, r: Row, now: number): RequestRow {
+  const requestId = r.id as string;
   enqueueDelivery(h, r, now);
   if (!r.drop_duplicates) return toRequest(r);
   const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;

@@ -12,11 +12,18 @@ import { MONITOR_RUN } from '../monitors/contract.ts';
 import { toWebhookCall, toWebhookSubscription, type Row } from '../rows.ts';
 import type { SqliteDb } from './handle.ts';
 
+const INTO = 'INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at, event, subscription_id)';
 /** One delivery per subscription of account @account naming an event of the list @events (JSON array), for request @request. */
-const SUBSCRIBED = `INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at, event, subscription_id)
-  SELECT @request || '|' || s.id || '|' || e.value, s.account_id, @request, s.url, @now, e.value, s.id
+const PER_SUBSCRIPTION = `SELECT @request || '|' || s.id || '|' || e.value, s.account_id, @request, s.url, @now, e.value, s.id
   FROM webhook_subscriptions s JOIN json_each(@events) e ON instr(s.events, ',' || e.value || ',') > 0
   WHERE s.account_id = @account`;
+const SUBSCRIBED = `${INTO} ${PER_SUBSCRIPTION}`;
+/** An ended request's deliveries in one statement (two were one more a request, issue 37): to the
+ *  request's URL @webhook, else the account's (read in the insert), and one per subscription. */
+const ENDED_DELIVERIES = `${INTO}
+  SELECT @request, @account, @request, u, @now, NULL, NULL FROM (SELECT coalesce(@webhook, (SELECT webhook_url FROM accounts WHERE id = @account)) AS u)
+  WHERE u IS NOT NULL AND u <> ''
+  UNION ALL ${PER_SUBSCRIPTION}`;
 
 const ENDED = JSON.stringify(['request.finished'] satisfies WebhookEvent[]);
 const RUN_ENDED = JSON.stringify(['request.finished', 'monitor.changes'] satisfies WebhookEvent[]);
@@ -25,12 +32,8 @@ const FILE_READY = JSON.stringify(['task.file_ready'] satisfies WebhookEvent[]);
 /** The deliveries of an ended request `r` (a requests row): to its webhook, else the account's
  *  integration webhook; and one per subscription to its events. */
 export function enqueueDelivery(h: SqliteDb, r: Row, now: number): void {
-  // The request's URL, else the account's, read in the insert (a read of its own was one more statement a request).
-  h.s(`INSERT OR IGNORE INTO webhook_deliveries (id, account_id, request_id, url, next_at)
-       SELECT ?, ?, ?, u, ? FROM (SELECT coalesce(?, (SELECT webhook_url FROM accounts WHERE id = ?)) AS u) WHERE u IS NOT NULL AND u <> ''`)
-    .run(r.id, r.account_id, r.id, now, r.webhook ?? null, r.account_id);
   const run = typeof r.params === 'string' && r.params.includes(`"${MONITOR_RUN}"`);
-  h.s(SUBSCRIBED).run({ request: r.id, account: r.account_id, now, events: run ? RUN_ENDED : ENDED });
+  h.s(ENDED_DELIVERIES).run({ request: r.id, account: r.account_id, webhook: r.webhook ?? null, now, events: run ? RUN_ENDED : ENDED });
 }
 
 /** The `task.file_ready` deliveries of a task whose file was just written (keyed by its request). */
