@@ -46,3 +46,29 @@ test('a purge returns the freed pages to the file system (auto_vacuum = INCREMEN
     assert.ok(pages() < full / 2, `the file shrank: ${full} → ${pages()} pages`);
   } finally { await s.close(); rmSync(dir, { recursive: true, force: true }); }
 });
+
+test("a completion writes its request's row once: counted and ended in one update, on the last item only ended", async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const a = await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 1_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+    await s.createRequest({ id: 'r', accountId: a.id, endpoint: '/x', params: {}, queries: ['q0', 'q1'], webhook: null, product: 'p', unit: 'u', unitPriceMicros: 1_000, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
+    // Each update of a requests row, as the completion left it.
+    s.db.exec(`CREATE TEMP TABLE row_writes (queries_done INTEGER, usage INTEGER, records INTEGER, status TEXT, finished_at INTEGER);
+               CREATE TEMP TRIGGER count_row_writes AFTER UPDATE ON requests BEGIN
+                 INSERT INTO row_writes VALUES (NEW.queries_done, NEW.usage, NEW.records, NEW.status, NEW.finished_at); END`);
+    const writes = () => s.db.prepare('SELECT * FROM row_writes').all();
+    const items = await s.claimItems('w', 2, 60_000, 2);
+    assert.equal(items.length, 2);
+    const first = await s.completeItem({ itemId: 'r:0', owner: 'w', recordsJson: '[{"a":1},{"a":2}]', count: 2, now: 3 });
+    assert.equal(first.finished, null, 'one item still runs');
+    assert.deepEqual(writes(), [{ queries_done: 1, usage: 2, records: 2, status: 'Pending', finished_at: null }]);
+    const last = await s.completeItem({ itemId: 'r:1', owner: 'w', recordsJson: '[{"a":3}]', count: 1, now: 4 });
+    assert.equal(last.finished?.status, 'Success');
+    assert.equal(last.finished?.usage, 3);
+    assert.equal(last.finished?.finishedAt, 4);
+    assert.deepEqual(writes().slice(1), [{ queries_done: 2, usage: 3, records: 3, status: 'Success', finished_at: 4 }], 'the last item counted and ended the request in one update');
+    // A stale completion of the same item writes nothing.
+    assert.equal((await s.completeItem({ itemId: 'r:1', owner: 'w', recordsJson: '[]', count: 0, now: 5 })).applied, false);
+    assert.equal(writes().length, 2);
+  } finally { await s.close(); }
+});
