@@ -25,7 +25,8 @@
  * same window (bench/pg-cpu.ts): all its processes, and the backends of the measured service alone; it
  * shares the cores and is not in the service's own CPU. SERVER_NODE_ARGS='--import tsx --import
  * ./bench/pg-statements.ts' with PG_STATEMENTS_OUT in an arm's env counts its statements by kind with
- * each one's server CPU (after the warm-up).
+ * each one's server CPU (after the warm-up); './bench/sqlite-statements.ts' with SQLITE_STATEMENTS_OUT counts a
+ * SQLite arm's statements by text.
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
  * CPU is also counted per thread (bench/lib.ts procThreadsMs): the API thread, each worker thread by
  * its job module (named by bench/thread-names.js, preloaded into every server), V8's platform threads
@@ -273,8 +274,8 @@ async function main(): Promise<void> {
         await next();
         // PostgreSQL's own CPU, for an arm on it: its server shares the cores (bench/pg-cpu.ts).
         const onPg = !!a.env?.DATABASE_URL;
-        // bench/pg-statements.ts preloaded: its counts start after the warm-up.
-        if (process.env.SERVER_NODE_ARGS?.includes('pg-statements')) s.child.kill('SIGUSR2');
+        // bench/pg-statements.ts or bench/sqlite-statements.ts preloaded: its counts start after the warm-up.
+        if (/(pg|sqlite)-statements/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
         const p0 = onPg ? pgCpuMs(s.child.pid!) : null;
         const c0 = procCpuMs(s.child.pid!);
         const t0 = procThreadsMs(s.child.pid!, s.names);
