@@ -34,3 +34,16 @@ test('the waits of one process are polled in one read, each ends with its row or
   assert.equal((await d)?.row.id, 'd');
   assert.equal(reads.length, before);
 });
+
+test("the ends this process announces reach the waits through one listener, by id, each with its results", { timeout: 10_000 }, async () => {
+  const store = { endedRequests: async () => [], getRequest: async () => { throw new Error('a wait read its request alone'); } };
+  const ctx = { store, events: new EventEmitter(), now: Date.now } as unknown as AppContext;
+  const ids = Array.from({ length: 40 }, (_, i) => `r${i}`);
+  const waits = ids.map((id) => waitForEnd(ctx, id, 10_000));
+  assert.equal(ctx.events.listenerCount('finished'), 1, 'one listener for every wait');
+  for (const id of [...ids].reverse()) ctx.events.emit('finished', { id, finishedAt: 1 } as RequestRow, [{ queryIndex: 0, query: id, recordsJson: '[]', count: 0, error: null }]);
+  const got = await Promise.all(waits);
+  assert.deepEqual(got.map((g) => g?.row.id), ids, 'each wait ends with its own row');
+  assert.deepEqual(got.map((g) => g?.results?.[0].query), ids, 'and its own results');
+  assert.equal(ctx.events.listenerCount('finished'), 0, 'the listener goes with the last wait');
+});

@@ -153,32 +153,43 @@ async function areaProgress(ctx: AppContext, r: RequestRow): Promise<Record<stri
 }
 
 /** A synchronous wait: how it ends, and when it gives up. */
-interface Wait { deadline: number; finish(r: RequestRow | null): void }
+interface Wait { deadline: number; finish(r: RequestRow | null, results?: QueryResult[]): void }
 
 /**
  * The synchronous waits of one context, polled together: another process may run the workers, so
  * the store is the authority, read every 250 ms for all the waits at once (one read of the ended
  * rows). A read per wait was 2-3 round trips a query on PostgreSQL, more than any other statement
- * of a map search (issue 37).
+ * of a map search (issue 37). The ends this process's workers announce reach the waits through one
+ * listener, by id: with a listener a wait, each end called every wait's, and each wait's end searched
+ * the list for its own to take it off (issue 37, session 16).
  */
 class EndPoll {
   private readonly waits = new Map<string, Set<Wait>>();
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
+  private readonly onFinished = (r: RequestRow, results?: QueryResult[]) => {
+    const set = this.waits.get(r.id);
+    if (set) for (const w of [...set]) w.finish(r, results);
+  };
 
   constructor(private readonly ctx: AppContext) {}
 
   add(id: string, w: Wait): void {
     const set = this.waits.get(id) ?? new Set();
     this.waits.set(id, set.add(w));
-    this.timer ??= setInterval(() => void this.tick(), 250);
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), 250);
+    this.ctx.events.on('finished', this.onFinished);
   }
 
   remove(id: string, w: Wait): void {
     const set = this.waits.get(id);
     if (!set?.delete(w) || set.size) return;
     this.waits.delete(id);
-    if (!this.waits.size && this.timer) { clearInterval(this.timer); this.timer = null; }
+    if (this.waits.size || !this.timer) return;
+    clearInterval(this.timer);
+    this.timer = null;
+    this.ctx.events.off('finished', this.onFinished);
   }
 
   private async tick(): Promise<void> {
@@ -209,20 +220,20 @@ export async function waitForEnd(ctx: AppContext, id: string, timeoutMs: number)
   const p = poll;
   return new Promise((resolve) => {
     let done = false;
-    const finish = (r: RequestRow | null, results?: QueryResult[]) => {
-      if (done) return;
-      done = true;
-      p.remove(id, wait);
-      ctx.events.off('finished', onEvent);
-      resolve(r && { row: r, results });
+    const wait: Wait = {
+      deadline: ctx.now() + timeoutMs,
+      finish: (r, results) => {
+        if (done) return;
+        done = true;
+        p.remove(id, wait);
+        resolve(r && { row: r, results });
+      },
     };
-    const wait: Wait = { deadline: ctx.now() + timeoutMs, finish: (r) => finish(r) };
-    const onEvent = (r: RequestRow, results?: QueryResult[]) => { if (r.id === id) finish(r, results); };
-    ctx.events.on('finished', onEvent);
-    // Another process may run the workers: the context's poll reads the store for every wait at once.
+    // This process's workers announce the end (the poll's one listener); another process may run the
+    // workers: the poll reads the store for every wait at once.
     p.add(id, wait);
     // No read at once: the caller has just submitted the request, and this process's workers cannot
-    // end it before the listener above is on (its first step waits for I/O); another process's are
+    // end it before the poll's listener is on (its first step waits for I/O); another process's are
     // seen by the poll. A read here was one request row (and its parameters parsed) a query (issue 37).
   });
 }
