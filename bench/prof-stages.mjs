@@ -39,7 +39,7 @@ const RULES = [
   [/src\/store\/records-codec/, 'result compression (brotli)'],
   [/src\/engine\/encode-records/, "records' JSON (runner)"],
   [/src\/store\/sqlite\/items.ts:(claimItems|fairHeads)|src\/store\/requests\/fairness|src\/store\/requests\/params-cache/, 'store: claim'],
-  [/src\/store\/sqlite\/(items|lease|billing|results|webhooks).ts|src\/store\/sqlite\/requests.ts:finishIfDone|src\/store\/cap|src\/store\/requests\/stored/, 'store: completion (lease check, result row, bill, request end, webhook row; its Buffer.from of the records)'],
+  [/src\/store\/sqlite\/(items|lease|billing|results|webhooks).ts|src\/store\/sqlite\/requests.ts:(finishIfDone|countCompletion|ended)|src\/store\/cap|src\/store\/requests\/stored/, 'store: completion (lease check, result row, bill, request end, webhook row; its Buffer.from of the records)'],
   [/src\/store\/sqlite\/requests|src\/store\/requests\/waiting/, 'store: request rows (submit, end poll)'],
   [/src\/store\/sqlite\/accounts|src\/store\/rows/, 'store: account reads'],
   [/src\/store\/sqlite\/(handle|checkpointer)|pkg:better-sqlite3/, 'store: transactions, commits'],
