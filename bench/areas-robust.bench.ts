@@ -8,6 +8,8 @@
  *   npm run bench -- areas-robust [--write]
  *   AREAS_CASES=roads,cap110 npm run bench -- areas-robust     only the cases whose label holds one
  *   AREAS_SCALE=0.3 npm run bench -- areas-robust              places per case × 0.3 (a quick look)
+ *   AREAS_ATTRIB=1 npm run bench -- areas-robust               each case's requests against the oracle's
+ *                                                               quadtree (bench/areas-attrib.ts)
  *
  * Matrix: every layout × every cap once with seed 1 on Nevada and Utah (`tuned`: the cases the
  * planner may be tuned on), the noise and the number of places (5,000, 10,000, 20,000 inside the

@@ -11,6 +11,7 @@ import type { MapsSearchParams } from '../src/sources/_maps/params.ts';
 import type { MapSite } from '../test/support/map-site.ts';
 import type { AreaState } from '../src/sources/maps-search/cover.ts';
 import { whereTracker, type Where } from './areas-where.ts';
+import { attribTracker, type Attrib } from './areas-attrib.ts';
 
 export interface AreaRun {
   /** Places of the area (the truth), places drawn over the field, places returned. */
@@ -24,6 +25,8 @@ export interface AreaRun {
   summary?: Record<string, unknown>;
   /** Where the requests went (AREAS_WHERE=1; bench/areas-where.ts). */
   where?: Where;
+  /** The requests against the oracle's quadtree (AREAS_ATTRIB=1; bench/areas-attrib.ts). */
+  attrib?: Attrib;
 }
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
@@ -39,12 +42,14 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   let outside = 0;
   let summary: Record<string, unknown> | undefined;
   const where = process.env.AREAS_WHERE ? whereTracker() : undefined;
+  const attrib = process.env.AREAS_ATTRIB ? attribTracker() : undefined;
   const t = performance.now();
   while (queue.length) {
     const step = queue.shift()!;
     // A 429 or 5xx is asked again, as the executor retries it (each answer is a request the site counted).
     let res = site.serve(step.url);
     for (let k = 0; k < RETRIES && (res.status === 429 || res.status >= 500); k++) res = site.serve(step.url);
+    attrib?.step(step.state as unknown as AreaState);
     const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
     where?.step(step.state as unknown as AreaState, out.next?.[0]?.state as unknown as AreaState | undefined, out.records.length);
     for (const r of out.records) {
@@ -64,5 +69,6 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     requests, oracle_requests: oracle, requests_ratio: round(requests / oracle, 3),
     coverage, coverage_error: round(Math.abs(coverage - recall) * 100, 2),
     run_s: round((performance.now() - t) / 1000, 1), summary, ...(where ? { where: where.w } : {}),
+    ...(attrib ? { attrib: attrib.result(site, rootViews(area)) } : {}),
   };
 }

@@ -58,6 +58,10 @@ export interface MapSite {
   /** The oracle's views: those holding places of the area (their places' ids), and how many views
    *  without one a planner would still ask once. */
   oracleViews(roots: Box[]): { views: Array<{ box: Box; ids: number[] }>; empty: number };
+  /** Every cell of the oracle's quadtree (bench/areas-attrib.ts): its box, depth, places (all of
+   *  the cell's, inside the area or not), and whether it is a leaf with places of the area, an empty
+   *  leaf (none of the area's) or split (more than its cap). */
+  oracleCells(roots: Box[]): Array<{ box: Box; d: number; n: number; kind: 'leaf' | 'empty' | 'split' }>;
   /** One page of a view as `serve` answers it (the same ranking noise, counted as a request): the
    *  ids of its places, from `offset`, at most `size` (the site's page size when less). */
   pageIds(box: Box, offset: number, size?: number): number[];
@@ -143,12 +147,13 @@ export function mapSite(o: MapSiteOptions): MapSite {
   };
   /** The oracle's quadtree: each view holding places of the area and at most its cap (`ids`), or
    *  without one (no ids). */
-  const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[]) => void) => {
+  const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[], depth?: number) => void, inner?: (cell: Box, n: number, depth: number) => void) => {
     const visit = (cell: Box, depth: number) => {
       if (!o.area.meets(cell)) return;
       const ids = inBox(cell);
-      if (!ids.some((i) => inside[i])) return leaf(cell);
-      if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids);
+      if (!ids.some((i) => inside[i])) return leaf(cell, undefined, depth);
+      if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids, depth);
+      inner?.(cell, ids.length, depth);
       for (const q of quadrants(cell)) visit(q, depth + 1);
     };
     for (const root of roots) visit(root, 0);
@@ -176,6 +181,11 @@ export function mapSite(o: MapSiteOptions): MapSite {
       let empty = 0;
       visitOracle(roots, (cell, ids) => (ids ? views.push({ box: cell, ids }) : empty++));
       return { views, empty };
+    },
+    oracleCells(roots) {
+      const cells: Array<{ box: Box; d: number; n: number; kind: 'leaf' | 'empty' | 'split' }> = [];
+      visitOracle(roots, (box, ids, d = 0) => cells.push({ box, d, n: ids ? ids.length : inBox(box).length, kind: ids ? 'leaf' : 'empty' }), (box, n, d) => cells.push({ box, d, n, kind: 'split' }));
+      return cells;
     },
     oracle(roots, paged) {
       let cost = 0;
