@@ -44,6 +44,7 @@ import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
+import { knownFrom } from './known.ts';
 import { leftTolerated, MISS_REPAIRED, pageStep as noisePageStep, skipShare } from './noise.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
@@ -61,15 +62,21 @@ const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
 const MIN_RATE_SAMPLE = 6;
 
+/** A sampled place: coordinates, hash, and 1 when a probe found it (not one of the ranked places
+ *  of the view that sampled it, so not one of the top places of a cell below: known.ts). */
+type Pt = [number, number, string, 1?];
 /** A cell waiting on the stack: its box, depth, the parent's sampled places inside it (hashes),
  *  its estimated places (when a rate is known), and the sibling group it reports to. */
-type Pt = [number, number, string];
 interface Cell { b: [number, number, number, number]; d: number; k: Pt[]; est?: number; g: number;
   /** The places it holds at least, as far as its parent's sample tells (lowerShare). */
   lb?: number }
 
 /** The view being paged. */
 interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: number; offset: number;
+  /** The offset its pages started at: past the places its searched ancestor showed in it (skipKnown),
+   *  and of the places it missed, the share in the ranks it did not page (`from` of its count): the
+   *  ancestor's misses, which no page of its own asked again would show. */
+  from?: number; inh?: number;
   /** The length of the page before, shorter than asked, taken as full to learn the page size. */
   tried?: number;
   /** The count its pages stopped at (offset of the short page + its length), once they did. */
@@ -305,8 +312,25 @@ function advance(st: AreaState, area: Area): void {
       continue;
     }
     st.view = { b: cell.b, d: cell.d, k: cell.k, g: cell.g, offset: 0, seen: [], pts: [], ...(prior !== undefined && seen !== undefined ? { ests: [prior, seen] as [number, number] } : {}) };
+    skipKnown(st, st.view);
     return;
   }
+}
+
+/** The cell's pages start past the places its searched ancestor showed in it (known.ts), and those
+ *  stand as shown (its count, its misses and its sample stay whole). Not where a probe page is kept
+ *  for it (that page is its first) or before the page size is known; a page at that offset that comes
+ *  back empty asks the first page after all (onPage). */
+function skipKnown(st: AreaState, v: View): void {
+  const ps = st.ps;
+  if (ps === undefined || st.pages?.some((k) => k.u === viewKey(v.b))) return;
+  const from = knownFrom(v.k, ps, pageStep(st, ps), st.miss ?? 0);
+  if (from === undefined) return;
+  v.offset = from;
+  v.from = from;
+  v.seen = v.k.map((p) => p[2]);
+  v.pts = v.k.slice();
+  v.all = v.seen.slice();
 }
 
 /** The shares of a cell's places its quadrants on the shape hold: its sampled places in each, and
@@ -467,13 +491,13 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
   if (v.recheck) return recheckDone(st, area, v, page, n);
   const cap = (st.cap ??= emptyCapLearn());
   const cell = boxOf(v.b);
-  if (v.offset === 0 && !v.probe) st.tally.views += 1;
+  if (!v.offs && !v.probe && !v.fix) st.tally.views += 1;
   const all = (v.all ??= []);
-  const keep = (p: Located) => {
+  const keep = (p: Located, probed = false) => {
     all.push(p.h);
     if (!contains(cell, p.lat, p.lng)) return;
     v.seen.push(p.h);
-    v.pts.push([r6(p.lat), r6(p.lng), p.h]);
+    v.pts.push(probed ? [r6(p.lat), r6(p.lng), p.h, 1] : [r6(p.lat), r6(p.lng), p.h]);
     if (p.r && area.contains(p.lat, p.lng)) records.push(p.r);
   };
   let capped: boolean;
@@ -499,7 +523,7 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     const before = v.pts.filter((p) => contains(probe, p[0], p[1])).length;
     // Places the view's own pages missed (ranking noise): new places up to that many could be them.
     const missed = v.t! - all.length;
-    for (const p of fresh) if (!all.includes(p.h)) keep(p);
+    for (const p of fresh) if (!all.includes(p.h)) keep(p, true);
     // The noise allowance for the places the sub-cell holds (it was chosen with room for a page's worth).
     const allow = Math.min(v.allow ?? 0, noiseAllowance(missed, v.t!, Math.max(1, before)));
     // More distinct places than the count: the view holds more than it shows.
@@ -521,6 +545,14 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     }
     v.probe = undefined;
   } else {
+    // Pages started past the places an ancestor showed, and the first came back empty: the view shows
+    // fewer than those (a lower cap here): its first page after all.
+    if (v.from !== undefined && !v.offs?.length && n === 0) {
+      v.from = undefined;
+      v.offset = 0;
+      v.offs = [];
+      return;
+    }
     // Pages of one view repeat places (they overlap, and the ranking moves between requests).
     const before = all.length;
     for (const p of page) if (!all.includes(p.h)) keep(p);
@@ -553,6 +585,7 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     else {
       // A short page ends the view's pages: its count is all of its places, or the cap.
       v.t = v.offset + n;
+      if (v.from) v.inh = (Math.max(0, v.t - all.length) * Math.min(v.from, v.t)) / v.t;
       const verdict = judge(cap, v.t, all.length, v.b);
       const allow = noiseAllowance(v.t - all.length, v.t, ps - 1);
       const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(ps / 4, ps - 1 - 2 * allow))) : null;
@@ -583,9 +616,11 @@ function startRepair(st: AreaState, v: View, checked: boolean): boolean {
   const missed = t - (v.all ?? []).length;
   v.miss0 = missed;
   // Only as many as keep the share still missing under what is tolerated: a page asked again costs
-  // about a request for each place it finds; above MISS_REPAIRED missed, more is left missing.
-  const share = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (missed / t) : st.left ?? 0;
-  if (!v.amb && !(missed > 0 && share > leftTolerated(st.miss ?? 0))) return false;
+  // about a request for each place it finds; above MISS_REPAIRED missed, more is left missing. Misses
+  // in the ranks it did not page are its ancestor's: no page asked again here would show them.
+  const own = missed - (v.inh ?? 0);
+  const share = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (own / t) : st.left ?? 0;
+  if (!v.amb && !(own >= 0.5 && share > leftTolerated(st.miss ?? 0))) return false;
   v.fix = { a: [], dry: 0, c: checked };
   return askAgain(st, v);
 }
@@ -596,7 +631,7 @@ function startRepair(st: AreaState, v: View, checked: boolean): boolean {
 function askAgain(st: AreaState, v: View): boolean {
   const f = v.fix!;
   // A view whose probe was not clear asks one page past its count: a capped one shows more.
-  const all = (v.all ?? []).length >= v.t!;
+  const all = (v.all ?? []).length + (v.inh ?? 0) >= v.t!;
   if (f.dry >= REPAIR_DRY || (all && (!v.amb || f.dry >= 1))) return false;
   const o = repairOffset(v.offs!, f.a, v.t!, st.ps ?? PAGE_SIZE);
   if (o === undefined) return false;
@@ -634,7 +669,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     if (!saturated) { st.fit ??= emptyFit(); fitted = addCount(st.fit, cell, v.total!); }
     if (!saturated && v.total! > (st.ps ?? PAGE_SIZE)) {
       st.miss = 0.9 * (st.miss ?? 0) + 0.1 * ((v.miss0 ?? unseen) / v.total!);
-      st.left = 0.9 * (st.left ?? 0) + 0.1 * (unseen / v.total!);
+      st.left = 0.9 * (st.left ?? 0) + 0.1 * (Math.max(0, unseen - (v.inh ?? 0)) / v.total!);
     }
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;

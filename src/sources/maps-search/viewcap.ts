@@ -54,7 +54,7 @@ export const RING = 4;
 /** While caps vary, views stopping at or above this share of the lowest recent cap are probed. */
 export const VARY_SHARE = 0.9;
 
-type Pt = [number, number, string];
+type Pt = [number, number, string, 1?];
 
 /** An accepted view kept to be split after all: its box, depth, sample, count and what it added. */
 export interface Kept { b: [number, number, number, number]; d: number; t: number; s: Pt[]; found: number; est: number; fit: boolean;
