@@ -38,10 +38,21 @@ import { deliveryOfEndedSql } from './webhooks.ts';
 const PICK: Record<keyof ItemBilling, string> = { emptyFree: '$8::bigint', emptyCostsOne: '$9::bigint', byNewKeys: '$12::boolean AND it.drop_duplicates' };
 const NEW_KEYS = '(SELECT COUNT(*) FROM keys)';
 
+/**
+ * The item `$1` and its request, the request found by its key alone. Joined only on
+ * `r.id = w.request_id`, the plan chosen for a statement planned once may scan every request: with
+ * no statistics (autovacuum off, or a new database not yet analyzed) the planner assumes `requests`
+ * is ten pages, and a scan filtered on the status looked as cheap as the key's index. That plan then
+ * stays for the connection's life while the table grows (issue 37, session 16: each completion of the
+ * service bench read about 1,700 requests, a thousand queries after the start). Compared with a value
+ * read before the join (an InitPlan), the key's index is always the cheaper way.
+ */
+const ITEM_AND_REQUEST = 'work_items w JOIN requests r ON r.id = w.request_id AND r.id = (SELECT i.request_id FROM work_items i WHERE i.id = $1)';
+
 export const COMPLETE_ITEM = `
     WITH it AS (
       SELECT w.id, w.request_id, w.query_index, r.account_id, r.product, r.unit, r.unit_price_micros, r.empty_costs_one, r.drop_duplicates
-      FROM work_items w JOIN requests r ON r.id = w.request_id
+      FROM ${ITEM_AND_REQUEST}
       WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($7 AND r.drop_duplicates)
       FOR UPDATE OF w),
     keys AS (INSERT INTO request_keys (request_id, key)
@@ -101,7 +112,7 @@ export function completeArgs(o: ItemOutcome & { cutByTotal?: boolean }, alone: b
 export const FAIL_ITEM = `
     WITH it AS (
       SELECT w.id, w.request_id, w.query_index
-      FROM work_items w JOIN requests r ON r.id = w.request_id
+      FROM ${ITEM_AND_REQUEST}
       WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' AND NOT ($5 AND r.drop_duplicates)
       FOR UPDATE OF w),
     res AS (INSERT INTO results (request_id, query_index, records, count, error)
