@@ -18,6 +18,12 @@ import { enqueueDelivery, purgeWebhooks } from './webhooks.ts';
 
 export const { toRequest } = rowMappers((v) => v);
 
+/** The ended ones of the requests `$1` (distinct ids), each found by its key: `id = ANY($1)`,
+ *  planned once on tables never analyzed, scanned every request (as COMPLETE_ITEM's join did,
+ *  ./complete-item.ts); `OFFSET 0` keeps the planner from folding the per-id lookup into a join. */
+export const ENDED_REQUESTS = `SELECT r.* FROM unnest($1::text[]) AS x(id)
+  CROSS JOIN LATERAL (SELECT * FROM requests r WHERE r.id = x.id AND r.finished_at IS NOT NULL OFFSET 0) r`;
+
 /** What ending a request entails beyond its status, on the ending transaction `c`: the
  *  dropDuplicates surcharge (decision 20) and the webhook row. `r` is the ended requests row. */
 export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promise<RequestRow> {
@@ -175,7 +181,7 @@ export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'w
 
   async endedRequests(ids: string[]): Promise<RequestRow[]> {
     if (!ids.length) return [];
-    return (await this.h.qPlannedOnce('SELECT * FROM requests WHERE id = ANY($1::text[]) AND finished_at IS NOT NULL', [ids])).map(toRequest);
+    return (await this.h.qPlannedOnce(ENDED_REQUESTS, [ids])).map(toRequest);
   }
 
   async listRequests(accountId: string, o: { finished: boolean; since: number; skip: number; limit: number }): Promise<RequestRow[]> {
