@@ -50,12 +50,29 @@ async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[]
 }
 
 
-/** Each unfinished request's head: its first due queued item by query index, an index seek on
- *  migration 181's index (the order no other index gives, so the planner does not scan by due time). */
-export const FAIR_HEADS = `SELECT r.account_id, h.id, r.created_at FROM requests r
-  CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.request_id = r.id AND w.state = 'queued' AND w.run_after <= $1
-                      ORDER BY w.query_index LIMIT 1) h
-  WHERE r.finished_at IS NULL ORDER BY r.created_at`;
+/** The accounts with an unfinished request, walked one index entry at a time (migration 140's index,
+ *  as SQLite's FAIR_HEADS walks them): each step is an index scan of one row, which marks the dead
+ *  entries it passes (versions of requests that ended since) so later claims skip them. A bitmap
+ *  scan of the unfinished requests, which the planner preferred, never marks them and read every
+ *  one again at each claim (issue 37, session 16). Needs `WITH RECURSIVE` at the head of its statement. */
+const OPEN_ACCOUNTS = `open_accounts AS (
+    (SELECT r.account_id FROM requests r WHERE r.finished_at IS NULL ORDER BY r.account_id LIMIT 1)
+    UNION ALL
+    SELECT n.account_id FROM open_accounts o
+    CROSS JOIN LATERAL (SELECT r.account_id FROM requests r WHERE r.finished_at IS NULL AND r.account_id > o.account_id ORDER BY r.account_id LIMIT 1) n)`;
+
+/** Each account's head, in the order of its request's creation: its oldest unfinished request with a
+ *  due queued item, and that item (the first by query index: an index seek on migration 181's index,
+ *  the order no other index gives, so the planner does not scan by due time). */
+const HEADS = `SELECT h.account_id, h.id, h.created_at FROM open_accounts o
+  CROSS JOIN LATERAL (SELECT r.account_id, q.id, r.created_at, r.id AS request_id FROM requests r
+    CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.request_id = r.id AND w.state = 'queued' AND w.run_after <= $1
+                        ORDER BY w.query_index LIMIT 1) q
+    WHERE r.account_id = o.account_id AND r.finished_at IS NULL ORDER BY r.created_at, r.id LIMIT 1) h
+  ORDER BY h.created_at, h.request_id`;
+
+/** The heads as a statement of their own. */
+export const FAIR_HEADS = `WITH RECURSIVE ${OPEN_ACCOUNTS} ${HEADS}`;
 
 /** What a claim leases and returns: the item, its request's account, endpoint and unit price, the
  *  parameters of a request not in `$5` (the ids this process has cached), whether the item has a
@@ -70,11 +87,12 @@ const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3,
 
 /**
  * A claim in one statement: each account's oldest due item first, the least busy accounts first
- * (../requests/fairness.ts: `heads` in creation order, the first per account, ordered by the items
+ * (../requests/fairness.ts: `heads` in creation order, one per account, ordered by the items
  * it has leased), then queued items oldest due first, then items whose lease ran out; rows another
  * claimer holds are skipped, not waited for. `pick`'s LIMIT stops the later scans when the first sufficed.
  */
-const CLAIM = `WITH heads AS (${FAIR_HEADS}),
+const CLAIM = `WITH RECURSIVE ${OPEN_ACCOUNTS},
+  heads AS (${HEADS}),
   first AS (SELECT DISTINCT ON (account_id) account_id, id, created_at FROM heads ORDER BY account_id, created_at, id),
   busy AS (SELECT r.account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
            WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id),
