@@ -81,7 +81,7 @@ export const FAIR_HEADS = `WITH RECURSIVE ${OPEN_ACCOUNTS} ${HEADS}`;
  *  (the purse's first ask, WorkItem.payable). */
 const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3, lease_until = $4, attempts = w.attempts + 1
   FROM pick, requests r, accounts a WHERE w.id = pick.id AND r.id = w.request_id AND a.id = r.account_id
-  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after, r.account_id, r.endpoint, r.unit_price_micros,
+  RETURNING w.id, w.request_id, w.query_index, w.query, w.attempts, w.max_attempts, w.run_after, r.account_id, r.endpoint, r.unit_price_micros, r.queries_total,
             CASE WHEN r.id = ANY($5::text[]) THEN NULL ELSE r.params::text END AS params_text, item_checkpointed(w.request_id, w.query_index) AS checkpointed,
             CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END AS payable_micros`;
 
@@ -143,7 +143,8 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
     const params = new Map<string, Record<string, unknown>>();
     for (const x of rows) {
       if (params.has(x.request_id)) continue;
-      const p = x.params_text != null ? this.params.put(x.request_id, JSON.parse(x.params_text)) : this.params.get(x.request_id);
+      // A request of one query is not kept: its one item is claimed once (a retry reads it again).
+      const p = x.params_text != null ? this.params.put(x.request_id, JSON.parse(x.params_text), x.queries_total > 1) : this.params.get(x.request_id);
       if (p) params.set(x.request_id, p);
     }
     const missing = [...new Set(rows.map((x) => x.request_id as string))].filter((id) => !params.has(id));

@@ -14,16 +14,18 @@ import { business } from '../businesses/conformance.ts';
 const url = pgTestUrl();
 const skip = url ? false : PG_SKIP;
 
-/** The statements `f` sends (every pg client's query calls while it runs). */
-async function sent<T>(f: () => Promise<T>): Promise<{ out: T; sql: string[] }> {
+/** The statements `f` sends (every pg client's query calls while it runs), with their values. */
+async function sent<T>(f: () => Promise<T>): Promise<{ out: T; sql: string[]; values: unknown[][] }> {
   const sql: string[] = [];
+  const values: unknown[][] = [];
   const orig = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
     sql.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    values.push(typeof config === 'string' ? [] : (config as { values?: unknown[] }).values ?? []);
     return (orig as (...a: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof orig;
   try {
-    return { out: await f(), sql };
+    return { out: await f(), sql, values };
   } finally {
     pg.Client.prototype.query = orig;
   }
@@ -49,6 +51,23 @@ test('a claim is one round trip: the fair order, the lease, the parameters of a 
     const next = await sent(() => s.claimItems('w', 1, 60_000, 2_000));
     assert.equal(next.sql.length, 1);
     assert.deepEqual(next.out.map((x) => [x.id, x.params]), [[`${r.id}:1`, { limit: 20, language: 'en' }]]);
+  } finally { await s.close(); }
+});
+
+test('a claim carries the ids of cached parameters of requests of several queries only: one of one query is claimed once', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const a = await account(s);
+    const one = request(a.id, ['coffee'], { limit: 1 });
+    const two = request(a.id, ['tea', 'cake'], { limit: 2 });
+    await s.createRequest(one);
+    await s.createRequest(two);
+    const first = await s.claimItems('w', 2, 60_000, 2_000);
+    assert.deepEqual(first.map((x) => [x.id, x.params]).sort(), [[`${one.id}:0`, { limit: 1 }], [`${two.id}:0`, { limit: 2 }]].sort());
+    assert.ok(Object.isFrozen(first.find((x) => x.requestId === one.id)!.params), 'frozen as the cached ones');
+    const next = await sent(() => s.claimItems('w', 1, 60_000, 2_000));
+    assert.deepEqual(next.values[0][4], [two.id], 'the cached ids sent: the request of two queries only');
+    assert.deepEqual(next.out.map((x) => [x.id, x.params]), [[`${two.id}:1`, { limit: 2 }]]);
   } finally { await s.close(); }
 });
 

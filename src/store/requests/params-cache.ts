@@ -35,7 +35,10 @@ export class ParamsCache {
     return [...this.byRequest.keys()];
   }
 
-  put(requestId: string, params: Params): Params {
+  /** `keep` false: frozen as the cached ones, not kept (a request of one query is claimed once, so
+   *  its id would only lengthen the list each PostgreSQL claim sends: issue 37, session 16). */
+  put(requestId: string, params: Params, keep = true): Params {
+    if (!keep) return deepFreeze(params);
     this.byRequest.set(requestId, deepFreeze(params));
     if (this.byRequest.size > this.size) this.byRequest.delete(this.byRequest.keys().next().value!);
     return params;
