@@ -1,23 +1,23 @@
 /**
  * The noise-aware floor of an area case (bench/areas-robust): the oracle's own views (it knows every
  * place, so it never splits a view that holds its cap and never searches a saturated one), paged as
- * the planner pages them (pages overlapping as noise.ts grows the overlap with the share missed, a
+ * the planner pages them (pages overlapping as noise.ts grows the overlap with how far ranks move, a
  * short page to end, an empty view asked once) and then asked again across their page boundaries in
- * repair.ts's order (a view at most until its count is found or REPAIR_DRY pages in a row found
+ * repair.ts's order (a view at most until its count is found or repairDry pages in a row found
  * nothing), the views missing most first, until it holds the planner's recall. What a case's ratio
  * is above this floor is the planner's splitting and checking; what the floor is above 1 no planner
  * that pages this way can avoid on that site's noise.
  */
 import type { Box } from '../src/sources/_maps/cells.ts';
-import { repairOffset, REPAIR_DRY } from '../src/sources/maps-search/repair.ts';
-import { pageStep } from '../src/sources/maps-search/noise.ts';
+import { repairDry, repairOffset } from '../src/sources/maps-search/repair.ts';
+import { learnNoise, nextOffset, noiseRate, type NoiseFit } from '../src/sources/maps-search/noise.ts';
 import type { MapSite } from '../test/support/map-site.ts';
 
 /** Requests of the floor reaching `recall` (or all it can reach) with pages of `size` places. */
 export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 20): number {
   const { views, empty } = site.oracleViews(roots);
   let requests = empty;
-  let miss = 0;
+  let nz: NoiseFit | undefined;
   const found = new Set<number>();
   let foundInside = 0;
   const see = (ids: number[], got: Set<number>) => {
@@ -36,10 +36,10 @@ export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 2
       offs.push(offset);
       see(ids, got);
       if (ids.length < size) { t = offset + ids.length; break; }
-      offset += pageStep(miss, size);
+      offset = nextOffset(noiseRate(nz), offset, size);
     }
-    // The planner's moving average of the share missed (views of more than a page).
-    if (t > size) miss = 0.9 * miss + 0.1 * ((t - got.size) / t);
+    // The planner learns how far ranks move from the views it counted (views of more than a page).
+    if (t > size) nz = learnNoise(nz, offs, size, t, t - got.size);
     paged.push({ box: v.box, got, offs, t, ids: v.ids });
   }
   const target = Math.ceil(recall * site.insideCount);
@@ -48,7 +48,7 @@ export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 2
     if (foundInside >= target) break;
     const asked: number[] = [];
     let dry = 0;
-    while (v.got.size < v.t && dry < REPAIR_DRY && foundInside < target) {
+    while (v.got.size < v.t && dry < repairDry(size) && foundInside < target) {
       const o = repairOffset(v.offs, asked, v.t, size);
       if (o === undefined) break;
       asked.push(o);

@@ -5,6 +5,7 @@
  * a page, empty), read from the plan's state before and after each page. A debug lens, not a figure.
  */
 import type { AreaState } from '../src/sources/maps-search/cover.ts';
+import { noiseRate } from '../src/sources/maps-search/noise.ts';
 
 export interface Where {
   /** Requests: pages of views that ended capped / counted (a page or more) / counted under a page. */
@@ -19,6 +20,8 @@ export interface Where {
   /** The run's moving averages at its end: share of a view's places its pages missed, and still
    *  missing once pages were asked again (noise.ts). */
   miss?: number; left?: number;
+  /** How far ranks move as a share of the rank, as the run learned it (noise.ts noiseRate). */
+  rate?: number;
 }
 
 export function whereTracker() {
@@ -32,6 +35,7 @@ export function whereTracker() {
       const v = pre.view!;
       w.miss = Math.round((pre.miss ?? 0) * 1e4) / 1e4;
       w.left = Math.round((pre.left ?? 0) * 1e4) / 1e4;
+      w.rate = Math.round(noiseRate(pre.nz) * 1e4) / 1e4;
       const kind = v.recheck ? 'recheck' : v.probe ? 'probe' : v.fix ? 'repair' : 'page';
       if (kind === 'page') { pages += 1; records += kept; }
       else if (kind === 'repair') { w.repair += 1; if (kept > 0) w.repair_found += 1; }

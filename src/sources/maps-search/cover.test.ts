@@ -74,17 +74,18 @@ test('limit bounds the places of the area; the state survives a JSON round trip 
 
 test('a noisier ranking: views that missed places ask again across their page boundaries, and the coverage figure follows the misses', () => {
   // Five times the noise: with the fixed two-place overlap 95% of the places were found, with the
-  // overlap that grows with the misses 97%; asking again where a view's count says places are missing
-  // finds the rest.
+  // overlap that grows with the misses 97%; with the overlap that grows with a page's depth (noise.ts),
+  // asking again where a view's count says places are missing finds the rest.
   const noisy = mapSite({ area, places: 6000, seed: 3, noise: 0.1 });
   const { records, summary, twice } = run({}, 0, noisy);
   const recall = records.length / noisy.insideCount;
   assert.ok(recall >= 0.99, `recall ${recall}`);
   assert.equal(twice, 0, 'no URL asked twice');
-  // Where pages miss places, cells are split unsearched below the usual share of the cap: smaller
-  // views miss fewer (1.63x the oracle with the usual share, 1.49x).
+  // Where ranks move, cells are split unsearched below the usual share of the cap (smaller views miss
+  // fewer) and deep pages overlap more: 1.63x the oracle with neither, 1.49x with the smaller views,
+  // 1.37x with both (session 16).
   const ratio = noisy.requests / noisy.oracle(rootViews(area));
-  assert.ok(ratio <= 1.55, `requests ${ratio}x the oracle's`);
+  assert.ok(ratio <= 1.45, `requests ${ratio}x the oracle's`);
   assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
 });
 
@@ -227,18 +228,32 @@ test('a quadrant of a saturated view starts past the places that view showed in 
   assert.ok(Math.abs(m.coverage - m.recall) < 0.01, `coverage ${m.coverage} vs recall ${m.recall}`);
 });
 
+test('a cap that falls below half the known one: views stopping at one count again are probed, not read as complete', () => {
+  // 120 a view for the first 40 requests (three proofs make it known), then 40: every view stops at
+  // 40, below half the known cap, where views were accepted unchecked (recall 0.805, figure 0.9987).
+  const at120 = mapSite({ area, places: 6000, seed: 3 });
+  const at40 = mapSite({ area, places: 6000, seed: 3, cap: 40 });
+  let served = 0;
+  const { records, summary, twice } = run({}, 0, { serve: (url: string) => (++served <= 40 ? at120 : at40).serve(url) });
+  const m = measured(at40, summary, records, served);
+  assert.equal(twice, 0, 'no URL asked twice');
+  assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
+  assert.ok(Math.abs(m.coverage - m.recall) <= 0.02, `coverage ${m.coverage} vs recall ${m.recall}`);
+});
+
 test('a cap that falls below the places known in a cell: its page past them comes back empty and its first page is asked', (t) => {
-  // 120 a view for the first 40 requests, then 40: a quadrant of a view saturated at 120 knows more
-  // of its places than it now shows.
+  // 120 a view for the first 60 requests, then 40: a quadrant of a view saturated at 120 knows more
+  // of its places than it now shows. (Where the cap falls decides whether a cell past known places is
+  // searched just then: 40 did before the overlap grew with depth, 50 and 60 do since; session 16.)
   const at120 = mapSite({ area, places: 6000, seed: 3 });
   const at40 = mapSite({ area, places: 6000, seed: 3, cap: 40 });
   let served = 0;
   const empty: string[] = [];
   const changing = {
     serve: (url: string) => {
-      const res = (++served <= 40 ? at120 : at40).serve(url);
+      const res = (++served <= 60 ? at120 : at40).serve(url);
       const v = readPb(new URL(url).searchParams.get('pb')!)!;
-      if (served > 40 && v.offset > 40 && !res.body.includes('0x')) empty.push(url);
+      if (served > 60 && v.offset > 40 && !res.body.includes('0x')) empty.push(url);
       return res;
     },
   };

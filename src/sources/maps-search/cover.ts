@@ -38,14 +38,14 @@ import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolve.ts';
 import { placeKey } from './finish.ts';
-import { repairOffset, REPAIR_DRY } from './repair.ts';
+import { repairDry, repairOffset } from './repair.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
 import { knownFrom } from './known.ts';
-import { leftTolerated, MISS_REPAIRED, pageStep as noisePageStep, skipShare } from './noise.ts';
+import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
 /** Quadrants narrower than this (degrees, about 55 m) are not split further. */
 export const MIN_CELL_DEG = 0.0005;
@@ -55,8 +55,6 @@ export const MIN_CELL_DEG = 0.0005;
 export const SKIP_SHARE = 110 / 120;
 /** A view is paged at most this far (a site that never ends a view): past it, it is split. */
 export const MAX_VIEW_PLACES = 500;
-/** Pages overlap, more where the views miss places (noise.ts). */
-const pageStep = (st: AreaState, size = st.ps ?? PAGE_SIZE) => noisePageStep(st.miss ?? 0, size);
 /** An area value up to this long is named in the query's coverage figure. */
 const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
@@ -132,6 +130,8 @@ export interface AreaState {
   /** Share of their places the last views of several pages missed (a moving average), and the share
    *  still missing once pages were asked again (repair.ts). */
   miss?: number; left?: number;
+  /** How far ranks move between requests, as the counted views' misses tell (noise.ts). */
+  nz?: NoiseFit;
   /** What the run learned of the view cap (viewcap.ts); absent in states saved before it. */
   cap?: CapLearn;
   /** How well the prior and the views' evidence predicted the counted views: summed squared log
@@ -201,7 +201,7 @@ export function areaUrl(st: AreaState, v: View): string {
 function skipAbove(st: AreaState): number {
   const cap = st.cap ? planningCap(st.cap) : undefined;
   if (cap === undefined) return Infinity;
-  return skipShare(SKIP_SHARE, st.miss ?? 0) * cap;
+  return skipShare(SKIP_SHARE, noiseRate(st.nz), cap, st.ps ?? PAGE_SIZE) * cap;
 }
 
 function stepOf(st: AreaState): Step {
@@ -324,7 +324,9 @@ function advance(st: AreaState, area: Area): void {
 function skipKnown(st: AreaState, v: View): void {
   const ps = st.ps;
   if (ps === undefined || st.pages?.some((k) => k.u === viewKey(v.b))) return;
-  const from = knownFrom(v.k, ps, pageStep(st, ps), st.miss ?? 0);
+  const rate = noiseRate(st.nz);
+  // Its pages start a page's overlap before the last known rank: the overlap at that depth.
+  const from = knownFrom(v.k, ps, ps - overlapAt(rate, v.k.length, ps), st.miss ?? 0, rate);
   if (from === undefined) return;
   v.offset = from;
   v.from = from;
@@ -353,7 +355,7 @@ function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): bo
   const above = skipAbove(st);
   if (!Number.isFinite(above)) return false;
   const size = st.ps ?? PAGE_SIZE;
-  return splitPays(e, { cap: above / SKIP_SHARE, size, step: pageStep(st, size), known: knownCap(st.cap!) !== undefined }, parts);
+  return splitPays(e, { cap: above / SKIP_SHARE, size, step: meanStep(noiseRate(st.nz), size, above / SKIP_SHARE), known: knownCap(st.cap!) !== undefined }, parts);
 }
 
 /** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places
@@ -411,7 +413,7 @@ function keepPage(st: AreaState, b: [number, number, number, number], page: Loca
 
 /** Coverage of the area so far: views, saturated views, estimated share of its places found, what
  *  was learned of the view cap, and why the figure is lower than the views alone say (when it is). */
-export function coverageOf(t: Tally, cap?: CapLearn, miss = 0): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
+export function coverageOf(t: Tally, cap?: CapLearn, miss = 0, rate = 0): { views_searched: number; views_split_unsearched: number; views_saturated: number; views_saturated_deepest: number; requests: number; places_found: number; places_estimated: number; coverage: number; view_cap: number | null; views_probed: number; coverage_reason?: string } {
   // Views accepted as complete without a check, where audits found views like them capped.
   const missed = cap ? likelyMissed(cap) : 0;
   const estimated = Math.max(t.estimated + missed, t.found);
@@ -419,8 +421,8 @@ export function coverageOf(t: Tally, cap?: CapLearn, miss = 0): { views_searched
   if (cap && cap.range[1] > cap.range[0]) reasons.push(`the view cap varied (${cap.range[0]}-${cap.range[1]} places a view)`);
   if (missed >= 0.5) reasons.push(`${uncheckedAtCaps(cap!)} views accepted as complete at a count other views were capped at were not checked (${cap!.auditHits} of ${cap!.audits} checked like them were capped): about ${Math.round(missed)} places they likely miss are counted as not found`);
   if (cap?.rechecked) reasons.push(`${cap.rechecked} views accepted as complete before the caps varied were probed again (${cap.recheckHits ?? 0} capped, split)`);
-  // Above MISS_REPAIRED the views' misses are counted, not asked for again (noise.ts): say so.
-  if (miss > MISS_REPAIRED) reasons.push(`the ranking kept about ${(100 * miss).toFixed(1)}% of a view's places off all of its pages; above ${100 * MISS_REPAIRED}% such pages are not asked again, and those places are counted as not found`);
+  // Above RATE_REPAIRED the views' misses are counted, not asked for again (noise.ts): say so.
+  if (rate > RATE_REPAIRED && miss > MISS_TOLERATED) reasons.push(`the ranking moved a place about ${Math.round(100 * rate)}% of its rank between requests and kept about ${(100 * miss).toFixed(1)}% of a view's places off all of its pages; where ranks move more than ${Math.round(100 * RATE_REPAIRED)}% such pages are not asked again, and those places are counted as not found`);
   if (t.deep) reasons.push(`${t.deep} views still showed their cap at the smallest cell: their places beyond it are estimated`);
   return {
     views_searched: t.views, views_split_unsearched: t.skipped, views_saturated: t.saturated, views_saturated_deepest: t.deep,
@@ -478,7 +480,7 @@ export function afterAreaPage(st: AreaState, page: PlaceRecord[], ctx: QueryCont
   if (st.view) return { records, next: [stepOf(st)], ...areaLearned(st.cap) };
   // The area is named beside the figure (a task's queries share a phrase), unless it is a long shape.
   const named = String(ctx.params.area);
-  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap, st.miss) }, ...areaLearned(st.cap) };
+  return { records, summary: { ...(named.length <= AREA_NAMED_CHARS ? { area: named } : {}), ...coverageOf(st.tally, st.cap, st.miss, noiseRate(st.nz)) }, ...areaLearned(st.cap) };
 }
 
 /** Probe pages kept to stand as their sub-cell's first page (oldest dropped first). */
@@ -572,7 +574,8 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     const atCap = knownCap(cap) !== undefined && v.offset + (tryIt ? n : ps) >= knownCap(cap)!;
     if (full && !atCap && v.offset + ps < MAX_VIEW_PLACES) {
       if (tryIt) v.tried = n;
-      v.offset += pageStep(st, tryIt ? n : ps);
+      // Pages overlap more the deeper they are, as far as ranks move there (noise.ts).
+      v.offset = nextOffset(noiseRate(st.nz), v.offset, tryIt ? n : ps);
       return;
     }
     const known = knownCap(cap);
@@ -607,32 +610,33 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
   viewDone(st, area, v, capped, checked);
 }
 
-/** A view accepted as complete whose pages missed places, where the views so far miss more than
- *  the run tolerates (the moving average with this view; noise.ts leftTolerated), or whose probe was
- *  not clear: its pages are asked again across their boundaries (repair.ts). */
+/** A view accepted as complete whose pages missed places, where the run's coverage figure is below
+ *  its target or the views miss more than the run tolerates (noise.ts asksAgain), or whose probe
+ *  was not clear: its pages are asked again across their boundaries (repair.ts). */
 function startRepair(st: AreaState, v: View, checked: boolean): boolean {
   const t = v.t;
   if (t === undefined || !v.offs || v.offs.length < 2) return false;
   const missed = t - (v.all ?? []).length;
   v.miss0 = missed;
-  // Only as many as keep the share still missing under what is tolerated: a page asked again costs
-  // about a request for each place it finds; above MISS_REPAIRED missed, more is left missing. Misses
-  // in the ranks it did not page are its ancestor's: no page asked again here would show them.
+  // Only as many as keep the coverage figure at its target (noise.ts asksAgain): a page asked again
+  // costs about a request for each place it finds; where ranks move more, more is left missing.
+  // Misses in the ranks it did not page are its ancestor's: no page asked again here would show them.
   const own = missed - (v.inh ?? 0);
-  const share = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (own / t) : st.left ?? 0;
-  if (!v.amb && !(own >= 0.5 && share > leftTolerated(st.miss ?? 0))) return false;
+  const left = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (own / t) : st.left ?? 0;
+  const want = own >= 0.5 && asksAgain(noiseRate(st.nz), missed, { seen: v.seen.length, found: st.tally.found, estimated: st.tally.estimated, left });
+  if (!v.amb && !want) return false;
   v.fix = { a: [], dry: 0, c: checked };
   return askAgain(st, v);
 }
 
 /** The next page of a view asked again (v.offset set to it), or false when it is done: all of its
  *  places found (a view whose probe was not clear asks until one page found nothing past that: a
- *  capped one shows more than its count), REPAIR_DRY pages in a row found nothing, or none is left. */
+ *  capped one shows more than its count), repairDry pages in a row found nothing, or none is left. */
 function askAgain(st: AreaState, v: View): boolean {
   const f = v.fix!;
   // A view whose probe was not clear asks one page past its count: a capped one shows more.
   const all = (v.all ?? []).length + (v.inh ?? 0) >= v.t!;
-  if (f.dry >= REPAIR_DRY || (all && (!v.amb || f.dry >= 1))) return false;
+  if (f.dry >= repairDry(st.ps ?? PAGE_SIZE) || (all && (!v.amb || f.dry >= 1))) return false;
   const o = repairOffset(v.offs!, f.a, v.t!, st.ps ?? PAGE_SIZE);
   if (o === undefined) return false;
   f.a.push(o);
@@ -670,6 +674,8 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     if (!saturated && v.total! > (st.ps ?? PAGE_SIZE)) {
       st.miss = 0.9 * (st.miss ?? 0) + 0.1 * ((v.miss0 ?? unseen) / v.total!);
       st.left = 0.9 * (st.left ?? 0) + 0.1 * (Math.max(0, unseen - (v.inh ?? 0)) / v.total!);
+      // How far ranks move, from the misses at its own page boundaries (not its ancestor's).
+      if (v.offs) st.nz = learnNoise(st.nz, v.offs, st.ps ?? PAGE_SIZE, v.total!, Math.max(0, (v.miss0 ?? unseen) - (v.inh ?? 0)));
     }
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
@@ -682,8 +688,9 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     st.tally.found += foundIn;
     st.tally.estimated += estIn;
     report(st, v.g, c, v.k.length);
-    // An accepted view nobody checked is kept a while: a probe may yet prove its count a cap.
-    if (!saturated && !checked && v.t !== undefined && v.t >= highCount(cap) && !small) {
+    // An accepted view nobody checked is kept a while: a probe may yet prove its count a cap (below
+    // half the cap too: a cap that fell there shows as one count repeated, viewcap.ts judge).
+    if (!saturated && !checked && v.t !== undefined && v.t >= Math.min(highCount(cap), st.ps ?? PAGE_SIZE) && !small) {
       const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
       cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted, allow: noiseAllowance(v.t - all.length, v.t) });
       // Past the ring it is held without its sample (viewcap.ts toHeld).
@@ -724,7 +731,7 @@ export function areaProgressOf(stepState: unknown): { views_planned: number; vie
   if (st.view) planned.push(st.view.b.map(r6));
   for (let i = st.stack.length - 1; i >= 0 && planned.length < PLANNED_SHOWN; i--) planned.push(st.stack[i]!.b.map(r6));
   const rootsLeft = st.roots.rows * st.roots.cols - st.roots.next;
-  const c = coverageOf(st.tally, st.cap, st.miss);
+  const c = coverageOf(st.tally, st.cap, st.miss, noiseRate(st.nz));
   return {
     views_planned: done + st.stack.length + (st.view ? 1 : 0) + rootsLeft, views_done: done, views_saturated: st.tally.saturated,
     places_found: st.tally.found, coverage: c.coverage, planned,

@@ -7,7 +7,8 @@
  * - Places a probe found (flagged 1) were the top of a sub-cell, not of the view: not counted.
  * - The ancestor's pages missed a share `miss` of its places (ranking noise), and no page of the cell
  *   shows the ranks it skips: as many ranks are skipped as keep those misses under the share the run
- *   leaves missing anyway (noise.ts leftTolerated), all of them where the ranking barely moves.
+ *   leaves missing anyway where ranks move `rate` of themselves (noise.ts leftTolerated), all of them
+ *   where the ranking barely moves.
  * - Fewer known ranks than a page step: its first page is asked as before.
  *
  * @example
@@ -18,15 +19,16 @@ import { leftTolerated } from './noise.ts';
 /** A sampled place: coordinates, hash, and 1 when a probe found it. */
 export type Sampled = readonly [number, number, string, 1?];
 
-/** The share of its known top places a cell skips where the views' pages miss `miss` of theirs. */
-export function knownShare(miss: number): number {
-  return miss > 0 ? Math.min(1, leftTolerated(miss) / miss) : 1;
+/** The share of its known top places a cell skips where the views' pages miss `miss` of theirs and
+ *  ranks move `rate` of themselves. */
+export function knownShare(miss: number, rate = 0): number {
+  return miss > 0 ? Math.min(1, leftTolerated(rate) / miss) : 1;
 }
 
 /** The offset a cell's pages start at, its ancestor's sampled places in it being `k` (page `size`,
  *  pages `step` apart), or undefined to start at 0. */
-export function knownFrom(k: ReadonlyArray<Sampled>, size: number, step: number, miss: number): number | undefined {
-  const top = Math.floor(knownShare(miss) * k.filter((p) => !p[3]).length);
+export function knownFrom(k: ReadonlyArray<Sampled>, size: number, step: number, miss: number, rate = 0): number | undefined {
+  const top = Math.floor(knownShare(miss, rate) * k.filter((p) => !p[3]).length);
   const from = top - (size - step);
   return from >= step ? from : undefined;
 }

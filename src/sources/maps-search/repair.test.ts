@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { repairOffset } from './repair.ts';
+import { REPAIR_DRY, repairDry, repairOffset } from './repair.ts';
 
 test('the page centred on the deepest boundary first, then the shallower ones, then shifted a quarter page', () => {
   const offs = [0, 18, 36, 54];
@@ -33,4 +33,11 @@ test('a site of 10 places a page: pages asked again shift by a quarter of its pa
   assert.equal(asked.length, 4, asked.join(','));
   const mids = [4, 12];
   for (const o of asked) assert.ok(mids.some((m) => Math.abs(o - m) <= 3), `${o} is more than a quarter page of 10 from a boundary`);
+});
+
+test('a site of smaller pages asks as many places in a row for nothing before it stops', () => {
+  assert.equal(repairDry(20), REPAIR_DRY);
+  assert.equal(repairDry(25), REPAIR_DRY);
+  assert.equal(repairDry(10), 2 * REPAIR_DRY);
+  assert.equal(repairDry(15), 3);
 });

@@ -104,6 +104,22 @@ test('a count repeated among the latest high views is probed (a new, lower cap)'
   assert.equal(c.unchecked[100], 1);
 });
 
+test('below half the cap, the fourth of the latest views to stop at one count is probed (a cap that fell below half)', () => {
+  const c = emptyCapLearn();
+  for (let i = 0; i < 3; i++) provenCapped(c, 120, undefined, false);
+  assert.equal(judge(c, 40, 40, B), 'complete');
+  accepted(c, 40, false);
+  accepted(c, 33, false);
+  accepted(c, 40, false);
+  assert.equal(judge(c, 40, 40, B), 'complete', 'complete views share a count by chance');
+  accepted(c, 40, false);
+  assert.equal(judge(c, 40, 40, B), 'probe');
+  assert.equal(judge(c, 33, 33, B), 'complete');
+  // Under a page, a count says nothing of a cap.
+  for (let i = 0; i < 3; i++) accepted(c, 12, false);
+  assert.equal(judge(c, 12, 12, B), 'complete');
+});
+
 test('views kept while unchecked are split after all when their count proves a cap', () => {
   const c = emptyCapLearn();
   c.ring = [{ b: B, d: 1, t: 100, s: [], found: 90, est: 92, fit: true }, { b: B, d: 2, t: 87, s: [], found: 80, est: 80, fit: true }];
