@@ -24,9 +24,10 @@
  * proof a view stopping at or above 0.8 x the most any view showed so far; after one proof and until
  * the cap is known, every view at or above half the lowest proof (a quadrant of a view capped at 130
  * that stops at 90 is capped at 90 as often as complete: read as complete, it hides all of its
- * places beyond 90); once known, a view above it; a count that two of the latest
- * views stopped at too (a new, lower cap shows as one count again and again), and one in AUDIT_EVERY of the others
- * above half the cap (drawn from the view's box, so a resumed run draws the same). An audit that
+ * places beyond 90); once known, a view above it; at or above half the cap, a count one of the
+ * latest such views stopped at too (a new, lower cap shows as one count again and again); below
+ * half the cap, a count LOW_REPEATS of the latest such views stopped at (a cap that fell further);
+ * and one in AUDIT_EVERY of the others above half the cap (drawn from the view's box, so a resumed run draws the same). An audit that
  * finds a capped view means views accepted like it may be capped too: the coverage figure counts
  * the places they likely miss (the audits' share found capped x the places a capped view hid) and
  * says why. The last few accepted views are kept (RING, then HELD without their sample) and split
