@@ -10,6 +10,10 @@ import type { ExecutorSettings } from './settings.ts';
 import type { GuardOptions } from './ssrf.ts';
 
 const CHROME_SETTINGS = [[1, 65536], [2, 0], [4, 6291456], [6, 262144]];
+/** Chromium before 117 also announced MAX_CONCURRENT_STREAMS 1000, and some of those versions no
+ *  ENABLE_PUSH (wreq's tables follow the browsers; the default mix draws such versions now and then). */
+const chromeSettings = (version: number): number[][][] => version >= 117 ? [CHROME_SETTINGS]
+  : [[[1, 65536], [2, 0], [3, 1000], [4, 6291456], [6, 262144]], [[1, 65536], [3, 1000], [4, 6291456], [6, 262144]]];
 const FIREFOX_SETTINGS = [[1, 65536], [2, 0], [4, 131072], [5, 16384]];
 const step = (url: string, extra: Partial<Step> = {}): Step => ({ kind: 'page', url, expect: 'html', ...extra });
 
@@ -50,7 +54,8 @@ function assertChromeHandshake(c: SeenConnection, version = Infinity): void {
   assert.equal(h.recordSizeLimit, undefined);
   if (version >= 117) assert.equal(h.ech, true, `Chrome ${version} sends ECH`);
   assert.equal(c.alpn, 'h2');
-  assert.deepEqual(c.http2?.settings, CHROME_SETTINGS);
+  const settings = JSON.stringify(c.http2?.settings);
+  assert.ok(chromeSettings(version).some((x) => JSON.stringify(x) === settings), `Chrome ${version}'s HTTP/2 SETTINGS: ${settings}`);
   assert.equal(c.http2?.windowUpdate, 15663105);
 }
 
