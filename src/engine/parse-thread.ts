@@ -14,8 +14,8 @@
  * (./body-slots.ts), about 94 page faults a map search page, and under load the parse thread spent
  * more on its copies than on its parses; with the depth at JOBS_PER_THREAD (8, the pool's own limit)
  * the service crossed 3 pages in 4, the floor (16 requests at the parse at once) about half. At 2
- * the service's CPU a query in all threads fell to 0.86x (the parse thread's 3.5 to 2.0 ms, this
- * thread's 1.04x), its queries a second 1.4x (docs/performance/service.md).
+ * the service's CPU a query in all threads fell to 0.86-0.94x paired (the parse thread's to about
+ * 0.6x, this thread's 1.04-1.07x), its queries a second 1.07-1.41x (docs/performance/service.md).
  *
  * A body up to HERE_MAX_CHARS also parses here while this thread's event loop was busy less than
  * HERE_BUSY of the last quarter second (../ops/busy-share.ts), issue 37: the crossing costs about 0.5 ms of
