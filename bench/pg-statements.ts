@@ -5,22 +5,39 @@
  * exact, not sampled by ticks) read before the statement is sent and when its reply has come, before
  * the connection goes back to the pool, is that statement's server CPU, parse and plan included.
  * On exit it writes `{ kind: [count, cpu ms] }` to PG_STATEMENTS_OUT (a file) and resets with
- * SIGUSR2 (so a warm-up is left out). A diagnostic: two /proc reads a statement cost this process CPU.
+ * SIGUSR2 (so a warm-up is left out). A diagnostic: two /proc reads a statement cost this process CPU
+ * (about 0.25 ms a map search's query; PG_STATEMENTS_CPU=0 counts only). Imported by bench/pg-store-path.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 
 const byKind = new Map<string, [number, number]>();
+const withCpu = process.env.PG_STATEMENTS_CPU !== '0';
 const cpuNs = (pid: number): number => {
+  if (!withCpu) return NaN;
   try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]); } catch { return NaN; }
 };
-const kindOf = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 90);
+const kinds = new Map<string, string>();
+const kindOf = (text: string) => {
+  let k = kinds.get(text);
+  if (k === undefined) kinds.set(text, (k = text.replace(/\s+/g, ' ').trim().slice(0, 90)));
+  return k;
+};
 const note = (text: string, ns: number) => {
   const k = byKind.get(kindOf(text)) ?? [0, 0];
   k[0]++;
   if (Number.isFinite(ns)) k[1] += ns / 1e6;
   byKind.set(kindOf(text), k);
 };
+
+/** The statements so far by kind (their text's first 90 characters): [count, backend CPU ms]. */
+export function pgStatements(): ReadonlyMap<string, [number, number]> {
+  return byKind;
+}
+
+export function resetPgStatements(): void {
+  byKind.clear();
+}
 
 const orig = pg.Client.prototype.query as (...a: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client & { processID?: number }, config: unknown, ...rest: unknown[]) {

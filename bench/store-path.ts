@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqliteStore } from '../src/store/sqlite/store.ts';
 import { resetStatements, statementKinds } from './sqlite-statements.ts';
+import { mapSearchRecordsJson, runConcurrently } from './store-path-lib.ts';
 
 const SRC = process.env.SRC ?? new URL('../src', import.meta.url).pathname;
 const N = Number(process.env.N ?? 3000);
@@ -29,21 +30,11 @@ const { openSqliteStore } = (await import(`${SRC}/store/sqlite/store.ts`)) as { 
 const dir = mkdtempSync(join(tmpdir(), 'trawl-store-path-'));
 const store = await openSqliteStore(join(dir, 'trawl.db'));
 
-// Records shaped and sized like a map search's 20 places (fixed seed: every run stores the same bytes).
-let seed = 1;
-const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const words = 'coffee shop espresso latte street avenue open closed rating review place cafe bakery roast bean city park north south east west'.split(' ');
-const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-const recordsJson = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({
-  place_id: `ChIJ${Math.floor(rnd() * 1e12).toString(36)}${i}`, name: text(3), address: text(6), phone: `+1 ${Math.floor(rnd() * 1e10)}`,
-  rating: +(rnd() * 5).toFixed(1), reviews: Math.floor(rnd() * 5000), latitude: rnd() * 90, longitude: rnd() * 180,
-  hours: Array.from({ length: 7 }, () => text(4)), about: text(250),
-  photos: Array.from({ length: 8 }, () => `https://lh5.googleusercontent.com/p/${Math.floor(rnd() * 1e15).toString(36)}${Math.floor(rnd() * 1e15).toString(36)}`),
-})));
+const recordsJson = mapSearchRecordsJson();
 
 const account = await store.createAccount({ id: 'bench', name: 'bench', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's',
   webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
-const pause = () => (GAP ? new Promise((r) => setTimeout(r, rnd() * GAP)) : undefined);
+const pause = () => (GAP ? new Promise((r) => setTimeout(r, Math.random() * GAP)) : undefined);
 let k = 0;
 
 async function one(): Promise<void> {
@@ -59,10 +50,7 @@ async function one(): Promise<void> {
   if (!fan.finished) throw new Error(`${it.id} did not end its request`);
 }
 
-async function run(n: number): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: C }, async () => { while (next++ < n) await one(); }));
-}
+const run = (n: number) => runConcurrently(n, C, one);
 
 try {
   await run(WARM);

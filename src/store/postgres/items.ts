@@ -23,7 +23,8 @@ import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
 import { pickFair } from '../requests/fairness.ts';
 import { ParamsCache } from '../requests/params-cache.ts';
-import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
+import { CheckpointFree } from './checkpoint-free.ts';
+import { FAIL_ITEM, completeArgs, completeItemFor } from './complete-item.ts';
 import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
 
@@ -115,7 +116,8 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
   /** Each request's parameters read once, not with each of its items (../requests/params-cache.ts). */
   private readonly params = new ParamsCache();
 
-  constructor(private readonly h: PgDb) {}
+  /** `free`: shared with the store's PostgresResults, whose checkpoints it is told of. */
+  constructor(private readonly h: PgDb, private readonly free = new CheckpointFree()) {}
 
   async claimItems(owner: string, max: number, leaseMs: number, now: number, ids?: string[], exceptAccounts?: string[]): Promise<WorkItem[]> {
     if (max <= 0 || (ids && !ids.length)) return [];
@@ -147,6 +149,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
       const p = x.params_text != null ? this.params.put(x.request_id, JSON.parse(x.params_text), x.queries_total > 1) : this.params.get(x.request_id);
       if (p) params.set(x.request_id, p);
     }
+    for (const x of rows) this.free.leased(x.id, owner, x.checkpointed);
     const missing = [...new Set(rows.map((x) => x.request_id as string))].filter((id) => !params.has(id));
     if (missing.length) for (const r of await this.h.q('SELECT id, params FROM requests WHERE id = ANY($1::text[])', [missing])) params.set(r.id, this.params.put(r.id, r.params));
     return rows.map((x) => ({
@@ -174,7 +177,9 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
 
   async completeItem(o: ItemOutcome): Promise<FanIn> {
     const h = this.h;
-    if (o.totalLimit === undefined) return endItem(h, COMPLETE_ITEM, (alone) => completeArgs(o, alone), o.now, storedOf(o, o.recordsUtf8));
+    // Without the checkpoint's deletes when the item can have none (./checkpoint-free.ts).
+    const sql = completeItemFor(o, !this.free.take(o.itemId, o.owner));
+    if (o.totalLimit === undefined) return endItem(h, sql, (alone) => completeArgs(o, alone), o.now, storedOf(o, o.recordsUtf8));
     // totalLimit: the records the request kept so far decide the cut, so they are read under the
     // request's row lock (item first, then request: the usual order) and concurrent items of one
     // request never deliver or bill past the limit.
@@ -183,13 +188,14 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
       if (!it) return { applied: false, finished: null };
       const [req] = await h.q('SELECT records FROM requests WHERE id = $1 FOR UPDATE', [it.request_id], c);
       const capped = capToTotal(o, req.records);
-      const [r] = await h.q(COMPLETE_ITEM, completeArgs(capped, false), c);
+      const [r] = await h.q(sql, completeArgs(capped, false), c);
       if (!r) return { applied: false, finished: null };
       return fanIn(r, r.status === 'Pending' ? null : await endRequest(h, c, r, o.now), storedOf(capped));
     });
   }
 
   async failItem(itemId: string, owner: string, error: string, retryAt: number | null, now: number): Promise<FanIn> {
+    this.free.forget(itemId);
     if (retryAt !== null) {
       const n = await this.h.n(`UPDATE work_items w SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $3, error = $4
                                 FROM requests r WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2
@@ -200,6 +206,7 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
   }
 
   async releaseItems(owner: string, now: number, ids?: string[]): Promise<number> {
+    for (const id of ids ?? []) this.free.forget(id);
     // attempts is decremented: a hand-back is not a failed attempt.
     return this.h.n(`UPDATE work_items SET state = 'queued', lease_owner = NULL, lease_until = NULL, run_after = $1, attempts = GREATEST(attempts - 1, 0)
                      WHERE state = 'leased' AND lease_owner = $2 AND ($3::text[] IS NULL OR id = ANY($3::text[]))`, [now, owner, ids ?? null]);

@@ -7,6 +7,7 @@
 import type { RequestRow } from '../requests/contract.ts';
 import type { Checkpoint, Progress, QueryResult, ResultStore } from '../results/contract.ts';
 import { CHUNK_PAGE, chunkTexts, rowMappers, splitItemId, type Row } from '../rows.ts';
+import { CheckpointFree } from './checkpoint-free.ts';
 import type { Client, PgDb } from './handle.ts';
 
 const { toRequest } = rowMappers((v) => v);
@@ -30,7 +31,8 @@ async function* withChunks(h: PgDb, requestId: string, r: Row): AsyncIterable<Qu
 }
 
 export class PostgresResults implements Required<ResultStore> {
-  constructor(private readonly h: PgDb) {}
+  /** `free`: shared with the store's PostgresItems (./checkpoint-free.ts). */
+  constructor(private readonly h: PgDb, private readonly free = new CheckpointFree()) {}
 
   async getRequestWithResults(id: string, page: number): Promise<{ row: RequestRow; first: QueryResult[] } | null> {
     // One round trip for the common read of a finished request: the row and its first results.
@@ -71,6 +73,8 @@ export class PostgresResults implements Required<ResultStore> {
    * the number the progress row had.
    */
   async saveProgress(c: Checkpoint): Promise<boolean> {
+    // Before it is sent: the item's completion keeps the checkpoint's deletes from now on.
+    this.free.forget(c.itemId);
     const [x] = await this.h.q(`WITH it AS (
                                   SELECT w.request_id, w.query_index FROM work_items w JOIN requests r ON r.id = w.request_id
                                   WHERE w.id = $1 AND w.state = 'leased' AND w.lease_owner = $2 AND r.status = 'Pending' FOR UPDATE OF w),

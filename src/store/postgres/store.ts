@@ -28,6 +28,7 @@ import type { TaskStore } from '../tasks/contract.ts';
 import type { WebhookStore } from '../webhooks/contract.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresBilling } from './billing.ts';
+import { CheckpointFree } from './checkpoint-free.ts';
 import { PgDb, type PostgresStoreOptions } from './handle.ts';
 import { PostgresItems } from './items.ts';
 import { PostgresRequests } from './requests.ts';
@@ -51,7 +52,9 @@ export class PostgresStore implements Store {
   constructor(url: string, o: PostgresStoreOptions = {}) {
     const h = (this.h = new PgDb(url, o));
     this.requests = new PostgresRequests(h);
-    exposeParts(this, [new PostgresAccounts(h), new PostgresBilling(h), this.requests, new PostgresItems(h), new PostgresResults(h),
+    // What the claims know of checkpoints, told of the checkpoints saved since (./checkpoint-free.ts).
+    const free = new CheckpointFree();
+    exposeParts(this, [new PostgresAccounts(h), new PostgresBilling(h), this.requests, new PostgresItems(h, free), new PostgresResults(h, free),
       new PostgresWebhooks(h), new PostgresTasks(h)]);
   }
 
