@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { COMPLETE_ITEM, FAIL_ITEM, completeArgs } from './complete-item.ts';
+import { COMPLETE_ITEM, FAIL_ITEM, completeArgs, completeItemFor } from './complete-item.ts';
 import { ENDED_REQUESTS } from './requests.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
 
@@ -56,6 +56,8 @@ test('an item\'s end and the synchronous waits\' poll read requests by key in th
     await c.query('SET plan_cache_mode = force_generic_plan');
     const ends: [string, string, unknown[]][] = [
       ['complete', COMPLETE_ITEM, completeArgs({ itemId: 'r:0', owner: 'w', recordsJson: '[]', count: 0, now: 1 }, true)],
+      // The usual item's (no keys, no enrichments, no checkpoint: complete-item.ts completeItemFor).
+      ['usual', completeItemFor({}, false), completeArgs({ itemId: 'r:0', owner: 'w', recordsJson: '[]', count: 0, now: 1 }, true)],
       ['fail', FAIL_ITEM, ['r:0', 'w', 'e', 1, true]],
       ['ended', ENDED_REQUESTS, [['r', 's']]],
     ];
