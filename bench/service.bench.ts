@@ -122,12 +122,11 @@ async function executorRole(): Promise<void> {
  */
 async function floorRole(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { JOBS_PER_THREAD, parseOnThreads, parseThreads } = await import('../src/engine/parse-thread.ts');
+  const { parseOnThreads, parseThreads } = await import('../src/engine/parse-thread.ts');
   const q = await fetchAndParse();
-  // Where a page parses: as the floor did when the bound was set (here only past the threads' queue of
-  // JOBS_PER_THREAD), unless FLOOR_PLACEMENT=service (the service's rule: here too while this thread has
-  // room, or past HERE_DEPTH parses a thread; issue 37).
-  const threads = parseOnThreads(parseThreads(), process.env.FLOOR_PLACEMENT === 'service' ? {} : { busy: () => Infinity, depth: JOBS_PER_THREAD });
+  // Where a page parses: as the floor did when the bound was set (here only past the threads' queue),
+  // unless FLOOR_PLACEMENT=service (the service's rule: here too while this thread has room, issue 37).
+  const threads = parseOnThreads(parseThreads(), process.env.FLOOR_PLACEMENT === 'service' ? {} : { busy: () => Infinity });
   const answer = async (url: string): Promise<Buffer> => {
     const query = new URL(url, 'http://floor').searchParams.get('query') ?? '';
     const out = await q.one(query, threads ? (step, res, ctx) => threads('/maps/search', q.adapter, step, res, ctx) : undefined);

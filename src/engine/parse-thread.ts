@@ -8,14 +8,8 @@
  * this thread's time (the thread pays 0.28 ms to read the body and 0.23 ms to send the records:
  * the crossing costs CPU, it only moves the parse). A body
  * under INLINE_CHARS parses here (crossing would cost more than it saves), and so does any body
- * while every parse thread already holds HERE_DEPTH parses (one running, one waiting): what the
- * threads would clear only after that is shared with this thread instead of queueing there. Issue
- * 37, session 17: the thread's copy of a big body is a fresh string on pages mapped for it alone
- * (./body-slots.ts), about 94 page faults a map search page, and under load the parse thread spent
- * more on its copies than on its parses; with the depth at JOBS_PER_THREAD (8, the pool's own limit)
- * the service crossed 3 pages in 4, the floor (16 requests at the parse at once) about half. At 2
- * the service's CPU a query in all threads fell to 0.86-0.94x paired (the parse thread's to about
- * 0.6x, this thread's 1.04-1.07x), its queries a second 1.07-1.41x (docs/performance/service.md).
+ * while every parse thread already holds JOBS_PER_THREAD parses: a burst beyond what the threads
+ * clear in about 10 ms is shared with this thread instead of queueing there.
  *
  * A body up to HERE_MAX_CHARS also parses here while this thread's event loop was busy less than
  * HERE_BUSY of the last quarter second (../ops/busy-share.ts), issue 37: the crossing costs about 0.5 ms of
@@ -57,8 +51,6 @@ export const JOBS_PER_THREAD = 8;
 /** The largest body that parses here while this thread has room: a 256 K-character page takes about
  *  1.6 ms to parse, the most a probe should wait behind one parse. */
 export const HERE_MAX_CHARS = 256 * 1024;
-/** Parses each thread holds (running or waiting there) past which a page parses here instead. */
-export const HERE_DEPTH = 2;
 /** This thread's busy share below which such a body parses here: its loop stays idle 30 % of the
  *  time for answering, and past it the parses move to the threads before this thread bounds throughput. */
 export const HERE_BUSY = 0.7;
@@ -79,10 +71,8 @@ export type PlanStep = (endpoint: string, adapter: WebAdapter, ctx: QueryContext
 
 /** The parse (and `plan`) of `threads` parse threads (started on first use), or null for 0 threads.
  *  `busy`: this thread's busy share lately (tests; default measured, ../ops/busy-share.ts);
- *  `module`: another job module (./parse-job.ts `jobOf` over another registry: tests);
- *  `depth`: parses a thread holds before a page parses here (default HERE_DEPTH; the bench's floor
- *  keeps JOBS_PER_THREAD, where its bound was set). */
-export function parseOnThreads(threads: number, o: { busy?: () => number; module?: URL; depth?: number } = {}): (ParseStep & { plan: PlanStep; close(): Promise<void> }) | null {
+ *  `module`: another job module (./parse-job.ts `jobOf` over another registry: tests). */
+export function parseOnThreads(threads: number, o: { busy?: () => number; module?: URL } = {}): (ParseStep & { plan: PlanStep; close(): Promise<void> }) | null {
   if (!(threads > 0)) return null;
   let pool: ThreadPool | null = null;
   const threadPool = () => (pool ??= new ThreadPool(o.module ?? new URL('./parse-job.ts', import.meta.url), threads, JOBS_PER_THREAD));
@@ -104,7 +94,7 @@ export function parseOnThreads(threads: number, o: { busy?: () => number; module
     // A heavy query's parse waits for a thread (the pool queues it) rather than running here.
     const heavy = adapter.offThread?.(ctx) === true;
     const chars = response.body.length;
-    if (!heavy && (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !tp.hasRoom(o.depth ?? HERE_DEPTH))) return here(() => adapter.parse(step, response, ctx));
+    if (!heavy && (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !tp.hasRoom())) return here(() => adapter.parse(step, response, ctx));
     const shared = slots.lend(response.body);
     const { body: _text, ...rest } = response;
     const job: ParseJob = { endpoint, step, response: shared ? rest : response, shared: shared ?? undefined, ctx: { query: ctx.query, params: ctx.params } };

@@ -108,11 +108,9 @@ export class ThreadPool {
     return this.starts;
   }
 
-  /** True when a job run now would start at once (a thread has room, or another may start);
-   *  `depth`: room counted as a thread holding fewer than that many jobs (at most jobsPerThread). */
-  hasRoom(depth = this.jobsPerThread): boolean {
-    depth = Math.min(depth, this.jobsPerThread);
-    return !this.closed && (this.slots.length < this.size || this.slots.some((s) => s.running.size < depth));
+  /** True when a job run now would start at once (a thread has room, or another may start). */
+  hasRoom(): boolean {
+    return !this.closed && (this.slots.length < this.size || this.slots.some((s) => s.running.size < this.jobsPerThread));
   }
 
   async close(): Promise<void> {
