@@ -10,6 +10,8 @@
  *   AREAS_SCALE=0.3 npm run bench -- areas-robust              places per case × 0.3 (a quick look)
  *   AREAS_ATTRIB=1 npm run bench -- areas-robust               each case's requests against the oracle's
  *                                                               quadtree (bench/areas-attrib.ts)
+ *   AREAS_NO_FLOOR=1 npm run bench -- areas-robust             without the noise floors (a quicker look;
+ *                                                               their ratios read 0)
  *
  * Matrix: every layout × every cap once with seed 1 on Nevada and Utah (`tuned`: the cases the
  * planner may be tuned on), the noise and the number of places (5,000, 10,000, 20,000 inside the
@@ -91,7 +93,7 @@ const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}
 
 await populationReady();
 const t0 = performance.now();
-const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string }> = [];
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string; tuned_new?: string }> = [];
 for (const k of cases()) {
   const area = resolveArea(k.area);
   const c = capOf(k, area);
@@ -105,7 +107,7 @@ for (const k of cases()) {
   const floor = site.oracle(rootViews(area), { step: PAGE_STEP });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
   // After the run (it asks the site: the planner's draws of the noise stay as they were).
-  const nf = noiseFloor(site, rootViews(area), run.recall), nf99 = noiseFloor(site, rootViews(area), 0.99);
+  const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99);
   const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, tuned: k.tuned };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -115,8 +117,13 @@ for (const k of cases()) {
 // above and summed up apart (`held_out_new`): a page of 10 or 25 places whatever the request asks,
 // a share of answers 429/503 (asked again), a coast (the density falls from its highest to nothing
 // across one border; map-layouts.ts), views that also show places beyond their edges (neighbouring
-// views show the same places), and these together.
-interface NewCase { name: string; layout: Layout; cap: number; noise: number; seed: number; area: string; places: number; pageSize?: number; fail?: number; margin?: number }
+// views show the same places), and these together. Since session 17 each class also has a case on
+// seed 1 over Nevada or Utah that the planner may be tuned on (`tuned: true`, `tuned_new`, named
+// "tuned ..."; summed up apart too): the seven held-out-new cases stay untouched.
+interface NewCase { name: string; layout: Layout; cap: number; noise: number; seed: number; area: string; places: number; pageSize?: number; fail?: number; margin?: number;
+  /** A case of a held-out-new class the planner may be tuned on (session 17): other seeds and areas,
+   *  summed up apart (`tuned_new`), so the held-out-new ones stay untouched. */
+  tuned?: boolean }
 const NEW_CASES: NewCase[] = [
   { name: 'page 10', layout: 'population', cap: 120, noise: 0.05, seed: 4, area: 'US>Vermont', places: 10_000, pageSize: 10 },
   { name: 'page 25', layout: 'clustered', cap: 140, noise: 0.05, seed: 4, area: 'US>Colorado', places: 10_000, pageSize: 25 },
@@ -125,6 +132,14 @@ const NEW_CASES: NewCase[] = [
   { name: 'coast', layout: 'coast', cap: 100, noise: 0.1, seed: 5, area: 'US>Maine', places: 5_000 },
   { name: 'margin 10%', layout: 'population', cap: 120, noise: 0.05, seed: 4, area: 'FR>Brittany', places: 10_000, margin: 0.1 },
   { name: 'page 10, fail 2%, coast', layout: 'coast', cap: 110, noise: 0.05, seed: 6, area: 'US>Oregon', places: 5_000, pageSize: 10, fail: 0.02 },
+  // Tuned on (session 17): the same classes on seed 1 and the tuned areas (Nevada, Utah).
+  { name: 'tuned page 10', layout: 'population', cap: 120, noise: 0.05, seed: 1, area: 'US>Utah', places: 10_000, pageSize: 10, tuned: true },
+  { name: 'tuned page 25', layout: 'clustered', cap: 140, noise: 0.05, seed: 1, area: 'US>Nevada', places: 10_000, pageSize: 25, tuned: true },
+  { name: 'tuned fail 3%', layout: 'mix', cap: 120, noise: 0.05, seed: 1, area: 'US>Nevada', places: 10_000, fail: 0.03, tuned: true },
+  { name: 'tuned coast', layout: 'coast', cap: 120, noise: 0.05, seed: 1, area: 'US>Utah', places: 10_000, tuned: true },
+  { name: 'tuned coast', layout: 'coast', cap: 100, noise: 0.1, seed: 1, area: 'US>Nevada', places: 5_000, tuned: true },
+  { name: 'tuned margin 10%', layout: 'population', cap: 120, noise: 0.05, seed: 1, area: 'US>Nevada', places: 10_000, margin: 0.1, tuned: true },
+  { name: 'tuned page 10, fail 2%, coast', layout: 'coast', cap: 110, noise: 0.05, seed: 1, area: 'US>Utah', places: 5_000, pageSize: 10, fail: 0.02, tuned: true },
 ];
 for (const k of NEW_CASES) {
   const area = resolveArea(k.area);
@@ -133,8 +148,8 @@ for (const k of NEW_CASES) {
   const oracle = site.oracle(rootViews(area));
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
-  const nf = noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
-  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, tuned: false, held_out_new: k.name };
+  const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
+  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -144,7 +159,7 @@ const r3 = (x: number) => Math.round(x * 1e3) / 1e3;
 function summarize(rs: typeof rows) {
   const quiet = rs.filter((r) => r.noise <= 0.1);
   const worst = <T extends typeof rows[number]>(xs: T[], f: (r: T) => number, dir: 1 | -1) => xs.reduce<T | undefined>((a, r) => (a === undefined || dir * (f(r) - f(a)) > 0 ? r : a), undefined);
-  const name = (r?: typeof rows[number]) => (r ? `${r.held_out_new ? `${r.held_out_new}: ` : ''}${r.layout}/${r.cap}/${r.noise}/s${r.seed}` : null);
+  const name = (r?: typeof rows[number]) => (r ? `${r.held_out_new ?? r.tuned_new ? `${r.held_out_new ?? r.tuned_new}: ` : ''}${r.layout}/${r.cap}/${r.noise}/s${r.seed}` : null);
   const wr = worst(quiet, (r) => r.recall, -1), wq = worst(rs, (r) => r.requests_ratio, 1), wqq = worst(quiet, (r) => r.requests_ratio, 1);
   const we = worst(rs, (r) => r.coverage_error, 1), wo = worst(rs, (r) => r.coverage - r.recall, 1);
   return {
@@ -174,12 +189,13 @@ function summarize(rs: typeof rows) {
     worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
   };
 }
-const fresh = rows.filter((r) => r.held_out_new !== undefined);
-const tuned = summarize(rows.filter((r) => r.tuned)), held = summarize(rows.filter((r) => !r.tuned && r.held_out_new === undefined));
+const fresh = rows.filter((r) => r.held_out_new !== undefined), freshTuned = rows.filter((r) => r.tuned_new !== undefined);
+const matrix = rows.filter((r) => r.held_out_new === undefined && r.tuned_new === undefined);
+const tuned = summarize(matrix.filter((r) => r.tuned)), held = summarize(matrix.filter((r) => !r.tuned));
 const load = loadavg().map((x) => Math.round(x * 10) / 10);
-const heldNew = fresh.length ? summarize(fresh) : null;
-const all = { ...summarize(rows.filter((r) => r.held_out_new === undefined)), tuned, untuned: held, ...(heldNew ? { held_out_new: heldNew } : {}), load, run_s: Math.round((performance.now() - t0) / 1000) };
-const lines = [JSON.stringify({ set: 'tuned', ...tuned }), JSON.stringify({ set: 'untuned', ...held }), ...(heldNew ? [JSON.stringify({ set: 'held_out_new', ...heldNew })] : []), JSON.stringify(all)];
+const heldNew = fresh.length ? summarize(fresh) : null, tunedNew = freshTuned.length ? summarize(freshTuned) : null;
+const all = { ...summarize(matrix), tuned, untuned: held, ...(heldNew ? { held_out_new: heldNew } : {}), ...(tunedNew ? { tuned_new: tunedNew } : {}), load, run_s: Math.round((performance.now() - t0) / 1000) };
+const lines = [JSON.stringify({ set: 'tuned', ...tuned }), JSON.stringify({ set: 'untuned', ...held }), ...(heldNew ? [JSON.stringify({ set: 'held_out_new', ...heldNew })] : []), ...(tunedNew ? [JSON.stringify({ set: 'tuned_new', ...tunedNew })] : []), JSON.stringify(all)];
 process.stdout.write(`${lines.join('\n')}\n`);
 
 if (writeRequested() && !only.length && scale === 1) {

@@ -17,6 +17,8 @@ export interface Where {
   capped_no_est: number;
   /** Repair pages that found at least one place. */
   repair_found: number;
+  /** Repair pages of views whose probe was unclear (asked to check the cap, not for misses). */
+  repair_amb?: number;
   /** The run's moving averages at its end: share of a view's places its pages missed, and still
    *  missing once pages were asked again (noise.ts). */
   miss?: number; left?: number;
@@ -38,7 +40,7 @@ export function whereTracker() {
       w.rate = Math.round(noiseRate(pre.nz) * 1e4) / 1e4;
       const kind = v.recheck ? 'recheck' : v.probe ? 'probe' : v.fix ? 'repair' : 'page';
       if (kind === 'page') { pages += 1; records += kept; }
-      else if (kind === 'repair') { w.repair += 1; if (kept > 0) w.repair_found += 1; }
+      else if (kind === 'repair') { w.repair += 1; if (kept > 0) w.repair_found += 1; if (v.amb) w.repair_amb = (w.repair_amb ?? 0) + 1; }
       else w[kind] += 1;
       const pv = post?.view;
       const same = pv && pv.b.join() === v.b.join() && !pv.recheck;

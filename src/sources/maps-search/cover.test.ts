@@ -89,6 +89,23 @@ test('a noisier ranking: views that missed places ask again across their page bo
   assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
 });
 
+test('views that also show places past their edges: only the cell\'s share of a view\'s misses counts as missed', (t) => {
+  // A view showing 10% past each edge holds its neighbours' places too (about a third of what it
+  // shows): its pages miss those as often, but its neighbours' views show them. Counting all of a
+  // view's misses as its cell's put the figure below the recall and asked pages again for places
+  // other views find (session 17: on the tuned margin case, error 0.31 -> 0.08 points).
+  const wide = mapSite({ area, places: 6000, seed: 3, noise: 0.05, margin: 0.1 });
+  const { records, summary, twice } = run({}, 0, wide);
+  const m = measured(wide, summary, records, wide.requests);
+  t.diagnostic(JSON.stringify(m));
+  assert.equal(twice, 0, 'no URL asked twice');
+  assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
+  // All of a view's misses counted as its cell's: the figure 0.12 points under the recall, 1.96x the
+  // oracle's requests; the cell's share: 0.05 points, 1.90x.
+  assert.ok(Math.abs(m.coverage - m.recall) <= 0.001, `coverage ${m.coverage} vs recall ${m.recall}`);
+  assert.ok(m.ratio <= 1.93, `requests ${m.ratio}x the oracle's`);
+});
+
 // ---- The view cap is learned (viewcap.ts): sites that show another number of places a view ----
 
 /** Recall of a run on `on` (its truth), requests against the oracle's, and the coverage figure. */
@@ -242,18 +259,19 @@ test('a cap that falls below half the known one: views stopping at one count aga
 });
 
 test('a cap that falls below the places known in a cell: its page past them comes back empty and its first page is asked', (t) => {
-  // 120 a view for the first 60 requests, then 40: a quadrant of a view saturated at 120 knows more
+  // 120 a view for the first 50 requests, then 40: a quadrant of a view saturated at 120 knows more
   // of its places than it now shows. (Where the cap falls decides whether a cell past known places is
-  // searched just then: 40 did before the overlap grew with depth, 50 and 60 do since; session 16.)
+  // searched just then: 40 did before the overlap grew with depth, 50 and 60 did since, session 16;
+  // with the wider overlap where pages are asked again, session 17, 50 does and 55-70 do not.)
   const at120 = mapSite({ area, places: 6000, seed: 3 });
   const at40 = mapSite({ area, places: 6000, seed: 3, cap: 40 });
   let served = 0;
   const empty: string[] = [];
   const changing = {
     serve: (url: string) => {
-      const res = (++served <= 60 ? at120 : at40).serve(url);
+      const res = (++served <= 50 ? at120 : at40).serve(url);
       const v = readPb(new URL(url).searchParams.get('pb')!)!;
-      if (served > 60 && v.offset > 40 && !res.body.includes('0x')) empty.push(url);
+      if (served > 50 && v.offset > 40 && !res.body.includes('0x')) empty.push(url);
       return res;
     },
   };

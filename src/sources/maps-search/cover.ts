@@ -443,6 +443,13 @@ function splitAfterAll(st: AreaState, area: Area, k: Kept): void {
   split(st, area, boxOf(k.b), k.d, k.s, undefined);
 }
 
+/** The share of a view's places inside its cell, of those its pages showed. Its pages miss places
+ *  past its edges as often as its own (a site whose views also show places beyond their edges: a
+ *  third of what a view shows at 10% a side; a few percent anywhere, views being a little larger than
+ *  their cells), but other views show those: only this share of its misses are its cell's, for the
+ *  coverage figure and for asking pages again (session 17). */
+const inShare = (v: View) => (v.all?.length ? Math.min(1, v.seen.length / v.all.length) : 1);
+
 const isSmall = (b: Box) => b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
 
 /** A place of a page: its record (absent when the page is a kept probe page: the view that
@@ -623,7 +630,8 @@ function startRepair(st: AreaState, v: View, checked: boolean): boolean {
   // Misses in the ranks it did not page are its ancestor's: no page asked again here would show them.
   const own = missed - (v.inh ?? 0);
   const left = t > PAGE_SIZE ? 0.9 * (st.left ?? 0) + 0.1 * (own / t) : st.left ?? 0;
-  const want = own >= 0.5 && asksAgain(noiseRate(st.nz), missed, { seen: v.seen.length, found: st.tally.found, estimated: st.tally.estimated, left });
+  const ins = inShare(v);
+  const want = own * ins >= 0.5 && asksAgain(noiseRate(st.nz), missed * ins, { seen: v.seen.length, found: st.tally.found, estimated: st.tally.estimated, left });
   if (!v.amb && !want) return false;
   v.fix = { a: [], dry: 0, c: checked };
   return askAgain(st, v);
@@ -679,7 +687,8 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     }
     // Capture-recapture: the share of the parent's sample seen again is the share of the cell seen.
     const share = v.k.length >= 3 && again > 0 ? again / v.k.length : 1;
-    const n = saturated || share < 1 ? Math.max(union, c / share, c + unseen) : Math.max(union, c + unseen);
+    const unseenIn = unseen * inShare(v);
+    const n = saturated || share < 1 ? Math.max(union, c / share, c + unseenIn) : Math.max(union, c + unseenIn);
     // The figure is of the area's places: those of the cell inside the shape, and of the places not
     // seen, the same share as of those seen.
     const ins = (p: Pt) => area.contains(p[0], p[1]);

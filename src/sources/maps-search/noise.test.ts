@@ -57,11 +57,20 @@ test('how far ranks move is learned from the misses of views paged on a noisy ra
   assert.equal(noiseRate(learnNoise(undefined, [0, 18, 36], 20, 50, 0)), 0, 'no miss, no noise');
 });
 
+test('where pages are asked again for what the overlap missed, the overlap is wider (1.65 x rate x rank; 1.5 above)', () => {
+  // Up to RATE_REPAIRED a place missed costs a page asked again, so the overlap pays more.
+  assert.equal(overlapAt(0.1, 60, 20), 10);
+  assert.equal(overlapAt(RATE_REPAIRED, 30, 20), 6);
+  // Above it the misses are left (counted), and only the overlap costs.
+  assert.equal(overlapAt(0.2, 30, 20), 9);
+  assert.equal(overlapAt(0.15, 40, 20), 9);
+});
+
 test('pages overlap by two where ranks barely move, more the deeper the page, at most half a page', () => {
   assert.equal(overlapAt(0, 100, 20), 2);
   assert.equal(overlapAt(0.02, 40, 20), 2);
   assert.equal(overlapAt(0.1, 20, 20), 3);
-  assert.equal(overlapAt(0.1, 40, 20), 6);
+  assert.equal(overlapAt(0.1, 40, 20), 7);
   assert.equal(overlapAt(0.1, 100, 20), 10);
   assert.equal(overlapAt(0.3, 100, 10), 5);
   assert.equal(nextOffset(0, 0, 20), 18);
