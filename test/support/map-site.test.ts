@@ -174,3 +174,21 @@ test('the oracle\'s views are what it pays for, and a page by ids is the page se
   assert.deepEqual(site.pageIds(big.box, 20), page(site, big.box, 20), 'without noise the same places, in the same order');
   assert.equal(site.requests, before + 2, 'each counts as a request');
 });
+
+test('on a site whose views show past their edges, the oracle\'s views paged as it pays find every place of the area', () => {
+  // The places around a view's edges rank among its own and count against its cap: an oracle that
+  // counted the cell's places alone (before session 17) paid for views the site capped.
+  const site = mapSite({ area, places: 6000, seed: 3, noise: 0, margin: 0.1 });
+  const { views: vs } = site.oracleViews(roots);
+  const found = new Set<number>();
+  let pages = 0;
+  for (const v of vs) {
+    assert.ok(v.ids.length <= 120, 'an oracle view holds at most the cap');
+    for (let offset = 0; offset < v.ids.length; offset += 20, pages++) for (const i of site.pageIds(v.box, offset)) found.add(i);
+  }
+  assert.equal(pages, site.oracle(roots));
+  let inside = 0;
+  for (const i of found) inside += site.inside[i];
+  assert.equal(inside, site.insideCount, 'every place of the area found');
+  assert.ok(site.oracle(roots) > mapSite({ area, places: 6000, seed: 3, noise: 0 }).oracle(roots), 'the margin costs the oracle pages');
+});

@@ -12,9 +12,9 @@
  *   by a fixed prominence plus noise (sigma `noise`) drawn anew for every request, at most `cap` a
  *   view (default 120; or a function of the view and of the requests served so far), 20 a page.
  * - `oracle(roots)`: the least requests that find every place of the area, knowing every place: the
- *   quadtree over the same root views that stops where a view holds at most the cap's places (a cap
- *   that changes over time: the lower), paying ceil(n / 20) pages for a view of n places and nothing
- *   for an empty one. `oracle(roots, { step: 18 })`: the same views paged as the planner pages them
+ *   quadtree over the same root views that stops where a view shows at most the cap's places (a cap
+ *   that changes over time: the lower; with a `margin`, the places around its edges it shows count),
+ *   paying ceil(n / 20) pages for a view showing n places and nothing for one without a place of the area. `oracle(roots, { step: 18 })`: the same views paged as the planner pages them
  *   (the floor of its paging: pages 18 apart ended by a short page, an empty view asked once).
  * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
  *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
@@ -136,22 +136,39 @@ export function mapSite(o: MapSiteOptions): MapSite {
   const oracleCap = (cell: Box) => Math.min(capOf({ box: cell, ...centre(cell), request: 0 }), capOf({ box: cell, ...centre(cell), request: Number.MAX_SAFE_INTEGER }));
 
   const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
-  /** The places a view of `box` shows at request number `request`, ranked with noise, from `offset`. */
-  const ranked = (box: Box, request: number, offset: number, asked: number): number[] => {
+  /** The places a view of `box` shows: its box's, and with a margin those around its edges too. */
+  const shownIn = (box: Box): number[] => {
     const m = o.margin ?? 0;
     const hLat = (box.n - box.s) / 2, hLng = (box.e - box.w) / 2;
-    const ids = inBox(m ? { s: box.s - 2 * m * hLat, w: box.w - 2 * m * hLng, n: box.n + 2 * m * hLat, e: box.e + 2 * m * hLng } : box);
+    return inBox(m ? { s: box.s - 2 * m * hLat, w: box.w - 2 * m * hLng, n: box.n + 2 * m * hLat, e: box.e + 2 * m * hLng } : box);
+  };
+  /** The places a view of `box` shows at request number `request`, ranked with noise, from `offset`. */
+  const ranked = (box: Box, request: number, offset: number, asked: number): number[] => {
+    const ids = shownIn(box);
     const cap = capOf({ box, ...centre(box), request });
     const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
     return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
   };
-  /** The oracle's quadtree: each view holding places of the area and at most its cap (`ids`), or
-   *  without one (no ids). */
+  /** What the oracle must page of a view on a site with a margin: the places it shows in prominence
+   *  order (no noise: the oracle knows the ranking) down to the last of its cell's places of the area.
+   *  The places around its edges count against its cap and take its pages where they rank above
+   *  those; past that last place nothing is asked. */
+  const marginView = (cell: Box): number[] => {
+    const shown = shownIn(cell).sort((a, b) => prominence[b]! - prominence[a]!);
+    let last = -1;
+    shown.forEach((i, k) => { if (inside[i] && lat[i]! >= cell.s && lat[i]! < cell.n && lng[i]! >= cell.w && lng[i]! < cell.e) last = k; });
+    return shown.slice(0, last + 1);
+  };
+  /** The oracle's quadtree: each view holding places of the area and at most its cap (`ids`: the
+   *  places it must page), or without one (no ids). On a site with a margin a view also shows places
+   *  around its edges (marginView): they count against its cap, so the oracle's views are ones the site
+   *  answers in full (before session 17 it counted the cell's places alone, leaves the site capped). */
   const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[], depth?: number) => void, inner?: (cell: Box, n: number, depth: number) => void) => {
     const visit = (cell: Box, depth: number) => {
       if (!o.area.meets(cell)) return;
-      const ids = inBox(cell);
-      if (!ids.some((i) => inside[i])) return leaf(cell, undefined, depth);
+      const own = inBox(cell);
+      if (!own.some((i) => inside[i])) return leaf(cell, undefined, depth);
+      const ids = o.margin ? marginView(cell) : own;
       if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids, depth);
       inner?.(cell, ids.length, depth);
       for (const q of quadrants(cell)) visit(q, depth + 1);

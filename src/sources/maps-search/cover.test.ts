@@ -101,9 +101,10 @@ test('views that also show places past their edges: only the cell\'s share of a 
   assert.equal(twice, 0, 'no URL asked twice');
   assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
   // All of a view's misses counted as its cell's: the figure 0.12 points under the recall, 1.96x the
-  // oracle's requests; the cell's share: 0.05 points, 1.90x.
+  // oracle's requests; the cell's share: 0.05 points, 1.90x (an oracle counting the cell's places
+  // alone; since session 17 its views count what they show past their edges too: 1.30x).
   assert.ok(Math.abs(m.coverage - m.recall) <= 0.001, `coverage ${m.coverage} vs recall ${m.recall}`);
-  assert.ok(m.ratio <= 1.93, `requests ${m.ratio}x the oracle's`);
+  assert.ok(m.ratio <= 1.35, `requests ${m.ratio}x the oracle's`);
 });
 
 // ---- The view cap is learned (viewcap.ts): sites that show another number of places a view ----
