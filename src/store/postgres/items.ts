@@ -94,10 +94,9 @@ const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3,
  */
 const CLAIM = `WITH RECURSIVE ${OPEN_ACCOUNTS},
   heads AS (${HEADS}),
-  first AS (SELECT DISTINCT ON (account_id) account_id, id, created_at FROM heads ORDER BY account_id, created_at, id),
   busy AS (SELECT r.account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
            WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id),
-  fair AS (SELECT first.id FROM first LEFT JOIN busy ON busy.account_id = first.account_id ORDER BY COALESCE(busy.n, 0), first.created_at, first.id LIMIT $2),
+  fair AS (SELECT heads.id FROM heads LEFT JOIN busy ON busy.account_id = heads.account_id ORDER BY COALESCE(busy.n, 0), heads.created_at, heads.id LIMIT $2),
   f AS (SELECT w.id FROM work_items w WHERE w.id IN (SELECT id FROM fair) AND w.state = 'queued' AND w.run_after <= $1 FOR UPDATE SKIP LOCKED),
   q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 AND id NOT IN (SELECT id FROM fair) ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
   l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
