@@ -150,13 +150,15 @@ export function mapSite(o: MapSiteOptions): MapSite {
     return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
   };
   /** What the oracle must page of a view on a site with a margin: the places it shows in prominence
-   *  order (no noise: the oracle knows the ranking) down to the last of its cell's places of the area.
+   *  order (no noise: the oracle knows the ranking) down to the last of its cell's places of the area
+   *  (`own`: the cell's places, inBox).
    *  The places around its edges count against its cap and take its pages where they rank above
    *  those; past that last place nothing is asked. */
-  const marginView = (cell: Box): number[] => {
+  const marginView = (cell: Box, own: number[]): number[] => {
+    const mine = new Set(own.filter((i) => inside[i]));
     const shown = shownIn(cell).sort((a, b) => prominence[b]! - prominence[a]!);
     let last = -1;
-    shown.forEach((i, k) => { if (inside[i] && lat[i]! >= cell.s && lat[i]! < cell.n && lng[i]! >= cell.w && lng[i]! < cell.e) last = k; });
+    shown.forEach((i, k) => { if (mine.has(i)) last = k; });
     return shown.slice(0, last + 1);
   };
   /** The oracle's quadtree: each view holding places of the area and at most its cap (`ids`: the
@@ -168,7 +170,7 @@ export function mapSite(o: MapSiteOptions): MapSite {
       if (!o.area.meets(cell)) return;
       const own = inBox(cell);
       if (!own.some((i) => inside[i])) return leaf(cell, undefined, depth);
-      const ids = o.margin ? marginView(cell) : own;
+      const ids = o.margin ? marginView(cell, own) : own;
       if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids, depth);
       inner?.(cell, ids.length, depth);
       for (const q of quadrants(cell)) visit(q, depth + 1);
