@@ -162,3 +162,16 @@ test('likely missed: nothing without an audit that found a view capped; else the
   provenCapped(c, 100, 12, true);
   assert.equal(likelyMissed(c), 3 * 12, 'the views at 100 only');
 });
+
+test('caps proven at several counts: a view stopping at any count once proven a cap is capped, whatever a probe would show', () => {
+  const c = emptyCapLearn();
+  provenCapped(c, 100, 30, false);
+  assert.equal(judge(c, 100, 100, plain(1)), 'probe', 'one count proven: a probe still decides');
+  provenCapped(c, 140, 30, false);
+  provenCapped(c, 120, 30, false);
+  // A probe of a capped view can show nothing new (its hidden places outside the sub-cell): a count
+  // proven a cap once is read as one, a complete view stopping there by chance costs a split.
+  assert.equal(judge(c, 100, 100, plain(2)), 'capped', 'the lowest proven, not among the latest two');
+  assert.equal(judge(c, 140, 140, plain(3)), 'capped');
+  assert.equal(judge(c, 130, 130, plain(4)), 'probe', 'a count never proven is probed');
+});

@@ -10,13 +10,15 @@
  *   (the fullest such cell). A complete view already showed every place of the sub-cell; a capped
  *   view showed only its share, and the sub-cell's own page shows more than the view did there.
  *   One request. (A view that holds h places beyond its cap shows them in the sub-cell with
- *   probability about 1 - exp(-h k / T) for k of its places there.)
+ *   probability about 1 - exp(-h k / T) for k of its places there.) A full page of places the view
+ *   showed leaves no room for a new one: a deeper sub-cell is probed instead, once (cover.ts).
  * - Views proven capped at the same count three times in a row: the cap is that count (`cap`), and
  *   a view that stops there is split without a probe; a view that stops above it proves the cap
  *   moved, and the proof starts again.
  * - Views proven capped at different counts (a cap by region, or one that changed): the caps vary,
  *   and from then on every view that stops at or above 0.9 x the lowest cap ever proven is probed
- *   (a region's cap comes back when the planner reaches the region again), and views accepted
+ *   (a region's cap comes back when the planner reaches the region again), a view that stops at a
+ *   count ever proven a cap is split without a probe, and views accepted
  *   unchecked before, at such a count, are probed again (held: the last HELD of them, each with the
  *   sub-cell to probe and its known places' hashes, no sample; nextRecheck).
  *
@@ -131,6 +133,11 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   // The two latest proofs at this very count: a complete view stops there by chance only, and a
   // probe of a capped one can miss what it hides (the cap is known at the third).
   if (c.caps.length >= 2 && c.caps[0] === t && c.caps[1] === t) return 'capped';
+  // Caps proven at several counts (by region, or one that changed): a count once proven a cap is
+  // one still. A capped view stops there every time, a complete one by chance only, and a probe of a
+  // capped one can show nothing new (its hidden places outside the sub-cell: a clustered view of 132
+  // places stopping at 100 was read as complete, a quarter of it lost, σ 0.05).
+  if (c.range[1] > c.range[0] && (c.capsEver ?? []).includes(t)) return 'capped';
   if (capsVary(c) && t >= VARY_SHARE * Math.min(...c.caps)) return 'probe';
   // Caps proven at two counts (by region, or one that changed): a cap seen once may come back, so
   // every view near the lowest ever proven is probed, whatever the latest proofs agree on.
