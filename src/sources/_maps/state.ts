@@ -34,7 +34,9 @@ export interface SearchState {
   prior?: { caps: number[]; floor: number; top?: number };
   /** A probe step: the state its view ended with (this step fetches one page of a sub-cell of it to
    *  tell whether its count was all of its places or the cap; maps-search/paging.ts). */
-  probeOf?: SearchState & { t: number; allow: number };
+  probeOf?: SearchState & { t: number; allow: number;
+    /** This probe is a deeper one: the first probe's page was full with no new place of its sub-cell. */
+    deep?: boolean };
 }
 
 /**

@@ -10,7 +10,8 @@
  *   page of the sub-cell holding the most of the view's places below a page (viewcap.ts) tells
  *   them apart: places there the view never showed (more than its own ranking noise explains) mean
  *   it was capped, and it is split with the cap proved (t), which its quadrants carry: theirs split
- *   at t without a probe, end below it, or are probed again if they show more.
+ *   at t without a probe, end below it, or are probed again if they show more. A full probe page
+ *   with none tells nothing: a sub-cell of the probe's is probed, once.
  * - A monitor's run carries what its previous runs proved (./prior.ts): a count they proved a cap
  *   splits without a probe; a count at or below the highest they saw complete is complete without
  *   one, the query's own view only while it shows at least as many places as it did then (a cap
@@ -124,11 +125,21 @@ function probeStep(state: SearchState, got: number, pts: Array<[number, number]>
 
 /** A probe's page: places of its sub-cell the view never showed (beyond its noise) prove it capped. */
 function afterProbe(state: SearchState, page: PlaceRecord[]): { records: PlaceRecord[]; next: Step[]; learned?: Learned } {
-  const { t, allow, ...parent } = state.probeOf!;
+  const { t, allow, deep, ...parent } = state.probeOf!;
   const known = new Set(parent.pts.map(([lat, lng]) => `${lat},${lng}`));
   const fresh = page.filter((r) => r.latitude !== null && r.longitude !== null && contains(state.view, r.latitude, r.longitude) && !known.has(`${r6(r.latitude)},${r6(r.longitude)}`));
   // Its quadrants find the probe's places again: the probe keeps none.
-  if (fresh.length <= allow) return { records: [], next: [], learned: { complete: t } };
+  if (fresh.length <= allow) {
+    // A full page with no new place of the sub-cell tells nothing: the sub-cell's view (its cell and
+    // the margin a view shows past its edges) held a page of places ranked above any the view did not
+    // show, leaving no room for one (cover.ts, the same for an area's views). A sub-cell of it holding
+    // at most half a page of the view's places is asked instead, once.
+    const deeper = !deep && page.length >= PAGE_SIZE && fresh.length === 0
+      ? probeCell(state.view, parent.pts.filter(([lat, lng]) => contains(state.view, lat, lng)), () => true, MIN_CELL_DEG, PAGE_SIZE / 2)
+      : null;
+    if (deeper) return { records: [], next: [searchStep({ ...state, view: deeper, cell: deeper, probeOf: { ...state.probeOf!, deep: true } })] };
+    return { records: [], next: [], learned: { complete: t } };
+  }
   return { records: [], next: splitSteps({ ...parent, cap: t }, parent.got, parent.pts), learned: { caps: [t] } };
 }
 

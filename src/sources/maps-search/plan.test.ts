@@ -159,6 +159,17 @@ test('a view that stops short after a page: one probe of its fullest sub-cell te
   // The probe shows only places the view showed: complete, nothing follows.
   const same = inProbe.map(([a, b], i) => place(1000 + i, a, b));
   assert.deepEqual(afterSearchPage(probe, same), { records: [], next: [], learned: { complete: 110 } }, 'complete at 110: what the next run of a monitor is told');
+  // A full page of places the view showed, some just past the sub-cell's edge: no room for a new one,
+  // so it tells nothing: a deeper sub-cell is probed, once.
+  const past = probe.probeOf.pts.filter(([a, b]) => !contains(probe.view, a, b)).slice(0, 20 - same.length).map(([a, b], i) => place(1500 + i, a, b));
+  const full = afterSearchPage(probe, [...same, ...past]);
+  assert.equal(full.next.length, 1, 'a deeper probe');
+  const deeper = readState(full.next[0].state)!;
+  assert.ok(deeper.probeOf?.deep && deeper.probeOf.t === 110);
+  assert.ok(deeper.view.s >= probe.view.s && deeper.view.n <= probe.view.n && deeper.view.w >= probe.view.w && deeper.view.e <= probe.view.e, 'a sub-cell of the probe');
+  const inDeeper = inProbe.filter(([a, b]) => contains(deeper.view, a, b));
+  assert.ok(inDeeper.length <= 10, `${inDeeper.length} of the view's places in the deeper probe`);
+  assert.deepEqual(afterSearchPage(deeper, [...same, ...past]), { records: [], next: [], learned: { complete: 110 } }, 'once: a second full page of them is complete');
   // It shows places the view never showed: capped at 110, split; the quadrants carry the cap.
   const fresh = [...same, ...Array.from({ length: 20 - same.length }, (_, i) => place(2000 + i, (probe.view.s + probe.view.n) / 2, probe.view.w + ((i + 0.5) / 20) * (probe.view.e - probe.view.w)))];
   const split = afterSearchPage(probe, fresh);
