@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accepted, AUDIT_EVERY, capsVary, emptyCapLearn, hold, judge, knownCap, likelyMissed, nextRecheck, noiseAllowance, planningCap, probeCell, provenCapped, reopen, toHeld } from './viewcap.ts';
+import { accepted, AUDIT_EVERY, capsVary, CLEAN, emptyCapLearn, hold, judge, knownCap, likelyMissed, nextRecheck, noiseAllowance, planningCap, probeCell, probedComplete, provenCapped, reopen, toHeld } from './viewcap.ts';
 
 const B: [number, number, number, number] = [36, -115, 36.1, -114.9];
 /** Boxes whose draw is not an audit (the audit is drawn from the box). */
@@ -74,6 +74,26 @@ test('after one proof, until the cap is known, every high view is probed (a lowe
   assert.equal(knownCap(c), undefined);
   assert.equal(judge(c, 90, 90, plain(1)), 'probe', 'a quadrant stopping at 90 after its parent was capped at 130');
   assert.equal(judge(c, 64, 64, plain(1)), 'complete', 'below half the cap');
+});
+
+test('after one proof, probes in a row that found their views complete make the proof stand for the cap in choosing the views probed', () => {
+  const c = emptyCapLearn();
+  provenCapped(c, 130, undefined, false);
+  for (let i = 0; i < CLEAN - 1; i++) probedComplete(c, true);
+  assert.equal(judge(c, 90, 90, plain(1)), 'probe', 'one clean probe short');
+  probedComplete(c, false);
+  for (let i = 0; i < CLEAN - 1; i++) probedComplete(c, true);
+  assert.equal(judge(c, 90, 90, plain(1)), 'probe', 'a probe its view\'s noise left unclear starts the count again');
+  probedComplete(c, true);
+  const i = [...Array(50).keys()].find((k) => judge(c, 90, 90, plain(k)) !== 'audit')!;
+  assert.equal(judge(c, 90, 90, plain(i)), 'complete', 'below the proof: an audit at most');
+  assert.equal(judge(c, 130, 130, plain(i)), 'probe', 'at the proof');
+  assert.equal(judge(c, 140, 140, plain(i)), 'probe', 'above it');
+  assert.equal(knownCap(c), undefined, 'the cap itself is not known');
+  accepted(c, 90, false);
+  assert.equal(judge(c, 90, 90, plain(i)), 'probe', 'a repeated count (a lower cap) is probed');
+  provenCapped(c, 90, undefined, false);
+  assert.equal(judge(c, 70, 70, plain(i)), 'probe', 'a second proof: every high view again');
 });
 
 test('views past the ring are held without their sample: reopened when their count proves a cap, rechecked when caps varied', () => {

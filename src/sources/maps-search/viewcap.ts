@@ -24,7 +24,8 @@
  *
  * Views the rules accept as complete are still checked where the evidence is thin: before any
  * proof a view stopping at or above 0.8 x the most any view showed so far; after one proof and until
- * the cap is known, every view at or above half the lowest proof (a quadrant of a view capped at 130
+ * the cap is known (or CLEAN probes in a row found their views complete), every view at or above half
+ * the lowest proof (a quadrant of a view capped at 130
  * that stops at 90 is capped at 90 as often as complete: read as complete, it hides all of its
  * places beyond 90); once known, a view above it; at or above half the cap, a count one of the
  * latest such views stopped at too (a new, lower cap shows as one count again and again); below
@@ -50,6 +51,14 @@ const PROBE_LEVELS = 3;
 export const AUDIT_EVERY = 8;
 /** Consecutive proofs at one count before it is the cap. */
 export const CONFIRM = 3;
+/** After one proof, until the cap is known: once this many probes in a row found their views complete,
+ *  views are probed as if the proof's count were the cap (at or above it, a repeated count, an
+ *  audit) instead of every view at or above half of it. Where the split bet splits nearly every
+ *  cell expected near the cap, views rarely saturate again and the cap may never be known: the
+ *  first proof alone probed a tenth of the oracle's requests on a tuned population site (cap 100,
+ *  σ 0.05), every probe after it finding its view complete. A lower cap elsewhere still shows as
+ *  one count repeated (probed), and the views accepted before it are split after all (reopen). */
+export const CLEAN = 4;
 /** Recent counts kept to spot a repeated one. */
 const RECENT = 8;
 /** Below half the cap, a view is probed when this many of the latest RECENT such views stopped at its
@@ -101,6 +110,8 @@ export interface CapLearn {
   held?: Held[];
   /** Views rechecked at the end, and those of them found capped. */
   rechecked?: number; recheckHits?: number;
+  /** Probes in a row, after a proof and before the cap is known, that found their view complete. */
+  clean?: number;
 }
 
 export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: {}, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
@@ -147,7 +158,9 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   // after one, until the cap is known, every high view (a cap seen once says little of the next
   // region's: a view stopping at a lower cap read as complete hides all of its places beyond it);
   // once known, a view above it (the cap moved).
-  if (t >= (cap ?? (c.caps.length ? half : 0.8 * c.hi))) return 'probe';
+  // After CLEAN probes in a row found their views complete, the lowest proof stands for the cap here.
+  const provisional = cap === undefined && c.caps.length > 0 && (c.clean ?? 0) >= CLEAN ? Math.min(...c.caps) : undefined;
+  if (t >= (cap ?? provisional ?? (c.caps.length ? half : 0.8 * c.hi))) return 'probe';
   // A count one of the latest high ones stopped at too: a new, lower cap stops every view it binds
   // at one count (two complete views share a count by chance, and cost a probe).
   if (t >= half && c.recent.includes(t)) return 'probe';
@@ -234,7 +247,15 @@ export function provenCapped(c: CapLearn, t: number, hidden: number | undefined,
   const ever = (c.capsEver ??= []);
   if (!ever.includes(t)) { ever.unshift(t); ever.length = Math.min(ever.length, 8); }
   if (audit) c.auditHits += 1;
+  c.clean = 0;
   if (hidden !== undefined) { c.hidden += Math.min(t, hidden); c.hiddenViews += 1; }
+}
+
+/** A probe found its view complete (after a proof, before the cap is known: CLEAN): `clear` when it
+ *  showed no new place at all; one showing new places its view's own noise explains proves nothing
+ *  either way, and the count starts again. */
+export function probedComplete(c: CapLearn, clear: boolean): void {
+  if (knownCap(c) === undefined && c.caps.length) c.clean = clear ? (c.clean ?? 0) + 1 : 0;
 }
 
 /** A view accepted as complete at `t` (checked or not). */
