@@ -8,15 +8,30 @@
  * job and taken back when the job ends; at most `max` are kept, each grown to the largest body it
  * carried (a body too large for MAX_CHARS travels as a string instead).
  *
+ * A body the API thread has not decoded crosses as the fetched bytes (`lendBytes`, issue 37 session
+ * 18, ../fetch/lazy-body.ts), which the thread decodes as the executor would have (`readSlot`): one
+ * large string made for the page instead of two, and half the bytes copied for mostly-ASCII JSON.
+ *
  * @example
  *   const slot = slots.lend(body); // { buffer, chars } or null
  *   try { await run({ shared: slot ?? undefined }) } finally { if (slot) slots.give(slot) }
+ *   readSlot(slot) // on the thread: the body's text
  */
+import { decodeText } from '../fetch/decode.ts';
+import type { Undecoded } from '../fetch/lazy-body.ts';
+
 
 /** Bodies above this many characters (8 MiB of memory kept per slot) travel as strings. */
 export const MAX_CHARS = 4 * 1024 * 1024;
 
-export interface BodySlot { buffer: SharedArrayBuffer; chars: number }
+export interface BodySlot {
+  buffer: SharedArrayBuffer;
+  /** UTF-16 code units of the body at the buffer's start (0 when it holds `bytes` instead). */
+  chars: number;
+  /** The fetched bytes' length, when the slot holds them, and how to decode them (decodeText). */
+  bytes?: number;
+  contentType?: string;
+}
 
 export class BodySlots {
   private free: SharedArrayBuffer[] = [];
@@ -26,17 +41,37 @@ export class BodySlots {
 
   /** `text` copied into a free slot (grown or made as needed), or null when none is left or it is too long. */
   lend(text: string): BodySlot | null {
-    if (text.length > MAX_CHARS || (!this.free.length && this.lent >= this.max)) return null;
-    const bytes = text.length * 2;
+    const buffer = this.take(text.length * 2);
+    if (!buffer) return null;
+    Buffer.from(buffer).write(text, 0, 'utf16le');
+    return { buffer, chars: text.length };
+  }
+
+  /** The fetched bytes of an undecoded body copied into a free slot, or null as `lend`. */
+  lendBytes(body: Undecoded): BodySlot | null {
+    const buffer = this.take(body.bytes.length);
+    if (!buffer) return null;
+    body.bytes.copy(Buffer.from(buffer));
+    return { buffer, chars: 0, bytes: body.bytes.length, contentType: body.contentType };
+  }
+
+  /** A free slot of at least `bytes` bytes, counted as lent, or null. */
+  private take(bytes: number): SharedArrayBuffer | null {
+    if (bytes > MAX_CHARS * 2 || (!this.free.length && this.lent >= this.max)) return null;
     let buffer = this.free.pop();
     if (!buffer || buffer.byteLength < bytes) buffer = new SharedArrayBuffer(2 ** Math.ceil(Math.log2(Math.max(bytes, 64 * 1024))));
-    Buffer.from(buffer).write(text, 0, 'utf16le');
     this.lent++;
-    return { buffer, chars: text.length };
+    return buffer;
   }
 
   give(slot: BodySlot): void {
     this.lent--;
     this.free.push(slot.buffer);
   }
+}
+
+/** The text of the body a slot carries (its fetched bytes decoded here, or its code units). */
+export function readSlot(slot: BodySlot): string {
+  if (slot.bytes !== undefined) return decodeText(Buffer.from(slot.buffer, 0, slot.bytes), slot.contentType);
+  return Buffer.from(slot.buffer, 0, slot.chars * 2).toString('utf16le');
 }

@@ -11,16 +11,17 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../sources/_kit/adapter.ts';
 import type { AdapterRegistry } from '../sources/_kit/adapter.ts';
 import { defaultRegistry } from '../sources/registry.ts';
+import { readSlot, type BodySlot } from './body-slots.ts';
 
 export interface ParseJob {
   kind?: 'parse';
   endpoint: string;
   step: Step;
-  /** The response; its body either here or, as UTF-16 code units, in `shared`. */
+  /** The response; its body either here or, as UTF-16 code units or the fetched bytes, in `shared`. */
   response: Omit<FetchedResponse, 'body'> & { body?: string };
-  /** The body's `chars` code units, written by the caller into shared memory it does not touch
-   *  until this job ends (./body-slots.ts). */
-  shared?: { buffer: SharedArrayBuffer; chars: number };
+  /** The body, written by the caller into shared memory it does not touch until this job ends
+   *  (./body-slots.ts). */
+  shared?: BodySlot;
   ctx: QueryContext;
 }
 
@@ -33,7 +34,7 @@ export function jobOf(registry: AdapterRegistry): (job: ParseJob | PlanJob) => P
     const adapter = await registry.load(job.endpoint);
     if (adapter?.kind !== 'web') throw new Error(`no web adapter serves ${job.endpoint}`);
     if (job.kind === 'plan') return adapter.plan(job.ctx);
-    const body = job.shared ? Buffer.from(job.shared.buffer, 0, job.shared.chars * 2).toString('utf16le') : job.response.body ?? '';
+    const body = job.shared ? readSlot(job.shared) : job.response.body ?? '';
     return adapter.parse(job.step, { ...job.response, body }, job.ctx);
   };
 }

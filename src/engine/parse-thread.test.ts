@@ -7,6 +7,8 @@ import { SourceError } from '../sources/_kit/errors.ts';
 import type { WebAdapter } from '../sources/_kit/adapter.ts';
 import { fixturePath, fixtureMissing } from '../sources/_kit/fixtures.ts';
 import { areaResolvesHere } from '../lookups/geo/area/resolve.ts';
+import { undecoded, withBody } from '../fetch/lazy-body.ts';
+import { decodeText } from '../fetch/decode.ts';
 
 const CAPTURE = fixturePath('google-maps', 'search_tbm-map_coffee_2024-12.json');
 const ctx = { query: 'coffee', params: { limit: 20, language: 'en' } };
@@ -31,6 +33,29 @@ test('a parse on the parse thread: the records parsed here, cloned back', { skip
     const here = adapter.parse(step, res, ctx as never);
     assert.equal(there.records.length, 20);
     assert.deepEqual(there, here);
+  } finally {
+    await parse.close();
+  }
+});
+
+test('a body not yet decoded crosses as the fetched bytes: the thread decodes them as the executor would, this thread never does', { skip: fixtureMissing(CAPTURE), timeout: 60_000 }, async () => {
+  const parse = parseOnThreads(1, busy)!;
+  try {
+    const bytes = Buffer.from(`)]}'\n${readFileSync(CAPTURE, 'utf8')}`);
+    const lazy = withBody({ status: 200, url: step.url, headers: { 'content-type': 'application/json' } }, bytes, 'application/json');
+    const there = await parse('/maps/search', adapter as WebAdapter, step, lazy, ctx);
+    assert.equal(undecoded(lazy)?.bytes, bytes, 'the body was not read on this thread');
+    assert.deepEqual(there, adapter.parse(step, response(decodeText(bytes, 'application/json')), ctx as never));
+    assert.equal(there.records.length, 20);
+    // Another charset: the thread's text is the one decodeText makes (windows-1252: 0x80 is the euro sign).
+    const mine = { ...adapter, parse: () => ({ records: [] }) } as unknown as WebAdapter;
+    const latin = Buffer.concat([Buffer.from(`)]}'\n["caf`, 'latin1'), Buffer.from([0xe9, 0x20, 0x80]), Buffer.from(`", ${'0,'.repeat(INLINE_CHARS)}`, 'latin1')]);
+    const res = withBody({ status: 200, url: step.url, headers: {} }, latin, 'text/plain; charset=windows-1252');
+    const err = await Promise.resolve(parse('/maps/search', mine, step, res, ctx)).catch((e: unknown) => e);
+    assert.ok(err instanceof SourceError, 'the served adapter refused it on the thread');
+    // Not JSON (no closing bracket): the error quotes the text's start as the thread decoded it.
+    assert.match(err.message, /not JSON \(starts .*café €/, 'the thread read the text windows-1252 gives');
+    assert.ok(undecoded(res), 'not decoded here');
   } finally {
     await parse.close();
   }

@@ -41,6 +41,7 @@ import { sourceErrorFrom } from '../sources/_kit/errors.ts';
 import { ThreadPool } from '../ops/thread-pool.ts';
 import type { ParseJob, PlanJob } from './parse-job.ts';
 import { BodySlots } from './body-slots.ts';
+import { undecoded } from '../fetch/lazy-body.ts';
 import { BusyShare } from '../ops/busy-share.ts';
 
 /** A body shorter than this parses on the calling thread. */
@@ -93,10 +94,12 @@ export function parseOnThreads(threads: number, o: { busy?: () => number; module
     const tp = threadPool();
     // A heavy query's parse waits for a thread (the pool queues it) rather than running here.
     const heavy = adapter.offThread?.(ctx) === true;
-    const chars = response.body.length;
+    // A body not decoded yet crosses as its bytes; their count stands in for its characters here.
+    const raw = undecoded(response);
+    const chars = raw ? raw.bytes.length : response.body.length;
     if (!heavy && (chars < INLINE_CHARS || (chars <= HERE_MAX_CHARS && busy() < HERE_BUSY) || !tp.hasRoom())) return here(() => adapter.parse(step, response, ctx));
-    const shared = slots.lend(response.body);
-    const { body: _text, ...rest } = response;
+    const shared = raw ? slots.lendBytes(raw) : slots.lend(response.body);
+    const rest = { status: response.status, url: response.url, headers: response.headers };
     const job: ParseJob = { endpoint, step, response: shared ? rest : response, shared: shared ?? undefined, ctx: { query: ctx.query, params: ctx.params } };
     try {
       return await tp.run<ParseResult>(job);

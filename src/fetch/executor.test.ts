@@ -8,6 +8,7 @@ import type { FetchEvent } from './events.ts';
 import { reportLayoutChange, setFetchLogger } from './events.ts';
 import { forwardProxy, loopback, socks5Server } from './loopback.testkit.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
+import { undecoded } from './lazy-body.ts';
 import type { Step } from '../sources/_kit/adapter.ts';
 
 const base: Partial<ExecutorSettings> = { allowPrivateTargets: true, retries: 0, retryBaseMs: 10, retryMaxMs: 40, timeoutMs: 5000 };
@@ -147,6 +148,17 @@ test('consent redirect → consent (not followed); Google /sorry/ redirect and u
   await assert.rejects(ex.run(step(`${srv.url}/recaptcha`)), rejectsWith('captcha', /recaptcha-page/));
   // An ordinary site with a reCAPTCHA contact form is content, not a wall.
   assert.equal((await ex.run(step(`${srv.url}/contact-form`))).status, 200);
+});
+
+test('a JSON answer leaves the executor as its bytes, decoded when read; an HTML one is read by detection', async (t) => {
+  const { srv, ex } = await setup(t, (req, res) => {
+    res.writeHead(req.url === '/page' ? 403 : 200, { 'content-type': req.url === '/page' ? 'text/html' : 'application/json; charset=utf-8' });
+    res.end(req.url === '/page' ? '<div class="g-recaptcha"></div>' : `)]}'\n["9\u202fAM\u20135\u202fPM"]`);
+  });
+  const r = await ex.run(step(`${srv.url}/rpc`, { expect: 'xssi-json' }));
+  assert.equal(undecoded(r)?.bytes.toString('utf8'), `)]}'\n["9\u202fAM\u20135\u202fPM"]`, 'nothing read the body on the way');
+  assert.equal(r.body, `)]}'\n["9\u202fAM\u20135\u202fPM"]`);
+  await assert.rejects(ex.run(step(`${srv.url}/page`)), rejectsWith('captcha', /recaptcha-page/));
 });
 
 test('"Before you continue" page on a Google host is a consent wall (custom rule table works too)', async (t) => {

@@ -26,6 +26,7 @@ import { credentialFor } from './credentials.ts';
 import { SharedBench, SignedInPool, signedOutAnswer, type SignedInAccount } from './signed-in.ts';
 import { checkUrl, guardedAgent, type GuardOptions, type Resolver } from './ssrf.ts';
 import { toNetworkError, type Transport, type TransportResponse } from './transport.ts';
+import { bodyFrom } from './lazy-body.ts';
 import type { Fingerprint } from './fingerprint.ts';
 import { handshakeProfiles, WebTransport } from './impersonate.ts';
 import type { ClusterLink } from './cluster/link.ts';
@@ -447,7 +448,8 @@ export class Executor {
             throw Object.assign(new SourceError('login_required', `signed-in identity ${account.label} is signed out: ${why}`), { signedOut: true });
           }
         }
-        this.throwIfDetected({ status: res.status, url, headers: res.headers, body: location ? '' : res.body, location }, step.answers);
+        // The body read only if a rule reads it (an HTML page's text): a JSON answer stays bytes (./lazy-body.ts).
+        this.throwIfDetected({ status: res.status, url, headers: res.headers, get body() { return location ? '' : res.body; }, location }, step.answers);
         if (location) {
           if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
             method = 'GET';
@@ -456,7 +458,7 @@ export class Executor {
           url = location;
           continue;
         }
-        return { status: res.status, url, headers: res.headers, body: res.body };
+        return bodyFrom({ status: res.status, url, headers: res.headers }, res);
       }
       throw new SourceError('network', `more than ${s.maxRedirects} redirects from ${safeHost(step.url)}`);
     } catch (e) {

@@ -17,7 +17,8 @@ import { createRequire } from 'node:module';
 import type * as Wreq from 'wreq-js';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { finalIfNoSuchName } from './retry.ts';
-import { decodeText, decompress, tooLarge } from './decode.ts';
+import { decompress, tooLarge } from './decode.ts';
+import { withBody } from './lazy-body.ts';
 import { addressRefusal, type GuardOptions } from './ssrf.ts';
 import { addHeader, HttpTransport, toNetworkError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 
@@ -151,7 +152,7 @@ export class ImpersonatingTransport implements Transport {
       // A declared length under the limit is read in one native call; otherwise chunk by chunk, counted.
       const body = Number.isFinite(declared) ? await whole(res, req.signal) : await readLimited(res.body, req.maxBytes, req.url, req.signal);
       const plain = await decompress(body, headers['content-encoding'], req.maxBytes, req.url);
-      return { status: res.status, url: req.url, headers, setCookie, body: decodeText(plain, headers['content-type']), bytes: plain.length, replayed: false };
+      return withBody({ status: res.status, url: req.url, headers, setCookie, bytes: plain.length, replayed: false }, plain, headers['content-type']);
     } catch (e) {
       throw toNetworkError(withCode(e), req.url, req.signal);
     }

@@ -4,7 +4,8 @@
  */
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { SourceError, isSourceError } from '../sources/_kit/errors.ts';
-import { decodeText, decompress, tooLarge } from './decode.ts';
+import { decompress, tooLarge } from './decode.ts';
+import { withBody } from './lazy-body.ts';
 import type { Fingerprint } from './fingerprint.ts';
 import { finalIfNoSuchName } from './retry.ts';
 
@@ -29,7 +30,8 @@ export interface TransportResponse {
   /** Lower-case names; repeated headers joined with ', ' (set-cookie kept apart below). */
   headers: Record<string, string>;
   setCookie: string[];
-  /** Decoded text ('' for bodies of redirects read and dropped). */
+  /** Decoded text ('' for bodies of redirects read and dropped); the network's is decoded when first
+   *  read (./lazy-body.ts). */
   body: string;
   /** Decoded body size in bytes. */
   bytes: number;
@@ -102,7 +104,7 @@ export class HttpTransport implements Transport {
     try {
       const { status, headers, setCookie, body } = await exchange(req);
       const plain = await decompress(body, headers['content-encoding'], req.maxBytes, req.url);
-      return { status, url: req.url, headers, setCookie, body: decodeText(plain, headers['content-type']), bytes: plain.length, replayed: false };
+      return withBody({ status, url: req.url, headers, setCookie, bytes: plain.length, replayed: false }, plain, headers['content-type']);
     } catch (e) {
       throw toNetworkError(e, req.url, req.signal);
     }

@@ -1,0 +1,54 @@
+/**
+ * A fetched body kept as its bytes until something reads it as text (issue 37 session 18). The
+ * network hands the executor bytes; decoding a 191 KB map search answer on the API thread makes a
+ * 377 KB string (a V8 large object: 94 fresh pages), and when the parse runs on a parse thread, that
+ * thread makes a second one from the copy it is handed. A response whose `body` nothing on the API
+ * thread reads (a JSON answer: detection reads the text of HTML only, ./detect.ts) crosses as the
+ * bytes instead, and the thread decodes them (../engine/parse-thread.ts): one large string a page,
+ * not two. `body` stays a plain string property to every reader: the first read decodes (decodeText,
+ * the same text as before) and keeps the text.
+ *
+ * @example
+ *   const res = withBody({ status: 200, url, headers }, plain, headers['content-type']);
+ *   undecoded(res) // { bytes: plain, contentType } until res.body is read, then undefined
+ */
+import { decodeText } from './decode.ts';
+
+export interface Undecoded { bytes: Buffer; contentType: string | undefined }
+
+const RAW = Symbol('undecoded body');
+
+type Lazy = { [RAW]?: Undecoded };
+
+/** `o` with `body`: the text of `bytes` (decoded as `contentType` says) when first read. */
+export function withBody<T extends object>(o: T, bytes: Buffer, contentType: string | undefined): T & { body: string } {
+  let text: string | undefined;
+  const raw: Undecoded = { bytes, contentType };
+  Object.defineProperty(o, RAW, { value: raw, configurable: true, writable: true });
+  return Object.defineProperty(o, 'body', {
+    enumerable: true,
+    configurable: true,
+    get(this: Lazy) {
+      if (text === undefined) {
+        text = decodeText(raw.bytes, raw.contentType);
+        this[RAW] = undefined;
+      }
+      return text;
+    },
+    set(this: Lazy, value: string) {
+      text = value;
+      this[RAW] = undefined;
+    },
+  }) as T & { body: string };
+}
+
+/** The bytes of `res`'s body while nothing has read it as text, else undefined. */
+export function undecoded(res: object): Undecoded | undefined {
+  return (res as Lazy)[RAW];
+}
+
+/** `to` with the body of `from`, still undecoded if it was (a response rebuilt for another reader). */
+export function bodyFrom<T extends object>(to: T, from: { body: string }): T & { body: string } {
+  const raw = undecoded(from);
+  return raw ? withBody(to, raw.bytes, raw.contentType) : Object.assign(to, { body: from.body });
+}
