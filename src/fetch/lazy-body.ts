@@ -23,21 +23,20 @@ type Lazy = { [RAW]?: Undecoded };
 /** `o` with `body`: the text of `bytes` (decoded as `contentType` says) when first read. */
 export function withBody<T extends object>(o: T, bytes: Buffer, contentType: string | undefined): T & { body: string } {
   let text: string | undefined;
-  const raw: Undecoded = { bytes, contentType };
+  // Dropped once decoded: the bytes are not kept beside the text.
+  let raw: Undecoded | undefined = { bytes, contentType };
   Object.defineProperty(o, RAW, { value: raw, configurable: true, writable: true });
   return Object.defineProperty(o, 'body', {
     enumerable: true,
     configurable: true,
     get(this: Lazy) {
-      if (text === undefined) {
-        text = decodeText(raw.bytes, raw.contentType);
-        this[RAW] = undefined;
-      }
-      return text;
+      if (raw) text = decodeText(raw.bytes, raw.contentType);
+      this[RAW] = raw = undefined;
+      return text!;
     },
     set(this: Lazy, value: string) {
       text = value;
-      this[RAW] = undefined;
+      this[RAW] = raw = undefined;
     },
   }) as T & { body: string };
 }
