@@ -91,13 +91,24 @@ const CLAIM_LEASE = `UPDATE work_items w SET state = 'leased', lease_owner = $3,
  * (../requests/fairness.ts: `heads` in creation order, one per account, ordered by the items
  * it has leased), then queued items oldest due first, then items whose lease ran out; rows another
  * claimer holds are skipped, not waited for. `pick`'s LIMIT stops the later scans when the first sufficed.
+ *
+ * Two parts are shaped for a planner without statistics (autovacuum off, or a new database) and for
+ * the index entries every update leaves until VACUUM (issue 37, session 18): planned once, both were
+ * bitmap scans that visit the heap page of every such entry, and a bitmap scan never marks one dead;
+ * after 10,000 queries they read 400 of the claim's 634 pages.
+ * - `busy` is counted only when there are more heads than the claim takes: otherwise every head is
+ *   taken whatever the order (`f` before `q` and `l` in `pick`). It walked the leased items' index,
+ *   whose entries of items leased within a lease's length and done since are all still there.
+ * - `f` locks each fair head by its key (LATERAL, one look-up a head) rather than letting the
+ *   planner walk every queued item's entry by due time and join the heads to them.
  */
-const CLAIM = `WITH RECURSIVE ${OPEN_ACCOUNTS},
+export const CLAIM = `WITH RECURSIVE ${OPEN_ACCOUNTS},
   heads AS (${HEADS}),
   busy AS (SELECT r.account_id, count(*) AS n FROM work_items w JOIN requests r ON r.id = w.request_id
-           WHERE w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id),
+           WHERE (SELECT count(*) FROM heads) > $2 AND w.state = 'leased' AND w.lease_until >= $1 GROUP BY r.account_id),
   fair AS (SELECT heads.id FROM heads LEFT JOIN busy ON busy.account_id = heads.account_id ORDER BY COALESCE(busy.n, 0), heads.created_at, heads.id LIMIT $2),
-  f AS (SELECT w.id FROM work_items w WHERE w.id IN (SELECT id FROM fair) AND w.state = 'queued' AND w.run_after <= $1 FOR UPDATE SKIP LOCKED),
+  f AS (SELECT x.id FROM fair CROSS JOIN LATERAL (SELECT w.id FROM work_items w WHERE w.id = fair.id AND w.state = 'queued' AND w.run_after <= $1
+                                                   FOR UPDATE SKIP LOCKED) x),
   q AS (SELECT id FROM work_items WHERE state = 'queued' AND run_after <= $1 AND id NOT IN (SELECT id FROM fair) ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED),
   l AS (SELECT id FROM work_items WHERE state = 'leased' AND lease_until < $1 ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED),
   pick AS (SELECT id FROM f UNION ALL SELECT id FROM q UNION ALL SELECT id FROM l LIMIT $2)

@@ -174,6 +174,21 @@ export function requestConformance(name: string, open: OpenStore, opts: SuiteOpt
     assert.ok((await s.queuedItemIds(10)).length >= 2);
   });
 
+  t('a claim of fewer items than there are heads takes the least busy accounts\' first; of as many, every head', async (s) => {
+    const [a, b, c] = [await account(s), await account(s), await account(s)];
+    const ra = request(a.id, ['a0', 'a1', 'a2'], { createdAt: 10_000 });
+    const rb = request(b.id, ['b0', 'b1'], { createdAt: 10_001 });
+    await s.createRequest(ra);
+    await s.createRequest(rb);
+    await s.createRequest(request(c.id, ['c0', 'c1'], { createdAt: 10_002 }));
+    assert.equal((await s.claimItems('w', 3, 60_000, 20_000, [`${ra.id}:0`, `${ra.id}:1`, `${rb.id}:0`])).length, 3);
+    // Heads a2, b1, c0 (oldest request first); a runs 2 items, b 1, c none.
+    const take = async (max: number) => (await s.claimItems('w', max, 60_000, 20_000)).map((i) => i.query).sort();
+    assert.deepEqual(await take(1), ['c0'], 'the account running none first, though its request is the newest');
+    assert.deepEqual(await take(1), ['b1'], 'b and c run one each: the older request');
+    assert.deepEqual(await take(2), ['a2', 'c1'], 'as many as the heads: all of them');
+  });
+
   t('a slot lent to others claims only other accounts\' heads; a given-back item spends no attempt', async (s) => {
     const a = await account(s);
     const b = await account(s);
