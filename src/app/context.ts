@@ -13,9 +13,10 @@ import type { Logger } from '../ops/log.ts';
 /** Events of the process: `finished` (RequestRow) when a request ends here. */
 export interface AppEvents extends EventEmitter {
   /** `results`: the request's results as stored, when the worker that ended it held them all
-   *  (RunnerEvents.onRequestFinished); else read them from the store. */
-  on(e: 'finished', l: (r: RequestRow, results?: QueryResult[]) => void): this;
-  emit(e: 'finished', r: RequestRow, results?: QueryResult[]): boolean;
+   *  (RunnerEvents.onRequestFinished); else read them from the store. `deliveries`: false when the
+   *  end made no webhook delivery (FanIn.deliveries), else unknown or some. */
+  on(e: 'finished', l: (r: RequestRow, results?: QueryResult[], deliveries?: boolean) => void): this;
+  emit(e: 'finished', r: RequestRow, results?: QueryResult[], deliveries?: boolean): boolean;
 }
 
 export interface AppContext {

@@ -41,8 +41,9 @@ export type FetchStep = (step: Step, sessionKey: string, signal: AbortSignal) =>
 export interface RunnerEvents {
   /** A request ended (Success or Failure): tasks and webhooks follow up. `results`: the request's
    *  results as stored, when this worker's completion stored all of them (a one-query request whose
-   *  records the store kept whole, FanIn.stored), so a synchronous caller need not read them back. */
-  onRequestFinished?(r: RequestRow, results?: QueryResult[]): void;
+   *  records the store kept whole, FanIn.stored), so a synchronous caller need not read them back.
+   *  `deliveries`: false when the store says the end made no webhook delivery (FanIn.deliveries). */
+  onRequestFinished?(r: RequestRow, results?: QueryResult[], deliveries?: boolean): void;
   /** `detail`: what the error may tell the operator but not the user (see SourceError.detail). */
   onItem?(e: { endpoint: string; outcome: 'done' | 'retry' | 'failed'; errorType?: string; detail?: string; records: number; ms: number }): void;
 }
@@ -246,7 +247,7 @@ export class Runner {
     this.o.log?.info({ requestId: r.id, endpoint: r.endpoint, status: r.status, queries: r.queriesTotal, records: r.records, units: r.usage,
       ms: (r.finishedAt ?? this.o.now()) - r.createdAt }, 'request finished');
     const all = done && fan.stored && r.queriesTotal === 1 ? [{ queryIndex: done.queryIndex, query: done.query, ...fan.stored }] : undefined;
-    this.o.onRequestFinished?.(r, all);
+    this.o.onRequestFinished?.(r, all, fan.deliveries);
   }
 
   /** Records as stored: no-result markers dropped, each with its `next_page_cursor` when `cursor` is

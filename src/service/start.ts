@@ -155,7 +155,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       enrich: async (endpoint, records, params) => asksEnrichment(params)
         ? (await import('../enrich/index.ts')).enrichRecords(endpoint, records, params, settings.lookup, (step) => fetchStep!(step, 'enrichment', NEVER)) : records,
       enriches: asksEnrichment,
-      onRequestFinished: (r, results) => events.emit('finished', r, results),
+      onRequestFinished: (r, results, deliveries) => events.emit('finished', r, results, deliveries),
       afterComplete: (item, records) => captured.add(item, records),
       onItem: (e) => {
         metrics.itemsRun.inc({ endpoint: e.endpoint, outcome: e.outcome });

@@ -21,7 +21,7 @@
  *   unchunk deletes the chunks of a query that was not streamed (a buffering adapter's checkpoint) or not paid
  *   bill, extra  the usage lines, unique per item and product (paid only)
  *   req   counts the item on its request and, when it was the last one, ends the request
- *   hook  creates the webhook delivery of a request that just ended
+ *   hook  creates the webhook delivery of a request that just ended (`deliveries`: whether it made any)
  * $7 (alone; $5 in FAIL) = true: the statement is its own transaction and leaves dropDuplicates requests alone,
  * because their end needs the keys counted by a later statement (see endRequest in ./requests.ts); those go
  * through an explicit transaction with $7 = false, where endRequest adds the surcharge and the webhook row.
@@ -119,7 +119,7 @@ export function completeItemSql(parts: CompletionParts): string {
             RETURNING r.*, NOT ok.paid AS balance_exhausted),${unused ? `
     unused AS (SELECT ${unused}),` : ''}
     hook AS (${deliveryOfEndedSql('$6', '$7')})
-    SELECT req.*, (SELECT chunks FROM res) AS stored_chunks FROM req`;
+    SELECT req.*, (SELECT chunks FROM res) AS stored_chunks, EXISTS (SELECT 1 FROM hook) AS deliveries FROM req`;
 }
 
 /** Every part: what any outcome can ask. */
@@ -168,4 +168,4 @@ export const FAIL_ITEM = `
             FROM it WHERE r.id = it.request_id
             RETURNING r.*),
     hook AS (${deliveryOfEndedSql('$4', '$5')})
-    SELECT * FROM req`;
+    SELECT req.*, EXISTS (SELECT 1 FROM hook) AS deliveries FROM req`;

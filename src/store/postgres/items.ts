@@ -28,10 +28,12 @@ import { FAIL_ITEM, completeArgs, completeItemFor } from './complete-item.ts';
 import type { PgDb } from './handle.ts';
 import { endRequest, toRequest } from './requests.ts';
 
-/** An applied change: what it ended, and whether the credit rule refused the completion. */
-function fanIn(r: Row, finished: RequestRow | null, stored?: FanIn['stored']): FanIn {
-  if (r.balance_exhausted) return { applied: true, finished, balanceExhausted: true };
+/** An applied change: what it ended, and whether the credit rule refused the completion. `alone`: the
+ *  statement ran on its own and made the ended request's deliveries itself (its `deliveries` column). */
+function fanIn(r: Row, finished: RequestRow | null, stored?: FanIn['stored'], alone = false): FanIn {
   const fan: FanIn = { applied: true, finished };
+  if (finished && alone) fan.deliveries = r.deliveries;
+  if (r.balance_exhausted) return { ...fan, balanceExhausted: true };
   // The records went in whole, as one value and no chunks before them: the synchronous answer can be
   // sent from them instead of read back (COMPLETE_ITEM's stored_chunks; as SQLite does).
   if (stored && r.stored_chunks === 0) fan.stored = stored;
@@ -42,7 +44,7 @@ function fanIn(r: Row, finished: RequestRow | null, stored?: FanIn['stored']): F
  *  item this owner no longer holds) runs it again in a transaction that can end any request, or says no. */
 async function endItem(h: PgDb, sql: string, args: (alone: boolean) => unknown[], now: number, stored?: FanIn['stored']): Promise<FanIn> {
   const [fast] = await h.q(sql, args(true));
-  if (fast) return fanIn(fast, fast.status === 'Pending' ? null : toRequest(fast), stored);
+  if (fast) return fanIn(fast, fast.status === 'Pending' ? null : toRequest(fast), stored, true);
   return h.tx(async (c): Promise<FanIn> => {
     const [r] = await h.q(sql, args(false), c);
     if (!r) return { applied: false, finished: null };

@@ -300,9 +300,10 @@ test('postgres store: a scripted history ends exactly as it does on SQLite', { s
   const lite = await openSqliteStore(':memory:');
   const pgs = await openScratchPostgresStore(url!);
   try {
-    // A completion's `stored` (the result as stored, for the synchronous answer) is optional: SQLite
-    // tells it, PostgreSQL leaves it out; what both store is compared through readResults.
-    const unstored = (xs: unknown[]) => xs.map((x) => (x && typeof x === 'object' && 'applied' in x ? { ...x, stored: undefined } : x));
+    // A completion's `stored` (the result as stored, for the synchronous answer) and `deliveries`
+    // (whether its end made a webhook delivery) are optional, told by one store and not the other;
+    // what both store is compared through readResults and the deliveries claimed at the end.
+    const unstored = (xs: unknown[]) => xs.map((x) => (x && typeof x === 'object' && 'applied' in x ? { ...x, stored: undefined, deliveries: undefined } : x));
     const expected = unstored(await scenario(lite));
     const actual = unstored(await scenario(pgs));
     assert.deepEqual(actual, expected);
@@ -317,4 +318,24 @@ test('postgres store: a scripted history ends exactly as it does on SQLite', { s
     await lite.close();
     await pgs.close();
   }
+});
+
+test('postgres store: an ending completion or failure says whether it made a webhook delivery; one that ends nothing says nothing', { skip }, async () => {
+  const s = await openScratchPostgresStore(url!);
+  try {
+    const a = await account(s);
+    const end = async (r: NewRequest, fail = false) => {
+      await s.createRequest(r);
+      const [it] = await s.claimItems('w', 1, 60_000, 2_000, [`${r.id}:0`]);
+      return fail ? s.failItem(it.id, 'w', 'gone', null, 3_000) : s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[]', count: 0, now: 3_000 });
+    };
+    assert.equal((await end(request(a.id, ['x']))).deliveries, false, 'no webhook: none');
+    assert.equal((await end(request(a.id, ['x']), true)).deliveries, false, 'failed, no webhook: none');
+    assert.equal((await end(request(a.id, ['x'], { webhook: 'https://example.com/h' }))).deliveries, true, 'its own webhook');
+    const two = await end(request(a.id, ['x', 'y']));
+    assert.deepEqual([two.finished, two.deliveries], [null, undefined], 'not ended');
+    await s.createWebhookSubscription({ id: randomUUID(), accountId: a.id, url: 'https://example.com/s', events: ['request.finished'], description: null, created: 1 }, 10);
+    assert.equal((await end(request(a.id, ['x']))).deliveries, true, 'a subscription to request.finished');
+    assert.equal((await s.claimDueWebhooks(5_000, 10, 60_000)).length, 2, 'the two made');
+  } finally { await s.close(); }
 });

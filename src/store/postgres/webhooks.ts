@@ -33,7 +33,8 @@ export async function enqueueDelivery(h: PgDb, c: Client, r: Row, now: number): 
              ON CONFLICT (id) DO NOTHING`, [r.id, r.account_id, r.webhook, now, !!(r.params && typeof r.params === 'object' && MONITOR_RUN in r.params)], c);
 }
 
-/** The same as a statement's last steps: the deliveries of the request CTE `req` ended, when `alone` is true. */
+/** The same as a statement's last steps: the deliveries of the request CTE `req` ended, when `alone` is
+ *  true; a row for each one made (the statement says whether there were any: FanIn.deliveries). */
 export const deliveryOfEndedSql = (now: string, alone: string) => `
     INSERT INTO webhook_deliveries (id, account_id, request_id, url, next_at, event, subscription_id)
     SELECT req.id, req.account_id, req.id, COALESCE(req.webhook, a.webhook_url), ${now}, NULL, NULL FROM req JOIN accounts a ON a.id = req.account_id
@@ -41,7 +42,7 @@ export const deliveryOfEndedSql = (now: string, alone: string) => `
     UNION ALL
     SELECT x.id, x.account_id, x.request_id, x.url, ${now}, x.event, x.subscription_id FROM req CROSS JOIN LATERAL (${subscribedSql('req.id', 'req.account_id', endedEvents('req'))}) AS x(id, account_id, request_id, url, event, subscription_id)
     WHERE ${alone} AND req.status <> 'Pending'
-    ON CONFLICT (id) DO NOTHING`;
+    ON CONFLICT (id) DO NOTHING RETURNING 1`;
 
 /** The `task.file_ready` deliveries of a task whose file was just written (keyed by its request). */
 export async function enqueueTaskFileReady(h: PgDb, c: Client | undefined, accountId: string, requestId: string, now: number): Promise<void> {

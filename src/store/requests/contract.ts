@@ -131,6 +131,10 @@ export interface FanIn {
    *  stored, so a caller holding the request's only query answers from it without reading it back
    *  (the synchronous answer, issue 15). Optional: a store may leave it out, and callers then read. */
   stored?: { recordsJson: string; recordsUtf8?: Buffer; count: number; error: string | null };
+  /** Whether the change that ended the request made a webhook delivery to send: false says none (no
+   *  webhook, no subscription), so no delivery round is needed for it (issue 37). Optional: absent
+   *  when the store does not say, and callers then look. */
+  deliveries?: boolean;
 }
 
 export interface RequestStore {
