@@ -46,6 +46,34 @@ export async function endRequest(h: PgDb, c: Client, r: Row, now: number): Promi
 /** A request to insert, and whether only while its account may be charged. */
 interface Insert { r: NewRequest; whilePayable: boolean }
 
+/** The batch insert (insertRequests): a batch's columns as arrays. A request inserted only while its
+ *  account may be charged reads that account by key, a look-up a row: as EXISTS, the plan made once
+ *  hashed the whole accounts table at every insert (issue 37, session 18). */
+export const INSERT_REQUESTS = `WITH x AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
+                                    $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[], $22::boolean[])
+                 AS x(id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
+                      task_id, created_at, while_payable)),
+             req AS (
+               INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
+                                     empty_costs_one, drop_duplicates, task_id, created_at)
+               SELECT id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
+                      task_id, created_at FROM x
+               WHERE NOT x.while_payable OR (SELECT ${canChargeSql('a')} FROM accounts a WHERE a.id = x.account_id)
+               RETURNING id),
+             waiting AS (
+               INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
+               SELECT w.id, w.from_index, w.n, w.qs, w.max, w.at, w.at
+               FROM unnest($16::text[], $17::int[], $18::int[], $19::text[], $20::int[], $21::bigint[]) AS w(id, from_index, n, qs, max, at)
+               JOIN req ON req.id = w.id),
+             items AS (
+               INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
+               SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
+               FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
+               CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
+               JOIN req ON req.id = r.id)
+             SELECT id FROM req`;
+
 /**
  * One statement, so one round trip and atomic without an explicit transaction. Each request's queries
  * travel as one JSON array that the server expands (with their order): as 10,000-element text arrays
@@ -60,30 +88,7 @@ async function insertRequests(h: PgDb, xs: Insert[]): Promise<Set<string>> {
   const rs = xs.map((x) => x.r);
   const waiting = rs.flatMap((r) => waitingChunks(r.queries).map((c) => ({ r, c })));
   // Planned once (PgDb.qPlannedOnce): its values are a batch's columns as arrays.
-  const made = await h.qPlannedOnce(`WITH x AS (
-               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
-                                    $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[], $22::boolean[])
-                 AS x(id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
-                      task_id, created_at, while_payable)),
-             req AS (
-               INSERT INTO requests (id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros,
-                                     empty_costs_one, drop_duplicates, task_id, created_at)
-               SELECT id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
-                      task_id, created_at FROM x
-               WHERE NOT x.while_payable OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = x.account_id AND ${canChargeSql('a')})
-               RETURNING id),
-             waiting AS (
-               INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
-               SELECT w.id, w.from_index, w.n, w.qs, w.max, w.at, w.at
-               FROM unnest($16::text[], $17::int[], $18::int[], $19::text[], $20::int[], $21::bigint[]) AS w(id, from_index, n, qs, max, at)
-               JOIN req ON req.id = w.id),
-             items AS (
-               INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
-               SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
-               FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
-               CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
-               JOIN req ON req.id = r.id)
-             SELECT id FROM req`,
+  const made = await h.qPlannedOnce(INSERT_REQUESTS,
   [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
     rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
     rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),

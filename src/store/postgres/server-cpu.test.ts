@@ -1,13 +1,13 @@
 /**
  * What keeps a map search's cost on the PostgreSQL server down (issue 37): stored records compressed
  * with lz4 (migration 156), a batch's insert planned once for any values (PgDb.qPlannedOnce), and an
- * item's end reading its request by key whatever plan it is given.
+ * item's end, and a batch's credit check, reading its request or account by key whatever plan it is given.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { COMPLETE_ITEM, FAIL_ITEM, completeArgs, completeItemFor } from './complete-item.ts';
-import { ENDED_REQUESTS } from './requests.ts';
+import { ENDED_REQUESTS, INSERT_REQUESTS } from './requests.ts';
 import { PG_SKIP, openScratchPostgresStore, pgTestUrl } from './testing.ts';
 
 const url = pgTestUrl();
@@ -68,6 +68,24 @@ test('an item\'s end and the synchronous waits\' poll read requests by key in th
       assert.doesNotMatch(plan, /Seq Scan on requests/, `${name}: ${plan}`);
       assert.match(plan, /Index Scan using requests_pkey on requests r\b/, name);
     }
+  } finally {
+    c.release();
+    await s.close();
+  }
+});
+
+test('a batch\'s credit check reads each request\'s account by key in the plan made once for any values, however many accounts', { skip }, async () => {
+  // As EXISTS the plan kept hashed every account at each insert (issue 37, session 18).
+  const s = await openScratchPostgresStore(url!);
+  const c = await s.pool.connect();
+  try {
+    await c.query(`INSERT INTO accounts (id, name, balance_micros, credit_limit_micros, currency, past_due, webhook_secret, rate_per_sec, burst, created_at)
+                   SELECT 'a' || i, 'a', 1000000, 0, 'usd', false, 's', 20, 40, 1 FROM generate_series(1, 2000) AS s(i)`);
+    await c.query('SET plan_cache_mode = force_generic_plan');
+    await c.query(`PREPARE ins AS ${INSERT_REQUESTS}`);
+    const plan = (await c.query(`EXPLAIN EXECUTE ins(${Array(22).fill("'{}'").join(', ')})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.doesNotMatch(plan, /Seq Scan on accounts/, plan);
+    assert.match(plan, /Index Scan using accounts_pkey on accounts a\b/, plan);
   } finally {
     c.release();
     await s.close();
