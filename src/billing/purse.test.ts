@@ -78,3 +78,36 @@ test("a query's first ask answers from what its claim read, counting what was re
   assert.equal(await d.room({ records: 0 }), 16);
   assert.equal(reads, 4, 'read, since r:2 was forgotten');
 });
+
+test('asks of one account while a read of it is in flight wait for that read, counting what was released since it began (issue 37)', async () => {
+  const purses = new Purses();
+  // Each read waits to be answered, in the order they were sent.
+  const pending: ((v: number) => void)[] = [];
+  let reads = 0;
+  const answer = (v: number) => pending.shift()!(v);
+  const read = () => { reads++; return new Promise<number>((r) => { pending.push(r); }); };
+  const priced = { unitPriceMicros: 3_000, extraMicros: 0, available: read };
+  const a = purses.open('acct', 'r:0', priced);
+  const b = purses.open('acct', 'r:1', priced);
+  const other = purses.open('else', 'q:0', priced);
+  // b holds 10 records (30,000) when a's read begins; its bill is written while the read is in flight.
+  const held = b.take({ records: 0 }, 10);
+  answer(100_000);
+  assert.equal(await held, 10);
+  const first = a.room({ records: 0 });
+  purses.release('acct', 'r:1');
+  const c = purses.open('acct', 'r:2', priced);
+  const second = c.room({ records: 0 });
+  assert.equal(reads, 2, 'c waits for the read a sent');
+  const elsewhere = other.room({ records: 0 });
+  assert.equal(reads, 3, 'another account reads its own');
+  answer(100_000);
+  answer(60_000);
+  // 100,000 read, which may not hold b's bill: b's 30,000 still counted for both.
+  assert.deepEqual(await Promise.all([first, second]), [23, 23]);
+  assert.equal(await elsewhere, 20);
+  const after = c.room({ records: 0 });
+  assert.equal(reads, 4, 'once answered, the next ask reads again');
+  answer(100_000);
+  assert.equal(await after, 33, 'a fresh read: b released');
+});

@@ -6,8 +6,9 @@
  * and notes CREDIT_NOTE.
  *
  * What the account can pay is read fresh from the store at each ask (balance plus credit limit; a fit
- * of records that cost no more than the last ask granted this query is answered without one, and a
- * query's first ask from what its claim read, `PursePrice.claimed`: issue 37), less
+ * of records that cost no more than the last ask granted this query is answered without one, a
+ * query's first ask from what its claim read, `PursePrice.claimed`, and asks of one account while a
+ * read of it is in flight from that read: issue 37), less
  * what the other queries of the same account running in this process hold but have not been billed
  * for yet (`Purses`). A record is priced as the request's unit price times its units plus one unit of
  * each enrichment. The margin left: queries of the same account running in other worker processes at
@@ -85,6 +86,11 @@ export class Purses {
   /** Per account, the latest release of a holding no longer kept: a claim's read that began before it
    *  cannot tell whether it saw that bill, so the ask reads instead. */
   private readonly forgotten = new Map<string, number>();
+  /** Per account, the read of what it can pay now in flight, and when it began: an ask meanwhile waits
+   *  for it rather than sending its own (issue 37: on PostgreSQL each is a round trip, one a query of
+   *  the service bench) and takes its start as its own, as a first ask takes its claim's read (the
+   *  holdings released since are counted). Every purse of one account reads the same account. */
+  private readonly inFlight = new Map<string, { began: number; micros: Promise<Micros> }>();
 
   open(accountId: string, itemId: string, p: PursePrice): Purse {
     let mine = this.held.get(accountId);
@@ -110,10 +116,11 @@ export class Purses {
         // The claim's read, as if it had been made now: every holding released since it began is still kept.
         ({ readFrom: began, micros: available } = claimed);
       } else {
-        began = performance.now();
+        const shared = this.inFlight.get(accountId) ?? this.readNow(accountId, p);
+        began = shared.began;
         this.reading.set(began, (this.reading.get(began) ?? 0) + 1);
         try {
-          available = await p.available();
+          available = await shared.micros;
         } finally {
           const n = this.reading.get(began)! - 1;
           if (n) this.reading.set(began, n); else this.reading.delete(began);
@@ -167,6 +174,15 @@ export class Purses {
         return fitRead(records, unitsOf);
       },
     };
+  }
+
+  /** A read of what the account can pay, begun now and shared until it answers (`inFlight`). */
+  private readNow(accountId: string, p: PursePrice): { began: number; micros: Promise<Micros> } {
+    const read = { began: performance.now(), micros: p.available() };
+    this.inFlight.set(accountId, read);
+    const done = () => { if (this.inFlight.get(accountId) === read) this.inFlight.delete(accountId); };
+    read.micros.then(done, done);
+    return read;
   }
 
   /** The query's bill is written (or it failed): reads that begin from now on see it in the balance. */
