@@ -43,7 +43,7 @@ import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
-import { accepted, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
+import { accepted, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
 import { knownFrom } from './known.ts';
 import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
@@ -556,9 +556,8 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
       // margin a view shows past its edges) held a page of them, leaving no room for a new one (a root
       // view capped at 60 of 19,000 places was read as complete, 40% of the area lost with a figure of
       // 0.998). A sub-cell of it holding at most half a page of them is asked once, one request.
-      const deeper = !v.deep && unseen === 0 && n >= (st.ps ?? PAGE_SIZE)
-        ? probeCell(probe, v.pts.filter((p) => contains(probe, p[0], p[1])), (q) => area.meets(q), MIN_CELL_DEG, Math.floor((st.ps ?? PAGE_SIZE) / 2))
-        : null;
+      const ps = st.ps ?? PAGE_SIZE;
+      const deeper = !v.deep && unseen === 0 && n >= ps ? deeperProbe(probe, v.pts, (q) => area.meets(q), MIN_CELL_DEG, ps) : null;
       if (deeper) {
         v.probe = arr(deeper);
         v.deep = 1;

@@ -34,7 +34,7 @@ import { quadrantShares } from '../_kit/area.ts';
 import { contains, grow, type Box } from '../_maps/cells.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
 import { searchStep, type SearchState } from '../_maps/state.ts';
-import { noiseAllowance, probeCell } from './viewcap.ts';
+import { deeperProbe, noiseAllowance, probeCell } from './viewcap.ts';
 
 export const MAX_DEPTH = 6;
 /** A view is paged at most this far (a site that never ends a view): past it, it is split. */
@@ -134,9 +134,7 @@ function afterProbe(state: SearchState, page: PlaceRecord[]): { records: PlaceRe
     // the margin a view shows past its edges) held a page of places ranked above any the view did not
     // show, leaving no room for one (cover.ts, the same for an area's views). A sub-cell of it holding
     // at most half a page of the view's places is asked instead, once.
-    const deeper = !deep && page.length >= PAGE_SIZE && fresh.length === 0
-      ? probeCell(state.view, parent.pts.filter(([lat, lng]) => contains(state.view, lat, lng)), () => true, MIN_CELL_DEG, PAGE_SIZE / 2)
-      : null;
+    const deeper = !deep && page.length >= PAGE_SIZE && fresh.length === 0 ? deeperProbe(state.view, parent.pts, () => true, MIN_CELL_DEG, PAGE_SIZE) : null;
     if (deeper) return { records: [], next: [searchStep({ ...state, view: deeper, cell: deeper, probeOf: { ...state.probeOf!, deep: true } })] };
     return { records: [], next: [], learned: { complete: t } };
   }

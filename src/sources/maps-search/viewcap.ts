@@ -193,6 +193,13 @@ export function noiseAllowance(missed: number, t: number, k = PAGE_SIZE - 1): nu
   }
 }
 
+/** A full probe page of places its view showed leaves no room for a new one, so it tells nothing: the
+ *  sub-cell of `probe` holding at most half a page of the view's places `shown`, to ask once instead
+ *  (a root view capped at 60 of 19,000 places was read as complete), or null (cover.ts, paging.ts). */
+export function deeperProbe(probe: Box, shown: ReadonlyArray<readonly [number, number, ...unknown[]]>, meets: (b: Box) => boolean, minDeg: number, pageSize: number): Box | null {
+  return probeCell(probe, shown.filter((p) => contains(probe, p[0], p[1])), meets, minDeg, Math.floor(pageSize / 2));
+}
+
 /** The sub-cell to probe: of the 4, 16 and 64 sub-cells meeting the area, the one holding the most
  *  of the view's places up to `kMax` (one page shows them and at least PAGE_SIZE - kMax more when the
  *  sub-cell holds more); where every sub-cell holding any holds more (places heaped in one spot), the
