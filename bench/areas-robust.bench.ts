@@ -13,6 +13,8 @@
  *   AREAS_NO_FLOOR=1 npm run bench -- areas-robust             without the noise floors (a quicker look;
  *                                                               their ratios read 0)
  *   AREAS_SWEEP=0 npm run bench -- areas-robust                without the sweep (below)
+ *   AREAS_CASES=sweep AREAS_SWEEP_SEED=11 AREAS_SWEEP_CAPS=80,130 AREAS_SWEEP_NOISES=0.05,0.2 \
+ *     AREAS_SWEEP_AREAS='US>Arizona;US>Montana' npm run bench -- areas-robust   another sweep
  *
  * Matrix: every layout × every cap once with seed 1 on Nevada and Utah (`tuned`: the cases the
  * planner may be tuned on), the noise and the number of places (5,000, 10,000, 20,000 inside the
@@ -162,7 +164,16 @@ for (const k of NEW_CASES) {
 // docs/areas.md): the matrix had not. Nobody tunes on it; it says whether the two promises (recall at
 // σ ≤ 0.1, the figure within 2 points) hold on sites the planner has not seen. No floors (its ratio
 // is against the oracle only).
-const SWEEP = { caps: [60, 100, 140], noises: [0.02, 0.1], seed: 7, areas: ['US>Idaho', 'US>New Mexico'], places: 20_000 };
+// Another draw of sites nobody has seen: AREAS_SWEEP_SEED, _CAPS, _NOISES (comma lists), _AREAS
+// (semicolon list) and _PLACES replace the defaults (the published sweep is the default one).
+const envList = (k: string, sep: string) => process.env[k]?.split(sep).map((x) => x.trim()).filter(Boolean);
+const SWEEP = {
+  caps: envList('AREAS_SWEEP_CAPS', ',')?.map(Number) ?? [60, 100, 140],
+  noises: envList('AREAS_SWEEP_NOISES', ',')?.map(Number) ?? [0.02, 0.1],
+  seed: Number(process.env.AREAS_SWEEP_SEED ?? 7),
+  areas: envList('AREAS_SWEEP_AREAS', ';') ?? ['US>Idaho', 'US>New Mexico'],
+  places: Number(process.env.AREAS_SWEEP_PLACES ?? 20_000),
+};
 if (process.env.AREAS_SWEEP !== '0') {
   let i = 0;
   for (const layout of LAYOUTS) for (const cap of SWEEP.caps) for (const noise of SWEEP.noises) {
