@@ -13,6 +13,9 @@
  *   AREAS_NO_FLOOR=1 npm run bench -- areas-robust             without the noise floors (a quicker look;
  *                                                               their ratios read 0)
  *   AREAS_SWEEP=0 npm run bench -- areas-robust                without the sweep (below)
+ *   AREAS_BOUND=1 npm run bench -- areas-robust                each case's omniscient bound at recall
+ *                                                               0.99 (`bound_ratio`: bench/areas-bound.ts;
+ *                                                               AREAS_BOUND=0.995: at that recall)
  *   AREAS_CASES=sweep AREAS_SWEEP_SEED=11 AREAS_SWEEP_CAPS=80,130 AREAS_SWEEP_NOISES=0.05,0.2 \
  *     AREAS_SWEEP_AREAS='US>Arizona;US>Montana' npm run bench -- areas-robust   another sweep
  *
@@ -41,9 +44,10 @@ import { execFileSync } from 'node:child_process';
 import { resolveArea, type Area } from '../src/lookups/geo/area/resolve.ts';
 import { populationReady } from '../src/sources/maps-search/density.ts';
 import { rootViews } from '../src/sources/maps-search/cover.ts';
-import { mapSite, LAYOUTS, type Layout, type SiteView } from '../test/support/map-site.ts';
+import { mapSite, LAYOUTS, type Layout, type MapSite, type SiteView } from '../test/support/map-site.ts';
 import { runArea } from './areas-run.ts';
 import { noiseFloor } from './areas-floor.ts';
+import { omniscientBound } from './areas-bound.ts';
 import { writeRequested, writeSection } from './lib.ts';
 
 const NOISES = [0.02, 0.05, 0.1, 0.2, 0.3];
@@ -96,7 +100,15 @@ const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}
 
 await populationReady();
 const t0 = performance.now();
-const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string; tuned_new?: string; sweep?: boolean }> = [];
+const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string; tuned_new?: string; sweep?: boolean; bound_ratio?: number }> = [];
+/** The omniscient bound's ratio to the oracle (at recall 0.99, or AREAS_BOUND's value when it is a
+ *  recall) and the view share that gave it, when asked. */
+const BOUND_RECALL = Number(process.env.AREAS_BOUND) > 0 && Number(process.env.AREAS_BOUND) < 1 ? Number(process.env.AREAS_BOUND) : 0.99;
+const boundOf = (site: MapSite, area: Area, oracle: number, size = 20) => {
+  if (!process.env.AREAS_BOUND) return {};
+  const b = omniscientBound(site, rootViews(area), BOUND_RECALL, size);
+  return { bound_ratio: Math.round((1000 * b.requests) / oracle) / 1000, bound_share: b.share };
+};
 for (const k of cases()) {
   const area = resolveArea(k.area);
   const c = capOf(k, area);
@@ -111,7 +123,7 @@ for (const k of cases()) {
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
   // After the run (it asks the site: the planner's draws of the noise stay as they were).
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99);
-  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, tuned: k.tuned };
+  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle), tuned: k.tuned };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -152,7 +164,7 @@ for (const k of NEW_CASES) {
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
-  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
+  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle, k.pageSize ?? 20), ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -181,8 +193,9 @@ if (process.env.AREAS_SWEEP !== '0') {
     if (only.length && !only.some((o) => `sweep/${layout}/cap${cap}/noise${noise}/s${SWEEP.seed}/${name}`.includes(o))) continue;
     const area = resolveArea(name);
     const site = mapSite({ area, inside: Math.max(500, Math.round(SWEEP.places * scale)), seed: SWEEP.seed, layout, cap, noise });
-    const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, name, site.oracle(rootViews(area)));
-    const row = { layout, cap: String(cap), noise, seed: SWEEP.seed, area: name, ...run, paging_floor_ratio: 0, noise_floor_ratio: 0, noise_floor_99_ratio: 0, tuned: false, sweep: true };
+    const oracle = site.oracle(rootViews(area));
+    const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, name, oracle);
+    const row = { layout, cap: String(cap), noise, seed: SWEEP.seed, area: name, ...run, paging_floor_ratio: 0, noise_floor_ratio: 0, noise_floor_99_ratio: 0, ...boundOf(site, area, oracle), tuned: false, sweep: true };
     rows.push(row);
     process.stdout.write(`${JSON.stringify(row)}\n`);
   }
@@ -220,6 +233,14 @@ function summarize(rs: typeof rows) {
     mean_requests_ratio: r3(rs.reduce((a, r) => a + r.requests_ratio, 0) / Math.max(1, rs.length)),
     worst_requests_over_noise_floor: r3(Math.max(...rs.map((r) => r.requests_ratio / r.noise_floor_ratio))),
     cases_noise_floor_above_1_25: rs.filter((r) => r.noise_floor_ratio > 1.25).length,
+    // The omniscient bound at recall 0.99 (AREAS_BOUND=1; bench/areas-bound.ts): a case above 1.25 no
+    // planner can bring to the requests target on that site's noise.
+    ...(rs.some((r) => r.bound_ratio !== undefined) ? {
+      mean_bound_ratio: r3(rs.reduce((a, r) => a + (r.bound_ratio ?? 0), 0) / Math.max(1, rs.length)),
+      worst_bound_ratio: Math.max(...rs.map((r) => r.bound_ratio ?? 0)),
+      cases_bound_above_1_25: rs.filter((r) => (r.bound_ratio ?? 0) > 1.25).length,
+      cases_requests_within_1_1_of_bound: rs.filter((r) => r.bound_ratio !== undefined && r.requests_ratio <= 1.1 * r.bound_ratio).length,
+    } : {}),
     worst_recall_case: name(wr), worst_requests_ratio_case: name(wq), worst_coverage_error_case: name(we),
   };
 }

@@ -56,8 +56,12 @@ export interface MapSite {
    *  pages that way pays, knowing where to split. */
   oracle(roots: Box[], paged?: { step: number }): number;
   /** The oracle's views: those holding places of the area (their places' ids), and how many views
-   *  without one a planner would still ask once. */
-  oracleViews(roots: Box[]): { views: Array<{ box: Box; ids: number[] }>; empty: number };
+   *  without one a planner would still ask once; with `scale`, views held to that share of the cap. */
+  oracleViews(roots: Box[], scale?: number): { views: Array<{ box: Box; ids: number[] }>; empty: number };
+  /** Each place's fixed prominence and the ranking noise's sigma (bench/areas-bound.ts simulates the
+   *  site's rankings with them). */
+  prominence: Float32Array;
+  noise: number;
   /** Every cell of the oracle's quadtree (bench/areas-attrib.ts): its box, depth, places (all of
    *  the cell's, inside the area or not), and whether it is a leaf with places of the area, an empty
    *  leaf (none of the area's) or split (more than its cap). */
@@ -165,20 +169,20 @@ export function mapSite(o: MapSiteOptions): MapSite {
    *  places it must page), or without one (no ids). On a site with a margin a view also shows places
    *  around its edges (marginView): they count against its cap, so the oracle's views are ones the site
    *  answers in full (before session 17 it counted the cell's places alone, leaves the site capped). */
-  const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[], depth?: number) => void, inner?: (cell: Box, n: number, depth: number) => void) => {
+  const visitOracle = (roots: Box[], leaf: (cell: Box, ids?: number[], depth?: number) => void, inner?: (cell: Box, n: number, depth: number) => void, scale = 1) => {
     const visit = (cell: Box, depth: number) => {
       if (!o.area.meets(cell)) return;
       const own = inBox(cell);
       if (!own.some((i) => inside[i])) return leaf(cell, undefined, depth);
       const ids = o.margin ? marginView(cell, own) : own;
-      if (ids.length <= oracleCap(cell) || depth > 24) return leaf(cell, ids, depth);
+      if (ids.length <= Math.floor(scale * oracleCap(cell)) || depth > 24) return leaf(cell, ids, depth);
       inner?.(cell, ids.length, depth);
       for (const q of quadrants(cell)) visit(q, depth + 1);
     };
     for (const root of roots) visit(root, 0);
   };
   const site: MapSite = {
-    count: n, lat, lng, inside, insideCount, requests: 0, shape,
+    count: n, lat, lng, inside, insideCount, requests: 0, shape, prominence, noise,
     serve(url) {
       const u = new URL(url);
       const v = readPb(u.searchParams.get('pb') ?? '');
@@ -195,10 +199,10 @@ export function mapSite(o: MapSiteOptions): MapSite {
     pageIds(box, offset, size = SITE_PAGE) {
       return ranked(box, site.requests++, offset, size);
     },
-    oracleViews(roots) {
+    oracleViews(roots, scale = 1) {
       const views: Array<{ box: Box; ids: number[] }> = [];
       let empty = 0;
-      visitOracle(roots, (cell, ids) => (ids ? views.push({ box: cell, ids }) : empty++));
+      visitOracle(roots, (cell, ids) => (ids ? views.push({ box: cell, ids }) : empty++), undefined, scale);
       return { views, empty };
     },
     oracleCells(roots) {
