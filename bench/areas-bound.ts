@@ -20,7 +20,10 @@ export const BOUND_SHARES = [1, 0.8, 0.67, 0.55, 0.45, 0.35];
 /** Simulated rankings a view's offsets are chosen on. */
 const SIMS = 96;
 
-interface Read { box: Box; ids: number[]; seen: Uint8Array; ranks?: Int16Array[]; gain: number; offset: number }
+interface Read { box: Box; ids: number[]; seen: Uint8Array; ranks?: Int16Array[]; gain: number; offset: number; asked: number }
+
+/** A view is given up after this many times its pages (a place the noise never ranks into reach). */
+const GIVE_UP = 20;
 
 /** The least requests over BOUND_SHARES, and the share that gave it. */
 export function omniscientBound(site: MapSite, roots: Box[], recall: number, size = 20): { requests: number; share: number } {
@@ -37,7 +40,7 @@ function boundAt(site: MapSite, roots: Box[], recall: number, size: number, shar
   const r = rng(4242);
   const target = Math.ceil(recall * site.insideCount);
   let found = 0, requests = 0;
-  const reads: Read[] = views.map((v) => ({ box: v.box, ids: v.ids, seen: new Uint8Array(v.ids.length), gain: 0, offset: 0 }));
+  const reads: Read[] = views.map((v) => ({ box: v.box, ids: v.ids, seen: new Uint8Array(v.ids.length), gain: 0, offset: 0, asked: 0 }));
   for (const v of reads) {
     if (v.ids.length > size) {
       // Simulated rankings of the view (local index of the place at each rank), as the site draws them.
@@ -61,8 +64,9 @@ function boundAt(site: MapSite, roots: Box[], recall: number, size: number, shar
       if (site.inside[i]) found++;
     }
     requests++;
+    v.asked++;
     plan(site, v, size);
-    if (v.gain > 0) {
+    if (v.gain > 0 && v.asked < GIVE_UP * Math.ceil(v.ids.length / size)) {
       let lo = 0, hi = heap.length;
       while (lo < hi) { const m = (lo + hi) >> 1; if (heap[m]!.gain >= v.gain) lo = m + 1; else hi = m; }
       heap.splice(lo, 0, v);
