@@ -27,7 +27,7 @@ function failForGood(h: SqliteDb, it: Row, itemId: string, error: string, now: n
   dropProgress(h, it.request_id, it.query_index, false);
   h.s(`UPDATE work_items SET state = 'failed', lease_owner = NULL, lease_until = NULL, error = ? WHERE id = ?`).run(error, itemId);
   h.s('UPDATE requests SET queries_done = queries_done + 1 WHERE id = ?').run(it.request_id);
-  return { applied: true, finished: finishIfDone(h, it.request_id, now) };
+  return { applied: true, ...finishIfDone(h, it.request_id, now) };
 }
 
 /** Records the item's dropDuplicates keys; how many were new to the request. */
@@ -166,7 +166,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       // Per-place products (enrichments): what was found, never the unit an empty search costs.
       const places = itemQuantity(billing, false, newKeys);
       for (const e of o.extraProducts ?? []) billUsage(h, it, it.request_id, `${o.itemId}|${e.product}`, places, o.now, e);
-      const fan: FanIn = { applied: true, finished: countCompletion(h, it.request_id, billed, o.count, o.now) };
+      const fan: FanIn = { applied: true, ...countCompletion(h, it.request_id, billed, o.count, o.now) };
       if (whole) fan.stored = storedOf(o, utf8);
       return fan;
     });

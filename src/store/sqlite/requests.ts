@@ -17,14 +17,18 @@ import { dropDelivery, enqueueDelivery, purgeCalls } from './webhooks.ts';
 
 export const { toRequest } = rowMappers(JSON.parse);
 
+/** What an item's ending change tells of its request (FanIn): the request as ended, else null, and
+ *  when it ended whether that made a webhook delivery (none: no delivery round follows, issue 37). */
+export type RequestEnd = Pick<FanIn, 'finished' | 'deliveries'>;
+
 /**
  * Ends the request when its last item ended, inside that item's transaction: its status, the
- * dropDuplicates surcharge (decision 20) and its webhook delivery. Null when it is still running.
+ * dropDuplicates surcharge (decision 20) and its webhook delivery. `finished` null while it still runs.
  */
-export function finishIfDone(h: SqliteDb, requestId: string, now: number): RequestRow | null {
+export function finishIfDone(h: SqliteDb, requestId: string, now: number): RequestEnd {
   const r = h.s(`UPDATE requests SET status = CASE WHEN queries_ok > 0 THEN 'Success' ELSE 'Failure' END, finished_at = ?
                  WHERE id = ? AND status = 'Pending' AND finished_at IS NULL AND queries_done >= queries_total RETURNING *`).get(now, requestId) as Row | undefined;
-  return r ? ended(h, r, now) : null;
+  return r ? ended(h, r, now) : { finished: null };
 }
 
 /** Whether an update of the request row ends it: its last item counted, and it was still running. */
@@ -38,23 +42,23 @@ const COUNT_AND_END = `UPDATE requests SET usage = usage + ?, queries_done = que
                        WHERE id = ? RETURNING *`;
 
 /** Counts a completed item (`units` billed, `records` stored) on its request and ends the request when
- *  it was the last; inside the completion's transaction. The ended request, else null. */
-export function countCompletion(h: SqliteDb, requestId: string, units: number, records: number, now: number): RequestRow | null {
+ *  it was the last; inside the completion's transaction. `finished`: the ended request, else null. */
+export function countCompletion(h: SqliteDb, requestId: string, units: number, records: number, now: number): RequestEnd {
   const r = h.s(COUNT_AND_END).get(units, records, now, requestId) as Row;
-  return r.finished_at === now && r.status === 'Success' && r.queries_done >= r.queries_total ? ended(h, r, now) : null;
+  return r.finished_at === now && r.status === 'Success' && r.queries_done >= r.queries_total ? ended(h, r, now) : { finished: null };
 }
 
 /** What follows a request's end, inside the transaction that ended it (`r`: its row as ended). */
-function ended(h: SqliteDb, r: Row, now: number): RequestRow {
+function ended(h: SqliteDb, r: Row, now: number): Required<RequestEnd> {
   const requestId = r.id as string;
-  enqueueDelivery(h, r, now);
-  if (!r.drop_duplicates) return toRequest(r);
+  const deliveries = enqueueDelivery(h, r, now);
+  if (!r.drop_duplicates) return { finished: toRequest(r), deliveries };
   const kept = (h.s('SELECT COUNT(*) AS n FROM request_keys WHERE request_id = ?').get(requestId) as Row).n as number;
   // Cut to what the account can still take: a surcharge is not one item's worth (src/billing/credit.ts).
   const owed = duplicateSurcharge(r.records, kept);
   const billed = billUsage(h, r, requestId, `dup:${requestId}`, owed && affordableUnits(chargeable(h, r.account_id), owed, r.unit_price_micros), now);
   // billUsage added the surcharge to the row's usage; nothing else changed it since RETURNING.
-  return toRequest({ ...r, usage: (r.usage as number) + billed });
+  return { finished: toRequest({ ...r, usage: (r.usage as number) + billed }), deliveries };
 }
 
 /** Deletes up to `limit` expired requests' results, then up to `limit` requests past the history period. */
@@ -158,8 +162,7 @@ export class SqliteRequests implements Pick<RequestStore, 'createRequest' | 'wri
                                        WHERE id >= ? AND id < ? AND request_id = ? AND +state IN ('queued', 'leased')`).run(...itemRange(requestId), requestId).changes;
       const row = this.h.s(`UPDATE requests SET cancelled = 1, status = 'Failure', finished_at = ?, queries_done = queries_done + ?
                             WHERE id = ? RETURNING *`).get(now, open, requestId) as Row;
-      enqueueDelivery(this.h, row, now);
-      return { applied: true, finished: toRequest(row) };
+      return { applied: true, finished: toRequest(row), deliveries: enqueueDelivery(this.h, row, now) };
     });
   }
 

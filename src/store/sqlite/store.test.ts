@@ -72,3 +72,31 @@ test("a completion writes its request's row once: counted and ended in one updat
     assert.equal(writes().length, 2);
   } finally { await s.close(); }
 });
+
+test('an ending completion, failure or cancellation says whether it made a webhook delivery; one that ends nothing says nothing', async () => {
+  const s = await openSqliteStore(':memory:');
+  try {
+    const a = await s.createAccount({ id: 'acct', name: 'a', balanceMicros: 1_000_000, creditLimitMicros: 0, currency: 'usd', pastDue: false, webhookSecret: 's', webhookUrl: null, ratePerSec: 1, burst: 1 });
+    let n = 0;
+    const request = (queries: string[], webhook: string | null = null) => ({ id: `r${n++}`, accountId: a.id, endpoint: '/x', params: {}, queries, webhook, product: 'p', unit: 'u',
+      unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 1, createdAt: 1 });
+    const end = async (queries: string[], how: 'complete' | 'fail' | 'cancel' = 'complete', webhook: string | null = null) => {
+      const r = request(queries, webhook);
+      await s.createRequest(r);
+      if (how === 'cancel') return s.cancelRequest(r.id, 3_000);
+      const [it] = await s.claimItems('w', 1, 60_000, 2_000, [`${r.id}:0`]);
+      return how === 'fail' ? s.failItem(it.id, 'w', 'gone', null, 3_000) : s.completeItem({ itemId: it.id, owner: 'w', recordsJson: '[]', count: 0, now: 3_000 });
+    };
+    assert.equal((await end(['x'])).deliveries, false, 'no webhook: none');
+    assert.equal((await end(['x'], 'fail')).deliveries, false, 'failed, no webhook: none');
+    assert.equal((await end(['x'], 'cancel')).deliveries, false, 'cancelled, no webhook: none');
+    assert.equal((await end(['x'], 'complete', 'https://example.com/h')).deliveries, true, 'its own webhook');
+    assert.equal((await end(['x'], 'fail', 'https://example.com/h')).deliveries, true, 'failed, its own webhook');
+    const two = await end(['x', 'y']);
+    assert.deepEqual([two.finished, two.deliveries], [null, undefined], 'not ended');
+    await s.createWebhookSubscription({ id: 'sub', accountId: a.id, url: 'https://example.com/s', events: ['request.finished'], description: null, created: 1 }, 10);
+    assert.equal((await end(['x'])).deliveries, true, 'a subscription to request.finished');
+    assert.equal((await end(['x'], 'cancel')).deliveries, true, 'cancelled, a subscription to request.finished');
+    assert.equal((await s.claimDueWebhooks(5_000, 10, 60_000)).length, 4, 'the four made');
+  } finally { await s.close(); }
+});

@@ -30,10 +30,10 @@ const RUN_ENDED = JSON.stringify(['request.finished', 'monitor.changes'] satisfi
 const FILE_READY = JSON.stringify(['task.file_ready'] satisfies WebhookEvent[]);
 
 /** The deliveries of an ended request `r` (a requests row): to its webhook, else the account's
- *  integration webhook; and one per subscription to its events. */
-export function enqueueDelivery(h: SqliteDb, r: Row, now: number): void {
+ *  integration webhook; and one per subscription to its events. Whether it made any (FanIn.deliveries). */
+export function enqueueDelivery(h: SqliteDb, r: Row, now: number): boolean {
   const run = typeof r.params === 'string' && r.params.includes(`"${MONITOR_RUN}"`);
-  h.s(ENDED_DELIVERIES).run({ request: r.id, account: r.account_id, webhook: r.webhook ?? null, now, events: run ? RUN_ENDED : ENDED });
+  return h.s(ENDED_DELIVERIES).run({ request: r.id, account: r.account_id, webhook: r.webhook ?? null, now, events: run ? RUN_ENDED : ENDED }).changes > 0;
 }
 
 /** The `task.file_ready` deliveries of a task whose file was just written (keyed by its request). */
