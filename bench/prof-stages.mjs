@@ -1,7 +1,8 @@
 // API thread time by stage from a --cpu-prof profile of the service's bundle (issue 37, session 15):
 // each busy sample goes to the stage of its innermost frame in src/ (through the bundle's source maps, the
 // method enclosing the line), else of a package, else a Node internal.
-// Run: node bench/prof-stages.mjs CPU.<...>.001.cpuprofile dist/server QUERIES   (OTHER=1 lists the unmatched)
+// Run: node bench/prof-stages.mjs CPU.<...>.001.cpuprofile dist/server QUERIES   (OTHER=1 lists the unmatched;
+// FROM_S=<seconds into the profile>: only the samples after it, e.g. from the first query, start-up left out)
 import { readFileSync, existsSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 const [file, dist, queries] = [process.argv[2], process.argv[3], Number(process.argv[4] ?? 1)];
@@ -56,8 +57,10 @@ const RULES = [
   [/node:\(garbage collector\)/, 'garbage collection'],
   [/node:\(program\)/, 'unattributed native work (program)'],
 ];
-const dt = new Map(); for (let i = 0; i < p.samples.length; i++) dt.set(p.samples[i], (dt.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
-const out = new Map(); let busy = 0; const other = new Map();
+const from = Number(process.env.FROM_S ?? 0) * 1e6;
+const dt = new Map(); let at = 0;
+for (let i = 0; i < p.samples.length; i++) { at += p.timeDeltas[i] ?? 0; if (at >= from) dt.set(p.samples[i], (dt.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0)); }
+const out = new Map(); let busy = 0; const other = new Map(); const allKeys = new Map();
 for (const [id, t] of dt) {
   const leaf = byId.get(id).callFrame; if (leaf.functionName === '(idle)') continue; busy += t;
   let cur = id, f = null, pkg = null;
@@ -68,8 +71,9 @@ for (const [id, t] of dt) {
   const rule = RULES.find(([re]) => re.test(key));
   const stage = rule ? rule[1] : 'node internals (timers, microtasks, modules, other)';
   if (!rule) other.set(key, (other.get(key) ?? 0) + t);
+  allKeys.set(`${stage.slice(0, 20)} | ${key} | ${leaf.functionName}`, (allKeys.get(`${stage.slice(0, 20)} | ${key} | ${leaf.functionName}`) ?? 0) + t);
   out.set(stage, (out.get(stage) ?? 0) + t);
 }
 console.log(`busy ${(busy / 1000).toFixed(0)} ms, ${queries} queries: ${(busy / 1000 / queries).toFixed(3)} ms a query (profiled)`);
 for (const [k, v] of [...out].sort((a, b) => b[1] - a[1])) console.log(`| ${k} | ${(100 * v / busy).toFixed(1)} % | ${(v / 1000 / queries).toFixed(3)} |`);
-if (process.env.OTHER) for (const [k, v] of [...other].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log((v / 1000).toFixed(0).padStart(6), k);
+if (process.env.OTHER) for (const [k, v] of [...(process.env.OTHER === "all" ? allKeys : other)].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log((v / 1000).toFixed(0).padStart(6), k);
