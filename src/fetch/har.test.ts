@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Executor } from './executor.ts';
 import { loadHar, normalizeUrl, ReplayTransport, type HarEntry, type HarLog } from './har.ts';
+import { undecoded } from './lazy-body.ts';
 import { loopback } from './loopback.testkit.ts';
 import { SourceError } from '../sources/_kit/errors.ts';
 import type { Step } from '../sources/_kit/adapter.ts';
@@ -111,6 +112,29 @@ test('repeated URL: recorded order is served, the last entry repeats; base64 bod
   assert.equal((await send(t, 'https://h/x')).body, 'ok');
   assert.equal((await send(t, 'https://h/x')).body, 'ok');
   assert.equal((await send(t, 'https://h/bin')).body, 'café');
+});
+
+test("a replayed body comes as the network's: fresh bytes each time, undecoded until read, the recorded text once read", async () => {
+  const text = '{"name":"Café Ōsaka ☕","n":1}';
+  const latin = entry('https://h/latin', 'ça va');
+  latin.response.headers = [{ name: 'Content-Type', value: 'text/html; charset=windows-1252' }];
+  const t = new ReplayTransport([entry('https://h/j', text), latin, entry('https://h/lone', 'a\ud800b'), entry('https://h/bom', '\ufeffhead')]);
+  const [a, b] = [await send(t, 'https://h/j'), await send(t, 'https://h/j')];
+  const [ra, rb] = [undecoded(a), undecoded(b)];
+  assert.ok(ra && rb, 'bytes, not a text decoded at once');
+  assert.notEqual(ra.bytes, rb.bytes, 'a copy a response');
+  assert.equal(ra.bytes.toString('utf8'), text);
+  assert.equal(a.bytes, Buffer.byteLength(text));
+  assert.equal(a.body, text);
+  assert.equal(undecoded(a), undefined, 'dropped once read');
+  // Its charset said windows-1252 when recorded: the text is what was recorded, not its bytes read as that.
+  assert.equal((await send(t, 'https://h/latin')).body, 'ça va');
+  // Texts whose UTF-8 bytes would not decode back to them are served as the text.
+  for (const [url, body] of [['https://h/lone', 'a\ud800b'], ['https://h/bom', '\ufeffhead']]) {
+    const r = await send(t, url);
+    assert.equal(undecoded(r), undefined);
+    assert.equal(r.body, body);
+  }
 });
 
 test('a directory: one file per recording run, all loaded for replay; bad input is a clear error', async (t) => {

@@ -1,7 +1,9 @@
 /**
  * Record and replay in HAR 1.2. Recording wraps the transport and writes every exchange (request
  * and response, body as decoded text) to a HAR file; replay replaces the transport and serves
- * responses from HAR files, so the whole service runs offline and deterministically.
+ * responses from HAR files, so the whole service runs offline and deterministically. A replayed
+ * body comes as the network's does (issue 37): fresh bytes each time, decoded only where read
+ * (./lazy-body.ts), so a replay takes the fetched path's work, not a string decoded once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { SourceError } from '../sources/_kit/errors.ts';
 import { decodeText } from './decode.ts';
 import { markFinal } from './retry.ts';
+import { withBody } from './lazy-body.ts';
 import { addHeader, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 import type { ReplayFallback } from './settings.ts';
 
@@ -235,6 +238,9 @@ export function loadHar(target: string): HarEntry[] {
   return out;
 }
 
+/** How a replayed body's bytes decode: they are its recorded text as UTF-8, whatever the entry's charset. */
+const AS_UTF8 = 'text/plain; charset=utf-8';
+
 export interface ReplayOptions {
   fallback?: ReplayFallback;
   volatileParams?: string[];
@@ -300,24 +306,29 @@ export class ReplayTransport implements Transport {
     const headers: Record<string, string> = {};
     const setCookie: string[] = [];
     for (const h of e.response.headers) addHeader(headers, setCookie, h.name.toLowerCase(), h.value);
-    const { body, bytes } = this.bodyOf(e, headers['content-type']);
-    if (bytes > req.maxBytes) {
+    const known = this.bodyOf(e, headers['content-type']);
+    if (known.bytes > req.maxBytes) {
       throw markFinal(new SourceError('network', `too large: recorded response for ${req.url} exceeds ${req.maxBytes} bytes`));
     }
     if (e.response.redirectURL && !headers.location) headers.location = e.response.redirectURL;
-    return { status: e.response.status, url: req.url, headers, setCookie, body, bytes, replayed: true };
+    const res = { status: e.response.status, url: req.url, headers, setCookie, bytes: known.bytes, replayed: true };
+    // A copy of the bytes a response, as the network hands fresh ones: decoded only where read.
+    return known.utf8 ? withBody(res, Buffer.from(known.utf8), AS_UTF8) : { ...res, body: known.body! };
   }
 
-  /** An entry's body text and its UTF-8 size, worked out once: a replayed entry is served again and
-   *  again (measuring a 191 KB body was 3 % of a replaying service's API thread, issue 15). */
-  private readonly bodies = new WeakMap<HarEntry, { body: string; bytes: number }>();
+  /** An entry's body as UTF-8 bytes and their size, worked out once: a replayed entry is served again
+   *  and again (measuring a 191 KB body was 3 % of a replaying service's API thread, issue 15). A text
+   *  its bytes would not decode back to (a lone surrogate; a leading U+FEFF, read as a byte order
+   *  mark) is kept as the text and served as it. */
+  private readonly bodies = new WeakMap<HarEntry, { body?: string; utf8?: Buffer; bytes: number }>();
 
-  private bodyOf(e: HarEntry, contentType: string | undefined): { body: string; bytes: number } {
+  private bodyOf(e: HarEntry, contentType: string | undefined): { body?: string; utf8?: Buffer; bytes: number } {
     let known = this.bodies.get(e);
     if (!known) {
       const c = e.response.content;
       const body = c.encoding === 'base64' ? decodeText(Buffer.from(c.text ?? '', 'base64'), c.mimeType || contentType) : c.text ?? '';
-      known = { body, bytes: Buffer.byteLength(body) };
+      const utf8 = Buffer.from(body);
+      known = decodeText(utf8, AS_UTF8) === body ? { utf8, bytes: utf8.length } : { body, bytes: utf8.length };
       this.bodies.set(e, known);
     }
     return known;
