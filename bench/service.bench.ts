@@ -175,7 +175,8 @@ async function loadRole(): Promise<void> {
 }
 
 // ------------------------------------------------------------ orchestration
-/** One service configuration of a run: the bundle (or `server` script), its environment and node args. */
+/** One service configuration of a run: the bundle (or `server` script; for a floor, another checkout's
+ *  bench/service.bench.ts), its environment and node args. */
 interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[]; floor?: boolean }
 
 async function startServer(dataDir: string, har: string, arm: Arm) {
@@ -185,7 +186,8 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server (the floor too).
   const nodeArgs = ['--import', THREAD_NAMES, ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
   if (arm.floor) {
-    const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // `server`: another checkout's bench file, whose floor runs that checkout's sources (main's against a branch's).
+    const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', arm.server ?? SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
       createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l).url));
