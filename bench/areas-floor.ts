@@ -49,7 +49,7 @@ export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 2
     const asked: number[] = [];
     let dry = 0;
     while (v.got.size < v.t && dry < repairDry(size) && foundInside < target) {
-      const o = repairOffset(v.offs, asked, v.t, size);
+      const o = repairOffset(v.offs, asked, v.t, size, noiseRate(nz), v.t - v.got.size);
       if (o === undefined) break;
       asked.push(o);
       const before = v.got.size;

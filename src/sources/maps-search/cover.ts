@@ -661,7 +661,8 @@ function askAgain(st: AreaState, v: View): boolean {
   // A view whose probe was not clear asks one page past its count: a capped one shows more.
   const all = (v.all ?? []).length + (v.inh ?? 0) >= v.t!;
   if (f.dry >= repairDry(st.ps ?? PAGE_SIZE) || (all && (!v.amb || f.dry >= 1))) return false;
-  const o = repairOffset(v.offs!, f.a, v.t!, st.ps ?? PAGE_SIZE);
+  // A view whose probe was unclear asks to check its cap, not for its misses: no page is too unlikely.
+  const o = repairOffset(v.offs!, f.a, v.t!, st.ps ?? PAGE_SIZE, noiseRate(st.nz), v.amb ? 0 : v.t! - (v.all ?? []).length - (v.inh ?? 0));
   if (o === undefined) return false;
   f.a.push(o);
   v.offset = o;
