@@ -7,7 +7,9 @@
  *   that ended (cutime + cstime), so a backend that exits inside the window still counts. Anything
  *   else using the same server (another process's tests) counts too.
  * - `own`: only the backends connected to the given client process (their client port is one of its
- *   sockets): the statements of that process alone, without the WAL writer or checkpointer.
+ *   sockets): the statements of that process alone, without the WAL writer or checkpointer. A backend
+ *   reached over the server's Unix socket shows no port (`[local]`): with `database` given, those of
+ *   that database count as the client's (the service bench gives each arm a database of its own).
  *
  * A no-op (zeros, `seen: false`) where no PostgreSQL runs on this machine.
  *
@@ -54,7 +56,7 @@ function clientPorts(pid: number): Set<string> {
 }
 
 /** PostgreSQL's CPU ms so far: all of its processes, and the backends of client process `clientPid`. */
-export function pgCpuMs(clientPid?: number): { all: number; own: number; seen: boolean } {
+export function pgCpuMs(clientPid?: number, database?: string): { all: number; own: number; seen: boolean } {
   const procs = new Map<string, NonNullable<ReturnType<typeof stat>>>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -68,12 +70,12 @@ export function pgCpuMs(clientPid?: number): { all: number; own: number; seen: b
     all += s.cpu;
     // The postmaster (its parent is not a postgres process): its ended children's CPU.
     if (!procs.has(s.ppid)) all += s.reaped;
-    else if (ports.size) {
-      // A backend's title: "postgres: 15/main: user db 127.0.0.1(45678) idle".
+    else if (ports.size || database) {
+      // A backend's title: "postgres: 15/main: user db 127.0.0.1(45678) idle", or "... user db [local] idle".
       let title = '';
       try { title = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
       const m = /\((\d+)\)/.exec(title);
-      if (m && ports.has(m[1])) own += s.cpu;
+      if (m ? ports.has(m[1]) : !!database && title.includes(` ${database} [local]`)) own += s.cpu;
     }
   }
   return { all, own, seen: procs.size > 0 };

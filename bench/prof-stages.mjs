@@ -36,14 +36,17 @@ function frame(id) {
   else { const m = mapOf(cf.url); if (m) { const e = m.findEntry(cf.lineNumber, cf.columnNumber); if (e?.originalSource?.includes('/src/')) s = { file: e.originalSource.replace(/.*\/src\//, 'src/'), fn: enclosing(m.contents.get(e.originalSource) ?? [], e.originalLine) }; else if (e?.originalSource?.includes('node_modules/')) s = { pkg: e.originalSource.replace(/.*node_modules\//, '').split('/')[0], fn: cf.functionName }; } }
   memo.set(id, s); return s;
 }
+const WRITEV = 'socket writes (writev: wall time, the woken reader takes the core)';
 const RULES = [
   [/src\/store\/records-codec/, 'result compression (brotli)'],
   [/src\/engine\/encode-records/, "records' JSON (runner)"],
-  [/src\/store\/sqlite\/items.ts:(claimItems|fairHeads)|src\/store\/requests\/fairness|src\/store\/requests\/params-cache/, 'store: claim'],
-  [/src\/store\/sqlite\/(items|lease|billing|results|webhooks).ts|src\/store\/sqlite\/requests.ts:(finishIfDone|countCompletion|ended)|src\/store\/cap|src\/store\/requests\/stored/, 'store: completion (lease check, result row, bill, request end, webhook row; its Buffer.from of the records)'],
-  [/src\/store\/sqlite\/requests|src\/store\/requests\/waiting/, 'store: request rows (submit, end poll)'],
-  [/src\/store\/sqlite\/accounts|src\/store\/rows/, 'store: account reads'],
+  [/src\/store\/sqlite\/items.ts:(claimItems|fairHeads)|src\/store\/postgres\/items.ts:(claim\w*|fairHeads)|src\/store\/requests\/fairness|src\/store\/requests\/params-cache/, 'store: claim'],
+  [/src\/store\/(sqlite|postgres)\/(items|lease|billing|results|webhooks|complete-item|checkpoint-free).ts|src\/store\/sqlite\/requests.ts:(finishIfDone|countCompletion|ended)|src\/store\/cap|src\/store\/requests\/stored/, 'store: completion (lease check, result row, bill, request end, webhook row; its Buffer.from of the records)'],
+  [/src\/store\/(sqlite|postgres)\/requests|src\/store\/requests\/waiting/, 'store: request rows (submit, end poll)'],
+  [/src\/store\/(sqlite|postgres)\/accounts|src\/store\/rows/, 'store: account reads'],
   [/src\/store\/sqlite\/(handle|checkpointer)|pkg:better-sqlite3/, 'store: transactions, commits'],
+  // PostgreSQL's driver: the replies parsed on the event loop (no store frame above them) and the pool.
+  [/src\/store\/postgres\/(handle|store|tasks|private-server)|pkg:(pg|pg-pool|pg-protocol|pg-types|postgres-\w+|pg-int8|pgpass)\b/, 'store: PostgreSQL driver, pool, transactions'],
   [/src\/store\/businesses|src\/app\/business|src\/businesses/, 'business capture'],
   [/src\/billing/, 'billing (purse, credit)'],
   [/src\/sources|src\/enrich/, 'parses on the API thread (adapter)'],
@@ -68,7 +71,9 @@ for (const [id, t] of dt) {
   // the nearest fastify frame below a src frame (for the answer path)
   let key = f ? `${f.file}:${f.fn}` : pkg ? `pkg:${pkg.pkg}:${pkg.fn}` : `node:${leaf.functionName || leaf.url}`;
   if (f && pkg && pkg.pkg === 'fastify') key = `pkg:fastify:${pkg.fn}|${key}`;
-  const rule = RULES.find(([re]) => re.test(key));
+  // A socket write that wakes another process (a PostgreSQL backend, the load generator) is where
+  // this thread loses its core; the profiler counts wall time there, so it is a stage of its own.
+  const rule = leaf.functionName === 'writev' ? [null, WRITEV] : RULES.find(([re]) => re.test(key));
   const stage = rule ? rule[1] : 'node internals (timers, microtasks, modules, other)';
   if (!rule) other.set(key, (other.get(key) ?? 0) + t);
   allKeys.set(`${stage.slice(0, 20)} | ${key} | ${leaf.functionName}`, (allKeys.get(`${stage.slice(0, 20)} | ${key} | ${leaf.functionName}`) ?? 0) + t);

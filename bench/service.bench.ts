@@ -276,15 +276,17 @@ async function main(): Promise<void> {
         await next();
         // PostgreSQL's own CPU, for an arm on it: its server shares the cores (bench/pg-cpu.ts).
         const onPg = !!a.env?.DATABASE_URL;
+        // Its database's name: backends on the Unix socket are told apart by it (bench/pg-cpu.ts).
+        const db = onPg ? decodeURIComponent(new URL(a.env!.DATABASE_URL).pathname.slice(1)) || undefined : undefined;
         // bench/pg-statements.ts or bench/sqlite-statements.ts preloaded: its counts start after the warm-up.
         if (/(pg|sqlite)-statements/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
-        const p0 = onPg ? pgCpuMs(s.child.pid!) : null;
+        const p0 = onPg ? pgCpuMs(s.child.pid!, db) : null;
         const c0 = procCpuMs(s.child.pid!);
         const t0 = procThreadsMs(s.child.pid!, s.names);
         load.stdin!.write(`${N}\n`);
         const m = JSON.parse(await next());
         const c1 = procCpuMs(s.child.pid!);
-        const p1 = onPg ? pgCpuMs(s.child.pid!) : null;
+        const p1 = onPg ? pgCpuMs(s.child.pid!, db) : null;
         if (p0?.seen && p1) {
           add(`${arm} pg cpu`, (p1.all - p0.all) / N);
           add(`${arm} pg own`, (p1.own - p0.own) / N);
