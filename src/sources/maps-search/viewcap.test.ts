@@ -115,13 +115,21 @@ test('views past the ring are held without their sample: reopened when their cou
   assert.deepEqual(c.held!.map((k) => k.t), [70]);
 });
 
-test('a count repeated among the latest high views is probed (a new, lower cap)', () => {
+test('a count repeated among the latest high views is probed when it is their highest or repeats twice (a new, lower cap); below another, once is chance', () => {
   const c = emptyCapLearn();
   for (let i = 0; i < 3; i++) provenCapped(c, 120, undefined, false);
   const i = [...Array(50).keys()].find((k) => judge(c, 100, 100, plain(k)) === 'complete')!;
   accepted(c, 100, false);
-  assert.equal(judge(c, 100, 100, plain(i)), 'probe');
-  assert.equal(c.unchecked[100], 1);
+  // A cap that fell binds the fullest views: its count is the highest of the latest ones.
+  assert.equal(judge(c, 100, 100, plain(i)), 'probe', 'the highest count, repeated');
+  accepted(c, 107, false);
+  // Complete views held near the cap share a count by chance often (session 19: on ten tuned cases at
+  // σ ≤ 0.05, probing at the first repeat cost 306 probes, at the second or at the highest 191).
+  assert.equal(judge(c, 100, 100, plain(i)), 'complete', 'one view at a count below another: chance');
+  accepted(c, 100, false);
+  assert.equal(judge(c, 100, 100, plain(i)), 'probe', 'two: a cap that fell there');
+  assert.equal(judge(c, 101, 101, plain(i)), 'complete');
+  assert.equal(c.unchecked[100], 2);
 });
 
 test('below half the cap, the fourth of the latest views to stop at one count is probed (a cap that fell below half)', () => {
