@@ -12,9 +12,12 @@
  * clear in about 10 ms is shared with this thread instead of queueing there.
  *
  * A body up to HERE_MAX_CHARS also parses here while this thread's event loop was busy less than
- * HERE_BUSY of the last quarter second (../ops/busy-share.ts), issue 37: the crossing costs about 0.5 ms of
- * CPU a map search in all threads (reading the body there, cloning the records back and reading
- * them here), 13 % of the service's CPU a query, and it buys nothing while this thread has room. A
+ * HERE_BUSY of the last quarter second (../ops/busy-share.ts), issue 37: with a body decoded here the
+ * crossing cost about 0.5 ms of CPU a map search in all threads (session 13; reading the body there,
+ * cloning the records back and reading them here), and it buys nothing while this thread has room.
+ * Since fetched bodies cross as their bytes and decode there (session 18), a page moved here saves
+ * the thread about what it costs this one (session 19, docs/performance/service.md): the rule stays
+ * for a thread with room, and a busier one is not given more. A
  * parse here holds one of the runner's CPU slots (./cpu-slots.ts), as any parse here does, so a
  * `/health` probe waits behind at most two of them (about 1.2 ms each for a 191 KB page); a larger
  * body, or a thread past its share, crosses as before.
