@@ -62,6 +62,12 @@ export function zoomFor(b: Box): number {
   return Math.log2((VIEW_H * M_PER_PX_Z0 * cosLat(c.lat)) / viewHeightMetres(b));
 }
 
+/** Quadrants narrower than this (degrees, about 55 m) are not split further (an area's views and a
+ *  plain search's alike). */
+export const MIN_CELL_DEG = 0.0005;
+/** A cell whose quadrants would be narrower than MIN_CELL_DEG. */
+export const tooSmallToSplit = (b: Box) => b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
+
 /** Box grown by 1% of its span (at least 1e-5 deg) and to `minSpan` per side. */
 export function grow(b: Box, minSpan = 0.002): Box {
   let { s, w, n, e } = b;

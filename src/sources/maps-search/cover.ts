@@ -32,7 +32,7 @@
  */
 import type { ParseResult, QueryContext, Step } from '../_kit/adapter.ts';
 import { SourceError } from '../_kit/errors.ts';
-import { contains, quadrants, type Box } from '../_maps/cells.ts';
+import { contains, MIN_CELL_DEG, quadrants, tooSmallToSplit, type Box } from '../_maps/cells.ts';
 import { buildPb, PAGE_SIZE } from '../_maps/pb.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
@@ -47,8 +47,6 @@ import { accepted, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap,
 import { knownFrom } from './known.ts';
 import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
-/** Quadrants narrower than this (degrees, about 55 m) are not split further. */
-export const MIN_CELL_DEG = 0.0005;
 /** The share of the view cap noise.ts shrinks the views from (skipShare): where the views' pages miss
  *  places, the cap splitWorth bets against is that much smaller. No cell is split unsearched before
  *  a view proved the cap (viewcap.ts). */
@@ -307,7 +305,7 @@ function advance(st: AreaState, area: Area): void {
     const rate = rateOf(st, cell.g);
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
     const e = estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
-    const small = b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
+    const small = tooSmallToSplit(b);
     if (e && !small && splitWorth(st, e, shares(st, area, b, cell.k))) {
       st.tally.skipped += 1;
       split(st, area, b, cell.d, cell.k, Math.exp(e.m) - 1, { g: cell.g, k: cell.k }, cell.lb);
@@ -451,8 +449,6 @@ function splitAfterAll(st: AreaState, area: Area, k: Kept): void {
  *  their cells), but other views show those: only this share of its misses are its cell's, for the
  *  coverage figure and for asking pages again (session 17). */
 const inShare = (v: View) => (v.all?.length ? Math.min(1, v.seen.length / v.all.length) : 1);
-
-const isSmall = (b: Box) => b.n - b.s < 2 * MIN_CELL_DEG || b.e - b.w < 2 * MIN_CELL_DEG;
 
 /** A place of a page: its record (absent when the page is a kept probe page: the view that
  *  probed returned its records already), coordinates and hash. */
@@ -614,7 +610,7 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
       if (v.from) v.inh = (Math.max(0, v.t - all.length) * Math.min(v.from, v.t)) / v.t;
       const verdict = judge(cap, v.t, all.length, v.b);
       const allow = noiseAllowance(v.t - all.length, v.t, ps - 1);
-      const pc = verdict === 'probe' || verdict === 'audit' ? (isSmall(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(ps / 4, ps - 1 - 2 * allow))) : null;
+      const pc = verdict === 'probe' || verdict === 'audit' ? (tooSmallToSplit(cell) ? null : probeCell(cell, v.pts, (q) => area.meets(q), MIN_CELL_DEG, Math.max(ps / 4, ps - 1 - 2 * allow))) : null;
       if (pc) {
         v.probe = arr(pc);
         v.allow = allow;
@@ -624,7 +620,7 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
         return;
       }
       // A check wanted but no sub-cell to probe (all of the view's places in one spot): split.
-      capped = verdict === 'capped' || (verdict === 'probe' && !isSmall(cell));
+      capped = verdict === 'capped' || (verdict === 'probe' && !tooSmallToSplit(cell));
       if (capped) provenCapped(cap, v.t, all.length > v.t ? all.length - v.t : undefined, false);
       else accepted(cap, v.t, false);
     }
@@ -676,7 +672,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
   const all = v.all ?? [];
   if (!capped) v.total = v.t;
   const saturated = v.total === undefined;
-  const small = isSmall(cell);
+  const small = tooSmallToSplit(cell);
   if (v.ests) score(st, v.ests, v.k.length, saturated ? (v.t ?? all.length) : v.total!, saturated);
   const c = v.seen.length;
   const again = v.k.filter((p) => v.seen.includes(p[2])).length;

@@ -31,7 +31,7 @@ import type { Step } from '../_kit/adapter.ts';
 import type { PlaceRecord } from '../_maps/record.ts';
 import type { Learned } from '../_kit/learned.ts';
 import { quadrantShares } from '../_kit/area.ts';
-import { contains, grow, type Box } from '../_maps/cells.ts';
+import { contains, grow, MIN_CELL_DEG, tooSmallToSplit, type Box } from '../_maps/cells.ts';
 import { PAGE_SIZE } from '../_maps/pb.ts';
 import { searchStep, type SearchState } from '../_maps/state.ts';
 import { deeperProbe, noiseAllowance, probeCell } from './viewcap.ts';
@@ -43,8 +43,6 @@ export const MAX_VIEW_PLACES = 500;
  *  quadrant whose share of places the parent's sample under-estimated. The simulated runs in
  *  plan.test.ts reach `limit` with 1.0 already; 1.25 leaves margin for the real ranking. */
 export const SPLIT_SLACK = 1.25;
-/** Quadrants narrower than this (degrees, about 55 m) are not split further. */
-export const MIN_CELL_DEG = 0.0005;
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
@@ -147,7 +145,7 @@ function splitArea(state: SearchState, pts: Array<[number, number]>): Box | null
   const b = state.cell ?? boundsOfPts(pts, state.area);
   if (!b || state.depth >= MAX_DEPTH) return null;
   const area = state.cell ? b : grown(b, 0.05);
-  if (area.n - area.s < 2 * MIN_CELL_DEG || area.e - area.w < 2 * MIN_CELL_DEG) return null;
+  if (tooSmallToSplit(area)) return null;
   return area;
 }
 
