@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asksAgain, COVER_REPAIRED, expectedMisses, learnNoise, leftTolerated, meanStep, MISS_TOLERATED, missesAt, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
+import { asksAgain, COVER_REPAIRED, expectedMisses, expectedUnseen, learnNoise, leftTolerated, meanStep, MISS_TOLERATED, missesAt, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 import { rng } from '../_maps/test-support.ts';
 
 /** A view of `n` places ranked by a fixed prominence (exponential, like the loopback site's) plus
@@ -55,6 +55,27 @@ test('how far ranks move is learned from the misses of views paged on a noisy ra
   assert.ok(rates[0]! < rates[1]! && rates[1]! < rates[2]!, rates.join());
   assert.equal(noiseRate(undefined), 0);
   assert.equal(noiseRate(learnNoise(undefined, [0, 18, 36], 20, 50, 0)), 0, 'no miss, no noise');
+});
+
+test('deep views read the rate as shallow ones do: a place one boundary missed and the next page showed is not missed', () => {
+  // Views of 100-120 places, paged as the planner pages them where ranks move as far as they do.
+  for (const sigma of [0.1, 0.2]) {
+    const r = rng(5);
+    let fit: NoiseFit | undefined, seen = 0, exact = 0, apart = 0;
+    for (let k = 0; k < 60; k++) {
+      const n = 100 + Math.floor(r() * 21);
+      const { offs, missed } = pageView(n, sigma, sigma, r);
+      fit = learnNoise(fit, offs, 20, n, missed);
+      seen += missed;
+      exact += expectedUnseen(sigma, offs, 20, n);
+      apart += expectedMisses(sigma, offs, 20, n);
+    }
+    // The boundaries taken apart expect twice the misses or more; each rank's chance, about those seen.
+    assert.ok(apart > 2 * seen && Math.abs(exact / seen - 1) < 0.25, `σ ${sigma}: ${seen} missed, ${exact.toFixed(1)} expected (${apart.toFixed(1)} by the boundaries)`);
+    const rate = noiseRate(fit);
+    assert.ok(rate > 0.8 * sigma && rate < 1.25 * sigma, `σ ${sigma}: rate ${rate}`);
+  }
+  assert.equal(expectedUnseen(0, [0, 18, 36], 20, 50), 0);
 });
 
 test('where pages are asked again for what the overlap missed, the overlap is wider (1.65 x rate x rank; 1.5 above)', () => {

@@ -18,7 +18,7 @@
  *   repairOffset([0, 18, 36], [], 50) // 27: the page centred on the boundary of pages 2 and 3
  */
 import { PAGE_SIZE } from '../_maps/pb.ts';
-import { phi } from './density.ts';
+import { offAll, onPage, pageRanks } from './noise.ts';
 
 /** Pages in a row that found nothing before a view stops asking again (pages of PAGE_SIZE). */
 export const REPAIR_DRY = 2;
@@ -70,23 +70,16 @@ export function repairOffset(offs: readonly number[], asked: readonly number[], 
  */
 function likeliest(offs: readonly number[], asked: readonly number[], t: number, size: number, rate: number, missing: number): number | undefined {
   const from = offs[0]!;
-  const last = offs.length - 1;
-  const pages: Array<[number, number]> = offs.map((o, j) => [o, j === last ? Infinity : o + size]);
+  const pages = pageRanks(offs, size);
   for (const a of asked) pages.push([a, a + size]);
-  const shown = (lo: number, hi: number, r: number, sd: number) => phi((hi - r) / sd) - phi((lo - r) / sd);
   const q: number[] = [];
-  for (let i = from; i < t; i++) {
-    const r = i + 0.5, sd = rate * r;
-    let m = 1;
-    for (const [lo, hi] of pages) m *= 1 - shown(lo, hi, r, sd);
-    q.push(m);
-  }
+  for (let i = from; i < t; i++) q.push(offAll(pages, i + 0.5, rate));
   let best: number | undefined, most = 0;
   for (let o = Math.max(1, from); o < t; o++) {
     if (offs.includes(o) || asked.includes(o)) continue;
     let sum = 0;
     for (let i = Math.max(from, Math.floor(o - 4 * rate * (o + size))); i < t && i < o + size + 4 * rate * t; i++) {
-      if (q[i - from]! > 1e-6) sum += q[i - from]! * shown(o, o + size, i + 0.5, rate * (i + 0.5));
+      if (q[i - from]! > 1e-6) sum += q[i - from]! * onPage(o, o + size, i + 0.5, rate);
     }
     // Ties: the deeper page (the deep ranks are where places are most alike).
     if (sum >= most && sum > 0) { most = sum; best = o; }
