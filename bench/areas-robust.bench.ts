@@ -13,6 +13,9 @@
  *   AREAS_NO_FLOOR=1 npm run bench -- areas-robust             without the noise floors (a quicker look;
  *                                                               their ratios read 0)
  *   AREAS_SWEEP=0 npm run bench -- areas-robust                without the sweep (below)
+ *   AREAS_RATE=1 npm run bench -- areas-robust                 each case's `noise_rate`: how far ranks
+ *                                                               move as the run read it at its end
+ *                                                               (noise.ts noiseRate)
  *   AREAS_BOUND=1 npm run bench -- areas-robust                each case's omniscient bound at recall
  *                                                               0.99 (`bound_ratio`: bench/areas-bound.ts;
  *                                                               AREAS_BOUND=0.995: at that recall)

@@ -10,6 +10,7 @@ import { placeKey } from '../src/sources/maps-search/finish.ts';
 import type { MapsSearchParams } from '../src/sources/_maps/params.ts';
 import type { MapSite } from '../test/support/map-site.ts';
 import type { AreaState } from '../src/sources/maps-search/cover.ts';
+import { noiseRate } from '../src/sources/maps-search/noise.ts';
 import { whereTracker, type Where } from './areas-where.ts';
 import { attribTracker, type Attrib } from './areas-attrib.ts';
 
@@ -41,6 +42,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   const before = site.requests;
   let outside = 0;
   let summary: Record<string, unknown> | undefined;
+  let lastNz: AreaState['nz'];
   const where = process.env.AREAS_WHERE ? whereTracker() : undefined;
   const attrib = process.env.AREAS_ATTRIB ? attribTracker() : undefined;
   const t = performance.now();
@@ -59,6 +61,8 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
       if (!site.inside[parseInt(r.engine_id!.split(':0x')[1]!, 16)]) outside++;
     }
     if (out.summary) summary = out.summary;
+    // How far ranks move as the run read it (AREAS_RATE=1: its last step's fit).
+    if (process.env.AREAS_RATE) lastNz = (step.state as unknown as AreaState).nz;
     queue.push(...(out.next ?? []));
   }
   const requests = site.requests - before;
@@ -68,7 +72,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     places: site.insideCount, generated: site.count, found: found.size, recall: round(recall, 4), outside,
     requests, oracle_requests: oracle, requests_ratio: round(requests / oracle, 3),
     coverage, coverage_error: round(Math.abs(coverage - recall) * 100, 2),
-    run_s: round((performance.now() - t) / 1000, 1), summary, ...(where ? { where: where.w } : {}),
+    run_s: round((performance.now() - t) / 1000, 1), ...(process.env.AREAS_RATE ? { noise_rate: round(noiseRate(lastNz), 3) } : {}), summary, ...(where ? { where: where.w } : {}),
     ...(attrib ? { attrib: attrib.result(site, rootViews(area)) } : {}),
   };
 }
