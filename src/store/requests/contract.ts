@@ -195,4 +195,22 @@ export interface RequestStore {
   /** Optional: items a worker could claim right now (queued and due, or leased with an expired lease),
    *  with their attempt count; queue backends re-announce these (src/engine/backends/runnable.ts). */
   runnableItems?(now: number, limit: number): Promise<{ id: string; attempts: number }[]>;
+  /** Optional: from now on the insert of a request may lease its items to `to` in the same statement
+   *  (no claim after it), when `to` holds free slots for them and no other item is queued and due (a
+   *  claim would then take every one of them, whatever the fair order). Returns what stops it. */
+  leaseAtInsert?(to: InsertLease): () => void;
+}
+
+/** A consumer in this process that items may be leased to by their insert (RequestStore.leaseAtInsert):
+ *  the embedded queue's free slots (issue 37, PostgreSQL: the claim a query was its second statement). */
+export interface InsertLease {
+  owner: string;
+  leaseMs: number;
+  /** The consumer's clock: what is due, and the lease's end. */
+  now(): number;
+  /** Holds `n` free slots for the items of an insert about to be sent; false, and nothing held, when there are not `n`. */
+  reserve(n: number): boolean;
+  /** The insert's answer for the `n` slots held: the items it leased (none when it could not), run at
+   *  once; the slots of the rest are freed. */
+  take(items: WorkItem[], n: number): void;
 }
