@@ -7,8 +7,13 @@
  * every free slot, or items were announced since): once a claim came back short the queue was empty,
  * and the claim a run's end made then found nothing, one fair-order read of the store per query
  * for nothing (issue 37).
+ *
+ * On a store that can (RequestStore.leaseAtInsert: PostgreSQL), a request's insert leases its items
+ * to this queue when it has a free slot for each and nothing else is due, and they run at once: no
+ * claim follows their announcement (issue 37: on the service bench the claim was a second statement
+ * for every two queries).
  */
-import type { Store, WorkItem } from '../../store/contract.ts';
+import type { InsertLease, Store, WorkItem } from '../../store/contract.ts';
 import type { ConsumeOptions, WorkQueue } from '../queue.ts';
 
 export class EmbeddedQueue implements WorkQueue {
@@ -22,6 +27,9 @@ export class EmbeddedQueue implements WorkQueue {
    *  that filled every free slot, or the poll; cleared by a claim that came back short. */
   private backlog = true;
   private idle: (() => void)[] = [];
+  /** Items leased to this queue by their insert, not announced yet: their announcement claims nothing. */
+  private readonly handed = new Set<string>();
+  private stopLeasing: (() => void) | null = null;
   private run: ((item: WorkItem) => Promise<void>) | null = null;
   private opts: ConsumeOptions | null = null;
 
@@ -29,6 +37,8 @@ export class EmbeddedQueue implements WorkQueue {
 
   async enqueue(items: { id: string; delayMs?: number }[]): Promise<void> {
     if (this.stopped) return;
+    items = this.unhanded(items);
+    if (!items.length) return;
     const soonest = Math.min(...items.map((i) => i.delayMs ?? 0));
     if (soonest <= 0) this.wake();
     else setTimeout(() => this.wake(), soonest).unref();
@@ -40,7 +50,33 @@ export class EmbeddedQueue implements WorkQueue {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
+    this.stopLeasing = this.store.leaseAtInsert?.(this.insertLease(opts)) ?? null;
     this.wake();
+  }
+
+  /** Of announced items, those this queue was not handed by their insert: only those may need a claim. */
+  unhanded<T extends { id: string }>(items: T[]): T[] {
+    return items.filter((i) => !this.handed.delete(i.id));
+  }
+
+  /** This queue's free slots, as the store's inserts see them (RequestStore.leaseAtInsert). */
+  private insertLease(opts: ConsumeOptions): InsertLease {
+    return {
+      owner: opts.owner, leaseMs: opts.leaseMs, now: this.now,
+      // Held slots count as running: a claim does not fill them meanwhile, and stop() waits for them.
+      reserve: (n) => {
+        if (this.stopped || opts.concurrency - this.running < n) return false;
+        this.running += n;
+        return true;
+      },
+      take: (items, n) => {
+        for (const it of items) {
+          this.handed.add(it.id);
+          this.begin(it);
+        }
+        this.freed(n - items.length);
+      },
+    };
   }
 
   /** Something may be runnable: claim. */
@@ -78,17 +114,30 @@ export class EmbeddedQueue implements WorkQueue {
 
   private launch(item: WorkItem): void {
     this.running++;
+    this.begin(item);
+  }
+
+  /** Runs an item in a slot already counted in `running`. */
+  private begin(item: WorkItem): void {
     this.run!(item)
       .catch((e) => process.emitWarning(`embedded queue: run failed: ${(e as Error).message}`))
       .finally(() => {
-        this.running--;
-        if (this.running === 0) for (const f of this.idle.splice(0)) f();
-        this.pump();
+        this.handed.delete(item.id);
+        this.freed(1);
       });
+  }
+
+  private freed(n: number): void {
+    if (n <= 0) return;
+    this.running -= n;
+    if (this.running === 0) for (const f of this.idle.splice(0)) f();
+    this.pump();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopLeasing?.();
+    this.stopLeasing = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.running > 0) await new Promise<void>((r) => this.idle.push(r));

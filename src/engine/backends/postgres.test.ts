@@ -48,6 +48,52 @@ test('postgres queue: an enqueue in another process wakes the worker at once (NO
   }
 });
 
+test('postgres queue: items leased by their insert run at once, with no claim and no NOTIFY; past its free slots an insert is claimed as before', { skip, timeout: 60_000 }, async () => {
+  const store = await openScratchPostgresStore(url!);
+  const worker = new PostgresQueue(store, { pollMs: 60_000 });
+  const seen = new Map<string, number>();
+  let release = () => {};
+  const held = new Promise<void>((r) => { release = r; });
+  const done = completer(store, 'w', seen);
+  const started = new Set<string>();
+  try {
+    worker.start(async (item) => { started.add(item.id); if (item.query === 'hold') await held; await done(item); }, { concurrency: 3, owner: 'w', leaseMs: 30_000 });
+    await until(() => worker.listenerPid !== null, 5_000, 'the listener');
+    await new Promise((r) => setTimeout(r, 100)); // the start-up claim has run
+    const claims: number[] = [];
+    const claim = store.claimItems;
+    store.claimItems = (...a) => { claims.push(a[1]); return claim(...a); };
+    const notifies: string[] = [];
+    const query = store.pool.query.bind(store.pool) as (...a: unknown[]) => unknown;
+    (store.pool as { query: unknown }).query = (...a: unknown[]) => { if (String(a[0]).includes('pg_notify')) notifies.push(String(a[0])); return query(...a); };
+    const a = await submit(store, 2);
+    await worker.enqueue(a.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.getRequest(a.id))?.status === 'Success', 5_000, 'the items leased at their insert');
+    assert.deepEqual([claims, notifies], [[], []]);
+    assert.deepEqual(a.itemIds.map((id) => seen.get(id)), [1, 1]);
+    // Two slots held: a request of three is inserted queued, announced and claimed, one slot at a time.
+    const hold = await store.createAccount({ id: 'h', name: 'h', balanceMicros: 1e15, creditLimitMicros: 0, currency: 'usd', pastDue: false,
+      webhookSecret: 's', webhookUrl: null, ratePerSec: 1e6, burst: 1e6 });
+    await store.createRequest({ id: 'hold', accountId: hold.id, endpoint: '/test', params: {}, queries: ['hold', 'hold'], webhook: null, product: 'p', unit: 'u',
+      unitPriceMicros: 0, emptyCostsOne: false, dropDuplicates: false, taskId: null, maxAttempts: 3, createdAt: Date.now() });
+    await worker.enqueue([{ id: 'hold:0' }, { id: 'hold:1' }]);
+    await until(() => started.has('hold:0') && started.has('hold:1'), 5_000, 'the held items');
+    const b = await submit(store, 3);
+    await worker.enqueue(b.itemIds.map((id) => ({ id })));
+    await until(() => seen.get(b.itemIds[0]) === 1, 5_000, 'the first item claimed');
+    // Each claim asks for the one free slot (the next as the item before it ends, the two held slots never).
+    assert.ok(claims.length >= 1 && claims.every((n) => n === 1), `claims of ${claims.join(', ')}`);
+    assert.equal(notifies.length, 1);
+    release();
+    await until(async () => (await store.getRequest(b.id))?.status === 'Success', 5_000, 'the rest claimed as slots free');
+    assert.deepEqual(b.itemIds.map((id) => seen.get(id)), [1, 1, 1]);
+  } finally {
+    release();
+    await worker.close();
+    await store.close();
+  }
+});
+
 test('postgres queue: refuses a store that is not PostgreSQL', async () => {
   const { openSqliteStore } = await import('../../store/sqlite/store.ts');
   const s = await openSqliteStore(':memory:');

@@ -54,6 +54,8 @@ export class PostgresQueue implements WorkQueue {
   }
 
   async enqueue(items: { id: string; delayMs?: number }[]): Promise<void> {
+    // Items leased to this process by their insert are running: nobody needs waking for them.
+    items = this.local.unhanded(items);
     if (!items.length) return;
     await this.local.enqueue(items);
     const soonest = Math.min(...items.map((i) => i.delayMs ?? 0));

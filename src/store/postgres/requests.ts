@@ -6,12 +6,13 @@
  * @example await new PostgresRequests(h).cancelRequest('r1', Date.now())
  */
 import { duplicateSurcharge } from '../../billing/rule.ts';
-import type { FanIn, NewRequest, RequestRow, RequestStore, WrittenItems } from '../requests/contract.ts';
+import { ITEMS_AT_ONCE, type FanIn, type InsertLease, type NewRequest, type RequestRow, type RequestStore, type WorkItem, type WrittenItems } from '../requests/contract.ts';
 import { storedItems, waitingChunks } from '../requests/waiting.ts';
 import { affordableUnits, canChargeSql } from '../../billing/credit.ts';
 import { rowMappers, toAccount, type Row } from '../rows.ts';
 import { isStoreUnavailable } from '../unavailable.ts';
 import { billUsage } from './billing.ts';
+import { CheckpointFree } from './checkpoint-free.ts';
 import type { Client, PgDb } from './handle.ts';
 import { dropResults } from './results.ts';
 import { enqueueDelivery, purgeWebhooks } from './webhooks.ts';
@@ -48,7 +49,11 @@ interface Insert { r: NewRequest; whilePayable: boolean }
 
 /** The batch insert (insertRequests): a batch's columns as arrays. A request inserted only while its
  *  account may be charged reads that account by key, a look-up a row: as EXISTS, the plan made once
- *  hashed the whole accounts table at every insert (issue 37, session 18). */
+ *  hashed the whole accounts table at every insert (issue 37, session 18).
+ *  With an owner (`$23`), the items are leased to it at once (until `$24`) when no item is queued and
+ *  due at `$25` (`lease`): a claim with a slot for each would take them all whatever the fair order,
+ *  and the claim's statement is spared (RequestStore.leaseAtInsert). Each leased request's row says
+ *  what its account can pay, as a claim's does (WorkItem.payable). */
 export const INSERT_REQUESTS = `WITH x AS (
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::text[], $7::text[], $8::text[],
                                     $9::bigint[], $10::boolean[], $11::boolean[], $12::text[], $13::bigint[], $22::boolean[])
@@ -60,19 +65,26 @@ export const INSERT_REQUESTS = `WITH x AS (
                SELECT id, account_id, endpoint, params, queries_total, webhook, product, unit, unit_price_micros, empty_costs_one, drop_duplicates,
                       task_id, created_at FROM x
                WHERE NOT x.while_payable OR (SELECT ${canChargeSql('a')} FROM accounts a WHERE a.id = x.account_id)
-               RETURNING id),
+               RETURNING id, account_id),
              waiting AS (
                INSERT INTO waiting_items (request_id, from_index, n, queries, max_attempts, run_after, created_at)
                SELECT w.id, w.from_index, w.n, w.qs, w.max, w.at, w.at
                FROM unnest($16::text[], $17::int[], $18::int[], $19::text[], $20::int[], $21::bigint[]) AS w(id, from_index, n, qs, max, at)
                JOIN req ON req.id = w.id),
+             lease AS (
+               SELECT $23::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM work_items d WHERE d.state = 'queued' AND d.run_after <= $25::bigint) AS ok),
              items AS (
-               INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after)
-               SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at
+               INSERT INTO work_items (id, request_id, query_index, query, max_attempts, run_after, state, lease_owner, lease_until, attempts)
+               SELECT r.id || ':' || (q.n - 1), r.id, q.n - 1, q.query, r.max, r.at,
+                      CASE WHEN lease.ok THEN 'leased' ELSE 'queued' END, CASE WHEN lease.ok THEN $23::text END,
+                      CASE WHEN lease.ok THEN $24::bigint END, lease.ok::int
                FROM unnest($1::text[], $14::text[], $15::int[], $13::bigint[]) AS r(id, qs, max, at)
                CROSS JOIN LATERAL json_array_elements_text(r.qs::json) WITH ORDINALITY AS q(query, n)
-               JOIN req ON req.id = r.id)
-             SELECT id FROM req`;
+               JOIN req ON req.id = r.id CROSS JOIN lease)
+             SELECT req.id, lease.ok AS leased,
+                    CASE WHEN lease.ok THEN (SELECT CASE WHEN ${canChargeSql('a')} THEN a.balance_micros + a.credit_limit_micros ELSE 0 END
+                                             FROM accounts a WHERE a.id = req.account_id) END AS payable_micros
+             FROM req CROSS JOIN lease`;
 
 /**
  * One statement, so one round trip and atomic without an explicit transaction. Each request's queries
@@ -84,18 +96,39 @@ export const INSERT_REQUESTS = `WITH x AS (
  * A request inserted only while its account may be charged is checked in the same statement (no read
  * of the account before it). Returns the ids inserted.
  */
-async function insertRequests(h: PgDb, xs: Insert[]): Promise<Set<string>> {
+async function insertRequests(h: PgDb, xs: Insert[], lease?: { owner: string; until: number; now: number }): Promise<Row[]> {
   const rs = xs.map((x) => x.r);
   const waiting = rs.flatMap((r) => waitingChunks(r.queries).map((c) => ({ r, c })));
   // Planned once (PgDb.qPlannedOnce): its values are a batch's columns as arrays.
-  const made = await h.qPlannedOnce(INSERT_REQUESTS,
+  return h.qPlannedOnce(INSERT_REQUESTS,
   [rs.map((r) => r.id), rs.map((r) => r.accountId), rs.map((r) => r.endpoint), rs.map((r) => JSON.stringify(r.params)),
     rs.map((r) => r.queries.length), rs.map((r) => r.webhook), rs.map((r) => r.product), rs.map((r) => r.unit),
     rs.map((r) => r.unitPriceMicros), rs.map((r) => r.emptyCostsOne), rs.map((r) => r.dropDuplicates), rs.map((r) => r.taskId),
     rs.map((r) => r.createdAt), rs.map((r) => storedItems(r.queries)), rs.map((r) => r.maxAttempts),
     waiting.map((w) => w.r.id), waiting.map((w) => w.c.from), waiting.map((w) => w.c.n), waiting.map((w) => w.c.queries),
-    waiting.map((w) => w.r.maxAttempts), waiting.map((w) => w.r.createdAt), xs.map((x) => x.whilePayable)]);
-  return new Set(made.map((r) => r.id as string));
+    waiting.map((w) => w.r.maxAttempts), waiting.map((w) => w.r.createdAt), xs.map((x) => x.whilePayable),
+    lease?.owner ?? null, lease?.until ?? null, lease?.now ?? null]);
+}
+
+/** The items of the requests an insert leased (its rows with `leased`), as a claim returns them. */
+function leasedItems(xs: Insert[], rows: Row[], owner: string, readFrom: number, free: CheckpointFree): WorkItem[] {
+  const byId = new Map(xs.map((x) => [x.r.id, x.r]));
+  const out: WorkItem[] = [];
+  for (const row of rows) {
+    const r = byId.get(row.id);
+    if (!row.leased || !r) continue;
+    // A copy, as a claim reads it: the runner's item does not share the submitter's object.
+    const params = JSON.parse(JSON.stringify(r.params)) as Record<string, unknown>;
+    const payable = { micros: Number(row.payable_micros), readFrom };
+    r.queries.forEach((query, i) => {
+      const id = `${r.id}:${i}`;
+      // Inserted just now: no checkpoint can exist (./checkpoint-free.ts).
+      free.leased(id, owner, false);
+      out.push({ id, requestId: r.id, accountId: r.accountId, endpoint: r.endpoint, queryIndex: i, query, params, attempts: 1,
+        maxAttempts: r.maxAttempts, unitPriceMicros: r.unitPriceMicros, checkpointed: false, payable });
+    });
+  }
+  return out;
 }
 
 /**
@@ -129,12 +162,14 @@ export async function writeWaitingItems(h: PgDb): Promise<WrittenItems | null> {
  * Group insert: the requests submitted in one event-loop turn go to the server as one statement
  * (columns as arrays), so a burst of submits costs one round trip and one protocol exchange instead
  * of one each. A failing batch (a duplicate id, say) is replayed one request at a time, so only the
- * failing one fails.
+ * failing one fails. With a consumer in this process (`to`, RequestStore.leaseAtInsert) that holds a
+ * free slot for each of the batch's items, the insert leases them to it (INSERT_REQUESTS `lease`).
  */
 export class RequestBatch {
   private pending: (Insert & { resolve: (created: boolean) => void; reject: (e: unknown) => void })[] = [];
+  to: InsertLease | null = null;
 
-  constructor(private readonly h: PgDb) {}
+  constructor(private readonly h: PgDb, private readonly free: CheckpointFree) {}
 
   add(r: NewRequest, whilePayable = false): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
@@ -146,24 +181,43 @@ export class RequestBatch {
   async flush(): Promise<void> {
     const batch = this.pending.splice(0);
     if (!batch.length) return;
+    // Requests past ITEMS_AT_ONCE wait in chunks and have no item to lease: such a batch is not leased.
+    const to = this.to;
+    const n = to && batch.every((p) => p.r.queries.length <= ITEMS_AT_ONCE) ? batch.reduce((s, p) => s + p.r.queries.length, 0) : 0;
+    const held = n > 0 && to!.reserve(n);
+    let handed = !held;
     try {
-      const made = await insertRequests(this.h, batch);
+      const readFrom = performance.now();
+      const now = held ? to!.now() : 0;
+      const rows = await insertRequests(this.h, batch, held ? { owner: to!.owner, until: now + to!.leaseMs, now } : undefined);
+      // Handed over before the submitters hear: their announcements then find the items running.
+      if (held) {
+        handed = true;
+        to!.take(leasedItems(batch, rows, to!.owner, readFrom, this.free), n);
+      }
+      const made = new Set(rows.map((r) => r.id as string));
       for (const p of batch) p.resolve(made.has(p.r.id));
       return;
     } catch (e) {
+      if (!handed) to!.take([], n);
       // An outage fails every request alike: replaying them one by one would only wait longer.
       if (batch.length === 1 || isStoreUnavailable(e)) return void batch.forEach((p) => p.reject(e));
     }
-    await Promise.all(batch.map((p) => insertRequests(this.h, [p]).then((made) => p.resolve(made.has(p.r.id)), p.reject)));
+    await Promise.all(batch.map((p) => insertRequests(this.h, [p]).then((rows) => p.resolve(rows.length > 0), p.reject)));
   }
 }
 
-export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
+export class PostgresRequests implements Pick<RequestStore, 'createRequest' | 'leaseAtInsert' | 'writeWaitingItems' | 'getRequest' | 'requestEnd' | 'endedRequests' | 'listRequests' | 'cancelRequest' | 'purge'> {
   /** Requests waiting for this turn's insert; the store flushes it on close. */
   readonly batch: RequestBatch;
 
-  constructor(private readonly h: PgDb) {
-    this.batch = new RequestBatch(h);
+  constructor(private readonly h: PgDb, free = new CheckpointFree()) {
+    this.batch = new RequestBatch(h, free);
+  }
+
+  leaseAtInsert(to: InsertLease): () => void {
+    this.batch.to = to;
+    return () => { if (this.batch.to === to) this.batch.to = null; };
   }
 
   async createRequest(r: NewRequest, o: { whilePayable?: boolean } = {}): Promise<boolean> {

@@ -83,8 +83,11 @@ test('a batch\'s credit check reads each request\'s account by key in the plan m
                    SELECT 'a' || i, 'a', 1000000, 0, 'usd', false, 's', 20, 40, 1 FROM generate_series(1, 2000) AS s(i)`);
     await c.query('SET plan_cache_mode = force_generic_plan');
     await c.query(`PREPARE ins AS ${INSERT_REQUESTS}`);
-    const plan = (await c.query(`EXPLAIN EXECUTE ins(${Array(22).fill("'{}'").join(', ')})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const plan = (await c.query(`EXPLAIN EXECUTE ins(${Array(22).fill("'{}'").join(', ')}, 'w', 2, 1)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
     assert.doesNotMatch(plan, /Seq Scan on accounts/, plan);
+    // The lease's test for an item queued and due (RequestStore.leaseAtInsert) reads the queued items' index.
+    assert.doesNotMatch(plan, /Seq Scan on work_items/, plan);
+    assert.match(plan, /using work_items_queued on work_items d\b/, plan);
     assert.match(plan, /Index Scan using accounts_pkey on accounts a\b/, plan);
   } finally {
     c.release();

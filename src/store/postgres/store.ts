@@ -51,9 +51,9 @@ export class PostgresStore implements Store {
 
   constructor(url: string, o: PostgresStoreOptions = {}) {
     const h = (this.h = new PgDb(url, o));
-    this.requests = new PostgresRequests(h);
-    // What the claims know of checkpoints, told of the checkpoints saved since (./checkpoint-free.ts).
+    // What the claims (and inserts that lease) know of checkpoints, told of the checkpoints saved since (./checkpoint-free.ts).
     const free = new CheckpointFree();
+    this.requests = new PostgresRequests(h, free);
     exposeParts(this, [new PostgresAccounts(h), new PostgresBilling(h), this.requests, new PostgresItems(h, free), new PostgresResults(h, free),
       new PostgresWebhooks(h), new PostgresTasks(h)]);
   }
