@@ -3,8 +3,9 @@
  * only decides which worker runs which runnable item and when. Backends: embedded (polls the store,
  * in process), Redis through BullMQ, PostgreSQL. All pass src/engine/conformance.ts.
  *
- * A backend hands a worker an item only after `store.claimItems` leased it to that worker, so the
- * store's lease is the single source of truth and a queue that delivers twice is harmless.
+ * A backend hands a worker an item only after the store leased it to that worker (`store.claimItems`,
+ * or the request's insert: `store.leaseAtInsert`), so the store's lease is the single source of truth
+ * and a queue that delivers twice is harmless.
  *
  * @example
  *   const q = new EmbeddedQueue(store);
