@@ -70,15 +70,15 @@ test('deep views read the rate as shallow ones do: a place one boundary missed a
       exact += expectedUnseen(sigma, offs, 20, n);
       apart += expectedMisses(sigma, offs, 20, n);
     }
-    // The boundaries taken apart expect twice the misses or more; each rank's chance, about those seen.
-    assert.ok(apart > 2 * seen && Math.abs(exact / seen - 1) < 0.25, `σ ${sigma}: ${seen} missed, ${exact.toFixed(1)} expected (${apart.toFixed(1)} by the boundaries)`);
+    // The boundaries taken apart expect twice the misses or more; each rank's chance, within a third.
+    assert.ok(apart > 2 * seen && Math.abs(exact / seen - 1) < 1 / 3, `σ ${sigma}: ${seen} missed, ${exact.toFixed(1)} expected (${apart.toFixed(1)} by the boundaries)`);
     const rate = noiseRate(fit);
     assert.ok(rate > 0.8 * sigma && rate < 1.25 * sigma, `σ ${sigma}: rate ${rate}`);
   }
   assert.equal(expectedUnseen(0, [0, 18, 36], 20, 50), 0);
 });
 
-test('where pages are asked again for what the overlap missed, the overlap is wider (1.65 x rate x rank; 1.5 above)', () => {
+test('where pages are asked again for what the overlap missed, the overlap is wider (1.72 x rate x rank; 1.5 above)', () => {
   // Up to RATE_REPAIRED a place missed costs a page asked again, so the overlap pays more.
   assert.equal(overlapAt(0.1, 60, 20), 10);
   assert.equal(overlapAt(RATE_REPAIRED, 30, 20), 6);
