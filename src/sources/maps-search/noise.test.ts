@@ -82,6 +82,8 @@ test('where pages are asked again for what the overlap missed, the overlap is wi
   // Up to RATE_REPAIRED a place missed costs a page asked again, so the overlap pays more.
   assert.equal(overlapAt(0.1, 60, 20), 10);
   assert.equal(overlapAt(RATE_REPAIRED, 30, 20), 6);
+  // 1.72 x 0.05 x 100 = 8.6 (1.65 would give 8).
+  assert.equal(overlapAt(0.05, 100, 20), 9);
   // Above it the misses are left (counted), and only the overlap costs.
   assert.equal(overlapAt(0.2, 30, 20), 9);
   assert.equal(overlapAt(0.15, 40, 20), 9);
