@@ -192,3 +192,19 @@ test('on a site whose views show past their edges, the oracle\'s views paged as 
   assert.equal(inside, site.insideCount, 'every place of the area found');
   assert.ok(site.oracle(roots) > mapSite({ area, places: 6000, seed: 3, noise: 0 }).oracle(roots), 'the margin costs the oracle pages');
 });
+
+test('paired noise: a request\'s ranking is drawn from its view and offset, whatever was asked before it', () => {
+  const still = mapSite({ area, places: 6000, seed: 3, noise: 0 });
+  const big = roots.reduce((a, b) => (held(still, b) > held(still, a) ? b : a));
+  const pages = (first: Box[], pairedNoise = true) => {
+    const site = mapSite({ area, places: 6000, seed: 3, noise: 0.1, pairedNoise });
+    for (const v of first) page(site, v, 0);
+    return [page(site, big, 0), page(site, big, 18), page(site, big, 54)];
+  };
+  // Other requests before it (another planner's) leave the same view's pages as they were.
+  assert.deepEqual(pages([]), pages(quadrants(big)));
+  // The noise is there: the deep pages are not the fixed ranking's.
+  assert.notDeepEqual(pages([])[2], page(still, big, 54));
+  // One stream (the default): the same pages differ once other requests came first.
+  assert.notDeepEqual(pages([], false), pages(quadrants(big), false));
+});

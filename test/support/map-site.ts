@@ -100,9 +100,22 @@ export interface MapSiteOptions {
   /** A view shows places this share of its size beyond its edges too (so neighbouring views show
    *  the same places near their border); default 0. */
   margin?: number;
+  /** The ranking noise of a request drawn from its view and offset (a hash of them and the seed) rather
+   *  than from one stream over the run: a planner change that moves one request leaves the noise of
+   *  every other request as it was, so two planners compare on the same draws (bench: AREAS_PAIRED=1).
+   *  Default false (one stream: the published figures). */
+  pairedNoise?: boolean;
   /** Where places lie (map-layouts.ts; default population), and the shares of a `mix`. */
   layout?: Layout;
   mix?: MixWeights;
+}
+
+/** A request's noise seed from the site's seed, its view and its offset (FNV-1a). */
+function keyed(seed: number, b: Box, offset: number): number {
+  const k = `${seed},${b.s.toFixed(7)},${b.w.toFixed(7)},${b.n.toFixed(7)},${b.e.toFixed(7)},${offset}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
+  return (h >>> 0) || 1;
 }
 
 export function mapSite(o: MapSiteOptions): MapSite {
@@ -150,7 +163,8 @@ export function mapSite(o: MapSiteOptions): MapSite {
   const ranked = (box: Box, request: number, offset: number, asked: number): number[] => {
     const ids = shownIn(box);
     const cap = capOf({ box, ...centre(box), request });
-    const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(noiseRng)] as const).sort((a, c) => c[1] - a[1]);
+    const draw = o.pairedNoise ? rng(keyed(o.seed ?? 1, box, offset)) : noiseRng;
+    const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(draw)] as const).sort((a, c) => c[1] - a[1]);
     return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
   };
   /** What the oracle must page of a view on a site with a margin: the places it shows in prominence
