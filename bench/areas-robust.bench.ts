@@ -13,6 +13,10 @@
  *   AREAS_NO_FLOOR=1 npm run bench -- areas-robust             without the noise floors (a quicker look;
  *                                                               their ratios read 0)
  *   AREAS_SWEEP=0 npm run bench -- areas-robust                without the sweep (below)
+ *   AREAS_PAIRED=1 npm run bench -- areas-robust               each request's ranking noise drawn from
+ *                                                               its view and offset (map-site.ts
+ *                                                               pairedNoise): compare two planners on
+ *                                                               the same draws (not the published figures)
  *   AREAS_RATE=1 npm run bench -- areas-robust                 each case's `noise_rate`: how far ranks
  *                                                               move as the run read it at its end
  *                                                               (noise.ts noiseRate)
