@@ -20,6 +20,9 @@
  *   AREAS_RATE=1 npm run bench -- areas-robust                 each case's `noise_rate`: how far ranks
  *                                                               move as the run read it at its end
  *                                                               (noise.ts noiseRate)
+ *   AREAS_DECIDE=/tmp/d.jsonl npm run bench -- areas-robust   each split-or-search decision below a root
+ *                                                               with its cell's truth, appended to the
+ *                                                               file (bench/areas-decide.ts)
  *   AREAS_BOUND=1 npm run bench -- areas-robust                each case's omniscient bound at recall
  *                                                               0.99 (`bound_ratio`: bench/areas-bound.ts;
  *                                                               AREAS_BOUND=0.995: at that recall)
@@ -55,6 +58,7 @@ import { mapSite, LAYOUTS, type Layout, type MapSite, type SiteView } from '../t
 import { runArea } from './areas-run.ts';
 import { noiseFloor } from './areas-floor.ts';
 import { omniscientBound } from './areas-bound.ts';
+import { decideTracker } from './areas-decide.ts';
 import { writeRequested, writeSection } from './lib.ts';
 
 const NOISES = [0.02, 0.05, 0.1, 0.2, 0.3];
@@ -130,7 +134,9 @@ for (const k of cases()) {
   // The oracle's views paged as the planner pages them (pages 18 apart, a short page to end, an
   // empty view asked once): what paging alone costs over the oracle, whatever the splitting.
   const floor = site.oracle(rootViews(area), { step: PAGE_STEP });
+  const lens = process.env.AREAS_DECIDE ? decideTracker(site, label(k, c.label), process.env.AREAS_DECIDE) : undefined;
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
+  lens?.done();
   // After the run (it asks the site: the planner's draws of the noise stay as they were).
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99);
   const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle), tuned: k.tuned };
@@ -172,7 +178,9 @@ for (const k of NEW_CASES) {
   const site = mapSite({ area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin, ...paired });
   const oracle = site.oracle(rootViews(area));
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
+  const lens = process.env.AREAS_DECIDE ? decideTracker(site, `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`, process.env.AREAS_DECIDE) : undefined;
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
+  lens?.done();
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
   const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle, k.pageSize ?? 20), ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
   rows.push(row);

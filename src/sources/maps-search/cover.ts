@@ -40,7 +40,7 @@ import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolv
 import { placeKey } from './finish.ts';
 import { repairDry, repairOffset } from './repair.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
-import { estimateOf, seenVar, splitPays, type Estimate } from './split.ts';
+import { estimateOf, seenVar, splitBet, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
@@ -57,6 +57,20 @@ export const MAX_VIEW_PLACES = 500;
 const AREA_NAMED_CHARS = 200;
 /** Sampled places a rate needs before it is trusted. */
 const MIN_RATE_SAMPLE = 6;
+
+/** What a bench lens (bench/areas-decide.ts) is told: each sibling group made by a split (`g`, the
+ *  group it reports to `up`, the split cell `b` and its sample), and each search-or-split decision on
+ *  a cell below a root once a cap is proven (its group, sample, both estimates, the combined one,
+ *  the bet's terms (split.ts splitBet: P(saturated), the pages a saturated search wastes, a split's
+ *  expected excess) against the cap bet on, and the choice). */
+export type LensEvent =
+  | { kind: 'group'; g: number; up?: number; b: [number, number, number, number]; sample: Array<[number, number]>; searched: boolean }
+  | { kind: 'decide'; g: number; b: [number, number, number, number]; d: number; k: Array<[number, number]>; prior?: number; seen?: number; rate: boolean; lb?: number; m: number; v: number; p: number; waste: number; excess: number; cap: number; size: number; split: boolean };
+let lens: ((e: LensEvent) => void) | undefined;
+/** Sets the decision lens (a bench's; undefined, the default, turns it off at no cost). */
+export function setDecisionLens(f: ((e: LensEvent) => void) | undefined): void {
+  lens = f;
+}
 
 /** A sampled place: coordinates, hash, and 1 when a probe found it (not one of the ranked places
  *  of the view that sampled it, so not one of the top places of a cell below: known.ts). */
@@ -249,6 +263,7 @@ function report(st: AreaState, g: number, c: number, k: number): void {
 function split(st: AreaState, area: Area, b: Box, d: number, sample: Pt[], est: number | undefined, up?: { g: number; k: Pt[] }, lb?: number): void {
   const quads = quadrants(b).filter((q) => area.meets(q));
   const g = st.nextGroup++;
+  lens?.({ kind: 'group', g, ...(up ? { up: up.g } : {}), b: arr(b), sample: sample.map((p) => [p[0], p[1]]), searched: st.view?.b.join() === arr(b).join() });
   const cells: Cell[] = quads.map((q) => {
     const k = sample.filter(([lat, lng]) => contains(q, lat, lng));
     const low = lb ? lb * lowerShare(k.length, sample.length) : 0;
@@ -306,7 +321,12 @@ function advance(st: AreaState, area: Area): void {
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
     const e = estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
     const small = tooSmallToSplit(b);
-    if (e && !small && splitWorth(st, e, shares(st, area, b, cell.k))) {
+    const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k));
+    if (lens && e && !small && Number.isFinite(skipAbove(st))) {
+      const o = betOf(st);
+      lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k)), split: go });
+    }
+    if (go) {
       st.tally.skipped += 1;
       split(st, area, b, cell.d, cell.k, Math.exp(e.m) - 1, { g: cell.g, k: cell.k }, cell.lb);
       continue;
@@ -351,11 +371,15 @@ function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
  *  cap planned by (none before a view proved one: never split); where the views' pages miss places,
  *  the smaller view skipAbove sets. */
 function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): boolean {
-  if (!e) return false;
+  if (!e || !Number.isFinite(skipAbove(st))) return false;
+  return splitPays(e, betOf(st), parts);
+}
+
+/** The cap, paging and whether the cap is known, as splitWorth bets with them. */
+function betOf(st: AreaState): { cap: number; size: number; step: number; known: boolean } {
   const above = skipAbove(st);
-  if (!Number.isFinite(above)) return false;
   const size = st.ps ?? PAGE_SIZE;
-  return splitPays(e, { cap: above / SKIP_SHARE, size, step: meanStep(noiseRate(st.nz), size, above / SKIP_SHARE), known: knownCap(st.cap!) !== undefined }, parts);
+  return { cap: above / SKIP_SHARE, size, step: meanStep(noiseRate(st.nz), size, above / SKIP_SHARE), known: knownCap(st.cap!) !== undefined };
 }
 
 /** Scores both estimates of a view once its count is known (`lower`: it was capped, so its places

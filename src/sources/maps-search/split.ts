@@ -61,6 +61,10 @@ export function expectedPages(n: number, size: number, step: number): number {
   return pages;
 }
 
+/** The probability a cell's places reach `cap`: the estimate's log-normal spread and a count's
+ *  Poisson spread (1/cap). */
+export const pSaturated = (e: Estimate, cap: number) => 1 - phi((Math.log(cap + 1) - e.m) / Math.sqrt(e.v + 1 / cap));
+
 /**
  * Whether splitting a cell unsearched saves requests in expectation. Searched, it is saturated with
  * the probability that its places reach `cap` (the estimate's log-normal spread and a count's
@@ -70,10 +74,16 @@ export function expectedPages(n: number, size: number, step: number): number {
  * P x the saturated pages > (1 - P) x that excess.
  */
 export function splitPays(e: Estimate, o: { cap: number; size: number; step: number; known: boolean }, parts: number[]): boolean {
+  const { p, waste, excess } = splitBet(e, o, parts);
+  return p * waste > (1 - p) * excess;
+}
+
+/** The bet's terms: P(saturated), the pages a saturated search wastes, and the pages a split that
+ *  would have fit is expected to cost beyond the cell's own. */
+export function splitBet(e: Estimate, o: { cap: number; size: number; step: number; known: boolean }, parts: number[]): { p: number; waste: number; excess: number } {
   const { cap, size, step } = o;
   const waste = o.known && cap >= size ? Math.ceil((cap - size) / step) + 1 : pagesOf(cap, size, step);
-  const pSat = 1 - phi((Math.log(cap + 1) - e.m) / Math.sqrt(e.v + 1 / cap));
   const n = Math.min(Math.exp(e.m) - 1, cap - 1);
   const excess = Math.max(0, parts.reduce((a, x) => a + expectedPages(n * x, size, step), 0) - expectedPages(n, size, step));
-  return pSat * waste > (1 - pSat) * excess;
+  return { p: pSaturated(e, cap), waste, excess };
 }
