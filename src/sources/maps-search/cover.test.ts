@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adapter } from './adapter.ts';
 import { placeKey } from './finish.ts';
-import { rootViews } from './cover.ts';
+import { rootViews, setDecisionLens, type LensEvent } from './cover.ts';
 import { populationReady } from './density.ts';
 import { resolveArea } from '../../lookups/geo/area/resolve.ts';
 import type { MapsSearchParams } from '../_maps/params.ts';
@@ -298,4 +298,26 @@ test('a cap that falls below the places known in a cell: its page past them come
   assert.equal(twice, 0, 'no URL asked twice');
   assert.ok(m.recall >= 0.99, `recall ${m.recall}`);
   assert.ok(m.coverage - m.recall <= 0.02, `coverage ${m.coverage} vs recall ${m.recall}`);
+});
+
+test('the decision lens (a bench\'s) sees each split-or-search decision below a root with its bet, and changes nothing', () => {
+  // Two sites drawn alike (the ranking noise is drawn per request): one run without the lens, one with.
+  const plain = mapSite({ area, places: 6000, seed: 3, layout: 'clustered' });
+  const seen = mapSite({ area, places: 6000, seed: 3, layout: 'clustered' });
+  run({}, 0, plain);
+  const events: LensEvent[] = [];
+  setDecisionLens((e) => events.push(e));
+  try { run({}, 0, seen); } finally { setDecisionLens(undefined); }
+  assert.equal(seen.requests, plain.requests, 'the same requests with the lens on');
+  const decided = events.filter((e) => e.kind === 'decide');
+  assert.ok(decided.length >= 10, `${decided.length} decisions`);
+  assert.ok(decided.some((e) => e.split) && decided.some((e) => !e.split), 'both choices seen');
+  for (const e of decided) {
+    assert.ok(e.p >= 0 && e.p <= 1 && e.waste >= 1 && e.excess >= 0, JSON.stringify(e));
+    // The choice is the bet's: split when P x the saturated pages beat (1 - P) x the excess.
+    assert.equal(e.split, e.p * e.waste > (1 - e.p) * e.excess, JSON.stringify(e));
+  }
+  // Each decision's group was announced by the split that made it.
+  const groups = new Set(events.flatMap((e) => (e.kind === 'group' ? [e.g] : [])));
+  assert.ok(decided.every((e) => groups.has(e.g)));
 });
