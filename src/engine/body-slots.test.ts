@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BodySlots, MAX_CHARS } from './body-slots.ts';
+import { BodySlots, MAX_CHARS, readSlot, slotResponse } from './body-slots.ts';
+import { undecoded } from '../fetch/lazy-body.ts';
 
 const read = (s: { buffer: SharedArrayBuffer; chars: number }) => Buffer.from(s.buffer, 0, s.chars * 2).toString('utf16le');
 
@@ -22,4 +23,18 @@ test('body slots: a text crosses exactly (non-Latin-1, lone surrogates), slots a
   assert.ok(d.buffer.byteLength >= 400_000);
   assert.equal(read(d), 'z'.repeat(200_000));
   assert.equal(slots.lend('q'.repeat(MAX_CHARS + 1)), null, 'too long: sent as a string');
+});
+
+test('slotResponse: fetched bytes stay bytes until read, then read as readSlot decodes them; code units are read at once', () => {
+  const slots = new BodySlots(2);
+  const bytes = Buffer.from(`)]}'\n["Café ☕"]`);
+  const slot = slots.lendBytes({ bytes, contentType: 'application/json' })!;
+  const res = slotResponse({ status: 200, url: 'https://x.test/' }, slot);
+  assert.deepEqual(undecoded(res), { bytes: Buffer.from(slot.buffer, 0, bytes.length), contentType: 'application/json' });
+  assert.equal(res.body, readSlot(slot));
+  assert.equal(res.status, 200);
+  const text = slots.lend('["x"]')!;
+  const read2 = slotResponse({ status: 201 }, text);
+  assert.equal(undecoded(read2), undefined);
+  assert.deepEqual({ ...read2 }, { status: 201, body: '["x"]' });
 });

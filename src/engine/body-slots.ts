@@ -18,7 +18,7 @@
  *   readSlot(slot) // on the thread: the body's text
  */
 import { decodeText } from '../fetch/decode.ts';
-import type { Undecoded } from '../fetch/lazy-body.ts';
+import { withBody, type Undecoded } from '../fetch/lazy-body.ts';
 
 
 /** Bodies above this many characters (8 MiB of memory kept per slot) travel as strings. */
@@ -79,4 +79,13 @@ const plainUtf8 = (buf: Buffer) => buf.toString('utf8');
 export function readSlot(slot: BodySlot): string {
   if (slot.bytes !== undefined) return decodeText(Buffer.from(slot.buffer, 0, slot.bytes), slot.contentType, plainUtf8);
   return Buffer.from(slot.buffer, 0, slot.chars * 2).toString('utf16le');
+}
+
+/** `response` with the body a slot carries: fetched bytes stay bytes until read (../fetch/lazy-body.ts,
+ *  decoded as readSlot does), so an adapter that parses them as JSON (jsonOfBody) makes no string of
+ *  the whole page (issue 37 session 21); code units are read at once. Valid while the job runs: the
+ *  slot is given back when it ends. */
+export function slotResponse<T extends object>(response: T, slot: BodySlot): T & { body: string } {
+  if (slot.bytes !== undefined) return withBody({ ...response }, Buffer.from(slot.buffer, 0, slot.bytes), slot.contentType, plainUtf8);
+  return { ...response, body: readSlot(slot) };
 }

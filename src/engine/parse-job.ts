@@ -11,7 +11,7 @@
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../sources/_kit/adapter.ts';
 import type { AdapterRegistry } from '../sources/_kit/adapter.ts';
 import { defaultRegistry } from '../sources/registry.ts';
-import { readSlot, type BodySlot } from './body-slots.ts';
+import { slotResponse, type BodySlot } from './body-slots.ts';
 
 export interface ParseJob {
   kind?: 'parse';
@@ -34,8 +34,8 @@ export function jobOf(registry: AdapterRegistry): (job: ParseJob | PlanJob) => P
     const adapter = await registry.load(job.endpoint);
     if (adapter?.kind !== 'web') throw new Error(`no web adapter serves ${job.endpoint}`);
     if (job.kind === 'plan') return adapter.plan(job.ctx);
-    const body = job.shared ? readSlot(job.shared) : job.response.body ?? '';
-    return adapter.parse(job.step, { ...job.response, body }, job.ctx);
+    const response = job.shared ? slotResponse(job.response, job.shared) : { ...job.response, body: job.response.body ?? '' };
+    return adapter.parse(job.step, response, job.ctx);
   };
 }
 

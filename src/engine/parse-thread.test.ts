@@ -61,6 +61,22 @@ test('a body not yet decoded crosses as the fetched bytes: the thread decodes th
   }
 });
 
+test('a search page parses from its bytes: its body is never decoded whole, here or on the thread, and gives the records its text gives', { skip: fixtureMissing(CAPTURE), timeout: 60_000 }, async () => {
+  const bytes = Buffer.from(`)]}'\n${readFileSync(CAPTURE, 'utf8')}`);
+  const lazy = () => withBody({ status: 200, url: step.url, headers: { 'content-type': 'application/json' } }, Buffer.from(bytes), 'application/json');
+  const fromText = adapter.parse(step, response(decodeText(bytes, 'application/json')), ctx as never);
+  const here = lazy();
+  assert.deepEqual(adapter.parse(step, here, ctx as never), fromText);
+  assert.ok(undecoded(here), 'the adapter parsed the bytes without reading the body');
+  // On the thread the slot's bytes come as such a body (./body-slots.ts slotResponse); the same records.
+  const parse = parseOnThreads(1, busy)!;
+  try {
+    assert.deepEqual(await parse('/maps/search', adapter as WebAdapter, step, lazy(), ctx), fromText);
+  } finally {
+    await parse.close();
+  }
+});
+
 test('parse thread: a parse error is a SourceError with its type; a short body parses on this thread', { timeout: 60_000 }, async () => {
   const parse = parseOnThreads(1, busy)!;
   try {

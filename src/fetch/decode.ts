@@ -73,6 +73,24 @@ function sniffMetaCharset(buf: Buffer): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+/** The charset `buf` decodes with (undefined: UTF-8) and where its text starts (past a BOM), as decodeText reads them. */
+function charsetOf(buf: Buffer, contentType: string | undefined): { label: string | undefined; start: number } {
+  let label: string | undefined;
+  let start = 0;
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) (label = 'utf-8'), (start = 3);
+  else if (buf[0] === 0xff && buf[1] === 0xfe) (label = 'utf-16le'), (start = 2);
+  else if (buf[0] === 0xfe && buf[1] === 0xff) (label = 'utf-16be'), (start = 2);
+  label ??= headerCharset(contentType) ?? (/html/i.test(contentType ?? '') || !contentType ? sniffMetaCharset(buf) : undefined);
+  return { label: label === 'utf-8' || label === 'utf8' ? undefined : label, start };
+}
+
+/** Where the text of `buf` starts when decodeText reads it as UTF-8 (past a BOM), else -1.
+ *  @example utf8Start(Buffer.from('\ufeff[1]'), 'application/json') // 3 */
+export function utf8Start(buf: Buffer, contentType: string | undefined): number {
+  const { label, start } = charsetOf(buf, contentType);
+  return label ? -1 : start;
+}
+
 /**
  * Bytes → text: a BOM wins, then the header charset, then (for HTML) a <meta> charset, else UTF-8.
  * An unknown label falls back to UTF-8 rather than failing the request. `utf8`: the UTF-8 decoder
@@ -82,13 +100,8 @@ function sniffMetaCharset(buf: Buffer): string | undefined {
  *   decodeText(buf, 'text/html; charset=windows-1252')
  */
 export function decodeText(buf: Buffer, contentType: string | undefined, utf8: (buf: Buffer) => string = decodeUtf8): string {
-  let label: string | undefined;
-  let start = 0;
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) (label = 'utf-8'), (start = 3);
-  else if (buf[0] === 0xff && buf[1] === 0xfe) (label = 'utf-16le'), (start = 2);
-  else if (buf[0] === 0xfe && buf[1] === 0xff) (label = 'utf-16be'), (start = 2);
-  label ??= headerCharset(contentType) ?? (/html/i.test(contentType ?? '') || !contentType ? sniffMetaCharset(buf) : undefined);
-  if (!label || label === 'utf-8' || label === 'utf8') return utf8(start ? buf.subarray(start) : buf);
+  const { label, start } = charsetOf(buf, contentType);
+  if (!label) return utf8(start ? buf.subarray(start) : buf);
   // WHATWG maps latin1/iso-8859-1/windows-1252 to one decoder; Node 20's TextDecoder reads them as
   // plain ISO-8859-1 and gets 0x80-0x9F (€, “, ”, …) wrong.
   if (WIN1252_LABELS.has(label)) return decodeWindows1252(buf.subarray(start));

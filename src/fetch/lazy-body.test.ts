@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bodyFrom, undecoded, withBody } from './lazy-body.ts';
+import { bodyFrom, jsonOfBody, undecoded, withBody } from './lazy-body.ts';
+import { stripXssi } from '../sources/_kit/xssi.ts';
 import { decodeText } from './decode.ts';
 
 test('withBody: the bytes until the body is read, then the text decodeText makes of them, once', () => {
@@ -32,4 +33,15 @@ test('withBody: a charset other than UTF-8 decodes as the header says; bodyFrom 
   const plain = bodyFrom({}, read);
   assert.equal(undecoded(plain), undefined);
   assert.deepEqual(Object.getOwnPropertyDescriptor(plain, 'body')?.value, 'x');
+});
+
+test('jsonOfBody: JSON past the anti-XSSI line from the bytes, which stay undecoded; another charset from the text', () => {
+  const text = `\ufeff)]}'\n[["Café",[1,"9\u202fAM\u20135\u202fPM"]],{"a":"😀"}]`;
+  const res = withBody({ status: 200 }, Buffer.from(text), 'application/json');
+  assert.deepEqual(jsonOfBody(res), JSON.parse(stripXssi(text.slice(1))));
+  assert.ok(undecoded(res), 'parsed from the bytes: never decoded whole');
+  const latin = withBody({}, Buffer.from([0x5b, 0x22, 0xe9, 0x80, 0x22, 0x5d]), 'application/json; charset=windows-1252');
+  assert.deepEqual(jsonOfBody(latin), ['é€']);
+  assert.deepEqual(jsonOfBody({ body: ")]}'\n[2]" }), [2], 'a text body');
+  assert.throws(() => jsonOfBody(withBody({}, Buffer.from(")]}'\n[1,"), 'application/json')), SyntaxError);
 });

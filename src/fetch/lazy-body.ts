@@ -12,7 +12,9 @@
  *   const res = withBody({ status: 200, url, headers }, plain, headers['content-type']);
  *   undecoded(res) // { bytes: plain, contentType } until res.body is read, then undefined
  */
-import { decodeText } from './decode.ts';
+import { decodeText, utf8Start } from './decode.ts';
+import { parseJsonBytes, xssiEnd } from '../sources/_kit/json-bytes.ts';
+import { stripXssi } from '../sources/_kit/xssi.ts';
 
 export interface Undecoded { bytes: Buffer; contentType: string | undefined }
 
@@ -20,8 +22,9 @@ const RAW = Symbol('undecoded body');
 
 type Lazy = { [RAW]?: Undecoded };
 
-/** `o` with `body`: the text of `bytes` (decoded as `contentType` says) when first read. */
-export function withBody<T extends object>(o: T, bytes: Buffer, contentType: string | undefined): T & { body: string } {
+/** `o` with `body`: the text of `bytes` (decoded as `contentType` says) when first read. `utf8`: the
+ *  UTF-8 decoder (decodeText's). */
+export function withBody<T extends object>(o: T, bytes: Buffer, contentType: string | undefined, utf8?: (buf: Buffer) => string): T & { body: string } {
   let text: string | undefined;
   // Dropped once decoded: the bytes are not kept beside the text.
   let raw: Undecoded | undefined = { bytes, contentType };
@@ -30,7 +33,7 @@ export function withBody<T extends object>(o: T, bytes: Buffer, contentType: str
     enumerable: true,
     configurable: true,
     get(this: Lazy) {
-      if (raw) text = decodeText(raw.bytes, raw.contentType);
+      if (raw) text = decodeText(raw.bytes, raw.contentType, utf8);
       this[RAW] = raw = undefined;
       return text!;
     },
@@ -50,4 +53,18 @@ export function undecoded(res: object): Undecoded | undefined {
 export function bodyFrom<T extends object>(to: T, from: { body: string }): T & { body: string } {
   const raw = undecoded(from);
   return raw ? withBody(to, raw.bytes, raw.contentType) : Object.assign(to, { body: from.body });
+}
+
+/**
+ * The JSON value of `res`'s body past an anti-XSSI line (../sources/_kit/xssi.ts), as
+ * `JSON.parse(stripXssi(res.body))` gives it: from the bytes while the body is undecoded UTF-8, without
+ * decoding it whole (../sources/_kit/json-bytes.ts: no large string a page, issue 37 session 21), else
+ * from the text. The body stays undecoded. Throws a SyntaxError on a body that is not JSON.
+ *
+ * @example jsonOfBody(withBody({}, Buffer.from(")]}'\n[1]"), 'application/json')) // [1]
+ */
+export function jsonOfBody(res: { body: string }): unknown {
+  const raw = undecoded(res);
+  const start = raw ? utf8Start(raw.bytes, raw.contentType) : -1;
+  return raw && start >= 0 ? parseJsonBytes(raw.bytes, xssiEnd(raw.bytes, start)) : JSON.parse(stripXssi(res.body));
 }

@@ -6,18 +6,30 @@
 import { SourceError } from '../_kit/errors.ts';
 import type { FetchedResponse, ParseResult } from '../_kit/adapter.ts';
 import { parseMaybeXssiJson, stripXssi } from '../_kit/xssi.ts';
+import { jsonOfBody } from '../../fetch/lazy-body.ts';
 import { appInitState, placeBodyCandidates } from './html.ts';
 import { isPlaceNode, placeFromNode, type NodeOptions } from './node.ts';
 import type { PlaceRecord } from './record.ts';
 import { placeStubs } from './stub.ts';
 
 /**
- * JSON of a body that may carry the `)]}'` line; throws `layout_changed` when it is not JSON.
+ * JSON of a body that may carry the `)]}'` line; throws `layout_changed` when it is not JSON. Given the
+ * response rather than its text, a body still undecoded is parsed from its bytes (../../fetch/lazy-body.ts
+ * jsonOfBody, issue 37 session 21): the same value, without decoding the page whole.
  *
  * @example
  *   parseJsonBody(")]}'\n[1]") // [1]
  */
-export function parseJsonBody(text: string, what = 'response'): unknown {
+export function parseJsonBody(text: string | { body: string }, what = 'response'): unknown {
+  if (typeof text === 'object' && text !== null) {
+    // A response: from its bytes while undecoded (no large string a page); a body that is not JSON
+    // is read again as text for the error below.
+    try {
+      return jsonOfBody(text);
+    } catch {
+      return parseJsonBody(text.body, what);
+    }
+  }
   if (typeof text !== 'string' || text.trim() === '') throw new SourceError('layout_changed', `empty ${what} body`);
   try {
     return JSON.parse(stripXssi(text));

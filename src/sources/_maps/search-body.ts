@@ -60,12 +60,13 @@ export function parseSearchData(data: unknown, opts: NodeOptions = {}): PlaceRec
 }
 
 /**
- * The search response text → its places and unread entries (`query` from `opts`, null otherwise).
+ * The search response text (or the response: ./place-parse.ts parseJsonBody) → its places and unread
+ * entries (`query` from `opts`, null otherwise).
  *
  * @example
  *   readSearchBody(fs.readFileSync('search.json', 'utf8'), { query: 'coffee' }).unread // 0
  */
-export function readSearchBody(text: string, opts: NodeOptions = {}): SearchPage {
+export function readSearchBody(text: string | { body: string }, opts: NodeOptions = {}): SearchPage {
   return readSearchData(parseJsonBody(text, 'search'), opts);
 }
 
@@ -75,6 +76,6 @@ export function readSearchBody(text: string, opts: NodeOptions = {}): SearchPage
  * @example
  *   parseSearchBody(fs.readFileSync('search.json', 'utf8'), { query: 'coffee' })[0].name
  */
-export function parseSearchBody(text: string, opts: NodeOptions = {}): PlaceRecord[] {
+export function parseSearchBody(text: string | { body: string }, opts: NodeOptions = {}): PlaceRecord[] {
   return readSearchBody(text, opts).places;
 }

@@ -78,7 +78,7 @@ function parseResolve(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<I
 function parseSearch(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<Item> {
   const state = readState(step.state);
   if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
-  const places = parseSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params)); // layout_changed when not a search answer
+  const places = parseSearchBody(res, nodeOptionsOf(ctx.query, ctx.params)); // layout_changed when not a search answer
   const want = Math.max(1, ctx.params.limit ?? 1);
   if (places.length === 0) return { records: state.got > 0 ? [] : [{ item: 'none' }] };
   const records: Item[] = [];

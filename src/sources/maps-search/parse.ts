@@ -62,13 +62,13 @@ export function parseMapsSearch(step: Step, response: FetchedResponse, ctx: Quer
     case 'search': {
       const state = readState(step.state);
       if (!state) throw new SourceError('invalid_query', 'search step without a valid state');
-      const page = parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params));
+      const page = parseSearchBody(response, nodeOptionsOf(ctx.query, ctx.params));
       return withListingStubs(afterSearchPage(state, page));
     }
     case 'area': {
       const state = readAreaState(step.state);
       if (!state) throw new SourceError('invalid_query', 'area step without a valid state');
-      return withListingStubs(afterAreaPage(structuredClone(state), parseSearchBody(response.body, nodeOptionsOf(ctx.query, ctx.params)), ctx));
+      return withListingStubs(afterAreaPage(structuredClone(state), parseSearchBody(response, nodeOptionsOf(ctx.query, ctx.params)), ctx));
     }
     case 'place':
       return parsePlaceStep(response, nodeOptionsOf(ctx.query, ctx.params));

@@ -46,7 +46,7 @@ export function parse(step: Step, res: FetchedResponse, ctx: Ctx): ParseResult<P
   if (!search || typeof st.domain !== 'string') throw new SourceError('invalid_query', 'places-by-domain search step without a valid state');
   const cur = { ...search, domain: st.domain, page: Number(st.page ?? 0), kept: Number(st.kept ?? 0) } as SearchState & DomainState;
   // layout_changed when the body is not a map search answer
-  const page = readSearchBody(res.body, nodeOptionsOf(ctx.query, ctx.params));
+  const page = readSearchBody(res, nodeOptionsOf(ctx.query, ctx.params));
   const all = page.places;
   const kept = keptOf(page, cur.domain).map((r) => ({ ...r, query: ctx.query }));
   const perQuery = perQueryOf(ctx.params);
