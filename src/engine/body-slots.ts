@@ -11,6 +11,8 @@
  * A body the API thread has not decoded crosses as the fetched bytes (`lendBytes`, issue 37 session
  * 18, ../fetch/lazy-body.ts), which the thread decodes as the executor would have (`readSlot`): one
  * large string made for the page instead of two, and half the bytes copied for mostly-ASCII JSON.
+ * Since session 21 the thread hands the adapter those bytes still undecoded (`slotResponse`), and a
+ * JSON search answer is parsed from them (../fetch/lazy-body.ts jsonOfBody): no large string at all.
  *
  * @example
  *   const slot = slots.lend(body); // { buffer, chars } or null
