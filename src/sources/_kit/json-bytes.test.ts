@@ -27,7 +27,7 @@ test('parseJsonBytes: the value JSON.parse gives, split at every size, whatever 
 
 test('parseJsonBytes: what JSON.parse rejects throws a SyntaxError, split or not', () => {
   const bad = ['', ' ', '[', ']', '[1,]', '[,1]', '[1,,2]', '[1 2]', '[1,2', '[1,2]]', '[1,2] x', '["a\\"]', '[{]}',
-    '[tru]', '[1,[2,]]', '[1,[2 3]]', '["a",]', '[[1]2]', '[1}', '["\u0001"]', '[01]', '[1,"x]', '[[1,2],[3,4]'];
+    '[tru]', '[1,[2,]]', '[1,[2 3]]', '["a",]', '[[1]2]', '[1}', '["\u0001"]', '[01]', '[1,"x]', '[[1,2],[3,4]', '[[1,2]x,3]', '[[1] [2]]', '[[1,2},3]', '[{"a":[1,2]]}]'];
   for (const text of bad) {
     assert.throws(() => JSON.parse(text), SyntaxError, `JSON.parse accepts ${text}`);
     for (const split of [0, 1, 1 << 20]) assert.throws(() => parseJsonBytes(Buffer.from(text), 0, Buffer.byteLength(text), split), SyntaxError, `${text} split at ${split}`);

@@ -11,8 +11,9 @@
  * The value is JSON.parse's of the whole text (element order, numbers, strings, escapes; objects are
  * never split, so `__proto__` keys and duplicate keys stay JSON.parse's); the bytes decode as
  * `toString('utf8')` decodes them, split only before or after an ASCII byte, never inside a
- * character. Invalid JSON throws a SyntaxError, as JSON.parse does, with another message. Arrays are
- * split at most SPLIT_DEPTH levels deep, so the bytes are scanned at most that many times.
+ * character. Invalid JSON throws a SyntaxError, as JSON.parse does, with another message. The bytes
+ * are scanned once for the arrays' commas and ends (arrays nested in arrays only, at most SPLIT_DEPTH
+ * deep), then each element's bytes are parsed.
  *
  * @example
  *   parseJsonBytes(Buffer.from('[1,"é",[2]]')) // [1, 'é', [2]]
@@ -21,7 +22,7 @@
 /** An array of more bytes than this is parsed element by element: 32 KB of UTF-8 is at most 64 KB
  *  as a string, well under V8's 128 KB regular object limit. */
 export const SPLIT_BYTES = 32 * 1024;
-/** Nested arrays split at most this deep (each level scans its bytes once). */
+/** Nested arrays split at most this deep. */
 export const SPLIT_DEPTH = 6;
 
 const QUOTE = 0x22;
@@ -37,67 +38,72 @@ const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0
 /** The value of the JSON text in `bytes[start, end)` (UTF-8), as JSON.parse of its text. `split`:
  *  SPLIT_BYTES (tests split small texts). */
 export function parseJsonBytes(bytes: Buffer, start = 0, end = bytes.length, split = SPLIT_BYTES): unknown {
-  return parseRange(bytes, start, end, 0, split);
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(bytes[s])) s++;
+  while (e > s && isSpace(bytes[e - 1])) e--;
+  if (e - s <= split || bytes[s] !== OPEN) return JSON.parse(bytes.toString('utf8', s, e));
+  const top = scan(bytes, s, e);
+  if (top.end !== e) throw new SyntaxError(`Unexpected data after JSON at position ${top.end}`);
+  return build(bytes, top, split);
 }
 
-function parseRange(b: Buffer, s: number, e: number, depth: number, split: number): unknown {
-  while (s < e && isSpace(b[s])) s++;
-  while (e > s && isSpace(b[e - 1])) e--;
-  if (e - s <= split || b[s] !== OPEN || depth >= SPLIT_DEPTH) return JSON.parse(b.toString('utf8', s, e));
-  const out: unknown[] = [];
-  let i = s + 1;
-  while (isSpace(b[i])) i++;
-  if (i === e - 1 && b[i] === CLOSE) return out;
-  for (;;) {
-    while (i < e && isSpace(b[i])) i++;
-    const end = valueEnd(b, i, e - 1);
-    out.push(parseRange(b, i, end, depth + 1, split));
-    i = end;
-    while (i < e && isSpace(b[i])) i++;
-    if (i >= e - 1) break;
-    if (b[i] !== COMMA) throw new SyntaxError(`Unexpected byte ${b[i]} in JSON at position ${i}`);
-    i++;
-  }
-  if (i !== e - 1 || b[i] !== CLOSE) throw new SyntaxError(`Unterminated array in JSON at position ${s}`);
-  return out;
-}
+/** An array of the text: where it starts and ends (exclusive), its commas, and the arrays among its
+ *  elements, in order (none when it sits SPLIT_DEPTH deep: it is parsed whole). */
+interface ArrayAt { start: number; end: number; commas: number[]; arrays: ArrayAt[] }
 
-/** Where the value starting at `i` ends (exclusive), looking no further than `e`: a string or an
- *  array or object to its closing byte, anything else to the next comma, bracket or space. What it
- *  spans is checked by the parse of it, not here. */
-function valueEnd(b: Buffer, i: number, e: number): number {
-  const c = b[i];
-  if (c === QUOTE) return stringEnd(b, i, e);
-  if (c === OPEN || c === OPEN_OBJECT) {
-    let depth = 0;
-    for (let j = i; j < e; j++) {
-      const x = b[j];
-      if (x === QUOTE) j = stringEnd(b, j, e) - 1;
-      else if (x === OPEN || x === OPEN_OBJECT) depth++;
-      else if ((x === CLOSE || x === CLOSE_OBJECT) && --depth === 0) return j + 1;
-    }
-    throw new SyntaxError(`Unterminated JSON at position ${i}`);
-  }
-  let j = i;
-  while (j < e) {
+/** One pass over the array at `s`: every array nested in arrays only, down to SPLIT_DEPTH, with its
+ *  commas and end; an object and what it holds are skipped (parsed whole). Strings are stepped over. */
+function scan(b: Buffer, s: number, e: number): ArrayAt {
+  const top: ArrayAt = { start: s, end: -1, commas: [], arrays: [] };
+  // The array open at each depth, or null inside an object or past SPLIT_DEPTH.
+  const open: (ArrayAt | null)[] = [top];
+  let depth = 0;
+  for (let j = s + 1; j < e; j++) {
     const x = b[j];
-    if (x === COMMA || x === CLOSE || x === CLOSE_OBJECT || isSpace(x)) break;
-    j++;
+    if (x === QUOTE) {
+      j++;
+      while (j < e && b[j] !== QUOTE) j += b[j] === BACKSLASH ? 2 : 1;
+      if (j >= e) break;
+    } else if (x === COMMA) {
+      open[depth]?.commas.push(j);
+    } else if (x === OPEN || x === OPEN_OBJECT) {
+      const parent = open[depth];
+      const a = x === OPEN && parent && depth + 1 < SPLIT_DEPTH ? { start: j, end: -1, commas: [], arrays: [] } : null;
+      if (a) parent!.arrays.push(a);
+      open[++depth] = a;
+    } else if (x === CLOSE || x === CLOSE_OBJECT) {
+      const a = open[depth];
+      if (a) a.end = j + 1;
+      if (depth-- === 0) return top;
+    }
   }
-  return j;
+  throw new SyntaxError(`Unterminated JSON at position ${s}`);
 }
 
-/** Past the closing quote of the string whose opening quote is at `i`. */
-function stringEnd(b: Buffer, i: number, e: number): number {
-  let j = i + 1;
-  for (;;) {
-    j = b.indexOf(QUOTE, j);
-    if (j < 0 || j >= e) throw new SyntaxError(`Unterminated string in JSON at position ${i}`);
-    let escapes = 0;
-    for (let k = j - 1; b[k] === BACKSLASH; k--) escapes++;
-    if (escapes % 2 === 0) return j + 1;
-    j++;
+/** The array `a` from its elements: an array among them of more than `split` bytes built the same way,
+ *  anything else parsed by JSON.parse from its bytes. */
+function build(b: Buffer, a: ArrayAt, split: number): unknown[] {
+  if (b[a.end - 1] !== CLOSE) throw new SyntaxError(`Unexpected byte ${b[a.end - 1]} in JSON at position ${a.end - 1}`);
+  const out: unknown[] = [];
+  let next = 0;
+  for (let k = 0; k <= a.commas.length; k++) {
+    let s = k ? a.commas[k - 1] + 1 : a.start + 1;
+    let e = k < a.commas.length ? a.commas[k] : a.end - 1;
+    while (s < e && isSpace(b[s])) s++;
+    while (e > s && isSpace(b[e - 1])) e--;
+    if (s === e && k === 0 && !a.commas.length) return out; // []
+    if (b[s] === OPEN && a.arrays[next]?.start === s) {
+      const inner = a.arrays[next++];
+      if (inner.end !== e) throw new SyntaxError(`Unexpected data in JSON at position ${inner.end}`);
+      if (e - s > split) {
+        out.push(build(b, inner, split));
+        continue;
+      }
+    }
+    out.push(JSON.parse(b.toString('utf8', s, e)));
   }
+  return out;
 }
 
 /**
