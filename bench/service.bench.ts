@@ -26,7 +26,7 @@
  * shares the cores and is not in the service's own CPU. SERVER_NODE_ARGS='--import tsx --import
  * ./bench/pg-statements.ts' with PG_STATEMENTS_OUT in an arm's env counts its statements by kind with
  * each one's server CPU (after the warm-up); './bench/sqlite-statements.ts' with SQLITE_STATEMENTS_OUT counts a
- * SQLite arm's statements by text.
+ * SQLite arm's statements by text; './bench/parse-placement.js' with PARSE_PLACEMENT_OUT counts where an arm parses its pages.
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
  * CPU is also counted per thread (bench/lib.ts procThreadsMs): the API thread, each worker thread by
  * its job module (named by bench/thread-names.js, preloaded into every server), V8's platform threads
@@ -278,8 +278,8 @@ async function main(): Promise<void> {
         const onPg = !!a.env?.DATABASE_URL;
         // Its database's name: backends on the Unix socket are told apart by it (bench/pg-cpu.ts).
         const db = onPg ? decodeURIComponent(new URL(a.env!.DATABASE_URL).pathname.slice(1)) || undefined : undefined;
-        // bench/pg-statements.ts or bench/sqlite-statements.ts preloaded: its counts start after the warm-up.
-        if (/(pg|sqlite)-statements/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
+        // bench/pg-statements.ts, bench/sqlite-statements.ts or bench/parse-placement.js preloaded: its counts start after the warm-up.
+        if (/(pg|sqlite)-statements|parse-placement/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
         const p0 = onPg ? pgCpuMs(s.child.pid!, db) : null;
         const c0 = procCpuMs(s.child.pid!);
         const t0 = procThreadsMs(s.child.pid!, s.names);
