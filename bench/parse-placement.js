@@ -8,6 +8,9 @@
  * tenths: a page here with the share under HERE_BUSY was placed by the room rule (`room`), else every
  * parse thread was full (`full`). `samples`: the shares the service read, in tenths. Resets on SIGUSR2
  * (the service bench sends it after the warm-up); appends the counts to PARSE_PLACEMENT_OUT on exit, a line a server.
+ * Since 2668a32 (session 21, svcH) a page still undecoded is parsed from its bytes, with no JSON.parse of
+ * the whole page: on such a build `here` counts only pages decoded whole, and the pages parsed on the API
+ * thread are N minus `thread` (their room/full split is then not counted).
  * A diagnostic: the wrappers cost this process a little CPU. Plain JavaScript (the bundles run without tsx).
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
