@@ -43,7 +43,7 @@ import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { estimateOf, seenVar, splitBet, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
-import { accepted, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, type CapLearn, type Kept } from './viewcap.ts';
+import { accepted, cappedBefore, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, unsureCapped, weakProbe, type CapLearn, type Kept } from './viewcap.ts';
 import { knownFrom } from './known.ts';
 import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
@@ -560,15 +560,21 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     const allow = Math.min(v.allow ?? 0, noiseAllowance(missed, v.t!, Math.max(1, before)));
     // More distinct places than the count: the view holds more than it shows.
     capped = all.length > v.t! || fresh.length > allow;
+    // At a count a view was found capped at before, a probe too weak to tell does not clear the view:
+    // it is split (and teaches nothing).
+    const unclear = !capped && cappedBefore(cap, v.t!) && weakProbe(before, st.ps ?? PAGE_SIZE, allow);
     if (capped) {
       // A proof the view's own misses could explain (as many new places as it missed, or fewer) splits
       // the view but teaches the cap only a count already proven: a false proof at a new count makes
       // every view near it probed (Nevada's 100,000 paid 973 probes for one at 68 of 120).
-      const sure = all.length > v.t! || fresh.length > missed || (cap.capsEver ?? []).includes(v.t!);
+      const sure = all.length > v.t! || fresh.length > missed || cappedBefore(cap, v.t!);
       if (sure) {
         provenCapped(cap, v.t!, before > 0 ? (fresh.length * v.t!) / before : undefined, !!v.audit);
         for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
-      }
+      } else unsureCapped(cap, v.t!);
+    }
+    if (capped || unclear) {
+      capped = true;
       // The split will search the probe's sub-cell (or a cell of it): its first page is this one.
       keepPage(st, v.probe, page, n);
     } else {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accepted, AUDIT_EVERY, capsVary, CLEAN, emptyCapLearn, hold, judge, knownCap, likelyMissed, nextRecheck, noiseAllowance, planningCap, probeCell, probedComplete, provenCapped, reopen, toHeld } from './viewcap.ts';
+import { accepted, AUDIT_EVERY, cappedBefore, capsVary, CLEAN, emptyCapLearn, hold, judge, knownCap, likelyMissed, nextRecheck, noiseAllowance, planningCap, probeCell, probedComplete, provenCapped, reopen, toHeld, unsureCapped, weakProbe } from './viewcap.ts';
 
 const B: [number, number, number, number] = [36, -115, 36.1, -114.9];
 /** Boxes whose draw is not an audit (the audit is drawn from the box). */
@@ -202,4 +202,24 @@ test('caps proven at several counts: a view stopping at any count once proven a 
   assert.equal(judge(c, 100, 100, plain(2)), 'capped', 'the lowest proven, not among the latest two');
   assert.equal(judge(c, 140, 140, plain(3)), 'capped');
   assert.equal(judge(c, 130, 130, plain(4)), 'probe', 'a count never proven is probed');
+});
+
+test('a count a view was found capped at, proven or not, is remembered; a probe too weak to tell a capped view there is named', () => {
+  const c = emptyCapLearn();
+  assert.equal(cappedBefore(c, 110), false);
+  unsureCapped(c, 110);
+  assert.equal(cappedBefore(c, 110), true, 'an unsure finding is remembered');
+  assert.equal(knownCap(c), undefined, 'but teaches no cap');
+  assert.deepEqual(c.caps, []);
+  assert.equal(cappedBefore(c, 100), false);
+  provenCapped(c, 100, undefined, false);
+  assert.equal(cappedBefore(c, 100), true, 'a proof is remembered too');
+  for (const t of [1, 2, 3, 4]) unsureCapped(c, t);
+  assert.deepEqual(c.unsure, [4, 3, 2, 1], 'the latest four');
+  // A page of 10 whose allowance is 3 (a view missing a tenth of its places): a sub-cell of 2 known
+  // places would show one new place were the view showing two thirds of its places: it cannot tell.
+  assert.equal(weakProbe(2, 10, 3), true);
+  assert.equal(weakProbe(9, 20, 1), false, 'a page of 20, half of it known, one allowed: it can');
+  assert.equal(weakProbe(3, 20, 0), false);
+  assert.equal(weakProbe(18, 20, 1), true, 'no room on the page');
 });

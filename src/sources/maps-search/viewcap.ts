@@ -122,6 +122,9 @@ export interface CapLearn {
   rechecked?: number; recheckHits?: number;
   /** Probes in a row, after a proof and before the cap is known, that found their view complete. */
   clean?: number;
+  /** Counts at which a probe found its view capped by no more new places than the view's own misses
+   *  could explain (not a proof: unsureCapped), latest first (at most 4). */
+  unsure?: number[];
 }
 
 export const emptyCapLearn = (): CapLearn => ({ hi: 0, caps: [], recent: [], probed: 0, audits: 0, auditHits: 0, unchecked: {}, hidden: 0, hiddenViews: 0, range: [0, 0], ring: [] });
@@ -275,6 +278,29 @@ export function provenCapped(c: CapLearn, t: number, hidden: number | undefined,
   if (audit) c.auditHits += 1;
   c.clean = 0;
   if (hidden !== undefined) { c.hidden += Math.min(t, hidden); c.hiddenViews += 1; }
+}
+
+/** A probe found its view capped, but by no more new places than its own misses could explain: not
+ *  taught (a false proof at a new count makes every view near it probed), but remembered, since a
+ *  complete view stops at a given count by chance only: a second view capped at that count is proof
+ *  (a site of 10 a page misses a tenth of a view's places, and its first two caps went untaught), and
+ *  a weak probe there does not clear a view (weakProbe). */
+export function unsureCapped(c: CapLearn, t: number): void {
+  const u = (c.unsure ??= []);
+  u.unshift(t);
+  u.length = Math.min(u.length, 4);
+}
+
+/** A count a view was found capped at, proven or not. */
+export const cappedBefore = (c: CapLearn, t: number): boolean => (c.capsEver ?? []).includes(t) || (c.unsure ?? []).includes(t);
+
+/** Whether a probe's sub-cell, holding `before` of the view's places, could not have told a capped view
+ *  by more new places than `allow`: were the view to show two thirds of its places, the sub-cell's page
+ *  (`ps` places) would show about half as many new ones as it showed, room permitting. On a site of 10
+ *  a page whose pages miss a tenth of a view's places the allowance leaves room for a sub-cell of 2 or 3
+ *  (a view of 215 places stopping at the cap 110 read as complete: a 2.1-point overclaim). */
+export function weakProbe(before: number, ps: number, allow: number): boolean {
+  return Math.min(ps - before, before / 2) <= allow + 1;
 }
 
 /** A probe found its view complete (after a proof, before the cap is known: CLEAN): `clear` when it
