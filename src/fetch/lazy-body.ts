@@ -13,8 +13,8 @@
  *   undecoded(res) // { bytes: plain, contentType } until res.body is read, then undefined
  */
 import { decodeText, utf8Start } from './decode.ts';
-import { parseJsonBytes, xssiEnd } from '../sources/_kit/json-bytes.ts';
-import { stripXssi } from '../sources/_kit/xssi.ts';
+import { parseJsonBytes } from '../sources/_kit/json-bytes.ts';
+import { stripXssi, xssiEnd } from '../sources/_kit/xssi.ts';
 
 export interface Undecoded { bytes: Buffer; contentType: string | undefined }
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseJsonBytes, xssiEnd, SPLIT_DEPTH } from './json-bytes.ts';
-import { stripXssi } from './xssi.ts';
+import { parseJsonBytes, SPLIT_DEPTH } from './json-bytes.ts';
+import { stripXssi, xssiEnd } from './xssi.ts';
 import { fixturePath, fixtureMissing } from './fixtures.ts';
 
 const TEXTS = [
