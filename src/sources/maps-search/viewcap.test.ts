@@ -10,6 +10,16 @@ import { accepted, AUDIT_EVERY, cappedBefore, capsVary, CLEAN, emptyCapLearn, ho
 const B: [number, number, number, number] = [36, -115, 36.1, -114.9];
 /** Boxes whose draw is not an audit (the audit is drawn from the box). */
 const plain = (i: number): [number, number, number, number] => [36 + i * 0.01, -115, 36.01 + i * 0.01, -114.99];
+/** What 200 views stopping at 70-99 places get: audits and probes. */
+function checks(c: ReturnType<typeof emptyCapLearn>): { audits: number; probes: number } {
+  let audits = 0, probes = 0;
+  for (let i = 0; i < 200; i++) {
+    const v = judge(c, 70 + (i % 30), 70 + (i % 30), plain(i));
+    if (v === 'audit') audits++;
+    if (v === 'probe') probes++;
+  }
+  return { audits, probes };
+}
 
 test('before any proof: the first views and every new highest count are probed; lower ones accepted', () => {
   const c = emptyCapLearn();
@@ -27,7 +37,7 @@ test('more distinct places than the count: capped without a probe', () => {
   assert.equal(judge(emptyCapLearn(), 120, 121, B), 'capped');
 });
 
-test('three proofs at one count make the cap (two split a view stopping there); a view above it starts the proof again', () => {
+test('three proofs at one count make the cap (two split a view stopping there), and the views below it are not audited; a view above it starts the proof again', () => {
   const c = emptyCapLearn();
   provenCapped(c, 110, 40, false);
   provenCapped(c, 110, 30, false);
@@ -39,13 +49,8 @@ test('three proofs at one count make the cap (two split a view stopping there); 
   provenCapped(c, 110, 20, false);
   assert.equal(knownCap(c), 110);
   assert.equal(judge(c, 110, 110, B), 'capped', 'at the cap: split without a probe');
-  let audits = 0, probes = 0;
-  for (let i = 0; i < 200; i++) {
-    const v = judge(c, 70 + (i % 30), 70 + (i % 30), plain(i));
-    if (v === 'audit') audits++;
-    if (v === 'probe') probes++;
-  }
-  assert.ok(audits > 200 / AUDIT_EVERY / 3 && audits < (3 * 200) / AUDIT_EVERY, `${audits} audits of 200 high views`);
+  const { audits, probes } = checks(c);
+  assert.equal(audits, 0, 'a known cap: no audit of the views below it');
   assert.equal(probes, 0);
   assert.equal(judge(c, 30, 30, B), 'complete', 'below half the cap: no audit');
   accepted(c, 125, true);
@@ -85,6 +90,8 @@ test('after one proof, probes in a row that found their views complete make the 
   for (let i = 0; i < CLEAN - 1; i++) probedComplete(c, true);
   assert.equal(judge(c, 90, 90, plain(1)), 'probe', 'a probe its view\'s noise left unclear starts the count again');
   probedComplete(c, true);
+  const { audits } = checks(c);
+  assert.ok(audits > 200 / AUDIT_EVERY / 3 && audits < (3 * 200) / AUDIT_EVERY, `${audits} audits of 200 high views while the cap is not known`);
   const i = [...Array(50).keys()].find((k) => judge(c, 90, 90, plain(k)) !== 'audit')!;
   assert.equal(judge(c, 90, 90, plain(i)), 'complete', 'below the proof: an audit at most');
   assert.equal(judge(c, 130, 130, plain(i)), 'probe', 'at the proof');
