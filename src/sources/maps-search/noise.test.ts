@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asksAgain, COVER_REPAIRED, expectedMisses, expectedUnseen, learnNoise, leftTolerated, meanStep, MISS_TOLERATED, missesAt, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
+import { asksAgain, COVER_REPAIRED, expectedMisses, expectedUnseen, learnNoise, leftTolerated, meanStep, MISS_TOLERATED, missesAt, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, RECALL_PROMISED, recallBound, skipShare, type NoiseFit } from './noise.ts';
 import { rng } from '../_maps/test-support.ts';
 
 /** A view of `n` places ranked by a fixed prominence (exponential, like the loopback site's) plus
@@ -121,14 +121,24 @@ test('views shrink where ranks move, to where the deepest overlap is half a page
   assert.equal(skipShare(110 / 120, 0.3, 120, 20), 0.5);
 });
 
-test('pages are asked again to a coverage figure of 0.995 while ranks move up to 12%; above it, less and less, then not at all', () => {
+test('pages are asked again while a lower bound of the recall is short of 0.99 while ranks move up to 12%; above it, less and less, then not at all', () => {
   const run = { seen: 97, found: 9900, estimated: 9940, left: 0 };
   assert.equal(asksAgain(0.1, 0, { ...run, estimated: 20_000 }), false, 'nothing missed: nothing to ask');
-  // The figure with this view: 9,997 of 10,040 (0.9957), then 9,997 of 10,060 (0.9937).
+  // With this view: 9,997 of 10,040 (a figure of 0.9957, the bound 0.9944), of 10,060 (0.9937,
+  // 0.9922: a fixed figure of 0.995 asked here), of 10,090 (0.9908, 0.9889).
   assert.equal(asksAgain(0.1, 3, run), false);
-  assert.equal(asksAgain(0.1, 3, { ...run, estimated: 9960 }), true);
-  assert.ok(9997 / 10_040 >= COVER_REPAIRED && 9997 / 10_060 < COVER_REPAIRED);
-  // A small town's first view, one of 90 missed: below 0.995, but not a place short of it.
+  assert.equal(asksAgain(0.1, 3, { ...run, estimated: 9960 }), false);
+  assert.equal(asksAgain(0.1, 3, { ...run, estimated: 9990 }), true);
+  assert.ok(recallBound(9997, 10_060) >= RECALL_PROMISED && recallBound(9997, 10_090) < RECALL_PROMISED);
+  // The bound is the figure less two standard errors of its misses (their square root).
+  assert.ok(Math.abs(recallBound(9900, 10_000) - (9900 - 20) / 10_000) < 1e-12);
+  assert.equal(recallBound(0, 0), 1);
+  // The same figure (0.993) is sure enough on a run of 10,000 places, not on one of 1,000.
+  assert.equal(asksAgain(0.05, 3, { seen: 97, found: 9830, estimated: 9900, left: 0 }), false);
+  assert.equal(asksAgain(0.05, 3, { seen: 97, found: 896, estimated: 900, left: 0 }), true);
+  // A small run stops at a figure of 0.995 (where the bound would ask more): a small town's first
+  // view, one of 90 missed, is below 0.995 but not a place short of it.
+  assert.ok(89 / 90 < COVER_REPAIRED && recallBound(89, 90) < RECALL_PROMISED);
   assert.equal(asksAgain(0.02, 1, { seen: 89, found: 0, estimated: 0, left: 0 }), false);
   assert.equal(asksAgain(0.02, 2, { seen: 88, found: 0, estimated: 0, left: 0 }), true);
   // Above the rate, the share still missing decides, and more is tolerated the more ranks move.
