@@ -327,23 +327,16 @@ test('a site of 10 a page at a cap of 110 (coast, σ 0.05, 2% failures): a view 
   // view's places, so the first two views capped at 110 proved nothing (their new places within
   // their own misses) and the third, 215 places stopping at 110, was cleared by a probe of a sub-cell
   // of 2 known places: recall 0.974 with a figure of 0.995.
-  const oregon = resolveArea('US>Oregon');
-  const coast = mapSite({ area: oregon, inside: 5000, seed: 6, layout: 'coast', cap: 110, noise: 0.05, pageSize: 10, fail: 0.02, pairedNoise: true });
-  const ctx = { query: 'dentist', params: { area: 'US>Oregon' } as MapsSearchParams };
-  const queue: Step[] = adapter.plan(ctx);
-  const found = new Set<string>();
-  let summary: Record<string, unknown> | undefined;
-  while (queue.length) {
-    const step = queue.shift()!;
-    let res = coast.serve(step.url);
-    // A 429 or 503 is asked again, as the executor retries it.
-    for (let k = 0; k < 5 && res.status !== 200; k++) res = coast.serve(step.url);
-    const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
-    for (const r of out.records) found.add(placeKey(r));
-    if (out.summary) summary = out.summary;
-    queue.push(...(out.next ?? []));
-  }
-  const recall = found.size / coast.insideCount, coverage = Number(summary!.coverage);
+  const coast = mapSite({ area: resolveArea('US>Oregon'), inside: 5000, seed: 6, layout: 'coast', cap: 110, noise: 0.05, pageSize: 10, fail: 0.02, pairedNoise: true });
+  // A 429 or 503 is asked again, as the executor retries it.
+  const retried = { serve(url: string) {
+    let res = coast.serve(url);
+    for (let k = 0; k < 5 && res.status !== 200; k++) res = coast.serve(url);
+    return res;
+  } };
+  const { records, summary } = run({ area: 'US>Oregon' }, 0, retried);
+  const found = new Set(records.map(placeKey));
+  const recall = found.size / coast.insideCount, coverage = Number(summary.coverage);
   t.diagnostic(JSON.stringify({ recall, coverage, requests: coast.requests }));
   assert.ok(recall >= 0.99, `recall ${recall}`);
   assert.ok(Math.abs(coverage - recall) <= 0.02, `coverage ${coverage} vs recall ${recall}`);

@@ -560,9 +560,6 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
     const allow = Math.min(v.allow ?? 0, noiseAllowance(missed, v.t!, Math.max(1, before)));
     // More distinct places than the count: the view holds more than it shows.
     capped = all.length > v.t! || fresh.length > allow;
-    // At a count a view was found capped at before, a probe too weak to tell does not clear the view:
-    // it is split (and teaches nothing).
-    const unclear = !capped && cappedBefore(cap, v.t!) && weakProbe(before, st.ps ?? PAGE_SIZE, allow);
     if (capped) {
       // A proof the view's own misses could explain (as many new places as it missed, or fewer) splits
       // the view but teaches the cap only a count already proven: a false proof at a new count makes
@@ -572,9 +569,12 @@ function onPage(st: AreaState, area: Area, page: Located[], n: number, records: 
         provenCapped(cap, v.t!, before > 0 ? (fresh.length * v.t!) / before : undefined, !!v.audit);
         for (const k of reopen(cap, v.t!)) splitAfterAll(st, area, k);
       } else unsureCapped(cap, v.t!);
+    } else {
+      // At a count a view was found capped at before, a probe too weak to tell does not clear the
+      // view: it is split (and teaches nothing).
+      capped = cappedBefore(cap, v.t!) && weakProbe(before, st.ps ?? PAGE_SIZE, allow);
     }
-    if (capped || unclear) {
-      capped = true;
+    if (capped) {
       // The split will search the probe's sub-cell (or a cell of it): its first page is this one.
       keepPage(st, v.probe, page, n);
     } else {

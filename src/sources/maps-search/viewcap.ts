@@ -128,7 +128,7 @@ export interface CapLearn {
   /** Probes in a row, after a proof and before the cap is known, that found their view complete. */
   clean?: number;
   /** Counts at which a probe found its view capped by no more new places than the view's own misses
-   *  could explain (not a proof: unsureCapped), latest first (at most 4). */
+   *  could explain (not a proof: unsureCapped), latest first (at most UNSURE_KEPT). */
   unsure?: number[];
 }
 
@@ -287,6 +287,10 @@ export function provenCapped(c: CapLearn, t: number, hidden: number | undefined,
   if (hidden !== undefined) { c.hidden += Math.min(t, hidden); c.hiddenViews += 1; }
 }
 
+/** Unsure finds remembered (unsureCapped): a cap repeats within a few views; older counts would make
+ *  chance stops near them split. */
+const UNSURE_KEPT = 4;
+
 /** A probe found its view capped, but by no more new places than its own misses could explain: not
  *  taught (a false proof at a new count makes every view near it probed), but remembered, since a
  *  complete view stops at a given count by chance only: a second view capped at that count is proof
@@ -295,7 +299,7 @@ export function provenCapped(c: CapLearn, t: number, hidden: number | undefined,
 export function unsureCapped(c: CapLearn, t: number): void {
   const u = (c.unsure ??= []);
   u.unshift(t);
-  u.length = Math.min(u.length, 4);
+  u.length = Math.min(u.length, UNSURE_KEPT);
 }
 
 /** A count a view was found capped at, proven or not. */
