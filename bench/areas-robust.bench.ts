@@ -17,6 +17,10 @@
  *                                                               its view and offset (map-site.ts
  *                                                               pairedNoise): compare two planners on
  *                                                               the same draws (not the published figures)
+ *   AREAS_NOISE_DRAW=3 npm run bench -- areas-robust          another draw of every case's ranking noise
+ *                                                               (map-site.ts noiseDraw; 0 the published
+ *                                                               one): a set's change on the stream over
+ *                                                               several draws, not one
  *   AREAS_RATE=1 npm run bench -- areas-robust                 each case's `noise_rate`: how far ranks
  *                                                               move as the run read it at its end
  *                                                               (noise.ts noiseRate)
@@ -109,7 +113,7 @@ const only = (process.env.AREAS_CASES ?? '').split(',').filter(Boolean);
 const scale = Number(process.env.AREAS_SCALE || 1);
 /** AREAS_PAIRED=1: each request's ranking noise drawn from its view and offset (map-site.ts
  *  pairedNoise), so two planners compare on the same draws; the published figures are without it. */
-const paired = process.env.AREAS_PAIRED ? { pairedNoise: true } : {};
+const paired = { ...(process.env.AREAS_PAIRED ? { pairedNoise: true } : {}), ...(process.env.AREAS_NOISE_DRAW ? { noiseDraw: Number(process.env.AREAS_NOISE_DRAW) } : {}) };
 const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}/noise${k.noise}/s${k.seed}/${k.area}`;
 
 await populationReady();

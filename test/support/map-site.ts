@@ -105,6 +105,9 @@ export interface MapSiteOptions {
    *  every other request as it was, so two planners compare on the same draws (bench: AREAS_PAIRED=1).
    *  Default false (one stream: the published figures). */
   pairedNoise?: boolean;
+  /** Another draw of the ranking noise on the same places (default 0, the published one): a stream
+   *  result on 7 cases is one draw of many (bench: AREAS_NOISE_DRAW). */
+  noiseDraw?: number;
   /** Where places lie (map-layouts.ts; default population), and the shares of a `mix`. */
   layout?: Layout;
   mix?: MixWeights;
@@ -144,7 +147,8 @@ export function mapSite(o: MapSiteOptions): MapSite {
   let insideCount = 0;
   for (let i = 0; i < n; i++) if (o.area.contains(lat[i]!, lng[i]!)) { inside[i] = 1; insideCount++; }
   const noise = o.noise ?? 0.02;
-  const noiseRng = rng((o.seed ?? 1) + 7);
+  const noiseSeed = (o.seed ?? 1) + 7919 * (o.noiseDraw ?? 0);
+  const noiseRng = rng(noiseSeed + 7);
   const failRng = rng((o.seed ?? 1) + 13);
   const capOf = typeof o.cap === 'function' ? o.cap : () => (o.cap as number | undefined) ?? SITE_VIEW_CAP;
   const centre = (v: Box) => ({ lat: (v.s + v.n) / 2, lng: (v.w + v.e) / 2 });
@@ -163,7 +167,7 @@ export function mapSite(o: MapSiteOptions): MapSite {
   const ranked = (box: Box, request: number, offset: number, asked: number): number[] => {
     const ids = shownIn(box);
     const cap = capOf({ box, ...centre(box), request });
-    const draw = o.pairedNoise ? rng(keyed(o.seed ?? 1, box, offset)) : noiseRng;
+    const draw = o.pairedNoise ? rng(keyed(noiseSeed, box, offset)) : noiseRng;
     const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(draw)] as const).sort((a, c) => c[1] - a[1]);
     return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
   };
