@@ -24,6 +24,10 @@
  *   AREAS_RATE=1 npm run bench -- areas-robust                 each case's `noise_rate`: how far ranks
  *                                                               move as the run read it at its end
  *                                                               (noise.ts noiseRate)
+ *   AREAS_TRACE=1 npm run bench -- areas-robust                each case's `trace`: [request, rate] at
+ *                                                               every change of the rate the run reads
+ *                                                               (when an early reading crosses a rule's
+ *                                                               threshold, and for how many requests)
  *   AREAS_DECIDE=/tmp/d.jsonl npm run bench -- areas-robust   each split-or-search decision below a root
  *                                                               with its cell's truth, appended to the
  *                                                               file (bench/areas-decide.ts)

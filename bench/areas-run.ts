@@ -46,6 +46,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   const where = process.env.AREAS_WHERE ? whereTracker() : undefined;
   const attrib = process.env.AREAS_ATTRIB ? attribTracker() : undefined;
   const t = performance.now();
+  const trace: Array<[number, number]> = [];
   while (queue.length) {
     const step = queue.shift()!;
     // A 429 or 5xx is asked again, as the executor retries it (each answer is a request the site counted).
@@ -63,6 +64,11 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     if (out.summary) summary = out.summary;
     // How far ranks move as the run read it (AREAS_RATE=1: its last step's fit).
     if (process.env.AREAS_RATE) lastNz = (step.state as unknown as AreaState).nz;
+    // AREAS_TRACE=1: the rate at each change, so a rule switched by an early reading shows when and how long.
+    if (process.env.AREAS_TRACE) {
+      const rt = Math.round(noiseRate((step.state as unknown as AreaState).nz) * 1000) / 1000;
+      if (rt !== trace[trace.length - 1]?.[1]) trace.push([site.requests - before, rt]);
+    }
     queue.push(...(out.next ?? []));
   }
   const requests = site.requests - before;
@@ -73,6 +79,7 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     requests, oracle_requests: oracle, requests_ratio: round(requests / oracle, 3),
     coverage, coverage_error: round(Math.abs(coverage - recall) * 100, 2),
     run_s: round((performance.now() - t) / 1000, 1), ...(process.env.AREAS_RATE ? { noise_rate: round(noiseRate(lastNz), 3) } : {}), summary, ...(where ? { where: where.w } : {}),
+    ...(process.env.AREAS_TRACE ? { trace } : {}),
     ...(attrib ? { attrib: attrib.result(site, rootViews(area)) } : {}),
   };
 }
