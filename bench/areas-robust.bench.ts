@@ -116,8 +116,9 @@ function capOf(k: Case, area: Area): { cap: number | ((v: SiteView) => number); 
 const only = (process.env.AREAS_CASES ?? '').split(',').filter(Boolean);
 const scale = Number(process.env.AREAS_SCALE || 1);
 /** AREAS_PAIRED=1: each request's ranking noise drawn from its view and offset (map-site.ts
- *  pairedNoise), so two planners compare on the same draws; the published figures are without it. */
-const paired = { ...(process.env.AREAS_PAIRED ? { pairedNoise: true } : {}), ...(process.env.AREAS_NOISE_DRAW ? { noiseDraw: Number(process.env.AREAS_NOISE_DRAW) } : {}) };
+ *  pairedNoise), so two planners compare on the same draws; the published figures are without it.
+ *  AREAS_NOISE_DRAW=k: another draw of that noise (noiseDraw; 0 the published one). */
+const noiseOpts = { ...(process.env.AREAS_PAIRED ? { pairedNoise: true } : {}), ...(process.env.AREAS_NOISE_DRAW ? { noiseDraw: Number(process.env.AREAS_NOISE_DRAW) } : {}) };
 const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}/noise${k.noise}/s${k.seed}/${k.area}`;
 
 await populationReady();
@@ -136,7 +137,7 @@ for (const k of cases()) {
   const c = capOf(k, area);
   if (only.length && !only.some((o) => label(k, c.label).includes(o))) continue;
   const places = Math.max(500, Math.round(k.places * (k.places === 100_000 ? 1 : scale)));
-  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }), ...paired });
+  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }), ...noiseOpts });
   const oracle = site.oracle(rootViews(area));
   c.changeAfter?.(oracle);
   // The oracle's views paged as the planner pages them (pages 18 apart, a short page to end, an
@@ -183,7 +184,7 @@ const NEW_CASES: NewCase[] = [
 for (const k of NEW_CASES) {
   const area = resolveArea(k.area);
   if (only.length && !only.some((o) => `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`.includes(o))) continue;
-  const site = mapSite({ area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin, ...paired });
+  const site = mapSite({ area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin, ...noiseOpts });
   const oracle = site.oracle(rootViews(area));
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
   const lens = process.env.AREAS_DECIDE ? decideTracker(site, `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`, process.env.AREAS_DECIDE) : undefined;
@@ -218,7 +219,7 @@ if (process.env.AREAS_SWEEP !== '0') {
     const name = SWEEP.areas[i++ % SWEEP.areas.length]!;
     if (only.length && !only.some((o) => `sweep/${layout}/cap${cap}/noise${noise}/s${SWEEP.seed}/${name}`.includes(o))) continue;
     const area = resolveArea(name);
-    const site = mapSite({ area, inside: Math.max(500, Math.round(SWEEP.places * scale)), seed: SWEEP.seed, layout, cap, noise, ...paired });
+    const site = mapSite({ area, inside: Math.max(500, Math.round(SWEEP.places * scale)), seed: SWEEP.seed, layout, cap, noise, ...noiseOpts });
     const oracle = site.oracle(rootViews(area));
     const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, name, oracle);
     const row = { layout, cap: String(cap), noise, seed: SWEEP.seed, area: name, ...run, paging_floor_ratio: 0, noise_floor_ratio: 0, noise_floor_99_ratio: 0, ...boundOf(site, area, oracle), tuned: false, sweep: true };
