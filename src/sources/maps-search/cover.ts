@@ -43,7 +43,7 @@ import { addCount, emptyFit, expected, type Fit } from './density.ts';
 import { estimateOf, seenVar, splitBet, splitPays, type Estimate } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
-import { accepted, cappedBefore, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, toHeld, VARY_SHARE, unsureCapped, weakProbe, type CapLearn, type Kept } from './viewcap.ts';
+import { accepted, cappedBefore, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, uncount, toHeld, VARY_SHARE, unsureCapped, weakProbe, type CapLearn, type Kept } from './viewcap.ts';
 import { knownFrom } from './known.ts';
 import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
@@ -106,7 +106,7 @@ interface View { b: [number, number, number, number]; d: number; k: Pt[]; g: num
   /** Its estimates before it was searched ([prior, from the views]), to score them (score). */
   ests?: [number, number];
   /** A view accepted earlier, probed again once caps varied (viewcap.ts nextRecheck): what it added. */
-  recheck?: { found: number; est: number; fit: boolean };
+  recheck?: { found: number; est: number; fit: boolean; amb?: true };
   /** Offsets of its pages, in order (repair.ts asks again across their boundaries). */
   offs?: number[];
   /** Places its pages missed before any was asked again (the run's miss share learns from it). */
@@ -407,7 +407,7 @@ function recheckView(st: AreaState, area: Area): View | null {
   const r = nextRecheck(cap);
   if (!r) return null;
   cap.probed += 1;
-  return { b: r.b, d: r.d, k: [], g: 0, offset: 0, seen: [], pts: [], t: r.t, probe: r.p, allow: r.allow, all: r.h, recheck: { found: r.found, est: r.est, fit: r.fit } };
+  return { b: r.b, d: r.d, k: [], g: 0, offset: 0, seen: [], pts: [], t: r.t, probe: r.p, allow: r.allow, all: r.h, recheck: { found: r.found, est: r.est, fit: r.fit, ...(r.amb ? { amb: r.amb } : {}) } };
 }
 
 /** A recheck's probe page: places of the sub-cell the view never showed (beyond its noise) prove it
@@ -417,11 +417,11 @@ function recheckDone(st: AreaState, area: Area, v: View, page: Located[], n: num
   const t = v.t!, shown = v.all ?? [];
   const fresh = probeNew(page, boxOf(v.probe!), boxOf(v.b), shown);
   cap.rechecked = (cap.rechecked ?? 0) + 1;
-  if (cap.unchecked[t]) cap.unchecked[t] -= 1;
+  if (!v.recheck!.amb) uncount(cap, t, 1);
   if (fresh.length > (v.allow ?? 0)) {
     cap.recheckHits = (cap.recheckHits ?? 0) + 1;
     provenCapped(cap, t, shown.length > 0 ? (fresh.length * t) / shown.length : undefined, false);
-    splitAfterAll(st, area, { b: v.b, d: v.d, t, s: [], ...v.recheck! });
+    splitAfterAll(st, area, { b: v.b, d: v.d, t, s: [], found: v.recheck!.found, est: v.recheck!.est, fit: v.recheck!.fit });
     for (const k of reopen(cap, t)) splitAfterAll(st, area, k);
     keepPage(st, v.probe!, page, n);
   }
@@ -747,7 +747,7 @@ function viewDone(st: AreaState, area: Area, v: View, capped: boolean, checked: 
     // cap, and 3% of the places of Nevada were lost under a figure of 0.992).
     if (!saturated && (!checked || v.amb) && v.t !== undefined && v.t >= Math.min(highCount(cap), st.ps ?? PAGE_SIZE) && !small) {
       const sample = v.pts.concat(v.k.filter((p) => !v.seen.includes(p[2])));
-      cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted, allow: noiseAllowance(v.t - all.length, v.t) });
+      cap.ring.unshift({ b: v.b, d: v.d, t: v.t, s: sample, found: foundIn, est: estIn, fit: fitted, allow: noiseAllowance(v.t - all.length, v.t), ...(checked ? { amb: true as const } : {}) });
       // Past the ring it is held without its sample (viewcap.ts toHeld).
       if (cap.ring.length > RING) hold(cap, toHeld(cap.ring.pop()!, (q) => area.meets(q), MIN_CELL_DEG));
     }

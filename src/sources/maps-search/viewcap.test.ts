@@ -162,6 +162,17 @@ test('views kept while unchecked are split after all when their count proves a c
   assert.deepEqual(c.ring.map((k) => k.t), [87]);
 });
 
+test('a reopened view that was checked (its probe passed within the noise) is not taken off the unchecked count', () => {
+  const c = emptyCapLearn();
+  // Three views accepted unchecked at 100 (one of them dropped from the ring unheld), one checked.
+  c.unchecked[100] = 3;
+  c.ring = [{ b: B, d: 1, t: 100, s: [], found: 90, est: 92, fit: true }, { b: B, d: 1, t: 100, s: [], found: 95, est: 97, fit: true, amb: true }];
+  hold(c, { b: B, d: 2, t: 100, found: 99, est: 99, fit: true, allow: 1, p: B, h: [], amb: true });
+  hold(c, { b: B, d: 2, t: 100, found: 98, est: 98, fit: true, allow: 1, p: B, h: [] });
+  assert.equal(reopen(c, 100).length, 4);
+  assert.equal(c.unchecked[100], 1, 'only the two unchecked ones are settled; the one dropped unheld still counts');
+});
+
 test('probe cell: the fullest sub-cell below a page that meets the area; none when the cell is too small', () => {
   const cell = { s: 0, w: 0, n: 1, e: 1 };
   // 60 places in the SW quadrant, 12 in the NE one, 3 in the SE one.

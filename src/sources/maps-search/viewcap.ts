@@ -91,11 +91,14 @@ type Pt = [number, number, string, 1?];
 /** An accepted view kept to be split after all: its box, depth, sample, count and what it added. */
 export interface Kept { b: [number, number, number, number]; d: number; t: number; s: Pt[]; found: number; est: number; fit: boolean;
   /** New places its probe may show that its own ranking noise explains (noiseAllowance). */
-  allow?: number }
+  allow?: number;
+  /** Accepted after a probe the noise allowance explained: kept to be reopened, but it was checked, so
+   *  it is not among `unchecked` (absent on states stored before session 24: counted as unchecked). */
+  amb?: true }
 
 /** An accepted view past the ring, kept small for a recheck: no sample, but the sub-cell a probe of
  *  it would ask (`p`) and the hashes of its places there (`h`). */
-export interface Held { b: [number, number, number, number]; d: number; t: number; found: number; est: number; fit: boolean; allow: number; p: [number, number, number, number]; h: string[] }
+export interface Held { b: [number, number, number, number]; d: number; t: number; found: number; est: number; fit: boolean; allow: number; p: [number, number, number, number]; h: string[]; amb?: true }
 /** Accepted views held past the ring (oldest dropped first; each a few hundred bytes of the state). */
 export const HELD = 32;
 
@@ -338,11 +341,17 @@ export function accepted(c: CapLearn, t: number, checked: boolean): void {
  *  after all (a held view without its sample). */
 export function reopen(c: CapLearn, t: number): Kept[] {
   const held = (c.held ?? []).filter((k) => k.t === t);
-  const out = c.ring.filter((k) => k.t === t).concat(held.map(({ b, d, t, found, est, fit }) => ({ b, d, t, s: [], found, est, fit })));
-  if (out.length && c.unchecked[t]) c.unchecked[t] = Math.max(0, c.unchecked[t]! - out.length);
+  const out: Kept[] = c.ring.filter((k) => k.t === t).concat(held.map(({ b, d, t, found, est, fit, amb }) => ({ b, d, t, s: [], found, est, fit, ...(amb ? { amb } : {}) })));
+  uncount(c, t, out.filter((k) => !k.amb).length);
   c.ring = c.ring.filter((k) => k.t !== t);
   if (held.length) c.held = c.held!.filter((k) => k.t !== t);
   return out;
+}
+
+/** Views accepted unchecked at `t` that are now settled (reopened or rechecked): no longer among the
+ *  unchecked ones the coverage figure counts as likely capped. */
+export function uncount(c: CapLearn, t: number, n: number): void {
+  if (n > 0 && c.unchecked[t]) c.unchecked[t] = Math.max(0, c.unchecked[t]! - n);
 }
 
 /** A view leaving the ring is held without its sample: the sub-cell a probe would ask (chosen from
@@ -352,7 +361,7 @@ export function toHeld(k: Kept, meets: (b: Box) => boolean, minDeg: number): Hel
   const cell = { s: k.b[0], w: k.b[1], n: k.b[2], e: k.b[3] };
   const p = probeCell(cell, k.s, meets, minDeg, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
   if (!p) return null;
-  return { b: k.b, d: k.d, t: k.t, found: k.found, est: k.est, fit: k.fit, allow, p: [p.s, p.w, p.n, p.e], h: k.s.filter(([lat, lng]) => contains(p, lat, lng)).map((x) => x[2]) };
+  return { b: k.b, d: k.d, t: k.t, found: k.found, est: k.est, fit: k.fit, allow, p: [p.s, p.w, p.n, p.e], h: k.s.filter(([lat, lng]) => contains(p, lat, lng)).map((x) => x[2]), ...(k.amb ? { amb: k.amb } : {}) };
 }
 
 /** Holds a view (the newest kept, the oldest dropped past HELD). */
