@@ -12,7 +12,11 @@
  *   searched itself before splitting).
  * - `empty`: pages of a view holding none of the area's places (the oracle pays 0; the paging floor 1
  *   an empty leaf): `empty_leaf` is an oracle empty leaf, `empty_below` a view below one.
- * - `probe`, `repair`, `recheck`: the checking requests (viewcap.ts, repair.ts).
+ * - `probe`, `repair`, `recheck`: the checking requests (viewcap.ts, repair.ts); `repair_amb` the pages
+ *   asked again by views whose probe was unclear (to check the cap, not for misses).
+ * - `overlap`: pages of views (any class above) beyond what pages `step` apart from the same first
+ *   offset would have asked to reach the same last one (the view's count taken half a page past it):
+ *   what the overlap grown with depth costs over the fixed one.
  * - `covered`: the oracle's cost of leaves no view reached (an ancestor was accepted): negative waste.
  */
 import type { Box } from '../src/sources/_maps/cells.ts';
@@ -24,12 +28,12 @@ export type Attrib = Record<string, number>;
 const key = (b: readonly number[]) => b.map((x) => x.toFixed(9)).join(',');
 
 export function attribTracker() {
-  const asked: Array<{ b: [number, number, number, number]; kind: string; est: boolean }> = [];
+  const asked: Array<{ b: [number, number, number, number]; kind: string; est: boolean; amb: boolean; offset: number }> = [];
   return {
     step(pre: AreaState): void {
       const v = pre.view!;
       const kind = v.recheck ? 'recheck' : v.probe ? 'probe' : v.fix ? 'repair' : 'page';
-      asked.push({ b: v.b, kind, est: !!v.ests });
+      asked.push({ b: v.b, kind, est: !!v.ests, amb: !!v.amb, offset: v.offset });
     },
     /** The classes, in requests, over the oracle's cells of `roots` (page `size`, pages `step` apart). */
     result(site: MapSite, roots: Box[], size = 20, step = 18): Attrib {
@@ -38,7 +42,7 @@ export function attribTracker() {
       const leaves = cells.filter((c) => c.kind !== 'split');
       const ceil = (n: number) => Math.ceil(n / size);
       const floor = (n: number) => (n < size ? 1 : Math.floor((n - size) / step) + 2);
-      const a: Attrib = { oracle: 0, floor: 0, total: asked.length, leaf: 0, leaf_oracle: 0, leaf_floor: 0, split_searched: 0, split_searched_noest: 0, views_split_searched: 0, views_split_unsearched: 0, below: 0, below_oracle: 0, below_leaf_searched: 0, views_below: 0, leaves_oversplit: 0, empty_leaf: 0, empty_below: 0, views_empty_leaf: 0, probe: 0, repair: 0, recheck: 0, covered: 0 };
+      const a: Attrib = { oracle: 0, floor: 0, total: asked.length, leaf: 0, leaf_oracle: 0, leaf_floor: 0, split_searched: 0, split_searched_noest: 0, views_split_searched: 0, views_split_unsearched: 0, below: 0, below_oracle: 0, below_leaf_searched: 0, views_below: 0, leaves_oversplit: 0, empty_leaf: 0, empty_below: 0, views_empty_leaf: 0, probe: 0, repair: 0, repair_amb: 0, recheck: 0, covered: 0, overlap: 0 };
       for (const c of leaves) if (c.kind === 'leaf') { a.oracle! += ceil(c.n); a.floor! += floor(c.n); } else a.floor! += 1;
       // The oracle cell a view is, or the leaf it lies below (the one holding its centre).
       const leafOf = (b: [number, number, number, number]) => {
@@ -48,8 +52,23 @@ export function attribTracker() {
       const reached = new Set<string>();
       const leafViews = new Map<string, { exact: number; below: number }>();
       const seenView = new Set<string>();
+      // Each view's page offsets (a view's pages are consecutive requests), for `overlap`.
+      const runs: number[][] = [];
+      let lastKey = '';
       for (const r of asked) {
-        if (r.kind !== 'page') { a[r.kind]! += 1; }
+        if (r.kind !== 'page') continue;
+        const k = key(r.b);
+        if (k !== lastKey) runs.push([]);
+        lastKey = k;
+        runs[runs.length - 1]!.push(r.offset);
+      }
+      for (const offs of runs) {
+        if (offs.length < 2) continue;
+        const first = offs[0]!, t = offs[offs.length - 1]! + size / 2;
+        a.overlap! += offs.length - (Math.floor((t - first - size) / step) + 2);
+      }
+      for (const r of asked) {
+        if (r.kind !== 'page') { a[r.kind]! += 1; if (r.kind === 'repair' && r.amb) a.repair_amb! += 1; }
         const k = key(r.b);
         const exact = byKey.get(k);
         const c = exact ?? leafOf(r.b);
