@@ -78,15 +78,18 @@ test('deep views read the rate as shallow ones do: a place one boundary missed a
   assert.equal(expectedUnseen(0, [0, 18, 36], 20, 50), 0);
 });
 
-test('where pages are asked again for what the overlap missed, the overlap is wider (1.72 x rate x rank; 1.5 above)', () => {
+test('where pages are asked again for what the overlap missed, the overlap is wider (1.72 x rate x rank; above, 1.5 x RATE_REPAIRED x rank)', () => {
   // Up to RATE_REPAIRED a place missed costs a page asked again, so the overlap pays more.
   assert.equal(overlapAt(0.1, 60, 20), 10);
   assert.equal(overlapAt(RATE_REPAIRED, 30, 20), 6);
   // 1.72 x 0.05 x 100 = 8.6 (1.65 would give 8).
   assert.equal(overlapAt(0.05, 100, 20), 9);
-  // Above it the misses are left (counted), and only the overlap costs.
-  assert.equal(overlapAt(0.2, 30, 20), 9);
-  assert.equal(overlapAt(0.15, 40, 20), 9);
+  // Above it the misses are left (counted): the overlap is what it is just above the threshold,
+  // 1.5 x 0.12 x rank, and no longer grows with the rate (1.5 x 0.2 x 30 gave 9).
+  assert.equal(overlapAt(0.2, 30, 20), 5);
+  assert.equal(overlapAt(0.15, 40, 20), 7);
+  for (const rate of [0.13, 0.2, 0.3, 0.45]) assert.equal(overlapAt(rate, 40, 20), 7, `rate ${rate}`);
+  assert.equal(overlapAt(0.3, 80, 20), 10);
 });
 
 test('pages overlap by two where ranks barely move, more the deeper the page, at most half a page', () => {

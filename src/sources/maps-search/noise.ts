@@ -12,9 +12,10 @@
  * (`expectedMisses`, before) count a place that one boundary missed and the next page showed: up to
  * twice the truth for deep views, so the rate read low where views were deep. From the rate:
  *
- * - Overlap: the pages of a view overlap by GROW x rate x the boundary's rank (GROW_REPAIRED where
- *   pages are asked again; at least OVERLAP, at most half a page): few where ranks barely move, more
- *   the deeper the page. Deep boundaries are
+ * - Overlap: the pages of a view overlap by GROW_REPAIRED x rate x the boundary's rank where pages
+ *   are asked again (up to RATE_REPAIRED), GROW x RATE_REPAIRED x rank above it (the misses are
+ *   left there, so the overlap no longer grows with the rate; session 24); at least OVERLAP, at most
+ *   half a page: few where ranks barely move, more the deeper the page. Deep boundaries are
  *   where the misses are; a fixed overlap grown for them pays it on every boundary.
  * - Smaller views: the share of the cap the split decision bets against (cover.ts splitWorth: this
  *   share over its base) is where the deepest boundary's overlap reaches half a page (to
@@ -150,8 +151,10 @@ export function noiseRate(fit: NoiseFit | undefined): number {
 
 /** The overlap of the page after one ending at rank `end`, for pages of `size`, ranks moving `rate`. */
 export function overlapAt(rate: number, end: number, size: number): number {
-  const grow = rate <= RATE_REPAIRED ? GROW_REPAIRED : GROW;
-  return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(grow * rate * end)));
+  if (rate <= RATE_REPAIRED) return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(GROW_REPAIRED * rate * end)));
+  // Above RATE_REPAIRED the run pays nothing more for its misses (no page asked again for them,
+  // leftTolerated): the overlap stays what it is just above the threshold, not grown with the rate.
+  return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(GROW * RATE_REPAIRED * end)));
 }
 
 /** Where the next page of a view starts after the page at `offset`. */
