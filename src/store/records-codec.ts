@@ -12,6 +12,7 @@
 import { brotliCompress, brotliCompressSync, brotliDecompress, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { QueryResult } from './results/contract.ts';
+import { utf8Of } from './utf8.ts';
 
 const compressLater = promisify(brotliCompress) as (buf: Buffer, o: BrotliOptions) => Promise<Buffer>;
 const expandLater = promisify(brotliDecompress) as (buf: Buffer | Uint8Array) => Promise<Buffer>;
@@ -45,7 +46,7 @@ export function recordsCodec(quality: number | null): RecordsCodec {
   return {
     pack(text, utf8) {
       if (text.length < MIN_BYTES) return text;
-      const buf = utf8 ?? Buffer.from(text);
+      const buf = utf8 ?? utf8Of(text);
       return brotliCompressSync(buf, options(buf));
     },
     async packOffThread(text, utf8) {

@@ -50,3 +50,18 @@ test('sqlite: RESULT_COMPRESSION=off stores text', async () => {
     assert.equal((await read(s))[0].recordsJson, records(40, 'plain'));
   } finally { await s.close(); }
 });
+
+test('sqlite: a completion without the records\' bytes stores and answers with the text\'s own UTF-8, byte for byte', async () => {
+  const s = await setup();
+  try {
+    const first = await s.completeItem({ itemId: 'r:0', owner: 'w', recordsJson: records(40, 'first'), count: 40, now: 3 });
+    const second = await s.completeItem({ itemId: 'r:1', owner: 'w', recordsJson: records(30, 'second ☕'), count: 30, now: 3 });
+    // The synchronous answer sends these bytes: each completion's own, not memory the next one reuses.
+    assert.ok(first.stored?.recordsUtf8?.equals(Buffer.from(records(40, 'first'))));
+    assert.ok(second.stored?.recordsUtf8?.equals(Buffer.from(records(30, 'second ☕'))));
+    const { brotliDecompressSync } = await import('node:zlib');
+    const rows = s.db.prepare('SELECT records FROM results ORDER BY query_index').all() as { records: Buffer }[];
+    assert.ok(brotliDecompressSync(rows[0].records).equals(Buffer.from(records(40, 'first'))));
+    assert.deepEqual((await read(s)).map((r) => r.recordsJson), [records(40, 'first'), records(30, 'second ☕')]);
+  } finally { await s.close(); }
+});

@@ -20,6 +20,7 @@ import type { SqliteDb } from './handle.ts';
 import { ownedItem } from './lease.ts';
 import { countCompletion, finishIfDone } from './requests.ts';
 import { dropProgress, savedChunks, storeResult } from './results.ts';
+import { utf8Of } from '../utf8.ts';
 
 /** Ends a leased item's query with no records and the error; inside the caller's transaction. */
 function failForGood(h: SqliteDb, it: Row, itemId: string, error: string, now: number): FanIn {
@@ -154,7 +155,7 @@ export class SqliteItems implements Required<Pick<RequestStore, ItemMethods>> {
       o = capToTotal(o, o.totalLimit === undefined ? 0 : (h.s('SELECT records FROM requests WHERE id = ?').get(it.request_id) as Row).records);
       const chunks = o.streamed ? savedChunks(h, it.request_id, it.query_index) : 0;
       // Encoded once: compressed here, and the synchronous answer sends the same bytes (FanIn.stored).
-      const utf8 = o.recordsUtf8 ?? Buffer.from(o.recordsJson);
+      const utf8 = o.recordsUtf8 ?? utf8Of(o.recordsJson);
       // Not when totalLimit cut the records (capToTotal drops their bytes): then they are packed here.
       const whole = storeResult(h, it.request_id, it.query_index, o.recordsJson, o.count, o.note ?? null, chunks, utf8, o.recordsUtf8 ? packed : undefined) && chunks === 0;
       if (it.checkpointed) dropProgress(h, it.request_id, it.query_index, !!o.streamed);
