@@ -21,6 +21,7 @@ import { capToTotal } from '../cap.ts';
 import type { FanIn, ItemOutcome, ItemState, RequestRow, RequestStore, WorkItem } from '../requests/contract.ts';
 import type { Row } from '../rows.ts';
 import { storedOf } from '../requests/stored.ts';
+import { utf8Of } from '../utf8.ts';
 import { pickFair } from '../requests/fairness.ts';
 import { ParamsCache } from '../requests/params-cache.ts';
 import { CheckpointFree } from './checkpoint-free.ts';
@@ -191,7 +192,12 @@ export class PostgresItems implements Required<Pick<RequestStore, ItemMethods>> 
     const h = this.h;
     // Without the checkpoint's deletes when the item can have none (./checkpoint-free.ts).
     const sql = completeItemFor(o, !this.free.take(o.itemId, o.owner));
-    if (o.totalLimit === undefined) return endItem(h, sql, (alone) => completeArgs(o, alone), o.now, storedOf(o, o.recordsUtf8));
+    if (o.totalLimit === undefined) {
+      // Encoded once (../utf8.ts): the driver sends these bytes as the text parameter, and the
+      // synchronous answer sends the same, instead of each encoding the text again.
+      const bytes = { ...o, recordsUtf8: o.recordsUtf8 ?? utf8Of(o.recordsJson) };
+      return endItem(h, sql, (alone) => completeArgs(bytes, alone), o.now, storedOf(o, bytes.recordsUtf8));
+    }
     // totalLimit: the records the request kept so far decide the cut, so they are read under the
     // request's row lock (item first, then request: the usual order) and concurrent items of one
     // request never deliver or bill past the limit.

@@ -94,4 +94,23 @@ export function resultConformance(name: string, open: OpenStore, opts: SuiteOpti
     for await (const q of s.readResults(r.id)) read.push(q.recordsJson);
     assert.deepEqual(read, [json]);
   });
+
+  t('a result given as its text alone is stored and answered as that text\'s UTF-8, byte for byte, one completion\'s bytes not another\'s', async (s) => {
+    const a = await account(s, 10);
+    const r = request(a.id, ['first', 'second'], { unitPriceMicros: µ(0.001) });
+    await s.createRequest(r);
+    const items = await s.claimItems('w1', 2, 60_000, 10_000);
+    const text = (tag: string) => JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ i, name: `${tag} Café «${i}» – ⋅ 𝄞 \ud800` })));
+    const fans = [];
+    for (const item of items.sort((x, y) => x.queryIndex - y.queryIndex)) {
+      fans.push(await s.completeItem({ itemId: item.id, owner: 'w1', recordsJson: text(item.query), count: 20, now: 10_100 }));
+    }
+    fans.forEach((fan, i) => {
+      assert.equal(fan.applied, true);
+      if (fan.stored?.recordsUtf8) assert.ok(fan.stored.recordsUtf8.equals(Buffer.from(text(['first', 'second'][i]))), 'the answer sends the text\'s own bytes');
+    });
+    const read = [];
+    for await (const q of s.readResults(r.id)) read.push(q.recordsJson);
+    assert.deepEqual(read, [text('first'), text('second')]);
+  });
 }
