@@ -56,7 +56,9 @@ test('a stub place page is asked again from another identity; what stays a stub 
     // Every stub answer the site gave was either asked again (first) or served (second).
     assert.equal(m.stubs_retried + m.stubs_served, site.hits.stubs);
     assert.equal(m.stubs_served, served);
-    assert.ok(m.stubs_retried >= 8, `a share of 0.4 of 40 places meets stubs (${m.stubs_retried})`);
+    // Which session asks which place follows the scheduling, so the count is a binomial draw over
+    // (session, place) pairs: mean 16, sd 3.1; 7 was seen once under CI's load (session 24).
+    assert.ok(m.stubs_retried >= 4, `a share of 0.4 of 40 places meets stubs (${m.stubs_retried})`);
     assert.ok(m.stubs_served < m.stubs_retried, 'another identity mostly gets the whole page');
     assert.equal(site.hits.place, site.placeIds.length + m.stubs_retried, 'one more place page per stub, no more');
     // Each re-ask came from another identity (another session: its own cookies).
