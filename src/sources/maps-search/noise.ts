@@ -151,10 +151,10 @@ export function noiseRate(fit: NoiseFit | undefined): number {
 
 /** The overlap of the page after one ending at rank `end`, for pages of `size`, ranks moving `rate`. */
 export function overlapAt(rate: number, end: number, size: number): number {
-  if (rate <= RATE_REPAIRED) return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(GROW_REPAIRED * rate * end)));
   // Above RATE_REPAIRED the run pays nothing more for its misses (no page asked again for them,
   // leftTolerated): the overlap stays what it is just above the threshold, not grown with the rate.
-  return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(GROW * RATE_REPAIRED * end)));
+  const perRank = rate <= RATE_REPAIRED ? GROW_REPAIRED * rate : GROW * RATE_REPAIRED;
+  return Math.min(Math.floor(size / 2), Math.max(OVERLAP, Math.round(perRank * end)));
 }
 
 /** Where the next page of a view starts after the page at `offset`. */
