@@ -56,9 +56,11 @@ test('a stub place page is asked again from another identity; what stays a stub 
     // Every stub answer the site gave was either asked again (first) or served (second).
     assert.equal(m.stubs_retried + m.stubs_served, site.hits.stubs);
     assert.equal(m.stubs_served, served);
-    // Which session asks which place follows the scheduling, so the count is a binomial draw over
-    // (session, place) pairs: mean 16, sd 3.1; 7 was seen once under CI's load (session 24).
-    assert.ok(m.stubs_retried >= 4, `a share of 0.4 of 40 places meets stubs (${m.stubs_retried})`);
+    // The site draws by place and by the order of the visitors who asked it, not by which session
+    // the scheduling sends (session 25): its draws at a share of 0.4 give 20 stub first answers of
+    // 40, and 10 of those stay stubs for the second visitor.
+    assert.equal(m.stubs_retried, 20, 'every stub first answer is asked again');
+    assert.equal(m.stubs_served, 10, 'what the second visitor also gets as a stub is served as one');
     assert.ok(m.stubs_served < m.stubs_retried, 'another identity mostly gets the whole page');
     assert.equal(site.hits.place, site.placeIds.length + m.stubs_retried, 'one more place page per stub, no more');
     // Each re-ask came from another identity (another session: its own cookies).
@@ -92,7 +94,7 @@ test('signed in: the re-ask goes as another account', { timeout: 90_000 }, async
   await withSite({ places: 30, reviewsOf: () => 3, stubShare: 0.5, signedOut: 'forbidden', cookies }, async (h, site) => {
     const body = await ask(h, '/maps/search', site.placeIds);
     const m = body.metadata!;
-    assert.ok(m.stubs_retried >= 5);
+    assert.deepEqual([m.stubs_retried, m.stubs_served], [17, 9], 'the site\'s draws at a share of 0.5 of 30: 17 first answers stubs, 9 second');
     assert.equal(m.stubs_retried + m.stubs_served, site.hits.stubs);
     body.data.forEach((d, k) => { if (!whole(d[0])) assert.ok(body.errors?.some((e) => e.query === site.placeIds[k] && e.error.type === 'stub')); });
     // Each re-ask went as the other account.
