@@ -14,7 +14,7 @@
  *   places found again by a quadrant.
  * - Saving requests: a cell is split without being searched when that saves requests in expectation
  *   (splitWorth, split.ts): P(saturated) x its pages to the cap against (1 - P) x what its quadrants' pages
- *   cost beyond its own. P comes from an estimate that carries its spread (estimateOf): the density
+ *   cost beyond its own, each side paged from where it starts (past known ranks: knownOf). P comes from an estimate that carries its spread (estimateOf): the density
  *   prior (density.ts: population and ground, rates fitted to the views counted so far) and what the
  *   views showed (a saturated view's places are a sample of its cell: once a quadrant has been
  *   counted, the sample's rate estimates its siblings' counts, and the parent's estimate is shared
@@ -40,11 +40,11 @@ import { resolveArea, AreaError, type Area } from '../../lookups/geo/area/resolv
 import { placeKey } from './finish.ts';
 import { repairDry, repairOffset } from './repair.ts';
 import { addCount, emptyFit, expected, type Fit } from './density.ts';
-import { estimateOf, seenVar, splitBet, splitPays, type Estimate } from './split.ts';
+import { estimateOf, seenVar, splitBet, splitPays, type Estimate, type Known } from './split.ts';
 import { capLearnOf, areaLearned } from './area-prior.ts';
 import { priorOf } from './prior.ts';
 import { accepted, cappedBefore, deeperProbe, emptyCapLearn, highCount, hold, judge, knownCap, likelyMissed, nextRecheck, uncheckedAtCaps, noiseAllowance, planningCap, probeCell, probeNew, probedComplete, provenCapped, reopen, RING, uncount, toHeld, VARY_SHARE, unsureCapped, weakProbe, type CapLearn, type Kept } from './viewcap.ts';
-import { knownFrom } from './known.ts';
+import { knownFrom, knownShare } from './known.ts';
 import { asksAgain, learnNoise, meanStep, MISS_TOLERATED, nextOffset, noiseRate, overlapAt, RATE_REPAIRED, skipShare, type NoiseFit } from './noise.ts';
 
 /** The share of the view cap noise.ts shrinks the views from (skipShare): where the views' pages miss
@@ -321,10 +321,11 @@ function advance(st: AreaState, area: Area): void {
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
     const e = estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
     const small = tooSmallToSplit(b);
-    const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k));
+    const from = !small ? knownOf(st, area, b, cell.k) : undefined;
+    const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k), from);
     if (lens && e && !small && Number.isFinite(skipAbove(st))) {
       const o = betOf(st);
-      lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k)), split: go });
+      lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k), from), split: go });
     }
     if (go) {
       st.tally.skipped += 1;
@@ -342,17 +343,35 @@ function advance(st: AreaState, area: Area): void {
  *  for it (that page is its first) or before the page size is known; a page at that offset that comes
  *  back empty asks the first page after all (onPage). */
 function skipKnown(st: AreaState, v: View): void {
-  const ps = st.ps;
-  if (ps === undefined || st.pages?.some((k) => k.u === viewKey(v.b))) return;
-  const rate = noiseRate(st.nz);
-  // Its pages start a page's overlap before the last known rank: the overlap at that depth.
-  const from = knownFrom(v.k, ps, ps - overlapAt(rate, v.k.length, ps), st.miss ?? 0, rate);
+  if (st.pages?.some((k) => k.u === viewKey(v.b))) return;
+  const from = knownAt(st, v.k);
   if (from === undefined) return;
   v.offset = from;
   v.from = from;
   v.seen = v.k.map((p) => p[2]);
   v.pts = v.k.slice();
   v.all = v.seen.slice();
+}
+
+/** The offset a cell's pages start at, its searched ancestor's places in it being `k` (undefined: 0). */
+function knownAt(st: AreaState, k: Pt[]): number | undefined {
+  const ps = st.ps;
+  if (ps === undefined) return undefined;
+  const rate = noiseRate(st.nz);
+  // Its pages start a page's overlap before the last known rank: the overlap at that depth.
+  return knownFrom(k, ps, ps - overlapAt(rate, k.length, ps), st.miss ?? 0, rate);
+}
+
+/** Where a cell's pages would start, and each of its quadrants' on the shape (the split bet prices
+ *  both from there: split.ts splitBet). */
+function knownOf(st: AreaState, area: Area, b: Box, k: Pt[]): Known | undefined {
+  if (st.ps === undefined) return undefined;
+  const cell = knownAt(st, k) ?? 0;
+  const parts = quadrants(b).filter((q) => area.meets(q)).map((q) => knownAt(st, k.filter(([lat, lng]) => contains(q, lat, lng))) ?? 0);
+  // Where the views are held smaller for the noise (noise.ts skipShare), a cell over the size bet on
+  // is not saturated: its pages are read in full, not wasted to a cap.
+  const held = skipAbove(st) < SKIP_SHARE * planningCap(st.cap!)! - 1e-9;
+  return { cell, parts, show: held ? 0 : knownShare(st.miss ?? 0, noiseRate(st.nz)) };
 }
 
 /** The shares of a cell's places its quadrants on the shape hold: its sampled places in each, and
@@ -370,9 +389,9 @@ function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
 /** Split a cell unsearched when that saves requests in expectation (split.ts splitPays), against the
  *  cap planned by (none before a view proved one: never split); where the views' pages miss places,
  *  the smaller view skipAbove sets. */
-function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[]): boolean {
+function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[], from?: Known): boolean {
   if (!e || !Number.isFinite(skipAbove(st))) return false;
-  return splitPays(e, betOf(st), parts);
+  return splitPays(e, betOf(st), parts, from);
 }
 
 /** The cap, paging and whether the cap is known, as splitWorth bets with them. */

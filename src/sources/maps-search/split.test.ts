@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { estimateOf, expectedPages, pagesOf, splitPays } from './split.ts';
+import { estimateOf, expectedPages, pagesOf, savedBelow, splitPays } from './split.ts';
 
 const even = [0.25, 0.25, 0.25, 0.25];
 const paging = { cap: 120, size: 20, step: 18, known: true };
@@ -51,4 +51,28 @@ test('a split costs what its quadrants\' pages cost beyond the cell\'s own', () 
   // Expected pages follow the pages a count costs away from a page boundary.
   assert.ok(Math.abs(expectedPages(100, 20, 18) - pagesOf(100, 20, 18)) < 0.5);
   assert.equal(expectedPages(0, 20, 18), 1);
+});
+
+test('each side of the bet pages from where it starts: past the ranks a searched ancestor showed', () => {
+  // A cell of about 90 whose searched ancestor showed it 60 places pages from 58: searched and found
+  // saturated it wastes 4 pages, not 7, and split, its quadrants (15 known each, under a page step)
+  // page from 0. Priced from 0 it was split.
+  const e = { m: Math.log(91), v: 0.1 };
+  const known = { cell: 58, parts: [0, 0, 0, 0], show: 0 };
+  assert.equal(splitPays(e, paging, even), true);
+  assert.equal(splitPays(e, paging, even, known), false);
+  assert.ok(expectedPages(90, 20, 18, 58) < expectedPages(90, 20, 18) - 2.5);
+});
+
+test('a saturated search near the cap saves each quadrant that fits the ranks it shows', () => {
+  // 120 ranks shown, 30 in each quadrant: each starts at 28, a page past its first.
+  assert.equal(savedBelow(130, 120, 20, 18, even, 1), 4);
+  assert.equal(savedBelow(130, 120, 20, 18, even, 0), 0, 'none where the ranks shown are not skipped');
+  assert.equal(savedBelow(1000, 120, 20, 18, even, 1), 0, 'quadrants saturated too save nothing here');
+  assert.equal(savedBelow(130, 120, 20, 18, even, 1, [28, 28, 28, 28]), 0, 'nor where they start there anyway');
+  // So a cell of about 100, unsure, is searched: saturated it costs 7 pages less the 4 its quadrants
+  // skip. Priced at 7 it was split.
+  const e = { m: Math.log(101), v: 0.05 };
+  assert.equal(splitPays(e, paging, even), true);
+  assert.equal(splitPays(e, paging, even, { cell: 0, parts: [0, 0, 0, 0], show: 1 }), false);
 });
