@@ -18,6 +18,8 @@
  *   offset would have asked to reach the same last one (the view's count taken half a page past it):
  *   what the overlap grown with depth costs over the fixed one.
  * - `covered`: the oracle's cost of leaves no view reached (an ancestor was accepted): negative waste.
+ * - `amb_views`: views that asked pages again to check their cap (their probe unclear), `amb_capped`
+ *   those of them whose oracle cell is split (truly capped) and `amb_capped_pages` their pages.
  */
 import type { Box } from '../src/sources/_maps/cells.ts';
 import type { AreaState } from '../src/sources/maps-search/cover.ts';
@@ -103,6 +105,11 @@ export function attribTracker() {
       }
       // Split cells reached but never searched: split unsearched (or below a searched ancestor).
       for (const c of cells) if (c.kind === 'split' && !seenView.has(key([c.box.s, c.box.w, c.box.n, c.box.e]))) a.views_split_unsearched! += 1;
+      // Views whose probe was unclear: their pages asked again, and whether they were truly capped.
+      const ambPages = new Map<string, number>();
+      for (const r of asked) if (r.kind === 'repair' && r.amb) ambPages.set(key(r.b), (ambPages.get(key(r.b)) ?? 0) + 1);
+      a.amb_views = ambPages.size; a.amb_capped = 0; a.amb_capped_pages = 0;
+      for (const [k, pages] of ambPages) if (byKey.get(k)?.kind === 'split') { a.amb_capped += 1; a.amb_capped_pages += pages; }
       if (process.env.AREAS_ATTRIB === '2') (a as Record<string, unknown>).detail = detail;
       return a;
     },

@@ -116,12 +116,16 @@ test('pages overlap by two where ranks barely move, more the deeper the page, at
   assert.ok(grown < fixed / 2, `${grown} of ${fixed}`);
 });
 
-test('views shrink where ranks move, to where the deepest overlap is half a page, to half the cap', () => {
+test('views shrink where ranks move, to where the deepest overlap is half a page, to half the cap; not above the repair threshold', () => {
   assert.equal(skipShare(110 / 120, 0, 120, 20), 110 / 120);
   assert.equal(skipShare(110 / 120, 0.05, 120, 20), 110 / 120);
   const s = skipShare(110 / 120, 0.1, 120, 20);
   assert.ok(Math.abs(s * 120 - 10 / 0.15) < 1e-9, String(s * 120));
-  assert.equal(skipShare(110 / 120, 0.3, 120, 20), 0.5);
+  assert.equal(skipShare(110 / 120, RATE_REPAIRED, 120, 20), 0.5);
+  // Above RATE_REPAIRED no page is asked again for a miss and the overlap stops growing: a smaller
+  // view would buy recall only (session 25; half the cap before).
+  assert.equal(skipShare(110 / 120, 0.13, 120, 20), 110 / 120);
+  assert.equal(skipShare(110 / 120, 0.3, 120, 20), 110 / 120);
 });
 
 test('pages are asked again while a lower bound of the recall is short of 0.99 while ranks move up to 12%; above it, less and less, then not at all', () => {

@@ -20,7 +20,7 @@
  * - Smaller views: the share of the cap the split decision bets against (cover.ts splitWorth: this
  *   share over its base) is where the deepest boundary's overlap reaches half a page (to
  *   MIN_SKIP_SHARE): a smaller view's pages miss fewer places than a large one's can be asked again
- *   for, or overlapped for.
+ *   for, or overlapped for. Up to RATE_REPAIRED only (session 25): above, neither is paid for.
  * - Asking pages again (repair.ts) what the overlap still missed: while ranks move up to RATE_REPAIRED
  *   of their rank, until a lower bound of the run's recall (recallBound) reaches the promise;
  *   above, while the share still missing is above what the run tolerates (leftTolerated, from
@@ -169,10 +169,13 @@ export function meanStep(rate: number, size: number, upTo: number): number {
 
 /** Where ranks move, a smaller view is read more cheaply than a large one overlapped or asked again:
  *  the share of `cap` a cell is split unsearched against falls to where the deepest boundary's
- *  overlap would reach half a page, to MIN_SKIP_SHARE. */
+ *  overlap would reach half a page, to MIN_SKIP_SHARE. Not above RATE_REPAIRED (session 25): there
+ *  no page is asked again for a miss and the overlap no longer grows, so a smaller view would buy
+ *  only recall, which is not promised there, and the split bet priced a cell above the smaller
+ *  view as a saturated search when its pages count it in full (as many pages as its quadrants'). */
 const MIN_SKIP_SHARE = 0.5;
 export function skipShare(base: number, rate: number, cap: number, size: number): number {
-  if (!(rate > 0) || !(cap > 0)) return base;
+  if (!(rate > 0) || !(cap > 0) || rate > RATE_REPAIRED) return base;
   return Math.max(MIN_SKIP_SHARE, Math.min(base, size / 2 / (GROW * rate) / cap));
 }
 
