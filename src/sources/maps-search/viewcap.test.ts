@@ -155,6 +155,19 @@ test('below half the cap, the fourth of the latest views to stop at one count is
   assert.equal(judge(c, 12, 12, B), 'complete');
 });
 
+test('below half the cap, a count repeated under another of the latest is chance (counts close together), not a cap', () => {
+  // A cap binds the fullest views, so its count is the highest; a uniform site's cells of one size
+  // hold counts close together and share them by chance (30 probes on one at σ 0.2, all far under its caps).
+  const c = emptyCapLearn();
+  for (let i = 0; i < 3; i++) provenCapped(c, 120, undefined, false);
+  for (const t of [40, 44, 40, 40]) accepted(c, t, false);
+  assert.equal(judge(c, 40, 40, B), 'complete', 'three at 40 below one at 44');
+  assert.equal(judge(c, 44, 44, B), 'complete', 'the highest, once');
+  for (const t of [38, 40, 39, 40, 37, 36]) accepted(c, t, false);
+  // The 44 has left the latest counts: 40 is their highest, repeated.
+  assert.equal(judge(c, 40, 40, B), 'probe');
+});
+
 test('views kept while unchecked are split after all when their count proves a cap', () => {
   const c = emptyCapLearn();
   c.ring = [{ b: B, d: 1, t: 100, s: [], found: 90, est: 92, fit: true }, { b: B, d: 2, t: 87, s: [], found: 80, est: 80, fit: true }];

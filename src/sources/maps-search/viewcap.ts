@@ -187,8 +187,11 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   if (t >= half && repeatedHigh(c.recent, t)) return 'probe';
   // Below half the cap, the fourth of the latest few views to stop at one count: complete views' counts
   // spread, a cap's repeat (a cap fell below half the known one: every view was read as complete, a
-  // fifth of the places lost and the figure at 0.999, session 16).
-  if (t < half && t >= PAGE_SIZE && (c.low ?? []).filter((x) => x === t).length >= LOW_REPEATS) return 'probe';
+  // fifth of the places lost and the figure at 0.999, session 16). Only while none of them stopped
+  // above it (session 25): a cap binds the fullest views, so its count is the highest, where complete
+  // views whose counts lie close together (a uniform site's cells of one size) share counts by chance:
+  // 30 probes on a uniform site at σ 0.2, all far under its caps of 100-140.
+  if (t < half && t >= PAGE_SIZE && (c.low ?? []).filter((x) => x === t).length >= LOW_REPEATS && !(c.low ?? []).some((x) => x > t)) return 'probe';
   // Audits only while the cap is not known: once it is, a view capped at it is split unprobed, one
   // above it probed, and a lower cap repeats its count (probed above); audits of the rest found none.
   if (cap === undefined && t >= half && drawn(b) % AUDIT_EVERY === 0) return 'audit';
