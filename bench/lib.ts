@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
+import { SERVE_V8_FLAGS } from '../src/ops/serve-flags.ts';
 
 /**
  * One timed run of `fn` over a body of `bytes`: MB/s by CPU time (user + system of this process, so
@@ -161,9 +162,13 @@ export function procThreadsMs(pid: number, names?: string): Record<string, numbe
   return out;
 }
 
-/** `trawl serve` as `npm start` runs it: the production bundle (SERVER=tsx: the sources through tsx). */
-export function serveArgs(): string[] {
-  return process.env.SERVER === 'tsx' ? ['--import', 'tsx', 'src/cli/main.ts', 'serve'] : ['dist/server/trawl.js', 'serve'];
+/** `trawl serve` as `npm start` runs it: the production bundle (SERVER=tsx: the sources through tsx)
+ *  with the service's V8 flags (src/ops/serve-flags.ts); `server`: another bundle, run the same way.
+ *  `nodeArgs` come after those flags, so a bench arm's own flag overrides the service's (V8 takes a
+ *  flag's last value: `--max-semi-space-size=16` is V8's default young generation again). */
+export function serveArgs(server?: string, nodeArgs: readonly string[] = []): string[] {
+  const script = server ? [server, 'serve'] : process.env.SERVER === 'tsx' ? ['--import', 'tsx', 'src/cli/main.ts', 'serve'] : ['dist/server/trawl.js', 'serve'];
+  return [...SERVE_V8_FLAGS, ...nodeArgs, ...script];
 }
 
 /** Builds the bundle serveArgs() runs (nothing to build for SERVER=tsx). */

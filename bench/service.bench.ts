@@ -19,7 +19,8 @@
  * To compare builds or settings in one run, ARMS names the services to alternate instead, e.g. a bundle
  * of the code before a change (built with buildServer('dist/base')) against the current one:
  *   ARMS='[{"name":"before","server":"dist/base/trawl.js"},{"name":"after"},{"name":"after, no threads","env":{"PARSE_THREADS":"0"}}]'
- * (each arm: name, optional server script, env, node args); the table then has one column per arm and
+ * (each arm: name, optional server script, env, node args: a service's come after the V8 flags `npm start`
+ * passes, src/ops/serve-flags.ts, and override them); the table then has one column per arm and
  * its ratio to the first arm, paired per repetition.
  * An arm on PostgreSQL (DATABASE_URL in its env) also reports the database server's CPU a query over the
  * same window (bench/pg-cpu.ts): all its processes, and the backends of the measured service alone; it
@@ -184,8 +185,9 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', REPLAY_HAR: har, BASE_URL: '', THREAD_NAMES_FILE: names, ...arm.env };
   writeFileSync(names, '');
   // SERVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server (the floor too).
-  const nodeArgs = ['--import', THREAD_NAMES, ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(arm.nodeArgs ?? [])];
+  const common = ['--import', THREAD_NAMES, ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   if (arm.floor) {
+    const nodeArgs = [...common, ...(arm.nodeArgs ?? [])];
     // `server`: another checkout's bench file, whose floor runs that checkout's sources (main's against a branch's).
     const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', arm.server ?? SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((resolve, reject) => {
@@ -200,8 +202,8 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   const a = spawnSync(process.execPath, [arm.server ?? 'bin/trawl.js', 'accounts', 'create', '--name', 'bench', '--balance', '1000000000', '--rate', '1000000', '--burst', '1000000'], { env, encoding: 'utf8' });
   if (a.status !== 0) throw new Error(`accounts create failed: ${a.stderr}`);
   const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
-  const served = arm.server ? [arm.server, 'serve'] : serveArgs();
-  const child = spawn(process.execPath, [...nodeArgs, ...served], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The service's V8 flags as npm start passes them, then the arm's own (which override them).
+  const child = spawn(process.execPath, [...common, ...serveArgs(arm.server, arm.nodeArgs)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (c) => reject(new Error(`serve exited ${c}`)));
     // Every line is read (the service logs each finished request at info, as in production).
@@ -279,7 +281,7 @@ async function main(): Promise<void> {
         // Its database's name: backends on the Unix socket are told apart by it (bench/pg-cpu.ts).
         const db = onPg ? decodeURIComponent(new URL(a.env!.DATABASE_URL).pathname.slice(1)) || undefined : undefined;
         // bench/pg-statements.ts, bench/sqlite-statements.ts or bench/parse-placement.js preloaded: its counts start after the warm-up.
-        if (/(pg|sqlite)-statements|parse-placement/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
+        if (/(pg|sqlite)-statements|parse-placement|gc-isolates/.test(process.env.SERVER_NODE_ARGS ?? '')) s.child.kill('SIGUSR2');
         const p0 = onPg ? pgCpuMs(s.child.pid!, db) : null;
         const c0 = procCpuMs(s.child.pid!);
         const t0 = procThreadsMs(s.child.pid!, s.names);
