@@ -16,7 +16,8 @@
  * a 1000-query /directory-phones request (warm) on the lookup thread vs on the API's thread.
  *
  * Run: node bin/run-ts.js bench/responsive-real.bench.ts   (D=8 C=16 PURGE_N=100000; ONLY=map: map search alone; ONLY=all: all together alone;
- * SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`, reach the server; PROBE_LOG: bench/probe.ts)
+ * SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`, reach the server after the V8 flags npm start passes, which
+ * they may override: `--max-semi-space-size=16`, src/ops/serve-flags.ts; PROBE_LOG: bench/probe.ts)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -57,7 +58,8 @@ async function prepare(dir: string, o: { big?: boolean; expired?: boolean } = {}
 }
 
 async function serve(dir: string, key: string, har: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...serveArgs()], {
+  // SERVER_NODE_ARGS after the service's V8 flags: they may override them (bench/lib.ts serveArgs).
+  const child = spawn(process.execPath, serveArgs(undefined, process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean)), {
     env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', REPLAY_HAR: har, DNS_SERVERS: '127.0.0.1:9', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
