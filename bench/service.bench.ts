@@ -27,7 +27,8 @@
  * shares the cores and is not in the service's own CPU. SERVER_NODE_ARGS='--import tsx --import
  * ./bench/pg-statements.ts' with PG_STATEMENTS_OUT in an arm's env counts its statements by kind with
  * each one's server CPU (after the warm-up); './bench/sqlite-statements.ts' with SQLITE_STATEMENTS_OUT counts a
- * SQLite arm's statements by text; './bench/parse-placement.js' with PARSE_PLACEMENT_OUT counts where an arm parses its pages.
+ * SQLite arm's statements by text; './bench/parse-placement.js' with PARSE_PLACEMENT_OUT counts where an arm parses its pages;
+ * './bench/gc-isolates.js' with GC_ISOLATES_OUT each isolate's collections (scavenges, promoted bytes, mark-compacts).
  * One file, three roles: --role=executor (the baseline client), --role=floor and --role=load (the HTTP load).
  * CPU is also counted per thread (bench/lib.ts procThreadsMs): the API thread, each worker thread by
  * its job module (named by bench/thread-names.js, preloaded into every server), V8's platform threads
