@@ -22,12 +22,21 @@ export interface ConsumeOptions {
   leaseMs: number;
 }
 
+/**
+ * A run of one item. `slotFree`, when the queue gives it: the run calls it once its item is ended in
+ * the store and only derived work is left (the business capture), so the queue may start another item
+ * in its slot meanwhile (issue 37: a synchronous client's next submit found every slot held by runs
+ * in their capture, its insert could not lease, and a claim followed). A queue that does not give
+ * it frees the slot at the run's end; one that does still waits for the run at stop().
+ */
+export type RunItem = (item: WorkItem, slotFree?: () => void) => Promise<void>;
+
 export interface WorkQueue {
   readonly kind: 'embedded' | 'redis' | 'postgres';
   /** Announces runnable items; `delayMs` for a retry with backoff. */
   enqueue(items: { id: string; delayMs?: number }[]): Promise<void>;
   /** Starts handing leased items to `run` (which completes or fails them in the store). */
-  start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void;
+  start(run: RunItem, opts: ConsumeOptions): void;
   /** Stops taking items and waits for the running ones (graceful shutdown). */
   stop(): Promise<void>;
   /** Items waiting to run (metrics). */

@@ -141,7 +141,10 @@ export class Runner {
     return this.exhausted.has(accountId);
   }
 
-  async run(given: WorkItem): Promise<void> {
+  /** `slotFree` (../engine/queue.ts RunItem): called once the item is ended in the store, before the
+   *  request's end is announced, so a synchronous caller's next submit finds the slot free while this
+   *  run's business capture finishes. */
+  async run(given: WorkItem, slotFree?: () => void): Promise<void> {
     // A task's query searched over its own location (src/contract/query-area.ts) runs with that `area`.
     const item = queryWithArea(given);
     const t0 = this.o.now();
@@ -157,6 +160,16 @@ export class Runner {
     }, Math.max(1_000, this.o.leaseMs / 3));
     beat.unref();
     let storing = false;
+    let ended = false;
+    // What the run holds besides its queue slot, let go once: at the item's end in the store, or at the run's end.
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(beat);
+      this.o.lending?.leave(item.id);
+      this.purses.release(item.accountId, item.id);
+      this.o.endSession?.(item.id);
+    };
     try {
       const { out, records } = await this.outcome(item, ac.signal);
       // Stopped at the credit limit before its first record: nothing to deliver, and an empty query's
@@ -166,6 +179,10 @@ export class Runner {
       const fan = await this.slots.run(() => this.o.store.completeItem(out));
       storing = false;
       if (fan.balanceExhausted) this.exhausted.add(item.accountId);
+      // Ended in the store (billed, stored): the heartbeat, purse, lending and fetch session are let go,
+      // and the queue's slot with them; what is left (the capture) is derived data.
+      end();
+      slotFree?.();
       // The request's end is announced first: a synchronous caller does not wait for the capture.
       this.after(fan, item);
       this.o.onItem?.(fan.balanceExhausted ? { endpoint: item.endpoint, outcome: 'failed', errorType: 'balance_exhausted', records: 0, ms: this.o.now() - t0 }
@@ -186,10 +203,7 @@ export class Runner {
       if (storing && isStoreUnavailable(e)) return this.handBack(item, e, t0);
       await this.failed(item, e, t0);
     } finally {
-      clearInterval(beat);
-      this.o.lending?.leave(item.id);
-      this.purses.release(item.accountId, item.id);
-      this.o.endSession?.(item.id);
+      end();
     }
   }
 

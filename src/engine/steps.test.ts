@@ -166,3 +166,22 @@ test('a query of several steps still checkpoints each, and the capture reads the
   assert.deepEqual((await results(store)).records.map((x: any) => x.id), [0, 1, 2, 3]);
   await store.close();
 });
+
+test('the run frees its queue slot once the item is stored and billed, its session ended, before the request\'s end is announced and before the capture (issue 37)', async () => {
+  const store = await setup({});
+  const events: string[] = [];
+  const runner = new Runner({
+    store, queue: new EmbeddedQueue(store), adapterFor: () => pager(3, 1), owner: 'w',
+    fetchStep: async (step) => ({ status: 200, url: step.url, headers: {}, body: '{}' }),
+    endSession: () => { events.push('session ended'); },
+    onRequestFinished: () => { events.push('end announced'); },
+    afterComplete: async () => { events.push('capture'); },
+  });
+  const slotFree = () => {
+    const r = store.db.prepare('SELECT status, usage FROM requests WHERE id = ?').get('r') as { status: string; usage: number };
+    events.push(`slot freed (${r.status}, usage ${r.usage})`);
+  };
+  await runner.run((await store.claimItems('w', 1, 60_000, Date.now()))[0], slotFree);
+  assert.deepEqual(events, ['session ended', 'slot freed (Success, usage 3)', 'end announced', 'capture']);
+  await store.close();
+});

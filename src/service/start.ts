@@ -168,7 +168,7 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       },
     });
     events.on('finished', onFinished);
-    ctx.queue.start((item) => runner.run(item), { concurrency: settings.concurrency, owner, leaseMs: settings.leaseMs });
+    ctx.queue.start((item, slotFree) => runner.run(item, slotFree), { concurrency: settings.concurrency, owner, leaseMs: settings.leaseMs });
     dispatcher = new WebhookDispatcher(ctx);
     dispatcher.start();
     monitors = new MonitorScheduler(ctx, settings.monitorTickMs);

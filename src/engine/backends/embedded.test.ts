@@ -38,3 +38,45 @@ test('embedded queue: a run\'s end claims again only while the store may hold mo
     await store.close();
   }
 });
+
+test('embedded queue: a run that frees its slot (slotFree) lets the next item run while its tail finishes; bounded, and stop() waits for it (issue 37)', async () => {
+  const store = await openSqliteStore(':memory:');
+  const queue = new EmbeddedQueue(store, 60_000);
+  const started: string[] = [];
+  // Each run completes its item, frees its slot, then waits on its tail (a business capture) until let go.
+  const tails: (() => void)[] = [];
+  let tailsEnded = 0;
+  try {
+    queue.start(async (item, slotFree) => {
+      started.push(item.id);
+      await store.completeItem({ itemId: item.id, owner: 'w1', recordsJson: '[]', count: 0, now: Date.now() });
+      slotFree?.();
+      await new Promise<void>((r) => tails.push(r));
+      tailsEnded++;
+    }, { concurrency: 1, owner: 'w1', leaseMs: 30_000 });
+    const { itemIds } = await submit(store, 3);
+    await queue.enqueue(itemIds.map((id) => ({ id })));
+    // One slot: the first run frees it after its completion, so the second starts with the first's tail pending.
+    await until(() => started.length === 2, 5_000, 'the second item to start in the freed slot');
+    // At most `concurrency` (1) runs past their slot: the second keeps its slot, the third waits for it.
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(started.length, 2, 'no third run while one run is past its slot and the other holds the only slot');
+    // The second run, which kept its slot, ends: the third takes the slot (the first still past its own).
+    tails.splice(1, 1)[0]();
+    await until(() => started.length === 3, 5_000, 'the third item once the second run ended');
+    // stop() waits for runs past their slot too (their capture is written before the store closes).
+    let stopped = false;
+    const stopping = queue.stop().then(() => { stopped = true; });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(stopped, false, 'stop() waits for the runs still in their tail');
+    for (const f of tails.splice(0)) f();
+    await until(() => tails.length > 0 || stopped, 5_000, 'the rest');
+    for (const f of tails.splice(0)) f();
+    await stopping;
+    assert.equal(tailsEnded, 3);
+  } finally {
+    for (const f of tails.splice(0)) f();
+    await queue.close();
+    await store.close();
+  }
+});

@@ -8,17 +8,24 @@
  * and the claim a run's end made then found nothing, one fair-order read of the store per query
  * for nothing (issue 37).
  *
+ * A run frees its slot early when it says its item is ended in the store (`slotFree`, ../queue.ts):
+ * the next item starts while its business capture finishes. At most `concurrency` runs are past their
+ * slot at once (beyond that a run keeps its slot to its end, so the captures waiting stay bounded),
+ * and stop() waits for them as for the running ones.
+ *
  * On a store that can (RequestStore.leaseAtInsert: PostgreSQL), a request's insert leases its items
  * to this queue when it has a free slot for each and nothing else is due, and they run at once: no
  * claim follows their announcement (issue 37: on the service bench the claim was a second statement
  * for every two queries).
  */
 import type { InsertLease, Store, WorkItem } from '../../store/contract.ts';
-import type { ConsumeOptions, WorkQueue } from '../queue.ts';
+import type { ConsumeOptions, RunItem, WorkQueue } from '../queue.ts';
 
 export class EmbeddedQueue implements WorkQueue {
   readonly kind = 'embedded' as const;
   private running = 0;
+  /** Runs that freed their slot (slotFree) and have not ended yet. */
+  private past = 0;
   private stopped = true;
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
@@ -30,7 +37,7 @@ export class EmbeddedQueue implements WorkQueue {
   /** Items leased to this queue by their insert, not announced yet: their announcement claims nothing. */
   private readonly handed = new Set<string>();
   private stopLeasing: (() => void) | null = null;
-  private run: ((item: WorkItem) => Promise<void>) | null = null;
+  private run: RunItem | null = null;
   private opts: ConsumeOptions | null = null;
 
   constructor(private readonly store: Store, private readonly pollMs = 200, private readonly now: () => number = Date.now) {}
@@ -44,7 +51,7 @@ export class EmbeddedQueue implements WorkQueue {
     else setTimeout(() => this.wake(), soonest).unref();
   }
 
-  start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void {
+  start(run: RunItem, opts: ConsumeOptions): void {
     this.run = run;
     this.opts = opts;
     this.stopped = false;
@@ -119,19 +126,33 @@ export class EmbeddedQueue implements WorkQueue {
 
   /** Runs an item in a slot already counted in `running`. */
   private begin(item: WorkItem): void {
-    this.run!(item)
+    let held = true;
+    const slotFree = () => {
+      if (!held || this.past >= this.opts!.concurrency) return;
+      held = false;
+      this.past++;
+      this.freed(1);
+    };
+    this.run!(item, slotFree)
       .catch((e) => process.emitWarning(`embedded queue: run failed: ${(e as Error).message}`))
       .finally(() => {
         this.handed.delete(item.id);
-        this.freed(1);
+        if (held) return this.freed(1);
+        this.past--;
+        this.settled();
       });
   }
 
   private freed(n: number): void {
     if (n <= 0) return;
     this.running -= n;
-    if (this.running === 0) for (const f of this.idle.splice(0)) f();
+    this.settled();
     this.pump();
+  }
+
+  /** stop()'s waiters, once no run is in a slot or past it. */
+  private settled(): void {
+    if (this.running === 0 && this.past === 0) for (const f of this.idle.splice(0)) f();
   }
 
   async stop(): Promise<void> {
@@ -140,7 +161,7 @@ export class EmbeddedQueue implements WorkQueue {
     this.stopLeasing = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.running > 0) await new Promise<void>((r) => this.idle.push(r));
+    if (this.running > 0 || this.past > 0) await new Promise<void>((r) => this.idle.push(r));
   }
 
   async depth(): Promise<number> {

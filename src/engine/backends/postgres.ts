@@ -15,7 +15,7 @@
 import pg from 'pg';
 import type { WorkItem } from '../../store/contract.ts';
 import type { PostgresStore } from '../../store/postgres/store.ts';
-import type { ConsumeOptions, WorkQueue } from '../queue.ts';
+import type { ConsumeOptions, RunItem, WorkQueue } from '../queue.ts';
 import { randomUUID } from 'node:crypto';
 import { EmbeddedQueue } from './embedded.ts';
 
@@ -72,7 +72,7 @@ export class PostgresQueue implements WorkQueue {
     }
   }
 
-  start(run: (item: WorkItem) => Promise<void>, opts: ConsumeOptions): void {
+  start(run: RunItem, opts: ConsumeOptions): void {
     this.started = true;
     this.local.start(run, opts);
     void this.listen();
