@@ -94,6 +94,37 @@ test('postgres queue: items leased by their insert run at once, with no claim an
   }
 });
 
+test('postgres queue: a submit while the previous runs finish their capture (past their slot) is leased at its insert, no claim (issue 37)', { skip, timeout: 60_000 }, async () => {
+  const store = await openScratchPostgresStore(url!);
+  const worker = new PostgresQueue(store, { pollMs: 60_000 });
+  const seen = new Map<string, number>();
+  const done = completer(store, 'w', seen);
+  let release = () => {};
+  const tails = new Promise<void>((r) => { release = r; });
+  try {
+    // Each run ends its item in the store, frees its slot, then waits in its tail (the business capture).
+    worker.start(async (item, slotFree) => { await done(item); slotFree?.(); await tails; }, { concurrency: 2, owner: 'w', leaseMs: 30_000 });
+    await until(() => worker.listenerPid !== null, 5_000, 'the listener');
+    await new Promise((r) => setTimeout(r, 100)); // the start-up claim has run
+    const claims: number[] = [];
+    const claim = store.claimItems;
+    store.claimItems = (...a) => { claims.push(a[1]); return claim(...a); };
+    const a = await submit(store, 2);
+    await worker.enqueue(a.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.getRequest(a.id))?.status === 'Success', 5_000, 'the first request');
+    // Both runs are still in their tail: the next request's insert finds both slots free and leases.
+    const b = await submit(store, 2);
+    await worker.enqueue(b.itemIds.map((id) => ({ id })));
+    await until(async () => (await store.getRequest(b.id))?.status === 'Success', 5_000, 'the second request, leased at its insert');
+    assert.deepEqual(claims, []);
+    assert.deepEqual([...a.itemIds, ...b.itemIds].map((id) => seen.get(id)), [1, 1, 1, 1]);
+  } finally {
+    release();
+    await worker.close();
+    await store.close();
+  }
+});
+
 test('postgres queue: refuses a store that is not PostgreSQL', async () => {
   const { openSqliteStore } = await import('../../store/sqlite/store.ts');
   const s = await openSqliteStore(':memory:');
