@@ -39,8 +39,10 @@ test('embedded queue: a run\'s end claims again only while the store may hold mo
   }
 });
 
-test('embedded queue: a run that frees its slot (slotFree) lets the next item run while its tail finishes; bounded, and stop() waits for it (issue 37)', async () => {
+test('embedded queue: on a store whose inserts lease, a run that frees its slot (slotFree) lets the next item run while its tail finishes; bounded, and stop() waits for it (issue 37)', async () => {
   const store = await openSqliteStore(':memory:');
+  // As a store whose inserts lease offers it (PostgreSQL); this one leases nothing at insert.
+  store.leaseAtInsert = () => () => {};
   const queue = new EmbeddedQueue(store, 60_000);
   const started: string[] = [];
   // Each run completes its item, frees its slot, then waits on its tail (a business capture) until let go.
@@ -76,6 +78,25 @@ test('embedded queue: a run that frees its slot (slotFree) lets the next item ru
     assert.equal(tailsEnded, 3);
   } finally {
     for (const f of tails.splice(0)) f();
+    await queue.close();
+    await store.close();
+  }
+});
+
+test('embedded queue: on a store whose inserts do not lease (SQLite) a run is given no slotFree: its slot is freed at its end', async () => {
+  const store = await openSqliteStore(':memory:');
+  const queue = new EmbeddedQueue(store, 60_000);
+  const given: boolean[] = [];
+  try {
+    queue.start(async (item, slotFree) => {
+      given.push(slotFree !== undefined);
+      await store.completeItem({ itemId: item.id, owner: 'w1', recordsJson: '[]', count: 0, now: Date.now() });
+    }, { concurrency: 1, owner: 'w1', leaseMs: 30_000 });
+    const { id, itemIds } = await submit(store, 1);
+    await queue.enqueue(itemIds.map((x) => ({ id: x })));
+    await until(async () => (await store.getRequest(id))?.status === 'Success', 5_000, 'the query to end');
+    assert.deepEqual(given, [false]);
+  } finally {
     await queue.close();
     await store.close();
   }

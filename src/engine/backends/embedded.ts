@@ -8,8 +8,9 @@
  * and the claim a run's end made then found nothing, one fair-order read of the store per query
  * for nothing (issue 37).
  *
- * A run frees its slot early when it says its item is ended in the store (`slotFree`, ../queue.ts):
- * the next item starts while its business capture finishes. At most `concurrency` runs are past their
+ * On a store whose inserts lease, a run frees its slot early when it says its item is ended in the
+ * store (`slotFree`, ../queue.ts): the next item starts, or the next submit's insert leases, while its
+ * business capture finishes. At most `concurrency` runs are past their
  * slot at once (beyond that a run keeps its slot to its end, so the captures waiting stay bounded),
  * and stop() waits for them as for the running ones.
  *
@@ -127,7 +128,10 @@ export class EmbeddedQueue implements WorkQueue {
   /** Runs an item in a slot already counted in `running`. */
   private begin(item: WorkItem): void {
     let held = true;
-    const slotFree = () => {
+    // Only where inserts lease (this.stopLeasing): the early slot is for the next submit's insert. On a
+    // store without (SQLite) it only raised how many queries run at once, and the CPU a query with it
+    // (1.5-2.5 %, docs/performance/service.md, session 25, svcQ).
+    const slotFree = !this.stopLeasing ? undefined : () => {
       if (!held || this.past >= this.opts!.concurrency) return;
       held = false;
       this.past++;
