@@ -129,8 +129,8 @@ export class EmbeddedQueue implements WorkQueue {
   private begin(item: WorkItem): void {
     let held = true;
     // Only where inserts lease (this.stopLeasing): the early slot is for the next submit's insert. On a
-    // store without (SQLite) it only raised how many queries run at once, and the CPU a query with it
-    // (1.5-2.5 %, docs/performance/service.md, session 25, svcQ).
+    // store without (SQLite) it only raised how many queries run at once, for no gain measured
+    // (docs/performance/service.md, session 25, svcQ).
     const slotFree = !this.stopLeasing ? undefined : () => {
       if (!held || this.past >= this.opts!.concurrency) return;
       held = false;
