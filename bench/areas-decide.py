@@ -57,7 +57,8 @@ for e in dec:
     sat = e['n'] > e['truecap']
     size = e.get('size', 20)
     step = size - 2
-    exc = sum(pages(q, size, step) for q in e['q']) - pages(e['n'], size, step)
+    # Only the quadrants on the area's shape are searched (`on`; lines written before it: all four).
+    exc = sum(pages(q, size, step) for q, o in zip(e['q'], e.get('on', [True] * 4)) if o) - pages(e['n'], size, step)
     A = searched_ancestor(c, e['g'])
     f = {}
     if A is not None:

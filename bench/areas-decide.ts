@@ -9,8 +9,9 @@
  *   places its ancestors showed around it, not only inside it.
  * - `{"kind":"decide",...}`: the cell, its depth, its sample, the prior's and the views' estimates,
  *   whether a sibling rate stood, the combined estimate (m, v of log places), P(saturated) against the
- *   cap the bet used, the choice (`split`), and the truth: `n` the places in its box (all of them, as
- *   a view shows them) and `q` those in each of its quadrants.
+ *   cap the bet used, the choice (`split`), which of its quadrants meet the area's shape (`on`), and
+ *   the truth: `n` the places in its box (all of them, as a view shows them) and `q` those in each of
+ *   its quadrants (a split searches only those `on`).
  */
 import { appendFileSync } from 'node:fs';
 import KDBush from 'kdbush';

@@ -364,7 +364,11 @@ test('the decision lens (a bench\'s) sees each split-or-search decision below a 
     assert.ok(e.p >= 0 && e.p <= 1 && e.waste >= 0 && e.excess >= 0, JSON.stringify(e));
     // The choice is the bet's: split when P x the saturated pages beat (1 - P) x the excess.
     assert.equal(e.split, e.p * e.waste > (1 - e.p) * e.excess, JSON.stringify(e));
+    // Which of its quadrants meet the area's shape (only those are searched once it is split).
+    assert.ok(e.on?.length === 4 && e.on.some(Boolean), JSON.stringify(e));
   }
+  // Cells on the area's edge have quadrants off its shape (a split's pages are only theirs on it).
+  assert.ok(decided.some((e) => e.on!.some((o) => !o)), 'a quadrant off the shape');
   // Each decision's group was announced by the split that made it.
   const groups = new Set(events.flatMap((e) => (e.kind === 'group' ? [e.g] : [])));
   assert.ok(decided.every((e) => groups.has(e.g)));

@@ -61,11 +61,12 @@ const MIN_RATE_SAMPLE = 6;
 /** What a bench lens (bench/areas-decide.ts) is told: each sibling group made by a split (`g`, the
  *  group it reports to `up`, the split cell `b` and its sample), and each search-or-split decision on
  *  a cell below a root once a cap is proven (its group, sample, both estimates, the combined one,
- *  the bet's terms (split.ts splitBet: P(saturated), the pages a saturated search wastes, a split's
+ *  which of its quadrants meet the area's shape (`on`: only those are searched if it is split), the
+ *  bet's terms (split.ts splitBet: P(saturated), the pages a saturated search wastes, a split's
  *  expected excess) against the cap bet on, and the choice). */
 export type LensEvent =
   | { kind: 'group'; g: number; up?: number; b: [number, number, number, number]; sample: Array<[number, number]>; searched: boolean }
-  | { kind: 'decide'; g: number; b: [number, number, number, number]; d: number; k: Array<[number, number]>; prior?: number; seen?: number; rate: boolean; lb?: number; m: number; v: number; p: number; waste: number; excess: number; cap: number; size: number; split: boolean };
+  | { kind: 'decide'; g: number; b: [number, number, number, number]; d: number; k: Array<[number, number]>; prior?: number; seen?: number; rate: boolean; lb?: number; on: boolean[]; m: number; v: number; p: number; waste: number; excess: number; cap: number; size: number; split: boolean };
 let lens: ((e: LensEvent) => void) | undefined;
 /** Sets the decision lens (a bench's; undefined, the default, turns it off at no cost). */
 export function setDecisionLens(f: ((e: LensEvent) => void) | undefined): void {
@@ -325,7 +326,7 @@ function advance(st: AreaState, area: Area): void {
     const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k), from);
     if (lens && e && !small && Number.isFinite(skipAbove(st))) {
       const o = betOf(st);
-      lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k), from), split: go });
+      lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, on: quadrants(b).map((q) => area.meets(q)), m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k), from), split: go });
     }
     if (go) {
       st.tally.skipped += 1;
