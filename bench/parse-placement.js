@@ -11,6 +11,10 @@
  * Since 2668a32 (session 21, svcH) a page still undecoded is parsed from its bytes, with no JSON.parse of
  * the whole page: on such a build `here` counts only pages decoded whole, and the pages parsed on the API
  * thread are N minus `thread` (their room/full split is then not counted).
+ * Since session 26 (svcS) also, per thread job: `depth`, the parse jobs that thread already held when
+ * one was posted (0..JOBS_PER_THREAD-1; src/engine/parse-thread.ts parses here only when every thread
+ * holds JOBS_PER_THREAD), and `rtt`, its round trip from the post to the answer read here, in 2 ms
+ * buckets (the last: 22 ms or more), with `rttMs` their sum.
  * A diagnostic: the wrappers cost this process a little CPU. Plain JavaScript (the bundles run without tsx).
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -23,7 +27,7 @@ const out = process.env.PARSE_PLACEMENT_OUT;
 const threads = createRequire(import.meta.url)('node:worker_threads');
 
 if (out && threads.isMainThread) {
-  const fresh = () => ({ here: 0, room: 0, full: 0, thread: 0, samples: new Array(11).fill(0), hereAt: new Array(11).fill(0), threadAt: new Array(11).fill(0) });
+  const fresh = () => ({ here: 0, room: 0, full: 0, thread: 0, samples: new Array(11).fill(0), hereAt: new Array(11).fill(0), threadAt: new Array(11).fill(0), depth: new Array(16).fill(0), rtt: new Array(12).fill(0), rttMs: 0 });
   let c = fresh();
   const tenth = (x) => Math.max(0, Math.min(10, Math.floor(x * 10)));
   // The busy share the service last read (src/ops/busy-share.ts: each of its reads of the loop's
@@ -48,10 +52,23 @@ if (out && threads.isMainThread) {
       const m = options?.workerData?.module;
       if (typeof m !== 'string' || !/parse-job\.(ts|js)$/.test(m)) return;
       const post = this.postMessage.bind(this);
+      // The parse jobs this thread holds: when each was posted, by its id.
+      const held = new Map();
       this.postMessage = (msg, transfer) => {
-        if (msg && msg.data && msg.data.kind !== 'plan') { c.thread++; c.threadAt[tenth(share)]++; }
+        if (msg && msg.data && msg.data.kind !== 'plan') {
+          c.thread++; c.threadAt[tenth(share)]++;
+          c.depth[Math.min(15, held.size)]++;
+          held.set(msg.id, performance.now());
+        }
         return post(msg, transfer);
       };
+      this.on('message', (m) => {
+        const t = held.get(m?.id);
+        if (t === undefined) return;
+        held.delete(m.id);
+        const ms = performance.now() - t;
+        c.rttMs += ms; c.rtt[Math.min(11, Math.floor(ms / 2))]++;
+      });
     }
   };
   syncBuiltinESMExports();
