@@ -19,9 +19,9 @@
  * To compare builds or settings in one run, ARMS names the services to alternate instead, e.g. a bundle
  * of the code before a change (built with buildServer('dist/base')) against the current one:
  *   ARMS='[{"name":"before","server":"dist/base/trawl.js"},{"name":"after"},{"name":"after, no threads","env":{"PARSE_THREADS":"0"}}]'
- * (each arm: name, optional server script, env, node args: a service's come after the V8 flags `npm start`
- * passes, src/ops/serve-flags.ts, and override them); the table then has one column per arm and
- * its ratio to the first arm, paired per repetition.
+ * (each arm: name, optional server script, env, its warm-up queries `w` (default W), node args: a
+ * service's come after the V8 flags `npm start` passes, src/ops/serve-flags.ts, and override them); the
+ * table then has one column per arm and its ratio to the first arm, paired per repetition.
  * An arm on PostgreSQL (DATABASE_URL in its env) also reports the database server's CPU a query over the
  * same window (bench/pg-cpu.ts): all its processes, and the backends of the measured service alone; it
  * shares the cores and is not in the service's own CPU. SERVER_NODE_ARGS='--import tsx --import
@@ -179,7 +179,7 @@ async function loadRole(): Promise<void> {
 // ------------------------------------------------------------ orchestration
 /** One service configuration of a run: the bundle (or `server` script; for a floor, another checkout's
  *  bench/service.bench.ts), its environment and node args. */
-interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[]; floor?: boolean }
+interface Arm { name: string; server?: string; env?: Record<string, string>; nodeArgs?: string[]; floor?: boolean; w?: number }
 
 async function startServer(dataDir: string, har: string, arm: Arm) {
   const names = `${dataDir}.threads`;
@@ -275,7 +275,8 @@ async function main(): Promise<void> {
         await settled(s.child.pid!);
         const load = spawn(process.execPath, ['bin/run-ts.js', SELF, '--role=load', `--url=${s.url}`, `--key=${s.key}`], { env, stdio: ['pipe', 'pipe', 'inherit'] });
         const next = lineReader(load);
-        load.stdin!.write(`${W}\n`);
+        // An arm's own warm-up (`w`), e.g. to see what its compiler still does after W queries.
+        load.stdin!.write(`${a.w ?? W}\n`);
         await next();
         // PostgreSQL's own CPU, for an arm on it: its server shares the cores (bench/pg-cpu.ts).
         const onPg = !!a.env?.DATABASE_URL;
