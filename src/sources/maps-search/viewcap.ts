@@ -191,7 +191,10 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
   // above it (session 25): a cap binds the fullest views, so its count is the highest, where complete
   // views whose counts lie close together (a uniform site's cells of one size) share counts by chance:
   // 30 probes on a uniform site at σ 0.2, all far under its caps of 100-140.
-  if (t < half && t >= PAGE_SIZE && (c.low ?? []).filter((x) => x === t).length >= LOW_REPEATS && !(c.low ?? []).some((x) => x > t)) return 'probe';
+  if (t < half && t >= PAGE_SIZE) {
+    const low = repeats(c.low ?? [], t);
+    if (low.at >= LOW_REPEATS && low.top) return 'probe';
+  }
   // Audits only while the cap is not known: once it is, a view capped at it is split unprobed, one
   // above it probed, and a lower cap repeats its count (probed above); audits of the rest found none.
   if (cap === undefined && t >= half && drawn(b) % AUDIT_EVERY === 0) return 'audit';
@@ -203,8 +206,14 @@ export function judge(c: CapLearn, t: number, distinct: number, b: [number, numb
  *  cap binds the fullest views, so its count is the highest; complete views' chance repeats seldom
  *  are). */
 function repeatedHigh(recent: readonly number[], t: number): boolean {
-  const at = recent.filter((x) => x === t).length;
-  return at >= HIGH_REPEATS || (at >= 1 && !recent.some((x) => x > t));
+  const { at, top } = repeats(recent, t);
+  return at >= HIGH_REPEATS || (at >= 1 && top);
+}
+
+/** How many of the latest counts stopped at `t`, and whether none stopped above it (a cap's count is
+ *  the highest of the views it binds). */
+function repeats(latest: readonly number[], t: number): { at: number; top: boolean } {
+  return { at: latest.filter((x) => x === t).length, top: !latest.some((x) => x > t) };
 }
 
 /** A number drawn from a view's box (the same on a resumed run). */
