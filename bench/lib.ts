@@ -175,3 +175,32 @@ export function serveArgs(server?: string, nodeArgs: readonly string[] = []): st
 export async function buildServed(): Promise<void> {
   if (process.env.SERVER !== 'tsx') await (await import('../src/ops/build.ts')).buildServer();
 }
+
+/** Log levels that still print `trawl serve`'s info-level "trawl listening" line. */
+const SHOWS_INFO = new Set(['trace', 'debug', 'info']);
+
+/**
+ * The address a started `trawl serve` (or a bench's floor, `msg`) announces on its stdout, read from
+ * its JSON line. It fails, saying why, where it would otherwise wait for ever: the child's env sets a
+ * LOG_LEVEL that hides info (a bench arm with LOG_LEVEL=warn held the bench lock 20 minutes, session
+ * 26), the child exits first, or no such line comes within `timeoutMs`.
+ */
+export function listening(child: ChildProcess, o: { env?: NodeJS.ProcessEnv; msg?: string; timeoutMs?: number } = {}): Promise<string> {
+  const msg = o.msg ?? 'trawl listening';
+  const level = o.env?.LOG_LEVEL;
+  if (level && !SHOWS_INFO.has(level)) {
+    child.kill();
+    return Promise.reject(new Error(`LOG_LEVEL=${level} hides the info-level "${msg}" line this bench reads the server's address from; run it at info`));
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`no "${msg}" line within ${(o.timeoutMs ?? 120_000) / 1000} s`)); }, o.timeoutMs ?? 120_000);
+    child.once('exit', (c, sig) => { clearTimeout(timer); reject(new Error(`the server exited (${sig ?? c}) before its "${msg}" line`)); });
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (!l.includes(`"${msg}"`)) return;
+      try {
+        const m = JSON.parse(l) as { msg?: string; url?: string };
+        if (m.msg === msg && m.url) { clearTimeout(timer); resolve(m.url); }
+      } catch { /* not a JSON line */ }
+    });
+  });
+}

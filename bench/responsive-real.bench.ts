@@ -23,12 +23,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { createAccount } from '../src/app/accounts.ts';
 import { settingsFromEnv } from '../src/config/settings.ts';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { buildServed, serveArgs, sleep, stop, table, writeSection } from './lib.ts';
+import { buildServed, listening, serveArgs, sleep, stop, table, writeSection } from './lib.ts';
 import { addBigResult, addExpiredRequests, pct, startProbe } from './responsive-lib.ts';
 
 const D = Number(process.env.D ?? 8) * 1000;
@@ -59,16 +58,12 @@ async function prepare(dir: string, o: { big?: boolean; expired?: boolean } = {}
 
 async function serve(dir: string, key: string, har: string, env: Record<string, string> = {}): Promise<Server> {
   // SERVER_NODE_ARGS after the service's V8 flags: they may override them (bench/lib.ts serveArgs).
+  const served = { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', REPLAY_HAR: har, DNS_SERVERS: '127.0.0.1:9', ...env };
   const child = spawn(process.execPath, serveArgs(undefined, process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean)), {
-    env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: '', REPLAY_HAR: har, DNS_SERVERS: '127.0.0.1:9', ...env },
+    env: served,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (c) => reject(new Error(`trawl serve exited ${c}`)));
-    createInterface({ input: child.stdout! }).on('line', (l) => {
-      try { const m = JSON.parse(l); if (m.msg === 'trawl listening') resolve({ url: m.url, key, child }); } catch { /* not JSON */ }
-    });
-  });
+  return { url: await listening(child, { env: served }), key, child };
 }
 
 const get = (s: Server, path: string) => fetch(`${s.url}${path}`, { headers: { 'x-api-key': s.key } });

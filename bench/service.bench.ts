@@ -45,7 +45,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixturePath, fixtureMissing } from '../src/sources/_kit/fixtures.ts';
-import { buildServed, median, procCpuMs, procThreadsMs, serveArgs, sleep, table, writeSection } from './lib.ts';
+import { buildServed, listening, median, procCpuMs, procThreadsMs, serveArgs, sleep, table, writeSection } from './lib.ts';
 import { pgCpuMs } from './pg-cpu.ts';
 import type { FetchedResponse, ParseResult, QueryContext, Step } from '../src/sources/_kit/adapter.ts';
 
@@ -191,10 +191,7 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
     const nodeArgs = [...common, ...(arm.nodeArgs ?? [])];
     // `server`: another checkout's bench file, whose floor runs that checkout's sources (main's against a branch's).
     const child = spawn(process.execPath, [...nodeArgs, 'bin/run-ts.js', arm.server ?? SELF, '--role=floor'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.once('exit', (c) => reject(new Error(`floor exited ${c}`)));
-      createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l).url));
-    });
+    const url = await listening(child, { msg: 'floor listening' });
     return { child, url, key: 'none', names };
   }
   // An account whose balance and rate limit the bench never exhausts (the CLI, before the server).
@@ -205,13 +202,8 @@ async function startServer(dataDir: string, har: string, arm: Arm) {
   const key = (JSON.parse(a.stdout) as { api_key: string }).api_key;
   // The service's V8 flags as npm start passes them, then the arm's own (which override them).
   const child = spawn(process.execPath, [...common, ...serveArgs(arm.server, arm.nodeArgs)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (c) => reject(new Error(`serve exited ${c}`)));
-    // Every line is read (the service logs each finished request at info, as in production).
-    createInterface({ input: child.stdout! }).on('line', (l) => {
-      if (l.includes('"trawl listening"')) resolve(JSON.parse(l).url);
-    });
-  });
+  // Every line is read (the service logs each finished request at info, as in production).
+  const url = await listening(child, { env });
   return { child, url, key, names };
 }
 
