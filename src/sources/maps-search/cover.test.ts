@@ -393,3 +393,21 @@ test('a site of 10 a page at a cap of 110 (coast, σ 0.05, 2% failures): a view 
   assert.ok(recall >= 0.99, `recall ${recall}`);
   assert.ok(Math.abs(coverage - recall) <= 0.02, `coverage ${coverage} vs recall ${recall}`);
 });
+
+test('a cell none of the places shown around it lie in, expected to hold under half a place, is not asked: the coverage figure counts a place for each and says so', (t) => {
+  // Places in clusters: a saturated view shows its clusters, and the quadrants it showed nothing in
+  // hold few places or none.
+  const odd = mapSite({ area, places: 6000, seed: 3, layout: 'clustered', noise: 0.02 });
+  const before = odd.requests;
+  const { records, summary } = run({}, 0, odd);
+  const ids = records.map((r) => parseInt(r.engine_id!.split(':0x')[1]!, 16));
+  const recall = ids.filter((i) => odd.inside[i]).length / odd.insideCount;
+  const m = /(\d+) of the cells were not asked \(none of the places shown around them lay in them, and each was expected to hold under 0\.5 place\): (\d+) places they may hold are counted as not found/.exec(String(summary.coverage_reason));
+  t.diagnostic(JSON.stringify({ requests: odd.requests - before, recall, coverage: summary.coverage, reason: summary.coverage_reason }));
+  assert.ok(m && Number(m[1]) >= 1, String(summary.coverage_reason));
+  assert.equal(summary.requests, odd.requests - before);
+  assert.ok(recall >= 0.99, `recall ${recall}`);
+  // Each cell left is a place the figure counts as not found, and the figure stays at the recall.
+  assert.ok(Number(summary.places_estimated) >= Number(summary.places_found) + Number(m![2]), JSON.stringify(summary));
+  assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
+});
