@@ -215,6 +215,9 @@ export function areaUrl(st: AreaState, v: View): string {
 
 /** Above this many places expected, a cell is split unsearched (none before the cap is proven);
  *  lower where the views' pages miss places (noise.ts skipShare). */
+/** Whether a view has proven a cap to plan by (before, nothing is split unsearched or left). */
+const capProven = (st: AreaState) => (st.cap ? planningCap(st.cap) : undefined) !== undefined;
+
 function skipAbove(st: AreaState): number {
   const cap = st.cap ? planningCap(st.cap) : undefined;
   if (cap === undefined) return Infinity;
@@ -307,7 +310,7 @@ const LEAVE_COUNTED = 1;
 
 /** Whether a cell is left unasked (LEAVE_UNDER). */
 function leaves(st: AreaState, cell: Cell, e: Estimate | undefined): boolean {
-  if (!e || cell.k.length > 0 || !Number.isFinite(skipAbove(st))) return false;
+  if (!e || cell.k.length > 0 || !capProven(st)) return false;
   return Math.exp(e.m) - 1 < LEAVE_UNDER && recallBound(st.tally.found, st.tally.estimated + LEAVE_COUNTED) >= RECALL_PROMISED;
 }
 
@@ -343,7 +346,7 @@ function advance(st: AreaState, area: Area): void {
     const small = tooSmallToSplit(b);
     const from = !small ? knownOf(st, area, b, cell.k) : undefined;
     const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k), from);
-    if (lens && e && !small && Number.isFinite(skipAbove(st))) {
+    if (lens && e && !small && capProven(st)) {
       const o = betOf(st);
       lens({ kind: 'decide', g: cell.g, b: cell.b, d: cell.d, k: cell.k.map((p) => [p[0], p[1]]), prior, seen, rate: rate !== undefined, lb: cell.lb, on: quadrants(b).map((q) => area.meets(q)), m: e.m, v: e.v, cap: o.cap, size: o.size, ...splitBet(e, o, shares(st, area, b, cell.k), from), split: go });
     }
@@ -417,7 +420,7 @@ function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
  *  cap planned by (none before a view proved one: never split); where the views' pages miss places,
  *  the smaller view skipAbove sets. */
 function splitWorth(st: AreaState, e: Estimate | undefined, parts: number[], from?: Known): boolean {
-  if (!e || !Number.isFinite(skipAbove(st))) return false;
+  if (!e || !capProven(st)) return false;
   return splitPays(e, betOf(st), parts, from);
 }
 
