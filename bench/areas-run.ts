@@ -33,6 +33,8 @@ export interface AreaRun {
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 /** Times a failed answer (429, 5xx) is asked again. */
 const RETRIES = 5;
+/** Times the engine resumes a query whose step failed every retry (its attempts). */
+const RESUMES = 20;
 
 /** `oracle` when already known (it is the same for every run over one site). */
 export function runArea(site: MapSite, area: Area, value: string, oracle = site.oracle(rootViews(area))): AreaRun {
@@ -49,9 +51,10 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
   const trace: Array<[number, number]> = [];
   while (queue.length) {
     const step = queue.shift()!;
-    // A 429 or 5xx is asked again, as the executor retries it (each answer is a request the site counted).
+    // A 429 or 5xx is asked again, as the executor retries it (each answer is a request the site counted),
+    // and past its retries as the engine does: the query resumes from the step's checkpoint (a burst).
     let res = site.serve(step.url);
-    for (let k = 0; k < RETRIES && (res.status === 429 || res.status >= 500); k++) res = site.serve(step.url);
+    for (let k = 0; k < RESUMES * RETRIES && (res.status === 429 || res.status >= 500); k++) res = site.serve(step.url);
     attrib?.step(step.state as unknown as AreaState);
     const out = adapter.parse(step, { status: res.status, url: step.url, headers: {}, body: res.body }, ctx);
     where?.step(step.state as unknown as AreaState, out.next?.[0]?.state as unknown as AreaState | undefined, out.records.length);
@@ -72,7 +75,8 @@ export function runArea(site: MapSite, area: Area, value: string, oracle = site.
     queue.push(...(out.next ?? []));
   }
   const requests = site.requests - before;
-  const recall = (found.size - outside) / site.insideCount;
+  // An area without a place of its own: nothing to find, all of it found.
+  const recall = site.insideCount ? (found.size - outside) / site.insideCount : 1;
   const coverage = Number(summary?.coverage ?? NaN);
   return {
     places: site.insideCount, generated: site.count, found: found.size, recall: round(recall, 4), outside,

@@ -208,3 +208,32 @@ test('paired noise: a request\'s ranking is drawn from its view and offset, what
   // One stream (the default): the same pages differ once other requests came first.
   assert.notDeepEqual(pages([], false), pages(quadrants(big), false));
 });
+
+test('the behaviours areas-extra adds: places at one point, a ranking by place, pages a place short or repeating one, a burst of failures, no place at all', () => {
+  const root = roots[0]!;
+  const c = { lat: (root.s + root.n) / 2, lng: (root.w + root.e) / 2 };
+  const mall = mapSite({ area, places: 0, seed: 2, spots: [{ ...c, n: 300, km: 0 }] });
+  assert.equal(mall.count, 300);
+  assert.ok(Array.from(mall.lat).every((y) => y === c.lat) && Array.from(mall.lng).every((x) => x === c.lng), 'all at the point');
+  assert.equal(mall.insideCount, 300);
+  // By centre: a view's first page holds places nearer its centre than its places on average.
+  const dist = (s: MapSite, i: number) => Math.hypot(s.lat[i]! - c.lat, s.lng[i]! - c.lng);
+  const mean = (s: MapSite, ids: number[]) => ids.reduce((a, i) => a + dist(s, i), 0) / ids.length;
+  const plain = mapSite({ area, places: 6000, seed: 2, layout: 'uniform' }), centred = mapSite({ area, places: 6000, seed: 2, layout: 'uniform', rankBy: 'centre', rankBias: 3 });
+  assert.ok(mean(centred, page(centred, root, 0)) < 0.6 * mean(plain, page(plain, root, 0)), 'the centre ranks first');
+  // A share of pages a place short, a share repeating a place of the page before.
+  const short = mapSite({ area, places: 6000, seed: 2, dropShare: 0.5 });
+  const lengths = Array.from({ length: 40 }, () => page(short, root, 20).length);
+  assert.ok(lengths.every((n) => n === 19 || n === 20) && lengths.filter((n) => n === 19).length > 10, lengths.join());
+  const again = mapSite({ area, places: 6000, seed: 2, noise: 0, repeatShare: 1 });
+  const first = page(again, root, 0);
+  assert.equal(page(again, root, 20).filter((i) => first.includes(i)).length, 1, 'one place of the page before');
+  // A burst: the requests in its stretch fail, those around it do not.
+  const burst = mapSite({ area, places: 6000, seed: 2, burst: { at: 2, length: 3 } });
+  const statuses = Array.from({ length: 7 }, () => burst.serve(`http://x/search?q=a&pb=${encodeURIComponent(buildPb(root, 0))}`).status);
+  assert.deepEqual(statuses.map((s) => s === 200), [true, true, false, false, false, true, true]);
+  const empty = mapSite({ area, places: 0, seed: 2 });
+  assert.equal(empty.insideCount, 0);
+  assert.deepEqual(page(empty, root, 0), []);
+  assert.equal(empty.oracle(roots), 0);
+});

@@ -16,6 +16,10 @@
  *   that changes over time: the lower; with a `margin`, the places around its edges it shows count),
  *   paying ceil(n / 20) pages for a view showing n places and nothing for one without a place of the area. `oracle(roots, { step: 18 })`: the same views paged as the planner pages them
  *   (the floor of its paging: pages 18 apart ended by a short page, an empty view asked once).
+ * - Behaviours a real product plausibly has that the benches' cases lack (session 28,
+ *   bench/areas-extra.ts): places added at points (`spots`: a mall's hundreds at one point, a tiny dense
+ *   area), a ranking that depends on where a place lies in the view or how dense its spot is (`rankBy`),
+ *   pages a place short or repeating one (`dropShare`, `repeatShare`), a burst of failures (`burst`).
  * - `serve(url)` answers in process; `listen()` serves the same over HTTP on loopback, and
  *   `onSite(adapter, base)` points the real /maps/search adapter at it (a base-URL override).
  *
@@ -111,6 +115,21 @@ export interface MapSiteOptions {
   /** Where places lie (map-layouts.ts; default population), and the shares of a `mix`. */
   layout?: Layout;
   mix?: MixWeights;
+  /** Places added besides the layout's, each spot `n` of them around a point (Gaussian, `km` its sigma;
+   *  0: all at the very point, as a mall's shops are): a tiny dense area, or places no split separates. */
+  spots?: Array<{ lat: number; lng: number; n: number; km: number }>;
+  /** A ranking that is not independent of place: `centre` ranks a place lower the further it lies from
+   *  the view's centre, `dense` higher the more places lie near it (within 1/64 of the view's size);
+   *  `rankBias` weighs it against the prominence's spread (default 1). */
+  rankBy?: 'centre' | 'dense';
+  rankBias?: number;
+  /** Share of pages that lose one of their places (the page comes back one short: a product that
+   *  filters a result out after ranking), and share that show, in place of one of theirs, a place of
+   *  the page before (a repeat): beside the ranking noise. */
+  dropShare?: number;
+  repeatShare?: number;
+  /** Requests answered 429/503 in a row (a burst): from request `at`, `length` of them. */
+  burst?: { at: number; length: number };
 }
 
 /** A request's noise seed from the site's seed, its view and its offset (FNV-1a). */
@@ -137,11 +156,18 @@ export function mapSite(o: MapSiteOptions): MapSite {
     la.push(y); lo.push(x); pr.push(-Math.log(r() || 1e-12));
     if (o.inside !== undefined && o.area.contains(y, x)) insideDrawn++;
   }
+  for (const spot of o.spots ?? []) {
+    for (let k = 0; k < spot.n; k++) {
+      const [y, x] = spot.km ? [spot.lat + (gauss(r) * spot.km) / 111.32, spot.lng + (gauss(r) * spot.km) / (111.32 * Math.cos((spot.lat * Math.PI) / 180))] : [spot.lat, spot.lng];
+      la.push(y); lo.push(x); pr.push(-Math.log(r() || 1e-12));
+    }
+  }
   const n = la.length;
   const lat = Float64Array.from(la), lng = Float64Array.from(lo), prominence = Float32Array.from(pr);
   la.length = lo.length = pr.length = 0;
-  const index = new KDBush(n);
+  const index = new KDBush(Math.max(1, n));
   for (let i = 0; i < n; i++) index.add(lng[i]!, lat[i]!);
+  if (!n) index.add(1e3, 1e3);
   index.finish();
   const inside = new Uint8Array(n);
   let insideCount = 0;
@@ -156,7 +182,23 @@ export function mapSite(o: MapSiteOptions): MapSite {
   // before the first request and after the last.
   const oracleCap = (cell: Box) => Math.min(capOf({ box: cell, ...centre(cell), request: 0 }), capOf({ box: cell, ...centre(cell), request: Number.MAX_SAFE_INTEGER }));
 
-  const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => lat[i]! < v.n && lng[i]! < v.e);
+  const inBox = (v: Box) => index.range(v.w, v.s, v.e, v.n).filter((i) => i < n && lat[i]! < v.n && lng[i]! < v.e);
+  const pageRng = rng((o.seed ?? 1) + 17);
+  /** A place's rank bonus in a view (rankBy): its distance from the view's centre (in half-sizes), or
+   *  the log of the places near it. */
+  const bias = (box: Box, ids: number[]): ((i: number) => number) => {
+    const k = o.rankBias ?? 1;
+    if (o.rankBy === 'centre') {
+      const cy = (box.s + box.n) / 2, cx = (box.w + box.e) / 2, hy = (box.n - box.s) / 2, hx = (box.e - box.w) / 2;
+      return (i) => -k * Math.hypot((lat[i]! - cy) / hy, (lng[i]! - cx) / hx);
+    }
+    if (o.rankBy === 'dense') {
+      const ry = (box.n - box.s) / 64, rx = (box.e - box.w) / 64;
+      const near = new Map(ids.map((i) => [i, index.range(lng[i]! - rx, lat[i]! - ry, lng[i]! + rx, lat[i]! + ry).length]));
+      return (i) => k * 0.5 * Math.log(near.get(i)!);
+    }
+    return () => 0;
+  };
   /** The places a view of `box` shows: its box's, and with a margin those around its edges too. */
   const shownIn = (box: Box): number[] => {
     const m = o.margin ?? 0;
@@ -168,8 +210,14 @@ export function mapSite(o: MapSiteOptions): MapSite {
     const ids = shownIn(box);
     const cap = capOf({ box, ...centre(box), request });
     const draw = o.pairedNoise ? rng(keyed(noiseSeed, box, offset)) : noiseRng;
-    const scored = ids.map((i) => [i, prominence[i]! + noise * gauss(draw)] as const).sort((a, c) => c[1] - a[1]);
-    return scored.slice(0, cap).slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
+    const plus = bias(box, ids);
+    const scored = ids.map((i) => [i, prominence[i]! + plus(i) + noise * gauss(draw)] as const).sort((a, c) => c[1] - a[1]);
+    const shown = scored.slice(0, cap);
+    const page = shown.slice(offset, offset + (o.pageSize ?? Math.min(asked, SITE_PAGE))).map(([i]) => i);
+    // A page that loses a place, or shows one of the page before in place of one of its own.
+    if (o.dropShare && page.length > 1 && pageRng() < o.dropShare) page.splice(Math.floor(pageRng() * page.length), 1);
+    if (o.repeatShare && offset > 0 && page.length > 1 && pageRng() < o.repeatShare) page[Math.floor(pageRng() * page.length)] = shown[Math.max(0, offset - 1 - Math.floor(pageRng() * Math.min(offset, 20)))]![0];
+    return page;
   };
   /** What the oracle must page of a view on a site with a margin: the places it shows in prominence
    *  order (no noise: the oracle knows the ranking) down to the last of its cell's places of the area
@@ -209,7 +257,7 @@ export function mapSite(o: MapSiteOptions): MapSite {
       const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
       const halfLat = h / 2 / 111_320;
       const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
-      if (o.fail && failRng() < o.fail) return { status: request % 2 ? 503 : 429, body: '' };
+      if ((o.fail && failRng() < o.fail) || (o.burst && request >= o.burst.at && request < o.burst.at + o.burst.length)) return { status: request % 2 ? 503 : 429, body: '' };
       const box = { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
       const shown = ranked(box, request, v.offset, v.pageSize);
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map((i) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };

@@ -411,3 +411,18 @@ test('a cell none of the places shown around it lie in, expected to hold under h
   assert.ok(Number(summary.places_estimated) >= Number(summary.places_found) + Number(m![2]), JSON.stringify(summary));
   assert.ok(Math.abs(Number(summary.coverage) - recall) < 0.01, `coverage ${summary.coverage} vs recall ${recall}`);
 });
+
+test('malls: hundreds of places at one point, capped at the smallest cell: the run ends and the coverage figure does not stand above the recall', (t) => {
+  // No split separates places at one point: the views there show the cap to the end, and their own
+  // pages and their parent's sample (the same top places) read them whole.
+  const malls = [[36.17, -115.14], [36.1, -115.17], [36.05, -115.25], [36.2, -115.3], [36.01, -115.04]].map(([lat, lng]) => ({ lat: lat!, lng: lng!, n: 300, km: 0 }));
+  const odd = mapSite({ area, places: 3000, seed: 5, spots: malls });
+  const before = odd.requests;
+  const { records, summary } = run({}, 0, odd);
+  const recall = records.map((r) => parseInt(r.engine_id!.split(':0x')[1]!, 16)).filter((i) => odd.inside[i]).length / odd.insideCount;
+  t.diagnostic(JSON.stringify({ requests: odd.requests - before, recall, coverage: summary.coverage, deep: summary.views_saturated_deepest }));
+  assert.ok(Number(summary.views_saturated_deepest) >= 3, String(summary.coverage_reason));
+  assert.match(String(summary.coverage_reason), /views still showed their cap at the smallest cell/);
+  assert.ok(recall < 0.9, `the malls' places past the cap are out of reach (recall ${recall})`);
+  assert.ok(Number(summary.coverage) - recall <= 0.02, `coverage ${summary.coverage} vs recall ${recall}`);
+});

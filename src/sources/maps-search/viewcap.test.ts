@@ -254,3 +254,14 @@ test('a count a view was found capped at, proven or not, is remembered; a probe 
   assert.equal(weakProbe(3, 20, 0), false);
   assert.equal(weakProbe(18, 20, 1), true, 'no room on the page');
 });
+
+test('a view accepted after an unclear probe is rechecked at a sub-cell of that probe, not at its URL again', () => {
+  const s: [number, number, string][] = [];
+  for (let i = 0; i < 90; i++) s.push([36 + (i % 9) * 0.011, -115 + Math.floor(i / 9) * 0.0099, `p${i}`]);
+  const kept = { b: B, d: 1, t: 90, s, found: 90, est: 90, fit: true, allow: 1 };
+  const first = toHeld(kept, () => true, 0.0005)!;
+  const again = toHeld({ ...kept, amb: true }, () => true, 0.0005)!;
+  assert.notDeepEqual(again.p, first.p, 'another URL');
+  assert.ok(again.p[0] >= first.p[0] && again.p[2] <= first.p[2] && again.p[1] >= first.p[1] && again.p[3] <= first.p[3], 'inside the first probe');
+  assert.ok(again.h.length >= 1 && again.h.length <= 10, `${again.h.length} places in it: at most half a page`);
+});

@@ -371,8 +371,11 @@ export function uncount(c: CapLearn, t: number, n: number): void {
 export function toHeld(k: Kept, meets: (b: Box) => boolean, minDeg: number): Held | null {
   const allow = k.allow ?? 0;
   const cell = { s: k.b[0], w: k.b[1], n: k.b[2], e: k.b[3] };
-  const p = probeCell(cell, k.s, meets, minDeg, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
-  if (!p) return null;
+  const first = probeCell(cell, k.s, meets, minDeg, Math.max(PAGE_SIZE / 4, PAGE_SIZE - 1 - 2 * allow));
+  if (!first) return null;
+  // A view accepted after an unclear probe was probed there already: its recheck asks a deeper
+  // sub-cell (a view that shows more than the first did), not that probe's URL again.
+  const p = (k.amb && deeperProbe(first, k.s, meets, minDeg, PAGE_SIZE)) || first;
   return { b: k.b, d: k.d, t: k.t, found: k.found, est: k.est, fit: k.fit, allow, p: [p.s, p.w, p.n, p.e], h: k.s.filter(([lat, lng]) => contains(p, lat, lng)).map((x) => x[2]), ...(k.amb ? { amb: k.amb } : {}) };
 }
 
