@@ -426,3 +426,16 @@ test('malls: hundreds of places at one point, capped at the smallest cell: the r
   assert.ok(recall < 0.9, `the malls' places past the cap are out of reach (recall ${recall})`);
   assert.ok(Number(summary.coverage) - recall <= 0.02, `coverage ${summary.coverage} vs recall ${recall}`);
 });
+
+test('a site that drops a place from a page now and then: a page a place short does not end the view once the site was seen to drop', (t) => {
+  // A view whose page came back a place short ended there, and the rest of its places were lost (half
+  // of Utah's under a figure of 0.996).
+  const utah = resolveArea('US>Utah');
+  const odd = mapSite({ area: utah, inside: 10_000, seed: 12, noise: 0.02, layout: 'clustered', dropShare: 0.05, pairedNoise: true });
+  const before = odd.requests;
+  const { records, summary } = run({ area: 'US>Utah' }, 0, odd);
+  const recall = records.map((r) => parseInt(r.engine_id!.split(':0x')[1]!, 16)).filter((i) => odd.inside[i]).length / odd.insideCount;
+  t.diagnostic(JSON.stringify({ requests: odd.requests - before, oracle: odd.oracle(rootViews(utah)), recall, coverage: summary.coverage }));
+  assert.ok(recall >= 0.99, `recall ${recall}`);
+  assert.ok(Number(summary.coverage) - recall <= 0.02, `coverage ${summary.coverage} vs recall ${recall}`);
+});
