@@ -31,6 +31,11 @@
  *   AREAS_DECIDE=/tmp/d.jsonl npm run bench -- areas-robust   each split-or-search decision below a root
  *                                                               with its cell's truth, appended to the
  *                                                               file (bench/areas-decide.ts)
+ *   AREAS_ESTIMATE=count npm run bench -- areas-robust         the split decision's estimate of each cell
+ *                                                               replaced: its true count, `density` (the
+ *                                                               generator's expected count), or
+ *                                                               `density+views` (that as the prior, with the
+ *                                                               views' estimate): bench/areas-estimate.ts
  *   AREAS_BOUND=1 npm run bench -- areas-robust                each case's omniscient bound at recall
  *                                                               0.99 (`bound_ratio`: bench/areas-bound.ts;
  *                                                               AREAS_BOUND=0.995: at that recall)
@@ -71,6 +76,7 @@ import { noiseFloor } from './areas-floor.ts';
 import { omniscientBound } from './areas-bound.ts';
 import { decideTracker } from './areas-decide.ts';
 import { EXTRA_CASES, extraSummary } from './areas-extra.ts';
+import { estimateOverride, ESTIMATE_MODES, type EstimateMode } from './areas-estimate.ts';
 import { writeRequested, writeSection } from './lib.ts';
 
 const NOISES = [0.02, 0.05, 0.1, 0.2, 0.3];
@@ -123,6 +129,9 @@ const scale = Number(process.env.AREAS_SCALE || 1);
  *  pairedNoise), so two planners compare on the same draws; the published figures are without it.
  *  AREAS_NOISE_DRAW=k: another draw of that noise (noiseDraw; 0 the published one). */
 const noiseOpts = { ...(process.env.AREAS_PAIRED ? { pairedNoise: true } : {}), ...(process.env.AREAS_NOISE_DRAW ? { noiseDraw: Number(process.env.AREAS_NOISE_DRAW) } : {}) };
+/** AREAS_ESTIMATE=count|density|density+views: the split decision's estimate replaced (bench/areas-estimate.ts). */
+const estimating = (process.env.AREAS_ESTIMATE || undefined) as EstimateMode | undefined;
+if (estimating && !ESTIMATE_MODES.includes(estimating)) throw new Error(`AREAS_ESTIMATE: one of ${ESTIMATE_MODES.join(', ')}`);
 const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}/noise${k.noise}/s${k.seed}/${k.area}`;
 
 await populationReady();
@@ -141,15 +150,18 @@ for (const k of cases()) {
   const c = capOf(k, area);
   if (only.length && !only.some((o) => label(k, c.label).includes(o))) continue;
   const places = Math.max(500, Math.round(k.places * (k.places === 100_000 ? 1 : scale)));
-  const site = mapSite({ area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }), ...noiseOpts });
+  const opts = { area, inside: places, seed: k.seed, layout: k.layout, cap: c.cap, noise: k.noise, ...(k.tuned ? {} : { mix: HELD_OUT_MIX }), ...noiseOpts };
+  const site = mapSite(opts);
   const oracle = site.oracle(rootViews(area));
   c.changeAfter?.(oracle);
   // The oracle's views paged as the planner pages them (pages 18 apart, a short page to end, an
   // empty view asked once): what paging alone costs over the oracle, whatever the splitting.
   const floor = site.oracle(rootViews(area), { step: PAGE_STEP });
   const lens = process.env.AREAS_DECIDE ? decideTracker(site, label(k, c.label), process.env.AREAS_DECIDE) : undefined;
+  const est = estimating ? estimateOverride(site, opts, estimating) : undefined;
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
   lens?.done();
+  est?.done();
   // After the run (it asks the site: the planner's draws of the noise stay as they were).
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99);
   const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle), tuned: k.tuned };
@@ -188,12 +200,15 @@ const NEW_CASES: NewCase[] = [
 for (const k of NEW_CASES) {
   const area = resolveArea(k.area);
   if (only.length && !only.some((o) => `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`.includes(o))) continue;
-  const site = mapSite({ area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin, ...noiseOpts });
+  const opts = { area, inside: Math.max(500, Math.round(k.places * scale)), seed: k.seed, layout: k.layout, cap: k.cap, noise: k.noise, pageSize: k.pageSize, fail: k.fail, margin: k.margin, ...noiseOpts };
+  const site = mapSite(opts);
   const oracle = site.oracle(rootViews(area));
   const floor = site.oracle(rootViews(area), { step: (k.pageSize ?? 20) - 2 });
   const lens = process.env.AREAS_DECIDE ? decideTracker(site, `${k.name}/${k.layout}/cap${k.cap}/noise${k.noise}/s${k.seed}/${k.area}`, process.env.AREAS_DECIDE) : undefined;
+  const est = estimating ? estimateOverride(site, opts, estimating) : undefined;
   const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, k.area, oracle);
   lens?.done();
+  est?.done();
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
   const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle, k.pageSize ?? 20), ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
   rows.push(row);
@@ -223,9 +238,12 @@ if (process.env.AREAS_SWEEP !== '0') {
     const name = SWEEP.areas[i++ % SWEEP.areas.length]!;
     if (only.length && !only.some((o) => `sweep/${layout}/cap${cap}/noise${noise}/s${SWEEP.seed}/${name}`.includes(o))) continue;
     const area = resolveArea(name);
-    const site = mapSite({ area, inside: Math.max(500, Math.round(SWEEP.places * scale)), seed: SWEEP.seed, layout, cap, noise, ...noiseOpts });
+    const opts = { area, inside: Math.max(500, Math.round(SWEEP.places * scale)), seed: SWEEP.seed, layout, cap, noise, ...noiseOpts };
+    const site = mapSite(opts);
     const oracle = site.oracle(rootViews(area));
+    const est = estimating ? estimateOverride(site, opts, estimating) : undefined;
     const { summary: _s, generated: _g, found: _f, ...run } = runArea(site, area, name, oracle);
+    est?.done();
     const row = { layout, cap: String(cap), noise, seed: SWEEP.seed, area: name, ...run, paging_floor_ratio: 0, noise_floor_ratio: 0, noise_floor_99_ratio: 0, ...boundOf(site, area, oracle), tuned: false, sweep: true };
     rows.push(row);
     process.stdout.write(`${JSON.stringify(row)}\n`);

@@ -33,7 +33,7 @@ import type { AddressInfo } from 'node:net';
 import KDBush from 'kdbush';
 import type { Step, WebAdapter } from '../../src/sources/_kit/adapter.ts';
 import { constructedSearchBody } from '../../src/sources/_maps/constructed-search.ts';
-import { readPb } from '../../src/sources/_maps/pb.ts';
+import { buildPb, readPb } from '../../src/sources/_maps/pb.ts';
 import { VIEW_H, VIEW_W, quadrants, type Box } from '../../src/sources/_maps/cells.ts';
 import type { Area } from '../../src/lookups/geo/area/resolve.ts';
 import { rng } from '../../src/sources/_maps/test-support.ts';
@@ -70,6 +70,9 @@ export interface MapSite {
    *  the cell's, inside the area or not), and whether it is a leaf with places of the area, an empty
    *  leaf (none of the area's) or split (more than its cap). */
   oracleCells(roots: Box[]): Array<{ box: Box; d: number; n: number; kind: 'leaf' | 'empty' | 'split' }>;
+  /** The places a view of the cell `box` shows, as a request for it shows them (its camera, the
+   *  margin), unranked and uncapped: bench/areas-estimate.ts counts them (not a request). */
+  shownIds(box: Box): number[];
   /** One page of a view as `serve` answers it (the same ranking noise, counted as a request): the
    *  ids of its places, from `offset`, at most `size` (the site's page size when less). */
   pageIds(box: Box, offset: number, size?: number): number[];
@@ -130,6 +133,14 @@ export interface MapSiteOptions {
   repeatShare?: number;
   /** Requests answered 429/503 in a row (a burst): from request `at`, `length` of them. */
   burst?: { at: number; length: number };
+}
+
+/** The box on the ground a request's camera shows. */
+function cameraBox(v: { altitude: number; lat: number; lng: number; fov: number }): Box {
+  const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
+  const halfLat = h / 2 / 111_320;
+  const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
+  return { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
 }
 
 /** A request's noise seed from the site's seed, its view and its offset (FNV-1a). */
@@ -248,18 +259,15 @@ export function mapSite(o: MapSiteOptions): MapSite {
     for (const root of roots) visit(root, 0);
   };
   const site: MapSite = {
+    shownIds: (cell) => shownIn(cameraBox(readPb(buildPb(cell, 0))!)),
     count: n, lat, lng, inside, insideCount, requests: 0, shape, prominence, noise,
     serve(url) {
       const u = new URL(url);
       const v = readPb(u.searchParams.get('pb') ?? '');
       if (!v) return { status: 400, body: 'no pb' };
       const request = site.requests++;
-      const h = v.altitude * 2 * Math.tan(((v.fov / 2) * Math.PI) / 180);
-      const halfLat = h / 2 / 111_320;
-      const halfLng = (h * VIEW_W) / VIEW_H / 2 / (111_320 * Math.max(0.05, Math.cos((v.lat * Math.PI) / 180)));
       if ((o.fail && failRng() < o.fail) || (o.burst && request >= o.burst.at && request < o.burst.at + o.burst.length)) return { status: request % 2 ? 503 : 429, body: '' };
-      const box = { s: v.lat - halfLat, w: v.lng - halfLng, n: v.lat + halfLat, e: v.lng + halfLng };
-      const shown = ranked(box, request, v.offset, v.pageSize);
+      const shown = ranked(cameraBox(v), request, v.offset, v.pageSize);
       return { status: 200, body: constructedSearchBody(u.searchParams.get('q'), shown.map((i) => ({ i, lat: lat[i]!, lng: lng[i]! }))) };
     },
     pageIds(box, offset, size = SITE_PAGE) {

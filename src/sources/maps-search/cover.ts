@@ -73,6 +73,25 @@ export function setDecisionLens(f: ((e: LensEvent) => void) | undefined): void {
   lens = f;
 }
 
+/** A bench's stand-in for the estimate the split decision reads (bench/areas-estimate.ts: the cell's
+ *  true count, or the density the site was drawn from): `of(b)` the places a view of box `b` holds and
+ *  their log variance. As the prior (`prior`), it is combined with the views' estimate (estimateOf, at
+ *  that variance); else it is the estimate, and the quadrants' shares are its own. Every rule that reads
+ *  the estimate reads it (the bet, leaving a cell, the estimate a split hands down); the cap and its
+ *  learning stay the run's. */
+export interface EstimateOverride { of(b: Box): { n: number; v: number }; prior: boolean }
+let override: EstimateOverride | undefined;
+/** Sets the override (undefined, the default, turns it off at no cost). */
+export function setEstimateOverride(o: EstimateOverride | undefined): void {
+  override = o;
+}
+
+/** The estimate of a cell under the override: its own, or as the prior beside the views' `seen`. */
+function overridden(st: AreaState, o: EstimateOverride, b: Box, seen: number | undefined, k: number, lb?: number): Estimate | undefined {
+  const t = o.of(b);
+  return o.prior ? estimateOf(st.skill, t.n, seen, k, lb, t.v) : { m: Math.log(t.n + 1), v: t.v };
+}
+
 /** A sampled place: coordinates, hash, and 1 when a probe found it (not one of the ranked places
  *  of the view that sampled it, so not one of the top places of a cell below: known.ts). */
 type Pt = [number, number, string, 1?];
@@ -339,8 +358,9 @@ function advance(st: AreaState, area: Area): void {
       while (st.roots.next < rows * cols && !area.meets(rootCell(st, st.roots.next))) st.roots.next++;
       if (st.roots.next >= rows * cols) return;
       const b = rootCell(st, st.roots.next++);
-      const e = st.fit ? expected(st.fit, b) : undefined;
-      if (e !== undefined && splitWorth(st, estimateOf(st.skill, e, undefined, 0), shares(st, area, b, []))) {
+      const prior = override ? undefined : st.fit ? expected(st.fit, b) : undefined;
+      const e = override ? overridden(st, override, b, undefined, 0) : prior !== undefined ? estimateOf(st.skill, prior, undefined, 0) : undefined;
+      if (e && splitWorth(st, e, shares(st, area, b, []))) {
         st.tally.skipped += 1;
         split(st, area, b, 0, [], undefined);
         continue;
@@ -353,7 +373,7 @@ function advance(st: AreaState, area: Area): void {
     // A rate its counted siblings gave is evidence; the parent's estimate shared out is a guess.
     const rate = rateOf(st, cell.g);
     const seen = rate !== undefined ? rate * (cell.k.length + 0.25) : cell.est;
-    const e = estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
+    const e = override ? overridden(st, override, b, seen, cell.k.length, cell.lb) : estimateOf(st.skill, prior, seen, cell.k.length, cell.lb);
     const small = tooSmallToSplit(b);
     const from = !small ? knownOf(st, area, b, cell.k) : undefined;
     const go = !!e && !small && splitWorth(st, e, shares(st, area, b, cell.k), from);
@@ -420,7 +440,11 @@ function knownOf(st: AreaState, area: Area, b: Box, k: Pt[]): Known | undefined 
 const PRIOR_POINTS = 4;
 function shares(st: AreaState, area: Area, b: Box, k: Pt[]): number[] {
   const quads = quadrants(b).filter((q) => area.meets(q));
-  const prior = quads.map((q) => (st.fit ? expected(st.fit, q) : undefined) ?? 1);
+  if (override && !override.prior) {
+    const n = quads.map((q) => override!.of(q).n), sum = n.reduce((a, x) => a + x, 0);
+    return n.map((x) => (sum > 0 ? x / sum : 1 / quads.length));
+  }
+  const prior = quads.map((q) => (override ? override.of(q).n : st.fit ? expected(st.fit, q) : undefined) ?? 1);
   const sum = prior.reduce((a, x) => a + x, 0);
   const w = quads.map((q, i) => k.filter(([lat, lng]) => contains(q, lat, lng)).length + PRIOR_POINTS * (sum > 0 ? prior[i]! / sum : 1 / quads.length));
   const all = w.reduce((a, x) => a + x, 0) || 1;

@@ -37,13 +37,14 @@ export const seenVar = (k: number) => 1 / (k + 1) + 0.01;
  * variance is its mean squared log error beyond the counts' own Poisson spread (the count's spread is
  * added where the decision is made); the views' estimate's is seenVar(k) scaled by how such spreads
  * matched its errors. A lower bound from a capped parent (`lb`: not an estimate, not scored) only
- * ever raises the mean. Undefined when there is nothing to go by.
+ * ever raises the mean. `priorVar`: the prior's variance when it is known (a bench's density the
+ * site was drawn from: cover.ts setEstimateOverride). Undefined when there is nothing to go by.
  */
-export function estimateOf(skill: ReadonlyArray<number | undefined> | undefined, prior: number | undefined, seen: number | undefined, k: number, lb?: number): Estimate | undefined {
+export function estimateOf(skill: ReadonlyArray<number | undefined> | undefined, prior: number | undefined, seen: number | undefined, k: number, lb?: number, priorVar?: number): Estimate | undefined {
   const s = skill ?? [0, 0, 0];
   const calib = (s[1]! + SEEN_VAR * PSEUDO) / ((s[3] ?? 0) + SEEN_VAR * PSEUDO);
   const parts: Array<[number, number]> = [];
-  if (prior !== undefined) parts.push([Math.log(prior + 1), (Math.max(0, s[0]! - (s[4] ?? 0)) + PRIOR_VAR * PSEUDO) / (s[2]! + PSEUDO)]);
+  if (prior !== undefined) parts.push([Math.log(prior + 1), priorVar ?? (Math.max(0, s[0]! - (s[4] ?? 0)) + PRIOR_VAR * PSEUDO) / (s[2]! + PSEUDO)]);
   if (seen !== undefined) parts.push([Math.log(seen + 1), seenVar(k) * calib]);
   if (!parts.length) return lb ? { m: Math.log(lb + 1), v: 0.01 } : undefined;
   const w = parts.reduce((a, [, v]) => a + 1 / v, 0);
