@@ -13,9 +13,15 @@ import { repairDry, repairOffset } from '../src/sources/maps-search/repair.ts';
 import { learnNoise, nextOffset, noiseRate, type NoiseFit } from '../src/sources/maps-search/noise.ts';
 import type { MapSite } from '../test/support/map-site.ts';
 
+/** How the floor's views are drawn and read (issue 33, session 28): `scale`, the oracle's views held
+ *  to that share of the cap (the planner holds its views smaller where ranks move); `counts`, each
+ *  view's count known, so a full page reaching it is its last (no page asked only to find the end:
+ *  what no planner can have, since only a short page proves a count). */
+export interface FloorOptions { scale?: number; counts?: boolean }
+
 /** Requests of the floor reaching `recall` (or all it can reach) with pages of `size` places. */
-export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 20): number {
-  const { views, empty } = site.oracleViews(roots);
+export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 20, opts: FloorOptions = {}): number {
+  const { views, empty } = site.oracleViews(roots, opts.scale);
   let requests = empty;
   let nz: NoiseFit | undefined;
   const found = new Set<number>();
@@ -36,6 +42,7 @@ export function noiseFloor(site: MapSite, roots: Box[], recall: number, size = 2
       offs.push(offset);
       see(ids, got);
       if (ids.length < size) { t = offset + ids.length; break; }
+      if (opts.counts && offset + size >= v.ids.length) { t = v.ids.length; break; }
       offset = nextOffset(noiseRate(nz), offset, size);
     }
     // The planner learns how far ranks move from the views it counted (views of more than a page).

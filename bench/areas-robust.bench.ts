@@ -39,6 +39,13 @@
  *   AREAS_BOUND=1 npm run bench -- areas-robust                each case's omniscient bound at recall
  *                                                               0.99 (`bound_ratio`: bench/areas-bound.ts;
  *                                                               AREAS_BOUND=0.995: at that recall)
+ *   AREAS_FLOOR_SCALES=0.35,0.55,1 npm run bench -- areas-robust
+ *                                                               each case's noise floor at recall 0.99 with
+ *                                                               the oracle's views held to each share of
+ *                                                               the cap, and the least (`best_floor_99_ratio`,
+ *                                                               `best_floor_scale`, `floors_99`); with
+ *                                                               AREAS_FLOOR_KNOWN=1 each view's count known
+ *                                                               (bench/areas-floor.ts FloorOptions)
  *   AREAS_EXTRA=1 npm run bench -- areas-robust                site behaviours the cases above lack, run
  *                                                               last and summed up apart (`extra`:
  *                                                               bench/areas-extra.ts)
@@ -134,6 +141,18 @@ const estimating = (process.env.AREAS_ESTIMATE || undefined) as EstimateMode | u
 if (estimating && !ESTIMATE_MODES.includes(estimating)) throw new Error(`AREAS_ESTIMATE: one of ${ESTIMATE_MODES.join(', ')}`);
 const label = (k: Case, cap: string) => `${k.layout}/cap${cap.replace(/ /g, '')}/noise${k.noise}/s${k.seed}/${k.area}`;
 
+/** AREAS_FLOOR_SCALES: the noise floor at 0.99 over view sizes (perfect splits at the best size), and
+ *  AREAS_FLOOR_KNOWN=1 with every view's count known: what paging costs a planner that splits as the
+ *  oracle does (issue 33, session 28). */
+const FLOOR_SCALES = (process.env.AREAS_FLOOR_SCALES ?? '').split(',').filter(Boolean).map(Number);
+const bestFloor = (site: MapSite, area: Area, oracle: number, size = 20) => {
+  if (!FLOOR_SCALES.length) return {};
+  const ratio = (r: number) => Math.round((1000 * r) / oracle) / 1000;
+  const at = FLOOR_SCALES.map((scale) => [scale, noiseFloor(site, rootViews(area), 0.99, size, { scale, counts: !!process.env.AREAS_FLOOR_KNOWN })] as const);
+  const best = at.reduce((a, b) => (b[1] < a[1] ? b : a));
+  return { best_floor_99_ratio: ratio(best[1]), best_floor_scale: best[0], floors_99: Object.fromEntries(at.map(([scale, r]) => [scale, ratio(r)])) };
+};
+
 await populationReady();
 const t0 = performance.now();
 const rows: Array<Record<string, unknown> & { layout: string; noise: number; recall: number; requests_ratio: number; paging_floor_ratio: number; noise_floor_ratio: number; noise_floor_99_ratio: number; coverage: number; coverage_error: number; outside: number; tuned: boolean; held_out_new?: string; tuned_new?: string; sweep?: boolean; bound_ratio?: number }> = [];
@@ -164,7 +183,7 @@ for (const k of cases()) {
   est?.done();
   // After the run (it asks the site: the planner's draws of the noise stay as they were).
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99);
-  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle), tuned: k.tuned };
+  const row = { layout: k.layout, cap: c.label, noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle), ...bestFloor(site, area, oracle), tuned: k.tuned };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
@@ -210,7 +229,7 @@ for (const k of NEW_CASES) {
   lens?.done();
   est?.done();
   const nf = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), run.recall, k.pageSize ?? 20), nf99 = process.env.AREAS_NO_FLOOR ? 0 : noiseFloor(site, rootViews(area), 0.99, k.pageSize ?? 20);
-  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle, k.pageSize ?? 20), ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
+  const row = { layout: k.layout, cap: String(k.cap), noise: k.noise, seed: k.seed, area: k.area, ...run, paging_floor_ratio: Math.round((1000 * floor) / oracle) / 1000, noise_floor_ratio: Math.round((1000 * nf) / oracle) / 1000, noise_floor_99_ratio: Math.round((1000 * nf99) / oracle) / 1000, ...boundOf(site, area, oracle, k.pageSize ?? 20), ...bestFloor(site, area, oracle, k.pageSize ?? 20), ...(k.tuned ? { tuned: true, tuned_new: k.name } : { tuned: false, held_out_new: k.name }) };
   rows.push(row);
   process.stdout.write(`${JSON.stringify(row)}\n`);
 }
