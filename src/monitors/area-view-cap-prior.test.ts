@@ -52,7 +52,9 @@ test('an area monitor carries the view cap: same cap, fewer probes and the same 
   const first = monitorRun(null);
   assert.ok(first.recall >= 0.99, `recall ${first.recall}`);
   assert.deepEqual(first.next?.caps, [120], 'the first run proves the cap, and the monitor keeps it');
-  assert.ok(first.probes >= 3, `the first run probes to learn the cap (${first.probes})`);
+  // How many depends on the planner's rules (3 before session 28's check of short pages, 2 after); that it
+  // probes at all, and that a run with the cap handed on probes less, is what the monitor relies on.
+  assert.ok(first.probes >= 1, `the first run probes to learn the cap (${first.probes})`);
 
   const same = monitorRun(first.next);
   assert.ok(same.recall >= 0.99, `recall ${same.recall}`);
